@@ -1,0 +1,257 @@
+/*
+ * pips/game.h — the one game interface every game implements, the table of
+ * games, and the generic helpers built on the interface.
+ *
+ * A game is a pips_game_def: data plus function pointers whose contract is
+ * written beside each field. A configured game (options parsed and
+ * validated) is a pips_game. States are fixed-size plain values of
+ * def->state_size bytes: copy them with memcpy, compare them with memcmp.
+ * A game keeps unused bytes of its state zeroed so that equal positions are
+ * byte-equal. Moves are 64-bit integers whose meaning is private to the game.
+ *
+ * Chance (Ziggurat's dice) is a node whose to_move is PIPS_CHANCE; its
+ * outcomes are moves too, listed with probabilities by chance_outcomes and
+ * applied with apply, so records, perft and agents treat them uniformly.
+ */
+#ifndef PIPS_GAME_H
+#define PIPS_GAME_H
+
+#include "pips/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t pips_move;
+#define PIPS_MOVE_NONE UINT64_MAX
+
+#define PIPS_MAX_PLAYERS 8
+#define PIPS_MAX_OPTIONS 16
+#define PIPS_OPT_KEY_MAX 32
+#define PIPS_OPT_VALUE_MAX 256
+#define PIPS_MOVE_TEXT_MAX 128
+
+/* to_move() results besides a player index 0..n-1. */
+enum { PIPS_CHANCE = -1, PIPS_OVER = -2 };
+
+/* def->flags */
+enum {
+    PIPS_GAME_CHANCE = 1u << 0,         /* has chance nodes */
+    PIPS_GAME_NOT_ENUMERABLE = 1u << 1, /* continuous moves: use candidates */
+    PIPS_GAME_IMPARTIAL = 1u << 2       /* players share every piece */
+};
+
+typedef struct pips_option_def {
+    const char *key;
+    const char *default_value;
+    const char *help; /* the accepted values, e.g. "2..6" or "coaster|volcano|RxC|layout" */
+} pips_option_def;
+
+/* A resolved option set: every key of the game, defaults filled in. */
+typedef struct pips_options {
+    size_t n;
+    struct {
+        char key[PIPS_OPT_KEY_MAX];
+        char value[PIPS_OPT_VALUE_MAX];
+    } kv[PIPS_MAX_OPTIONS];
+} pips_options;
+
+/* Returns the value of key, or NULL when the game has no such option. */
+const char *pips_options_get(const pips_options *o, const char *key);
+
+typedef struct pips_render_opts {
+    bool unicode; /* box drawing and symbols; ASCII otherwise */
+    bool colour;  /* ANSI colours */
+} pips_render_opts;
+
+typedef struct pips_game pips_game;
+typedef struct pips_game_def pips_game_def;
+typedef struct pips_solve_result pips_solve_result;
+typedef struct pips_solve_opts pips_solve_opts;
+
+struct pips_game_def {
+    const char *name;       /* lower-case id used on the command line: "tictacdoh" */
+    const char *title;      /* "Tic Tac Doh!" */
+    const char *rules_text; /* the rules as implemented, citing ruling ids */
+    const char *notation_text; /* the move notation, with examples */
+    const pips_option_def *options;
+    size_t n_options;
+    size_t config_size; /* bytes of the private config built by configure */
+    size_t state_size;  /* bytes of one state; the same for every config */
+    unsigned flags;
+    /* Fixed workload for `pips bench`: perft depth and playout count. */
+    int bench_perft_depth;
+    int bench_playouts;
+
+    /* Reads g->options (keys already checked, defaults filled in) into
+     * config. Returns true on success, otherwise *err names the bad option
+     * and value. May use g->alloc; must not keep pointers into g->options. */
+    bool (*configure)(const pips_game *g, void *config, pips_error *err);
+    /* Releases what configure allocated. May be NULL. */
+    void (*release)(const pips_game *g, void *config);
+
+    /* Number of seats (players). */
+    int (*num_players)(const pips_game *g);
+    /* Upper bound on how many moves legal_moves, chance_outcomes or
+     * candidates ever writes for this config. */
+    size_t (*max_moves)(const pips_game *g);
+    /* Writes the start position into state (state_size bytes). */
+    void (*initial)(const pips_game *g, void *state);
+    /* The seat to move, or PIPS_CHANCE, or PIPS_OVER when the game is over. */
+    int (*to_move)(const pips_game *g, const void *state);
+    /* Writes every legal move of a decision node and returns how many (0 at a
+     * chance node or a terminal state). Each move appears once. For a
+     * NOT_ENUMERABLE game this may be NULL. A forced pass is a move. */
+    size_t (*legal_moves)(const pips_game *g, const void *state, pips_move *out);
+    /* Optional fast count of legal_moves (perft bulk counting). May be NULL. */
+    size_t (*count_moves)(const pips_game *g, const void *state);
+    /* At a chance node: writes the outcomes and their probabilities (summing
+     * to 1) and returns how many. NULL for games without chance. */
+    size_t (*chance_outcomes)(const pips_game *g, const void *state, pips_move *out,
+                              double *prob);
+    /* Returns true when m is legal in state (a decision or a chance outcome),
+     * otherwise false with *err explaining why. May be NULL for enumerable
+     * games: then legality is membership in legal_moves/chance_outcomes. */
+    bool (*check_move)(const pips_game *g, const void *state, pips_move m, pips_error *err);
+    /* Plays m, which must be legal, changing state in place. */
+    void (*apply)(const pips_game *g, void *state, pips_move m);
+    /* Optional inverse of apply where cheap: given the state after m, restores
+     * the state before m exactly. NULL when a game does not provide it. */
+    void (*undo)(const pips_game *g, void *state, pips_move m);
+    /* At a terminal state: the return of every seat in [0, 1]; a win is 1, a
+     * loss 0, a shared draw 0.5 for each seat in it. */
+    void (*returns)(const pips_game *g, const void *state, double *out);
+    /* Optional: scores (game points) per seat at any state. NULL if none. */
+    void (*scores)(const pips_game *g, const void *state, int *out);
+    /* Writes a short result for records and screens ("X wins", "draw"). */
+    void (*result_text)(const pips_game *g, const void *state, pips_str *out);
+
+    /* Move text: writes the notation of m, legal in state, into buf
+     * (PIPS_MOVE_TEXT_MAX bytes). */
+    void (*move_to_text)(const pips_game *g, const void *state, pips_move m, char *buf);
+    /* Parses move text in the context of state. Returns false with *err on a
+     * malformed text; a well-formed but illegal move may parse (check_move
+     * decides legality). */
+    bool (*move_from_text)(const pips_game *g, const void *state, const char *text,
+                           pips_move *m, pips_error *err);
+    /* State text: a complete, exact description that state_from_text reads
+     * back to a byte-equal state. */
+    void (*state_to_text)(const pips_game *g, const void *state, pips_str *out);
+    bool (*state_from_text)(const pips_game *g, const char *text, void *state,
+                            pips_error *err);
+    /* Zobrist hash of the position (equal states, equal hashes). */
+    uint64_t (*hash)(const pips_game *g, const void *state);
+    /* Draws the position for a terminal, ending with a newline. */
+    void (*render)(const pips_game *g, const void *state, const pips_render_opts *ro,
+                   pips_str *out);
+
+    /* ---- optional hooks for AI; every agent works without them ---- */
+    /* Candidate moves for AI and "suggest" (NOT_ENUMERABLE games): writes up
+     * to max_moves legal moves chosen with rng, returns how many. */
+    size_t (*candidates)(const pips_game *g, const void *state, pips_rng *rng,
+                         pips_move *out);
+    /* Heuristic value of a non-terminal state per seat in [0, 1]. */
+    void (*evaluate)(const pips_game *g, const void *state, double *out);
+    /* Move-ordering hint: higher scores are searched first. */
+    void (*order_moves)(const pips_game *g, const void *state, const pips_move *moves,
+                        size_t n, int *scores);
+    /* Canonical form under the game's symmetries: writes into out a state
+     * equivalent for play (same value) that is equal for all symmetric
+     * variants of state. NULL means the identity. */
+    void (*canonical)(const pips_game *g, const void *state, void *out);
+    /* A game-specific exact solver (e.g. impartial Nimitz). NULL means the
+     * generic solver is used. */
+    bool (*solve)(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
+                  pips_error *err);
+};
+
+/* A configured game. Create with pips_game_new, free with pips_game_free. */
+struct pips_game {
+    const pips_game_def *def;
+    pips_options options; /* every option, defaults filled in */
+    const pips_allocator *alloc;
+    void *config; /* def->config_size bytes, built by def->configure */
+};
+
+/* ---- the table of games ---------------------------------------------------- */
+
+size_t pips_game_count(void);
+const pips_game_def *pips_game_def_at(size_t i);
+const pips_game_def *pips_game_find(const char *name);
+
+/* Builds a configured game from "key=value" strings (n of them). Unknown
+ * keys, repeated keys, malformed pairs and bad values are errors naming the
+ * key. alloc may be NULL. */
+pips_game *pips_game_new(const char *name, const char *const *kv, size_t n,
+                         const pips_allocator *alloc, pips_error *err);
+/* Same from a resolved option set (keys are still checked). */
+pips_game *pips_game_new_opts(const pips_game_def *def, const pips_options *opts,
+                              const pips_allocator *alloc, pips_error *err);
+void pips_game_free(pips_game *g);
+
+/* ---- generic helpers over the interface ------------------------------------ */
+
+static inline int pips_num_players(const pips_game *g) { return g->def->num_players(g); }
+static inline size_t pips_max_moves(const pips_game *g) { return g->def->max_moves(g); }
+static inline int pips_to_move(const pips_game *g, const void *s) { return g->def->to_move(g, s); }
+
+/* A state buffer of state_size bytes (zeroed), or NULL with *err. */
+void *pips_state_new(const pips_game *g, pips_error *err);
+void pips_state_free(const pips_game *g, void *state);
+
+/* Moves at any node: decisions (legal_moves, or candidates with rng for
+ * non-enumerable games), or chance outcomes with probabilities in prob
+ * (prob may be NULL). Returns the count; out holds max_moves entries. */
+size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
+                       double *prob);
+/* Validates m in state (check_move or membership); false with *err. */
+bool pips_check_move(const pips_game *g, const void *state, pips_move m, pips_error *err);
+/* Parses text and checks legality; on success *m holds the move. The state
+ * is not changed either way. */
+bool pips_parse_move(const pips_game *g, const void *state, const char *text, pips_move *m,
+                     pips_error *err);
+/* Validated play: parse + check + apply. On failure state is untouched. */
+bool pips_play_text(const pips_game *g, void *state, const char *text, pips_error *err);
+
+/* Counts move sequences of exactly depth plies (chance outcomes count as
+ * plies) from state. Requires enumerable moves. */
+uint64_t pips_perft(const pips_game *g, const void *state, int depth);
+
+/* Plays uniformly random moves (chance by its probabilities) from state to
+ * the end; returns the number of plies played. state ends terminal or after
+ * max_plies plies. */
+size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
+                           size_t max_plies);
+
+/* Samples one chance outcome by probability. n > 0. */
+size_t pips_sample_chance(pips_rng *rng, const double *prob, size_t n);
+
+/* ---- exact solving ---------------------------------------------------------- */
+
+typedef enum pips_value { PIPS_LOSS = -1, PIPS_DRAW = 0, PIPS_WIN = 1 } pips_value;
+
+struct pips_solve_opts {
+    int threads;          /* worker threads (>= 1) */
+    size_t table_mb;      /* transposition table budget */
+    /* Called now and then on long runs (may be NULL): positions so far. */
+    void (*progress)(void *ud, uint64_t positions, double seconds);
+    void *progress_ud;
+};
+
+struct pips_solve_result {
+    pips_value value;       /* for the player to move at the start */
+    uint64_t positions;     /* distinct positions solved (stored) */
+    uint64_t nodes;         /* nodes visited */
+    double seconds;
+    size_t memory_bytes;    /* peak memory of the tables */
+};
+
+/* Solves a two-player deterministic game from its start position. */
+bool pips_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
+                pips_error *err);
+const char *pips_value_name(pips_value v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,141 @@
+/*
+ * cmd_basic.c — `pips list` and `pips perft`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
+
+pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
+                         size_t nopts)
+{
+    pips_error err;
+    pips_game *g = pips_game_new(name, opts, nopts, NULL, &err);
+    if (!g)
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+    return g;
+}
+
+int cli_list(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        printf("usage: pips list\n\nLists every game with its options and their defaults.\n");
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "pips list: unexpected argument '%s'\n", argv[1]);
+        return 2;
+    }
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        printf("%-10s %s\n", d->name, d->title);
+        for (size_t k = 0; k < d->n_options; k++)
+            printf("    %s=%s  (%s)\n", d->options[k].key, d->options[k].default_value,
+                   d->options[k].help);
+        if (!d->n_options)
+            printf("    (no options)\n");
+    }
+    return 0;
+}
+
+int cli_perft(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        printf("usage: pips perft GAME DEPTH [--opt KEY=VALUE]... [--divide]\n\n"
+               "Counts the move sequences of exactly DEPTH moves from the start (chance\n"
+               "outcomes count as moves). The last line is the bare count. --divide lists\n"
+               "the count below each first move.\n");
+        return 0;
+    }
+    const char *name = NULL, *depth_text = NULL;
+    const char *opts[PIPS_MAX_OPTIONS * 2];
+    size_t nopts = 0;
+    int divide = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--opt")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "pips perft: --opt needs KEY=VALUE\n");
+                return 2;
+            }
+            if (nopts == sizeof opts / sizeof opts[0]) {
+                fprintf(stderr, "pips perft: too many --opt\n");
+                return 2;
+            }
+            opts[nopts++] = argv[++i];
+        } else if (!strcmp(argv[i], "--divide")) {
+            divide = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            fprintf(stderr, "pips perft: unknown flag '%s'\n", argv[i]);
+            return 2;
+        } else if (!name) {
+            name = argv[i];
+        } else if (!depth_text) {
+            depth_text = argv[i];
+        } else {
+            fprintf(stderr, "pips perft: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    long depth;
+    if (!name || !depth_text) {
+        fprintf(stderr, "usage: pips perft GAME DEPTH [--opt KEY=VALUE]... [--divide]\n");
+        return 2;
+    }
+    if (!pips_parse_int(depth_text, 0, 64, &depth)) {
+        fprintf(stderr, "pips perft: DEPTH must be an integer 0..64, not '%s'\n", depth_text);
+        return 2;
+    }
+    pips_game *g = cli_make_game("pips perft", name, opts, nopts);
+    if (!g)
+        return 2;
+    if (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) {
+        fprintf(stderr, "pips perft: %s has a continuous move space; perft is undefined\n",
+                name);
+        pips_game_free(g);
+        return 2;
+    }
+    size_t ss = g->def->state_size, cap = pips_max_moves(g);
+    unsigned char *s = calloc(1, ss), *child = calloc(1, ss);
+    pips_move *moves = calloc(cap, sizeof *moves);
+    double *prob = calloc(cap, sizeof *prob);
+    if (!s || !child || !moves || !prob) {
+        fprintf(stderr, "pips perft: out of memory\n");
+        return 1;
+    }
+    g->def->initial(g, s);
+    double t0 = pips_now();
+    uint64_t total = 0;
+    if (divide && depth >= 1) {
+        size_t n = pips_node_moves(g, s, NULL, moves, prob);
+        for (size_t i = 0; i < n; i++) {
+            char buf[PIPS_MOVE_TEXT_MAX];
+            memcpy(child, s, ss);
+            g->def->apply(g, child, moves[i]);
+            uint64_t c = pips_perft(g, child, (int)depth - 1);
+            g->def->move_to_text(g, s, moves[i], buf);
+            printf("%s: %llu\n", buf, (unsigned long long)c);
+            total += c;
+        }
+    } else {
+        total = pips_perft(g, s, (int)depth);
+    }
+    double dt = pips_now() - t0;
+    fprintf(stderr, "perft(%ld) %s: %.3f s, %.0f nodes/s\n", depth, name, dt,
+            dt > 0 ? (double)total / dt : 0.0);
+    printf("%llu\n", (unsigned long long)total);
+    free(s);
+    free(child);
+    free(moves);
+    free(prob);
+    pips_game_free(g);
+    return 0;
+}

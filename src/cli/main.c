@@ -1,0 +1,45 @@
+/*
+ * main.c — the `pips` command: dispatches subcommands to their handlers.
+ * A thin front end: every rule and algorithm lives in libpips.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"list", cli_list, "games with their options and defaults"},
+    {"perft", cli_perft, "count move sequences of a given depth"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pips COMMAND [ARGS]...\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'pips COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "pips: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,336 @@
+/*
+ * game.c — configuring games from options, and the generic helpers every
+ * front end and agent uses over the game interface: validated play, perft,
+ * random playouts and chance sampling.
+ *
+ * Invariants: a pips_game's options always hold every key of its game, in
+ * the order of the game's option table; a failed call leaves states as they
+ * were.
+ */
+#include "pips/game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pips_options_get(const pips_options *o, const char *key)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (!strcmp(o->kv[i].key, key))
+            return o->kv[i].value;
+    return NULL;
+}
+
+static bool set_option(pips_options *o, const pips_game_def *def, const char *key,
+                       const char *value, bool *seen, pips_error *err)
+{
+    for (size_t i = 0; i < def->n_options; i++) {
+        if (strcmp(def->options[i].key, key) != 0)
+            continue;
+        if (seen[i])
+            return pips_fail(err, PIPS_ERR_ARG, "option '%s' given twice", key);
+        if (strlen(value) >= PIPS_OPT_VALUE_MAX)
+            return pips_fail(err, PIPS_ERR_ARG, "option '%s': value too long (max %d chars)",
+                             key, PIPS_OPT_VALUE_MAX - 1);
+        seen[i] = true;
+        strcpy(o->kv[i].value, value);
+        return true;
+    }
+    char buf[PIPS_ERROR_MAX] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < def->n_options && used + 40 < sizeof buf; i++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "",
+                                 def->options[i].key);
+    return pips_fail(err, PIPS_ERR_ARG, "%s has no option '%.64s' (options: %s)", def->name,
+                     key, def->n_options ? buf : "none");
+}
+
+static void default_options(const pips_game_def *def, pips_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->n = def->n_options;
+    for (size_t i = 0; i < def->n_options; i++) {
+        snprintf(o->kv[i].key, PIPS_OPT_KEY_MAX, "%s", def->options[i].key);
+        snprintf(o->kv[i].value, PIPS_OPT_VALUE_MAX, "%s", def->options[i].default_value);
+    }
+}
+
+static pips_game *game_build(const pips_game_def *def, const pips_options *opts,
+                             const pips_allocator *alloc, pips_error *err)
+{
+    pips_game *g = pips_calloc(alloc, 1, sizeof *g);
+    if (!g) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory creating %s", def->name);
+        return NULL;
+    }
+    g->def = def;
+    g->options = *opts;
+    g->alloc = alloc;
+    g->config = pips_calloc(alloc, 1, def->config_size ? def->config_size : 1);
+    if (!g->config) {
+        pips_free(alloc, g);
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory creating %s", def->name);
+        return NULL;
+    }
+    if (!def->configure(g, g->config, err)) {
+        pips_free(alloc, g->config);
+        pips_free(alloc, g);
+        return NULL;
+    }
+    return g;
+}
+
+pips_game *pips_game_new(const char *name, const char *const *kv, size_t n,
+                         const pips_allocator *alloc, pips_error *err)
+{
+    const pips_game_def *def = pips_game_find(name);
+    if (!def) {
+        char list[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < pips_game_count(); i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                     pips_game_def_at(i)->name);
+        pips_fail(err, PIPS_ERR_ARG, "unknown game '%.64s' (games: %s)", name, list);
+        return NULL;
+    }
+    pips_options o;
+    default_options(def, &o);
+    bool seen[PIPS_MAX_OPTIONS] = {false};
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(kv[i], '=');
+        if (!eq || eq == kv[i]) {
+            pips_fail(err, PIPS_ERR_ARG, "option '%.64s' is not of the form key=value", kv[i]);
+            return NULL;
+        }
+        char key[PIPS_OPT_KEY_MAX];
+        size_t klen = (size_t)(eq - kv[i]);
+        if (klen >= sizeof key) {
+            pips_fail(err, PIPS_ERR_ARG, "option key '%.40s...' is too long", kv[i]);
+            return NULL;
+        }
+        memcpy(key, kv[i], klen);
+        key[klen] = '\0';
+        if (!set_option(&o, def, key, eq + 1, seen, err))
+            return NULL;
+    }
+    return game_build(def, &o, alloc, err);
+}
+
+pips_game *pips_game_new_opts(const pips_game_def *def, const pips_options *opts,
+                              const pips_allocator *alloc, pips_error *err)
+{
+    pips_options o;
+    default_options(def, &o);
+    bool seen[PIPS_MAX_OPTIONS] = {false};
+    for (size_t i = 0; i < opts->n; i++)
+        if (!set_option(&o, def, opts->kv[i].key, opts->kv[i].value, seen, err))
+            return NULL;
+    return game_build(def, &o, alloc, err);
+}
+
+void pips_game_free(pips_game *g)
+{
+    if (!g)
+        return;
+    if (g->def->release)
+        g->def->release(g, g->config);
+    pips_free(g->alloc, g->config);
+    pips_free(g->alloc, g);
+}
+
+void *pips_state_new(const pips_game *g, pips_error *err)
+{
+    void *s = pips_calloc(g->alloc, 1, g->def->state_size);
+    if (!s)
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a %s state", g->def->name);
+    return s;
+}
+
+void pips_state_free(const pips_game *g, void *state) { pips_free(g->alloc, state); }
+
+size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
+                       double *prob)
+{
+    const pips_game_def *d = g->def;
+    int who = d->to_move(g, state);
+    if (who == PIPS_OVER)
+        return 0;
+    if (who == PIPS_CHANCE) {
+        if (prob)
+            return d->chance_outcomes(g, state, out, prob);
+        double *tmp = malloc(d->max_moves(g) * sizeof *tmp);
+        if (!tmp)
+            return 0;
+        size_t n = d->chance_outcomes(g, state, out, tmp);
+        free(tmp);
+        return n;
+    }
+    if (d->legal_moves && !(d->flags & PIPS_GAME_NOT_ENUMERABLE))
+        return d->legal_moves(g, state, out);
+    if (d->candidates && rng)
+        return d->candidates(g, state, rng, out);
+    return d->legal_moves ? d->legal_moves(g, state, out) : 0;
+}
+
+bool pips_check_move(const pips_game *g, const void *state, pips_move m, pips_error *err)
+{
+    const pips_game_def *d = g->def;
+    int who = d->to_move(g, state);
+    if (who == PIPS_OVER)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
+    if (d->check_move)
+        return d->check_move(g, state, m, err);
+    size_t cap = d->max_moves(g);
+    pips_move *moves = pips_malloc(g->alloc, cap * sizeof *moves);
+    double *prob = NULL;
+    if (!moves)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory checking a move");
+    size_t n;
+    if (who == PIPS_CHANCE) {
+        prob = pips_malloc(g->alloc, cap * sizeof *prob);
+        if (!prob) {
+            pips_free(g->alloc, moves);
+            return pips_fail(err, PIPS_ERR_NOMEM, "out of memory checking a move");
+        }
+        n = d->chance_outcomes(g, state, moves, prob);
+    } else {
+        n = d->legal_moves(g, state, moves);
+    }
+    bool found = false;
+    for (size_t i = 0; i < n && !found; i++)
+        found = moves[i] == m;
+    pips_free(g->alloc, moves);
+    pips_free(g->alloc, prob);
+    if (!found) {
+        char text[PIPS_MOVE_TEXT_MAX];
+        d->move_to_text(g, state, m, text);
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "%s '%s' is not legal here",
+                         who == PIPS_CHANCE ? "chance outcome" : "move", text);
+    }
+    return true;
+}
+
+bool pips_parse_move(const pips_game *g, const void *state, const char *text, pips_move *m,
+                     pips_error *err)
+{
+    pips_move mv;
+    if (!g->def->move_from_text(g, state, text, &mv, err))
+        return false;
+    if (!pips_check_move(g, state, mv, err))
+        return false;
+    *m = mv;
+    return true;
+}
+
+bool pips_play_text(const pips_game *g, void *state, const char *text, pips_error *err)
+{
+    pips_move m;
+    if (!pips_parse_move(g, state, text, &m, err))
+        return false;
+    g->def->apply(g, state, m);
+    return true;
+}
+
+/* perft: recursion with one move buffer and one state buffer per ply. */
+typedef struct perft_ctx {
+    const pips_game *g;
+    size_t max_moves, state_size;
+    pips_move *moves;    /* depth * max_moves */
+    unsigned char *states; /* depth * state_size */
+    double *prob;
+} perft_ctx;
+
+static uint64_t perft_rec(perft_ctx *c, const void *state, int depth, int ply)
+{
+    const pips_game_def *d = c->g->def;
+    int who = d->to_move(c->g, state);
+    if (who == PIPS_OVER)
+        return 0;
+    if (depth == 1 && who != PIPS_CHANCE && d->count_moves)
+        return d->count_moves(c->g, state);
+    pips_move *moves = c->moves + (size_t)ply * c->max_moves;
+    size_t n = who == PIPS_CHANCE ? d->chance_outcomes(c->g, state, moves, c->prob)
+                                  : d->legal_moves(c->g, state, moves);
+    if (depth == 1)
+        return n;
+    unsigned char *child = c->states + (size_t)ply * c->state_size;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(child, state, c->state_size);
+        d->apply(c->g, child, moves[i]);
+        total += perft_rec(c, child, depth - 1, ply + 1);
+    }
+    return total;
+}
+
+uint64_t pips_perft(const pips_game *g, const void *state, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    perft_ctx c = {g, g->def->max_moves(g), g->def->state_size, NULL, NULL, NULL};
+    c.moves = pips_malloc(g->alloc, (size_t)depth * c.max_moves * sizeof *c.moves);
+    c.states = pips_malloc(g->alloc, (size_t)depth * c.state_size);
+    c.prob = pips_malloc(g->alloc, c.max_moves * sizeof *c.prob);
+    uint64_t total = 0;
+    if (c.moves && c.states && c.prob)
+        total = perft_rec(&c, state, depth, 0);
+    pips_free(g->alloc, c.moves);
+    pips_free(g->alloc, c.states);
+    pips_free(g->alloc, c.prob);
+    return total;
+}
+
+size_t pips_sample_chance(pips_rng *rng, const double *prob, size_t n)
+{
+    double r = pips_rng_double(rng), acc = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        acc += prob[i];
+        if (r < acc)
+            return i;
+    }
+    return n - 1;
+}
+
+size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
+                           size_t max_plies)
+{
+    const pips_game_def *d = g->def;
+    double prob_small[64];
+    double *prob = prob_small;
+    size_t cap = d->max_moves(g);
+    bool heap = false;
+    if ((d->flags & PIPS_GAME_CHANCE) && cap > 64) {
+        prob = pips_malloc(g->alloc, cap * sizeof *prob);
+        if (!prob)
+            return 0;
+        heap = true;
+    }
+    size_t plies = 0;
+    while (plies < max_plies) {
+        int who = d->to_move(g, state);
+        if (who == PIPS_OVER)
+            break;
+        size_t n, pick;
+        if (who == PIPS_CHANCE) {
+            n = d->chance_outcomes(g, state, buf, prob);
+            if (!n)
+                break;
+            pick = pips_sample_chance(rng, prob, n);
+        } else {
+            n = pips_node_moves(g, state, rng, buf, NULL);
+            if (!n)
+                break;
+            pick = (size_t)pips_rng_below(rng, n);
+        }
+        d->apply(g, state, buf[pick]);
+        plies++;
+    }
+    if (heap)
+        pips_free(g->alloc, prob);
+    return plies;
+}
+
+const char *pips_value_name(pips_value v)
+{
+    return v == PIPS_WIN ? "win" : v == PIPS_LOSS ? "loss" : "draw";
+}

@@ -1,0 +1,776 @@
+/*
+ * tictacdoh.c — Tic Tac Doh! (Brian Schultze, 2003) under the project's
+ * rulings TTD-R1..R7 (shared/rules/tictacdoh.md).
+ *
+ * The grid is unbounded but every position fits a 3x3 window holding the
+ * first piece (TTD-R1), so cells are kept on a 5x5 array centred on the
+ * first piece's cell (0,0): x and y run -2..2, y upward. A cell's stack is
+ * kept bottom first. Whose turn it is follows from how many pieces are
+ * placed (the stash is shared), so the state text lists only the stacks.
+ *
+ * Invariants: status, bbox and stash always agree with the stacks; unused
+ * stack slots are zero, so equal positions are byte-equal.
+ * Move encoding: cell index * 4 + size (1 = S, 2 = M, 3 = L).
+ */
+#include "pips/game.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define TTD_SIDE 5
+#define TTD_CELLS 25
+#define TTD_PER_SIZE 5
+#define TTD_TOTAL 15
+
+enum { TTD_ONGOING = 0, TTD_WIN_X = 1, TTD_WIN_O = 2, TTD_DRAW = 3 };
+
+typedef struct ttd_state {
+    uint8_t piece[TTD_CELLS][3]; /* sizes 1..3 bottom first, 0 = none */
+    uint8_t height[TTD_CELLS];
+    uint8_t stash[4];            /* [size] pieces left; [0] unused */
+    uint8_t placed;
+    uint8_t status;
+    int8_t minx, maxx, miny, maxy; /* bounding box; meaningless when placed == 0 */
+} ttd_state;
+
+typedef struct ttd_config {
+    int unused;
+} ttd_config;
+
+static const char SIZE_CH[4] = {'?', 'S', 'M', 'L'};
+
+static inline int cell_of(int x, int y) { return (y + 2) * TTD_SIDE + (x + 2); }
+static inline int cell_x(int c) { return c % TTD_SIDE - 2; }
+static inline int cell_y(int c) { return c / TTD_SIDE - 2; }
+static inline pips_move make_move(int cell, int size) { return (pips_move)(cell * 4 + size); }
+static inline int move_cell(pips_move m) { return (int)(m >> 2); }
+static inline int move_size(pips_move m) { return (int)(m & 3); }
+
+/* TTD-R4: the sizes a cell counts as, as a bit mask (bit s for size s). */
+static unsigned cell_mask(const ttd_state *s, int c)
+{
+    int h = s->height[c];
+    if (h == 0)
+        return 0;
+    const uint8_t *p = s->piece[c];
+    if (h == 1 || p[1] > p[0])
+        return 1u << p[h - 1]; /* single piece, or a nest: the top only */
+    unsigned m = 0;            /* a tree counts as every size in it */
+    for (int i = 0; i < h; i++)
+        m |= 1u << p[i];
+    return m;
+}
+
+/* TTD-R3: may a piece of `size` go on top of cell c? */
+static bool can_stack(const ttd_state *s, int c, int size)
+{
+    int h = s->height[c];
+    if (h == 0 || h >= 3)
+        return false;
+    int top = s->piece[c][h - 1];
+    if (size != top + 1 && size != top - 1)
+        return false;
+    if (h == 2) {
+        int dir = s->piece[c][1] - s->piece[c][0];
+        return size - top == dir;
+    }
+    return true;
+}
+
+/* TTD-R1/R2: may a piece go on empty cell (x, y)? */
+static bool can_place_empty(const ttd_state *s, int x, int y)
+{
+    int minx = x < s->minx ? x : s->minx, maxx = x > s->maxx ? x : s->maxx;
+    int miny = y < s->miny ? y : s->miny, maxy = y > s->maxy ? y : s->maxy;
+    if (maxx - minx > 2 || maxy - miny > 2)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int nx = x + dx, ny = y + dy;
+            if ((dx || dy) && nx >= -2 && nx <= 2 && ny >= -2 && ny <= 2 &&
+                s->height[cell_of(nx, ny)])
+                return true;
+        }
+    return false;
+}
+
+static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
+{
+    size_t n = 0;
+    if (s->placed == 0) {
+        for (int z = 1; z <= 3; z++) {
+            if (!count_only)
+                out[n] = make_move(cell_of(0, 0), z);
+            n++;
+        }
+        return n;
+    }
+    int x0 = s->maxx - 2 > -2 ? s->maxx - 2 : -2, x1 = s->minx + 2 < 2 ? s->minx + 2 : 2;
+    int y0 = s->maxy - 2 > -2 ? s->maxy - 2 : -2, y1 = s->miny + 2 < 2 ? s->miny + 2 : 2;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            int c = cell_of(x, y);
+            bool empty = s->height[c] == 0;
+            if (empty && !can_place_empty(s, x, y))
+                continue;
+            for (int z = 1; z <= 3; z++) {
+                if (!s->stash[z])
+                    continue;
+                if (!empty && !can_stack(s, c, z))
+                    continue;
+                if (!count_only)
+                    out[n] = make_move(c, z);
+                n++;
+            }
+        }
+    return n;
+}
+
+static bool line_through(const ttd_state *s, int c)
+{
+    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+    int x = cell_x(c), y = cell_y(c);
+    for (int d = 0; d < 4; d++) {
+        int dx = dirs[d][0], dy = dirs[d][1];
+        for (int start = -2; start <= 0; start++) { /* c is at offset -start of the line */
+            unsigned m = 0xE;
+            bool ok = true;
+            for (int k = 0; k < 3 && ok; k++) {
+                int cx = x + (start + k) * dx, cy = y + (start + k) * dy;
+                if (cx < -2 || cx > 2 || cy < -2 || cy > 2) {
+                    ok = false;
+                    break;
+                }
+                m &= cell_mask(s, cell_of(cx, cy));
+                ok = m != 0;
+            }
+            if (ok)
+                return true;
+        }
+    }
+    return false;
+}
+
+static void recompute_bbox(ttd_state *s)
+{
+    s->minx = s->miny = 2;
+    s->maxx = s->maxy = -2;
+    bool any = false;
+    for (int c = 0; c < TTD_CELLS; c++)
+        if (s->height[c]) {
+            int x = cell_x(c), y = cell_y(c);
+            if (x < s->minx) s->minx = (int8_t)x;
+            if (x > s->maxx) s->maxx = (int8_t)x;
+            if (y < s->miny) s->miny = (int8_t)y;
+            if (y > s->maxy) s->maxy = (int8_t)y;
+            any = true;
+        }
+    if (!any)
+        s->minx = s->maxx = s->miny = s->maxy = 0;
+}
+
+/* Status after the piece on cell c was placed (TTD-R5..R7). */
+static void update_status(ttd_state *s, int c)
+{
+    int mover = (s->placed - 1) % 2;
+    if (line_through(s, c))
+        s->status = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
+    else if (s->placed == TTD_TOTAL)
+        s->status = TTD_DRAW;
+    else if (gen_moves(s, NULL, true) == 0) /* TTD-R7: the other player wins */
+        s->status = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
+    else
+        s->status = TTD_ONGOING;
+}
+
+/* ---- interface ---- */
+
+static bool ttd_configure(const pips_game *g, void *config, pips_error *err)
+{
+    (void)g;
+    (void)err;
+    memset(config, 0, sizeof(ttd_config));
+    return true;
+}
+
+static int ttd_num_players(const pips_game *g)
+{
+    (void)g;
+    return 2;
+}
+
+static size_t ttd_max_moves(const pips_game *g)
+{
+    (void)g;
+    return TTD_CELLS * 3;
+}
+
+static void ttd_initial(const pips_game *g, void *state)
+{
+    (void)g;
+    ttd_state *s = state;
+    memset(s, 0, sizeof *s);
+    for (int z = 1; z <= 3; z++)
+        s->stash[z] = TTD_PER_SIZE;
+}
+
+static int ttd_to_move(const pips_game *g, const void *state)
+{
+    (void)g;
+    const ttd_state *s = state;
+    return s->status ? PIPS_OVER : s->placed % 2;
+}
+
+static size_t ttd_legal_moves(const pips_game *g, const void *state, pips_move *out)
+{
+    (void)g;
+    const ttd_state *s = state;
+    return s->status ? 0 : gen_moves(s, out, false);
+}
+
+static size_t ttd_count_moves(const pips_game *g, const void *state)
+{
+    (void)g;
+    const ttd_state *s = state;
+    return s->status ? 0 : gen_moves(s, NULL, true);
+}
+
+static bool ttd_check_move(const pips_game *g, const void *state, pips_move m,
+                           pips_error *err)
+{
+    (void)g;
+    const ttd_state *s = state;
+    int c = move_cell(m), z = move_size(m);
+    if (s->status)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
+    if (m >= TTD_CELLS * 4 || z == 0)
+        return pips_fail(err, PIPS_ERR_ARG, "not a Tic Tac Doh! move");
+    int x = cell_x(c), y = cell_y(c);
+    if (!s->stash[z])
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "no %c piece is left in the stash", SIZE_CH[z]);
+    if (s->placed == 0) {
+        if (x || y)
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "the first piece defines cell 0,0 (TTD-R1); write %c@0,0",
+                             SIZE_CH[z]);
+        return true;
+    }
+    if (s->height[c]) {
+        int h = s->height[c], top = s->piece[c][h - 1];
+        if (h >= 3)
+            return pips_fail(err, PIPS_ERR_ILLEGAL, "cell %d,%d already holds 3 pieces (TTD-R3)",
+                             x, y);
+        if (z != top + 1 && z != top - 1)
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "%c on %c: sizes must differ by exactly one (TTD-R3)", SIZE_CH[z],
+                             SIZE_CH[top]);
+        if (!can_stack(s, c, z))
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "%c on %c-%c would mix a tree and a nest (TTD-R3)", SIZE_CH[z],
+                             SIZE_CH[s->piece[c][0]], SIZE_CH[top]);
+        return true;
+    }
+    if (!can_place_empty(s, x, y)) {
+        int minx = x < s->minx ? x : s->minx, maxx = x > s->maxx ? x : s->maxx;
+        int miny = y < s->miny ? y : s->miny, maxy = y > s->maxy ? y : s->maxy;
+        if (maxx - minx > 2 || maxy - miny > 2)
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "cell %d,%d lies outside every 3x3 window of the pieces (TTD-R1)",
+                             x, y);
+        return pips_fail(err, PIPS_ERR_ILLEGAL,
+                         "cell %d,%d touches no piece, even diagonally (TTD-R2)", x, y);
+    }
+    return true;
+}
+
+static void ttd_apply(const pips_game *g, void *state, pips_move m)
+{
+    (void)g;
+    ttd_state *s = state;
+    int c = move_cell(m), z = move_size(m), x = cell_x(c), y = cell_y(c);
+    s->piece[c][s->height[c]++] = (uint8_t)z;
+    s->stash[z]--;
+    if (s->placed == 0) {
+        s->minx = s->maxx = (int8_t)x;
+        s->miny = s->maxy = (int8_t)y;
+    } else {
+        if (x < s->minx) s->minx = (int8_t)x;
+        if (x > s->maxx) s->maxx = (int8_t)x;
+        if (y < s->miny) s->miny = (int8_t)y;
+        if (y > s->maxy) s->maxy = (int8_t)y;
+    }
+    s->placed++;
+    update_status(s, c);
+}
+
+static void ttd_undo(const pips_game *g, void *state, pips_move m)
+{
+    (void)g;
+    ttd_state *s = state;
+    int c = move_cell(m), z = move_size(m);
+    s->piece[c][--s->height[c]] = 0;
+    s->stash[z]++;
+    s->placed--;
+    s->status = TTD_ONGOING;
+    recompute_bbox(s);
+}
+
+static void ttd_returns(const pips_game *g, const void *state, double *out)
+{
+    (void)g;
+    const ttd_state *s = state;
+    out[0] = s->status == TTD_WIN_X ? 1.0 : s->status == TTD_WIN_O ? 0.0 : 0.5;
+    out[1] = 1.0 - out[0];
+}
+
+static void ttd_result_text(const pips_game *g, const void *state, pips_str *out)
+{
+    (void)g;
+    const ttd_state *s = state;
+    static const char *const text[] = {"in progress", "X wins", "O wins", "draw"};
+    pips_str_cat(out, text[s->status]);
+}
+
+static void ttd_move_to_text(const pips_game *g, const void *state, pips_move m, char *buf)
+{
+    (void)g;
+    (void)state;
+    int c = move_cell(m), z = move_size(m);
+    if (m >= TTD_CELLS * 4 || z == 0)
+        snprintf(buf, PIPS_MOVE_TEXT_MAX, "?");
+    else
+        snprintf(buf, PIPS_MOVE_TEXT_MAX, "%c@%d,%d", SIZE_CH[z], cell_x(c), cell_y(c));
+}
+
+static int size_of_char(char ch)
+{
+    switch (ch) {
+    case 'S': case 's': return 1;
+    case 'M': case 'm': return 2;
+    case 'L': case 'l': return 3;
+    default: return 0;
+    }
+}
+
+/* Reads a signed coordinate in -2..2 at *p; advances *p. */
+static bool read_coord(const char **p, int *v)
+{
+    const char *q = *p;
+    int sign = 1;
+    if (*q == '-' || *q == '+')
+        sign = *q++ == '-' ? -1 : 1;
+    if (*q < '0' || *q > '9')
+        return false;
+    int n = 0;
+    while (*q >= '0' && *q <= '9' && n < 100)
+        n = n * 10 + (*q++ - '0');
+    *v = sign * n;
+    *p = q;
+    return true;
+}
+
+static bool ttd_move_from_text(const pips_game *g, const void *state, const char *text,
+                               pips_move *m, pips_error *err)
+{
+    (void)g;
+    (void)state;
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    int z = size_of_char(*p);
+    if (!z)
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "move '%.40s': expected a size S, M or L first (e.g. M@1,-1)", text);
+    p++;
+    if (*p++ != '@')
+        return pips_fail(err, PIPS_ERR_ARG, "move '%.40s': expected '@' after the size", text);
+    int x, y;
+    if (!read_coord(&p, &x) || *p++ != ',' || !read_coord(&p, &y))
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "move '%.40s': expected a cell as x,y (e.g. M@1,-1)", text);
+    while (*p == ' ')
+        p++;
+    if (*p)
+        return pips_fail(err, PIPS_ERR_ARG, "move '%.40s': unexpected text after the cell",
+                         text);
+    if (x < -2 || x > 2 || y < -2 || y > 2)
+        return pips_fail(err, PIPS_ERR_ILLEGAL,
+                         "move '%.40s': cell %d,%d is too far from the first piece (TTD-R1)",
+                         text, x, y);
+    *m = make_move(cell_of(x, y), z);
+    return true;
+}
+
+/* State text: the stacks, bottom first, in cell order: "0,0:LM 1,0:S"; "-"
+ * for the empty grid. Whose turn it is follows from the piece count. */
+static void ttd_state_to_text(const pips_game *g, const void *state, pips_str *out)
+{
+    (void)g;
+    const ttd_state *s = state;
+    bool first = true;
+    for (int c = 0; c < TTD_CELLS; c++) {
+        if (!s->height[c])
+            continue;
+        pips_str_catf(out, "%s%d,%d:", first ? "" : " ", cell_x(c), cell_y(c));
+        for (int i = 0; i < s->height[c]; i++)
+            pips_str_catn(out, &SIZE_CH[s->piece[c][i]], 1);
+        first = false;
+    }
+    if (first)
+        pips_str_cat(out, "-");
+}
+
+static bool ttd_state_from_text(const pips_game *g, const char *text, void *state,
+                                pips_error *err)
+{
+    ttd_state s;
+    ttd_initial(g, &s);
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    if (*p == '-' && (p[1] == '\0' || p[1] == ' ')) {
+        p++;
+        while (*p == ' ')
+            p++;
+        if (*p)
+            return pips_fail(err, PIPS_ERR_ARG, "state: unexpected text after '-'");
+        memcpy(state, &s, sizeof s);
+        return true;
+    }
+    int last_cell = -1;
+    while (*p) {
+        int x, y;
+        long at = p - text;
+        if (!read_coord(&p, &x) || *p++ != ',' || !read_coord(&p, &y) || *p++ != ':')
+            return pips_fail(err, PIPS_ERR_ARG, "state at char %ld: expected x,y:SIZES", at);
+        if (x < -2 || x > 2 || y < -2 || y > 2)
+            return pips_fail(err, PIPS_ERR_ARG, "state at char %ld: cell %d,%d out of range",
+                             at, x, y);
+        int c = cell_of(x, y);
+        if (c <= last_cell)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "state at char %ld: cells must be listed once, in order", at);
+        last_cell = c;
+        int h = 0;
+        while (size_of_char(*p)) {
+            int z = size_of_char(*p++);
+            if (h == 3)
+                return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d holds more than 3", x, y);
+            if (h && !can_stack(&s, c, z) && !(h == 0))
+                return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d is not a tree or nest",
+                                 x, y);
+            if (!s.stash[z])
+                return pips_fail(err, PIPS_ERR_ARG, "state: more than 5 pieces of size %c",
+                                 SIZE_CH[z]);
+            s.piece[c][h++] = (uint8_t)z;
+            s.height[c] = (uint8_t)h;
+            s.stash[z]--;
+            s.placed++;
+        }
+        if (!h)
+            return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d lists no pieces", x, y);
+        if (*p && *p != ' ')
+            return pips_fail(err, PIPS_ERR_ARG, "state at char %ld: unexpected '%c'",
+                             (long)(p - text), *p);
+        while (*p == ' ')
+            p++;
+    }
+    if (s.placed == 0)
+        return pips_fail(err, PIPS_ERR_ARG, "state: empty text (write '-' for no pieces)");
+    if (!s.height[cell_of(0, 0)])
+        return pips_fail(err, PIPS_ERR_ARG, "state: cell 0,0 (the first piece) is empty");
+    recompute_bbox(&s);
+    if (s.maxx - s.minx > 2 || s.maxy - s.miny > 2)
+        return pips_fail(err, PIPS_ERR_ARG, "state: pieces do not fit a 3x3 window (TTD-R1)");
+    /* Every occupied cell must be reachable through touching cells (TTD-R2). */
+    unsigned seen = 1u << cell_of(0, 0), frontier = seen;
+    while (frontier) {
+        unsigned next = 0;
+        for (int c = 0; c < TTD_CELLS; c++) {
+            if (!(frontier >> c & 1))
+                continue;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int nx = cell_x(c) + dx, ny = cell_y(c) + dy;
+                    if (nx < -2 || nx > 2 || ny < -2 || ny > 2)
+                        continue;
+                    int n = cell_of(nx, ny);
+                    if (s.height[n] && !(seen >> n & 1)) {
+                        seen |= 1u << n;
+                        next |= 1u << n;
+                    }
+                }
+        }
+        frontier = next;
+    }
+    for (int c = 0; c < TTD_CELLS; c++)
+        if (s.height[c] && !(seen >> c & 1))
+            return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d touches no other piece",
+                             cell_x(c), cell_y(c));
+    /* Status: a line means the last placer won (the game stops at a line). */
+    s.status = TTD_ONGOING;
+    for (int c = 0; c < TTD_CELLS && !s.status; c++)
+        if (s.height[c] && line_through(&s, c))
+            s.status = (uint8_t)((s.placed - 1) % 2 == 0 ? TTD_WIN_X : TTD_WIN_O);
+    if (!s.status) {
+        if (s.placed == TTD_TOTAL)
+            s.status = TTD_DRAW;
+        else if (gen_moves(&s, NULL, true) == 0)
+            s.status = (uint8_t)((s.placed - 1) % 2 == 0 ? TTD_WIN_X : TTD_WIN_O);
+    }
+    memcpy(state, &s, sizeof s);
+    return true;
+}
+
+static uint64_t ttd_hash(const pips_game *g, const void *state)
+{
+    (void)g;
+    const ttd_state *s = state;
+    uint64_t h = 0;
+    for (int c = 0; c < TTD_CELLS; c++)
+        for (int i = 0; i < s->height[c]; i++)
+            h ^= pips_zobrist_key((uint64_t)(c * 3 + i) * 4 + s->piece[c][i]);
+    return h;
+}
+
+static const char *size_colour(int z)
+{
+    return z == 1 ? "\033[1;34m" : z == 2 ? "\033[1;31m" : "\033[1;33m";
+}
+
+static void ttd_render(const pips_game *g, const void *state, const pips_render_opts *ro,
+                       pips_str *out)
+{
+    const ttd_state *s = state;
+    pips_move moves[TTD_CELLS * 3];
+    size_t n = ttd_legal_moves(g, s, moves);
+    bool target[TTD_CELLS] = {false};
+    for (size_t i = 0; i < n; i++)
+        target[move_cell(moves[i])] = true;
+    int x0 = -2, x1 = 2, y0 = -2, y1 = 2;
+    if (s->placed) {
+        x0 = s->maxx - 2 > -2 ? s->maxx - 2 : -2;
+        x1 = s->minx + 2 < 2 ? s->minx + 2 : 2;
+        y0 = s->maxy - 2 > -2 ? s->maxy - 2 : -2;
+        y1 = s->miny + 2 < 2 ? s->miny + 2 : 2;
+    } else {
+        x0 = x1 = y0 = y1 = 0;
+    }
+    const char *hline = ro->unicode ? "─" : "-";
+    const char *vline = ro->unicode ? "│" : "|";
+    const char *cross = ro->unicode ? "┼" : "+";
+    pips_str_cat(out, "     ");
+    for (int x = x0; x <= x1; x++)
+        pips_str_catf(out, "   x=%-2d   ", x);
+    pips_str_cat(out, "\n");
+    for (int y = y1; y >= y0; y--) {
+        pips_str_cat(out, "     ");
+        for (int x = x0; x <= x1; x++) {
+            for (int k = 0; k < 10; k++)
+                pips_str_cat(out, hline);
+            pips_str_cat(out, x < x1 ? cross : "\n");
+        }
+        pips_str_catf(out, "y=%-2d ", y);
+        for (int x = x0; x <= x1; x++) {
+            int c = cell_of(x, y), h = s->height[c];
+            char cellbuf[16];
+            int used = 0;
+            pips_str_cat(out, " ");
+            if (h == 0) {
+                pips_str_cat(out, target[c] ? (ro->unicode ? "·" : ".") : " ");
+                used = 1;
+            } else {
+                for (int i = 0; i < h; i++) {
+                    int z = s->piece[c][i];
+                    if (ro->colour)
+                        pips_str_cat(out, size_colour(z));
+                    pips_str_catn(out, &SIZE_CH[z], 1);
+                    if (ro->colour)
+                        pips_str_cat(out, "\033[0m");
+                    used++;
+                }
+                if (h > 1) {
+                    snprintf(cellbuf, sizeof cellbuf, " %s",
+                             s->piece[c][1] < s->piece[c][0] ? "tree" : "nest");
+                    pips_str_cat(out, cellbuf);
+                    used += 5;
+                }
+            }
+            for (int k = used; k < 9; k++)
+                pips_str_cat(out, " ");
+            pips_str_cat(out, x < x1 ? vline : "\n");
+        }
+    }
+    pips_str_cat(out, "     ");
+    for (int x = x0; x <= x1; x++) {
+        for (int k = 0; k < 10; k++)
+            pips_str_cat(out, hline);
+        pips_str_cat(out, x < x1 ? cross : "\n");
+    }
+    pips_str_catf(out, "stash: S %d  M %d  L %d   placed %d/15   ", s->stash[1], s->stash[2],
+                  s->stash[3], s->placed);
+    if (s->status)
+        ttd_result_text(g, s, out);
+    else
+        pips_str_catf(out, "%s to move", s->placed % 2 ? "O" : "X");
+    pips_str_cat(out, "\n");
+}
+
+/* Canonical form: the pieces translated to a standard place and the least of
+ * the 8 rotations/reflections. Legality depends only on relative placement
+ * (TTD-R1..R3), so all these states have the same value. */
+static void ttd_canonical(const pips_game *g, const void *state, void *outp)
+{
+    (void)g;
+    const ttd_state *s = state;
+    ttd_state best, cand;
+    bool have = false;
+    if (s->placed == 0) {
+        memcpy(outp, s, sizeof *s);
+        return;
+    }
+    for (int sym = 0; sym < 8; sym++) {
+        memset(&cand, 0, sizeof cand);
+        memcpy(cand.stash, s->stash, sizeof cand.stash);
+        cand.placed = s->placed;
+        cand.status = s->status;
+        /* transform each occupied cell, then translate the box */
+        int tx[TTD_CELLS], ty[TTD_CELLS];
+        int minx = 99, miny = 99, maxx = -99, maxy = -99;
+        for (int c = 0; c < TTD_CELLS; c++) {
+            if (!s->height[c])
+                continue;
+            int x = cell_x(c), y = cell_y(c), u = x, v = y;
+            if (sym & 1) u = -u;
+            if (sym & 2) v = -v;
+            if (sym & 4) { int t = u; u = v; v = t; }
+            tx[c] = u;
+            ty[c] = v;
+            if (u < minx) minx = u;
+            if (u > maxx) maxx = u;
+            if (v < miny) miny = v;
+            if (v > maxy) maxy = v;
+        }
+        /* a box of width w sits so that 3-w free columns remain on each side */
+        int offx = (maxx - minx == 0 ? 0 : -1) - minx;
+        int offy = (maxy - miny == 0 ? 0 : -1) - miny;
+        for (int c = 0; c < TTD_CELLS; c++) {
+            if (!s->height[c])
+                continue;
+            int d = cell_of(tx[c] + offx, ty[c] + offy);
+            memcpy(cand.piece[d], s->piece[c], 3);
+            cand.height[d] = s->height[c];
+        }
+        recompute_bbox(&cand);
+        if (!have || memcmp(&cand, &best, sizeof cand) < 0) {
+            best = cand;
+            have = true;
+        }
+    }
+    memcpy(outp, &best, sizeof best);
+}
+
+/* Heuristic for agents: lines still open to each size, weighted by how
+ * many of their cells already count for it. Symmetric, so it only says who
+ * is to move's chances are; the mover gets the tempo bonus. */
+static void ttd_evaluate(const pips_game *g, const void *state, double *out)
+{
+    (void)g;
+    const ttd_state *s = state;
+    /* Count near-lines: two cells of a line sharing a size with a third
+     * cell empty or able to take that size. The player to move can complete
+     * one at once, so more threats favour the mover. */
+    int threats = 0;
+    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+    for (int c = 0; c < TTD_CELLS; c++)
+        for (int d = 0; d < 4; d++) {
+            int cells[3], ok = 1;
+            for (int k = 0; k < 3; k++) {
+                int x = cell_x(c) + k * dirs[d][0], y = cell_y(c) + k * dirs[d][1];
+                if (x < -2 || x > 2 || y < -2 || y > 2) { ok = 0; break; }
+                cells[k] = cell_of(x, y);
+            }
+            if (!ok)
+                continue;
+            int filled = 0;
+            for (int k = 0; k < 3; k++)
+                filled += s->height[cells[k]] > 0;
+            if (filled == 2) {
+                unsigned m = 0xE;
+                for (int k = 0; k < 3; k++)
+                    if (s->height[cells[k]])
+                        m &= cell_mask(s, cells[k]);
+                if (m)
+                    threats++;
+            }
+        }
+    int mover = s->placed % 2;
+    double v = threats ? 0.75 : 0.5; /* a mover facing threats can often finish one */
+    out[mover] = v;
+    out[1 - mover] = 1.0 - v;
+}
+
+static const pips_option_def ttd_options[1] = {{"", "", ""}};
+
+static const char TTD_RULES[] =
+    "Tic Tac Doh! (Brian Schultze, 2003) - two players share one stash of 15 pyramids:\n"
+    "5 small (S), 5 medium (M), 5 large (L). Players take turns placing one piece.\n"
+    "\n"
+    "TTD-R1 Grid. There is no board: the first piece's cell is 0,0 and every cell is named\n"
+    "  relative to it (x to the right, y up). After every placement all pieces must fit in\n"
+    "  some 3x3 window.\n"
+    "TTD-R2 Placement. Place on an empty cell touching a piece (diagonals count), or on top\n"
+    "  of a stack. The first piece may be any size.\n"
+    "TTD-R3 Stacking. The new piece must be exactly one size from the top piece. A smaller\n"
+    "  piece on a larger one starts a tree (L-M, L-M-S); a larger on a smaller starts a nest\n"
+    "  (S-M, S-M-L). The third piece must continue the same way; stacks hold at most 3.\n"
+    "TTD-R4 Counting. A single piece counts as its size, a tree as every size it holds, a\n"
+    "  nest only as its top (largest) piece.\n"
+    "TTD-R5 Winning. Three cells in a row, column or diagonal that all count as one common\n"
+    "  size: the player who just placed wins.\n"
+    "TTD-R6 Draw. All 15 pieces placed without a line.\n"
+    "TTD-R7 Stuck. If pieces remain but the player to move cannot place any, the other\n"
+    "  player wins.\n"
+    "\n"
+    "Seats: X moves first, O second.\n";
+
+static const char TTD_NOTATION[] =
+    "A move is SIZE@X,Y: the size S, M or L and the cell relative to the first piece,\n"
+    "x to the right and y up, each from -2 to 2. The first move is always at 0,0.\n"
+    "Examples: L@0,0 (first move), M@1,-1 (diagonally down-right of the first piece),\n"
+    "S@0,0 (on top of the first piece). Lower-case sizes are accepted.\n"
+    "State text lists the stacks bottom first in cell order, e.g. '0,0:LM 1,0:S'.\n";
+
+const pips_game_def pips_tictacdoh_def = {
+    .name = "tictacdoh",
+    .title = "Tic Tac Doh!",
+    .rules_text = TTD_RULES,
+    .notation_text = TTD_NOTATION,
+    .options = ttd_options,
+    .n_options = 0,
+    .config_size = sizeof(ttd_config),
+    .state_size = sizeof(ttd_state),
+    .flags = 0,
+    .bench_perft_depth = 5,
+    .bench_playouts = 200000,
+    .configure = ttd_configure,
+    .num_players = ttd_num_players,
+    .max_moves = ttd_max_moves,
+    .initial = ttd_initial,
+    .to_move = ttd_to_move,
+    .legal_moves = ttd_legal_moves,
+    .count_moves = ttd_count_moves,
+    .check_move = ttd_check_move,
+    .apply = ttd_apply,
+    .undo = ttd_undo,
+    .returns = ttd_returns,
+    .result_text = ttd_result_text,
+    .move_to_text = ttd_move_to_text,
+    .move_from_text = ttd_move_from_text,
+    .state_to_text = ttd_state_to_text,
+    .state_from_text = ttd_state_from_text,
+    .hash = ttd_hash,
+    .render = ttd_render,
+    .evaluate = ttd_evaluate,
+    .canonical = ttd_canonical,
+};
