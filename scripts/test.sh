@@ -17,4 +17,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIPS_WERRO
 ninja -C build-asan
 (cd build-asan && PIPS_INVARIANT_GAMES=${PIPS_ASAN_INVARIANT_GAMES:-1000} \
     ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
+echo "== fuzz corpus replay (clang, libFuzzer + ASan + UBSan)"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPIPS_FUZZ=ON >/dev/null
+ninja -C build-fuzz
+(cd build-fuzz && ctest --output-on-failure -R '^corpus_' -j"$jobs")
 echo "== all tests passed"
