@@ -50,13 +50,6 @@ static const char SIZE_CH[4] = {'?', 'S', 'M', 'L'};
 #define COL(x) (0x108421u << (x)) /* column x (0..4), all rows */
 #define ROW(y) (0x1Fu << (5 * (y)))
 
-static inline unsigned popcount32(uint32_t v)
-{
-    v = v - ((v >> 1) & 0x55555555u);
-    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-}
-
 static inline int cell_of(int x, int y) { return (y + 2) * TTD_SIDE + (x + 2); }
 static inline int cell_x(int c) { return c % TTD_SIDE - 2; }
 static inline int cell_y(int c) { return c / TTD_SIDE - 2; }
@@ -174,7 +167,7 @@ static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
     for (int z = 1; z <= 3; z++) {
         uint32_t t = targets(s, z);
         if (count_only) {
-            n += (size_t)popcount32(t);
+            n += (size_t)__builtin_popcount(t);
             continue;
         }
         while (t) {
@@ -283,7 +276,7 @@ static bool ttd_random_move(const pips_game *g, const void *state, pips_rng *rng
     unsigned count[4], total = 0;
     for (int z = 1; z <= 3; z++) {
         t[z] = targets(s, z);
-        count[z] = (unsigned)popcount32(t[z]);
+        count[z] = (unsigned)__builtin_popcount(t[z]);
         total += count[z];
     }
     if (!total)
