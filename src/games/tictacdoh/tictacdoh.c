@@ -610,74 +610,73 @@ static const char *size_colour(int z)
     return z == 1 ? "\033[1;34m" : z == 2 ? "\033[1;31m" : "\033[1;33m";
 }
 
+/* One horizontal border of the grid: kind 0 top, 1 middle, 2 bottom. */
+static void render_border(pips_str *out, int columns, int kind, bool unicode)
+{
+    static const char *const uni[3][3] = {{"┌", "┬", "┐"}, {"├", "┼", "┤"}, {"└", "┴", "┘"}};
+    pips_str_cat(out, "      ");
+    for (int i = 0; i < columns; i++) {
+        pips_str_cat(out, unicode ? uni[kind][i ? 1 : 0] : "+");
+        for (int k = 0; k < 10; k++)
+            pips_str_cat(out, unicode ? "─" : "-");
+    }
+    pips_str_cat(out, unicode ? uni[kind][2] : "+");
+    pips_str_cat(out, "\n");
+}
+
+/* The grid around the pieces: every cell a piece could still reach, each
+ * showing its stack bottom first and whether it is a tree or a nest; empty
+ * cells open to a placement show a dot. */
 static void ttd_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                        pips_str *out)
 {
     const ttd_state *s = state;
-    pips_move moves[TTD_CELLS * 3];
-    size_t n = ttd_legal_moves(g, s, moves);
-    bool target[TTD_CELLS] = {false};
-    for (size_t i = 0; i < n; i++)
-        target[move_cell(moves[i])] = true;
-    int x0 = -2, x1 = 2, y0 = -2, y1 = 2;
+    uint32_t open = s->status ? 0 : s->room;
+    int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
     if (s->placed) {
         x0 = s->maxx - 2 > -2 ? s->maxx - 2 : -2;
         x1 = s->minx + 2 < 2 ? s->minx + 2 : 2;
         y0 = s->maxy - 2 > -2 ? s->maxy - 2 : -2;
         y1 = s->miny + 2 < 2 ? s->miny + 2 : 2;
     } else {
-        x0 = x1 = y0 = y1 = 0;
+        open = 1u << cell_of(0, 0);
     }
-    const char *hline = ro->unicode ? "─" : "-";
     const char *vline = ro->unicode ? "│" : "|";
-    const char *cross = ro->unicode ? "┼" : "+";
-    pips_str_cat(out, "     ");
+    int columns = x1 - x0 + 1;
+    pips_str_cat(out, "      ");
     for (int x = x0; x <= x1; x++)
-        pips_str_catf(out, "   x=%-2d   ", x);
+        pips_str_catf(out, "   x=%-2d    ", x);
     pips_str_cat(out, "\n");
+    render_border(out, columns, 0, ro->unicode);
     for (int y = y1; y >= y0; y--) {
-        pips_str_cat(out, "     ");
+        pips_str_catf(out, " y=%-2d ", y);
         for (int x = x0; x <= x1; x++) {
-            for (int k = 0; k < 10; k++)
-                pips_str_cat(out, hline);
-            pips_str_cat(out, x < x1 ? cross : "\n");
-        }
-        pips_str_catf(out, "y=%-2d ", y);
-        for (int x = x0; x <= x1; x++) {
-            int c = cell_of(x, y), h = s->height[c];
-            char cellbuf[16];
-            int used = 0;
+            int c = cell_of(x, y), h = s->height[c], used = 1;
+            pips_str_cat(out, vline);
             pips_str_cat(out, " ");
-            if (h == 0) {
-                pips_str_cat(out, target[c] ? (ro->unicode ? "·" : ".") : " ");
-                used = 1;
-            } else {
-                for (int i = 0; i < h; i++) {
-                    int z = s->piece[c][i];
-                    if (ro->colour)
-                        pips_str_cat(out, size_colour(z));
-                    pips_str_catn(out, &SIZE_CH[z], 1);
-                    if (ro->colour)
-                        pips_str_cat(out, "\033[0m");
-                    used++;
-                }
-                if (h > 1) {
-                    snprintf(cellbuf, sizeof cellbuf, " %s",
-                             s->piece[c][1] < s->piece[c][0] ? "tree" : "nest");
-                    pips_str_cat(out, cellbuf);
-                    used += 5;
-                }
+            if (h == 0 && (open >> c & 1)) {
+                pips_str_cat(out, ro->unicode ? "·" : ".");
+                used++;
             }
-            for (int k = used; k < 9; k++)
+            for (int i = 0; i < h; i++) {
+                int z = s->piece[c][i];
+                if (ro->colour)
+                    pips_str_cat(out, size_colour(z));
+                pips_str_catn(out, &SIZE_CH[z], 1);
+                if (ro->colour)
+                    pips_str_cat(out, "\033[0m");
+                used++;
+            }
+            if (h > 1) {
+                pips_str_cat(out, s->piece[c][1] < s->piece[c][0] ? " tree" : " nest");
+                used += 5;
+            }
+            for (; used < 10; used++)
                 pips_str_cat(out, " ");
-            pips_str_cat(out, x < x1 ? vline : "\n");
         }
-    }
-    pips_str_cat(out, "     ");
-    for (int x = x0; x <= x1; x++) {
-        for (int k = 0; k < 10; k++)
-            pips_str_cat(out, hline);
-        pips_str_cat(out, x < x1 ? cross : "\n");
+        pips_str_cat(out, vline);
+        pips_str_cat(out, "\n");
+        render_border(out, columns, y > y0 ? 1 : 2, ro->unicode);
     }
     pips_str_catf(out, "stash: S %d  M %d  L %d   placed %d/15   ", s->stash[1], s->stash[2],
                   s->stash[3], s->placed);
