@@ -741,44 +741,64 @@ static void ttd_canonical(const pips_game *g, const void *state, void *outp)
     memcpy(outp, &best, sizeof best);
 }
 
-/* Heuristic for agents: lines still open to each size, weighted by how
- * many of their cells already count for it. Symmetric, so it only says who
- * is to move's chances are; the mover gets the tempo bonus. */
+/* Does the player to move have a placement that completes a line now? */
+static bool has_winning_move(const ttd_state *s)
+{
+    if (s->status || s->placed == 0)
+        return false;
+    for (int z = 1; z <= 3; z++) {
+        uint32_t t = targets(s, z);
+        while (t) {
+            uint32_t bit = t & (0u - t);
+            t &= t - 1;
+            if (has_line(s->counts[z] | bit)) /* the placed piece always counts as z */
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Heuristic for agents. Both players share every piece, so a near-line
+ * helps whoever moves next: the mover wins at once if some placement
+ * completes a line, and is lost if every placement hands the opponent one. */
 static void ttd_evaluate(const pips_game *g, const void *state, double *out)
 {
-    (void)g;
     const ttd_state *s = state;
-    /* Count near-lines: two cells of a line sharing a size with a third
-     * cell empty or able to take that size. The player to move can complete
-     * one at once, so more threats favour the mover. */
-    int threats = 0;
-    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    for (int c = 0; c < TTD_CELLS; c++)
-        for (int d = 0; d < 4; d++) {
-            int cells[3], ok = 1;
-            for (int k = 0; k < 3; k++) {
-                int x = cell_x(c) + k * dirs[d][0], y = cell_y(c) + k * dirs[d][1];
-                if (x < -2 || x > 2 || y < -2 || y > 2) { ok = 0; break; }
-                cells[k] = cell_of(x, y);
-            }
-            if (!ok)
-                continue;
-            int filled = 0;
-            for (int k = 0; k < 3; k++)
-                filled += s->height[cells[k]] > 0;
-            if (filled == 2) {
-                unsigned m = 0xE;
-                for (int k = 0; k < 3; k++)
-                    if (s->height[cells[k]])
-                        m &= cell_mask(s, cells[k]);
-                if (m)
-                    threats++;
-            }
-        }
     int mover = s->placed % 2;
-    double v = threats ? 0.75 : 0.5; /* a mover facing threats can often finish one */
+    double v = 0.5;
+    if (has_winning_move(s)) {
+        v = 0.95;
+    } else {
+        pips_move moves[TTD_CELLS * 3];
+        size_t n = gen_moves(s, moves, false), safe = 0;
+        for (size_t i = 0; i < n; i++) {
+            ttd_state child = *s;
+            ttd_apply(g, &child, moves[i]);
+            safe += child.status == TTD_ONGOING && !has_winning_move(&child);
+        }
+        if (n && safe == 0)
+            v = 0.05;
+        else if (n)
+            v = 0.45 + 0.1 * (double)safe / (double)n;
+    }
     out[mover] = v;
     out[1 - mover] = 1.0 - v;
+}
+
+/* Move ordering: winning placements first, then those that give the
+ * opponent no immediate win. */
+static void ttd_order_moves(const pips_game *g, const void *state, const pips_move *moves,
+                            size_t n, int *scores)
+{
+    const ttd_state *s = state;
+    for (size_t i = 0; i < n; i++) {
+        ttd_state child = *s;
+        ttd_apply(g, &child, moves[i]);
+        if (child.status == (s->placed % 2 == 0 ? TTD_WIN_X : TTD_WIN_O))
+            scores[i] = 2;
+        else
+            scores[i] = has_winning_move(&child) ? 0 : 1;
+    }
 }
 
 static const pips_option_def ttd_options[1] = {{"", "", ""}};
@@ -844,5 +864,6 @@ const pips_game_def pips_tictacdoh_def = {
     .hash = ttd_hash,
     .render = ttd_render,
     .evaluate = ttd_evaluate,
+    .order_moves = ttd_order_moves,
     .canonical = ttd_canonical,
 };
