@@ -25,52 +25,73 @@
 #include <string.h>
 
 #define ICF_CELLS 37
+#define ICF_GRID 61 /* cell ids are bit positions q + 8r + 30, from 0 to 60 */
 #define ICF_ROWS 9
 #define ICF_PER_SIZE 5
 #define ICF_MAX_PLAYERS 3
 #define ICF_POOL (ICF_MAX_PLAYERS * 3 * ICF_PER_SIZE)
-#define ICF_ENTER_BASE ICF_CELLS
-#define ICF_PASS ((pips_move)(40 * 64))
+#define ICF_ENTER_BASE 64
+#define ICF_PASS ((pips_move)(67 * 64))
 
 enum { ICF_ONGOING = 0, ICF_WON = 1, ICF_DRAW_PASSES = 2, ICF_DRAW_PLIES = 3 };
 
 typedef struct icf_state {
-    uint8_t pool[ICF_POOL];      /* every piece on the board, by cell then bottom first */
-    uint8_t height[ICF_CELLS];
-    uint8_t top[ICF_CELLS];      /* cache: top piece code, 0 when empty */
-    uint8_t under[ICF_CELLS];    /* cache: the piece below the top, 0 when none */
+    uint64_t occ, ge2, ge3;           /* cache: cells with a top piece of size >= 1, 2, 3 */
+    uint64_t own[ICF_MAX_PLAYERS];    /* cache: cells whose top piece is the player's */
+    uint8_t pool[ICF_POOL];           /* the pieces on the board, by cell then bottom first */
+    uint8_t height[ICF_GRID];
+    uint8_t top[ICF_GRID];            /* cache: top piece code, 0 when empty */
+    uint8_t under[ICF_GRID];          /* cache: the piece below the top, 0 when none */
     uint8_t supply[ICF_MAX_PLAYERS][4]; /* [player][size]; [.][0] unused */
-    uint16_t ply;                /* moves played, passes included */
+    uint16_t ply;                     /* moves played, passes included */
     uint8_t to_move;
-    uint8_t passes;              /* passes in succession just before now */
+    uint8_t passes;                   /* passes in succession just before now */
     uint8_t status;
     uint8_t winner;
+    uint8_t pieces;                   /* cache: pieces on the board */
+    uint8_t pad[5];                   /* zero */
 } icf_state;
 
 typedef struct icf_config {
     int players;
     int max_plies;
-    int8_t nb[ICF_CELLS][6];    /* neighbour in each axial direction, -1 off the star */
-    int8_t jump[ICF_CELLS][6];  /* the cell two steps away, -1 off the star */
-    uint64_t nbmask[ICF_CELLS];
-    int8_t q[ICF_CELLS], r[ICF_CELLS];
-    int8_t row[ICF_CELLS], col[ICF_CELLS]; /* row 0..8 (a..i), column 0.. in the row */
+    uint64_t board;                    /* the 37 cells (ICF-R1) */
+    int8_t cells[ICF_CELLS];           /* cell ids in naming order a1, b1, b2, c1, ... */
+    int8_t q[ICF_GRID], r[ICF_GRID];
+    int8_t row[ICF_GRID], col[ICF_GRID]; /* row 0..8 (a..i), column 0.. in the row */
     int start[ICF_MAX_PLAYERS];
     uint64_t opp_starts[ICF_MAX_PLAYERS]; /* start spaces of each player's opponents */
-    int8_t dist_goal[ICF_MAX_PLAYERS][ICF_CELLS]; /* hex distance to nearest opponent start */
+    int8_t dist_goal[ICF_MAX_PLAYERS][ICF_GRID]; /* hex distance to nearest opponent start */
+    uint64_t zobrist_turn[ICF_MAX_PLAYERS], zobrist_passes[ICF_MAX_PLAYERS + 1];
 } icf_config;
 
 static const char SIZE_CH[4] = {'?', 'S', 'M', 'L'};
-static const int DIR_Q[6] = {1, 1, 0, -1, -1, 0};
-static const int DIR_R[6] = {0, -1, -1, 0, 1, 1};
 static const int ROW_LEN[ICF_ROWS] = {1, 2, 7, 6, 5, 6, 7, 2, 1};
 
 static inline int psize(int code) { return code & 3; }
 static inline int powner(int code) { return code >> 2; }
 static inline uint64_t bit(int c) { return (uint64_t)1 << c; }
+static inline int cell_id(int q, int r) { return q + 8 * r + 30; }
 static inline pips_move make_move(int src, int dst) { return (pips_move)(src * 64 + dst); }
 static inline int move_src(pips_move m) { return (int)(m >> 6); }
 static inline int move_dst(pips_move m) { return (int)(m & 63); }
+
+/* The six axial directions as shifts of a cell mask: with ids q + 8r + 30,
+ * (1,0) is +1, (-1,0) -1, (0,1) +8, (0,-1) -8, (-1,1) +7 and (1,-1) -7. No
+ * cell's neighbour off the star lands on a star cell's bit, so masking with
+ * the board after a shift is exact. */
+static inline uint64_t neighbours(uint64_t x, uint64_t board)
+{
+    return ((x << 1) | (x >> 1) | (x << 8) | (x >> 8) | (x << 7) | (x >> 7)) & board;
+}
+
+/* Landing cells of single jumps from cells x over cells in `over`. */
+static inline uint64_t jump_landings(uint64_t x, uint64_t over, uint64_t board)
+{
+    return (((((x << 1) & over) << 1) | (((x >> 1) & over) >> 1) | (((x << 8) & over) << 8) |
+             (((x >> 8) & over) >> 8) | (((x << 7) & over) << 7) | (((x >> 7) & over) >> 7)) &
+            board);
+}
 
 static bool on_star(int q, int r)
 {
@@ -79,14 +100,6 @@ static bool on_star(int q, int r)
     mx = s > mx ? s : mx;
     mn = s < mn ? s : mn;
     return mx <= 2 || mn >= -2;
-}
-
-static int cell_at(const icf_config *cf, int q, int r)
-{
-    for (int c = 0; c < ICF_CELLS; c++)
-        if (cf->q[c] == q && cf->r[c] == r)
-            return c;
-    return -1;
 }
 
 static int hex_dist(int q1, int r1, int q2, int r2)
@@ -115,15 +128,16 @@ static bool read_cell(const icf_config *cf, const char **p, int *cell)
     if (ch < 'a' || ch > 'i' || s[1] < '1' || s[1] > '9')
         return false;
     int row = ch - 'a', col = s[1] - '1';
-    s += 2;
     if (col >= ROW_LEN[row])
         return false;
-    for (int c = 0; c < ICF_CELLS; c++)
+    for (int i = 0; i < ICF_CELLS; i++) {
+        int c = cf->cells[i];
         if (cf->row[c] == row && cf->col[c] == col) {
             *cell = c;
-            *p = s;
+            *p = s + 2;
             return true;
         }
+    }
     return false;
 }
 
@@ -158,42 +172,29 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
         int col = 0;
         for (int q = -4; q <= 4; q++)
             if (on_star(q, r)) {
-                cf->q[n] = (int8_t)q;
-                cf->r[n] = (int8_t)r;
-                cf->row[n] = (int8_t)(r + 4);
-                cf->col[n] = (int8_t)col++;
-                n++;
+                int c = cell_id(q, r);
+                cf->cells[n++] = (int8_t)c;
+                cf->board |= bit(c);
+                cf->q[c] = (int8_t)q;
+                cf->r[c] = (int8_t)r;
+                cf->row[c] = (int8_t)(r + 4);
+                cf->col[c] = (int8_t)col++;
             }
-    }
-    for (int c = 0; c < ICF_CELLS; c++) {
-        for (int d = 0; d < 6; d++) {
-            int nq = cf->q[c] + DIR_Q[d], nr = cf->r[c] + DIR_R[d];
-            int jq = nq + DIR_Q[d], jr = nr + DIR_R[d];
-            cf->nb[c][d] = (int8_t)(on_star(nq, nr) && nq >= -4 && nq <= 4 && nr >= -4 && nr <= 4
-                                        ? cell_at(cf, nq, nr)
-                                        : -1);
-            cf->jump[c][d] = (int8_t)(cf->nb[c][d] >= 0 && on_star(jq, jr) && jq >= -4 &&
-                                              jq <= 4 && jr >= -4 && jr <= 4
-                                          ? cell_at(cf, jq, jr)
-                                          : -1);
-            if (cf->nb[c][d] >= 0)
-                cf->nbmask[c] |= bit(cf->nb[c][d]);
-        }
     }
     /* ICF-R2: start spaces. */
     static const int START2[2][2] = {{2, -4}, {-2, 4}};
     static const int START3[3][2] = {{2, -4}, {-4, 2}, {2, 2}};
     for (int p = 0; p < cf->players; p++) {
         const int *qr = cf->players == 2 ? START2[p] : START3[p];
-        cf->start[p] = cell_at(cf, qr[0], qr[1]);
+        cf->start[p] = cell_id(qr[0], qr[1]);
     }
     for (int p = 0; p < cf->players; p++)
         for (int o = 0; o < cf->players; o++)
             if (o != p)
                 cf->opp_starts[p] |= bit(cf->start[o]);
     for (int p = 0; p < cf->players; p++)
-        for (int c = 0; c < ICF_CELLS; c++) {
-            int best = 99;
+        for (int i = 0; i < ICF_CELLS; i++) {
+            int c = cf->cells[i], best = 99;
             for (int o = 0; o < cf->players; o++) {
                 if (o == p)
                     continue;
@@ -203,6 +204,10 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
             }
             cf->dist_goal[p][c] = (int8_t)best;
         }
+    for (int p = 0; p < ICF_MAX_PLAYERS; p++)
+        cf->zobrist_turn[p] = pips_zobrist_key(ICF_GRID * ICF_POOL * 16 + p);
+    for (int k = 0; k <= ICF_MAX_PLAYERS; k++)
+        cf->zobrist_passes[k] = k ? pips_zobrist_key(ICF_GRID * ICF_POOL * 16 + 8 + k) : 0;
     return true;
 }
 
@@ -236,116 +241,61 @@ static int icf_to_move(const pips_game *g, const void *state)
 
 /* ---- move generation ---- */
 
-/* Occupancy masks of a position: occ (any piece), ge[z] (top size >= z),
- * le[z] (occupied, top size <= z). */
-typedef struct icf_masks {
-    uint64_t occ, ge[4], le[4];
-} icf_masks;
-
-static void build_masks(const icf_state *s, icf_masks *mk)
+/* The final cells a piece of size z can reach from cell `from`, where occ,
+ * ge2 and ge3 show the board with the piece lifted off `from`, before the
+ * forbidden cells are removed. Steps (ICF-R4), then a visited-set flood of
+ * jump chains (ICF-R5): an empty landing is a possible stop and a place to
+ * jump on from, a landing on a top >= z ends there, and after a jump one
+ * final step onto a top >= z is allowed. */
+static inline uint64_t reach(uint64_t board, uint64_t occ, uint64_t ge2, uint64_t ge3, int from,
+                             int z)
 {
-    memset(mk, 0, sizeof *mk);
-    uint64_t by_size[4] = {0, 0, 0, 0};
-    for (int c = 0; c < ICF_CELLS; c++)
-        by_size[psize(s->top[c])] |= bit(c);
-    mk->occ = by_size[1] | by_size[2] | by_size[3];
-    mk->ge[1] = mk->occ;
-    mk->ge[2] = by_size[2] | by_size[3];
-    mk->ge[3] = by_size[3];
-    mk->le[1] = by_size[1];
-    mk->le[2] = by_size[1] | by_size[2];
-    mk->le[3] = mk->occ;
-}
-
-/* The final cells a piece of size z can reach from cell from (lifted off it:
- * mk already shows from's cell without it), before removing the forbidden
- * ones. Steps (ICF-R4), then a visited-set search of jump chains (ICF-R5):
- * every empty landing may be a stop, a landing on a top >= z ends there, and
- * after a jump a final step onto a top >= z is allowed. */
-static uint64_t reach(const icf_config *cf, const icf_masks *mk, int from, int z)
-{
-    uint64_t dest = cf->nbmask[from] & (~mk->occ | mk->ge[z]);
-    uint64_t seen = bit(from), after_jump = 0;
-    int queue[ICF_CELLS], head = 0, tail = 0;
-    queue[tail++] = from;
-    while (head < tail) {
-        int c = queue[head++];
-        const int8_t *nb = cf->nb[c], *jp = cf->jump[c];
-        for (int d = 0; d < 6; d++) {
-            int m = jp[d];
-            if (m < 0 || !(mk->le[z] >> nb[d] & 1))
-                continue;
-            if (!(mk->occ >> m & 1)) {
-                if (!(seen >> m & 1)) {
-                    seen |= bit(m);
-                    after_jump |= bit(m);
-                    queue[tail++] = m;
-                }
-            } else if (mk->ge[z] >> m & 1) {
-                dest |= bit(m);
-            }
-        }
+    uint64_t ge = z == 1 ? occ : z == 2 ? ge2 : ge3;
+    uint64_t le = z == 1 ? occ & ~ge2 : z == 2 ? occ & ~ge3 : occ;
+    uint64_t empty = board & ~occ, f = bit(from);
+    uint64_t dest = neighbours(f, board) & (empty | ge);
+    uint64_t seen = f, landed = 0, frontier = f;
+    while (frontier) {
+        uint64_t l = jump_landings(frontier, le, board);
+        dest |= l & ge;
+        frontier = l & empty & ~seen;
+        seen |= frontier;
+        landed |= frontier;
     }
-    dest |= after_jump;
-    /* Final steps after a jump (from any empty landing). */
-    for (uint64_t a = after_jump; a; a &= a - 1) {
-        int c = __builtin_ctzll(a);
-        dest |= cf->nbmask[c] & mk->ge[z];
-    }
-    return dest;
-}
-
-/* Lifts the top of cell `from` out of the masks (its under piece shows). */
-static void lift(const icf_state *s, const icf_masks *base, icf_masks *mk, int from)
-{
-    *mk = *base;
-    uint64_t b = bit(from);
-    for (int z = 1; z <= 3; z++) {
-        mk->ge[z] &= ~b;
-        mk->le[z] &= ~b;
-    }
-    mk->occ &= ~b;
-    int u = psize(s->under[from]);
-    if (u) {
-        mk->occ |= b;
-        for (int z = 1; z <= u; z++)
-            mk->ge[z] |= b;
-        for (int z = u; z <= 3; z++)
-            mk->le[z] |= b;
-    }
+    return dest | landed | (landed ? neighbours(landed, board) & ge : 0);
 }
 
 /* Final cells of one source (a board cell, or ICF_ENTER_BASE + z - 1), after
  * ICF-R3 (not on the mover's own start) and ICF-R7 (not where it began). */
-static uint64_t source_dests(const icf_config *cf, const icf_state *s, const icf_masks *base,
-                             int src)
+static uint64_t source_dests(const icf_config *cf, const icf_state *s, int src)
 {
     int p = s->to_move, own = cf->start[p];
     if (src >= ICF_ENTER_BASE) {
         int z = src - ICF_ENTER_BASE + 1;
         if (!s->supply[p][z])
             return 0;
-        return reach(cf, base, own, z) & ~bit(own); /* the start space is empty (ICF-R8) */
+        /* the start space is always empty during play (ICF-R8) */
+        return reach(cf->board, s->occ, s->ge2, s->ge3, own, z) & ~bit(own);
     }
     int code = s->top[src];
     if (!code || powner(code) != p)
         return 0;
-    icf_masks mk;
-    lift(s, base, &mk, src);
-    return reach(cf, &mk, src, psize(code)) & ~bit(own) & ~bit(src);
+    uint64_t b = bit(src);
+    int u = psize(s->under[src]);
+    uint64_t occ = (s->occ & ~b) | (u ? b : 0);
+    uint64_t ge2 = (s->ge2 & ~b) | (u >= 2 ? b : 0);
+    uint64_t ge3 = (s->ge3 & ~b) | (u >= 3 ? b : 0);
+    return reach(cf->board, occ, ge2, ge3, src, psize(code)) & ~bit(own) & ~b;
 }
 
 static size_t gen_moves(const icf_config *cf, const icf_state *s, pips_move *out,
                         bool count_only)
 {
-    icf_masks base;
-    build_masks(s, &base);
     size_t n = 0;
     int p = s->to_move;
-    for (int c = 0; c < ICF_CELLS; c++) {
-        if (!s->top[c] || powner(s->top[c]) != p)
-            continue;
-        uint64_t d = source_dests(cf, s, &base, c);
+    for (uint64_t mine = s->own[p]; mine; mine &= mine - 1) {
+        int c = __builtin_ctzll(mine);
+        uint64_t d = source_dests(cf, s, c);
         if (count_only) {
             n += (size_t)__builtin_popcountll(d);
             continue;
@@ -354,7 +304,7 @@ static size_t gen_moves(const icf_config *cf, const icf_state *s, pips_move *out
             out[n++] = make_move(c, __builtin_ctzll(d));
     }
     for (int z = 1; z <= 3; z++) {
-        uint64_t d = source_dests(cf, s, &base, ICF_ENTER_BASE + z - 1);
+        uint64_t d = source_dests(cf, s, ICF_ENTER_BASE + z - 1);
         if (count_only) {
             n += (size_t)__builtin_popcountll(d);
             continue;
@@ -388,30 +338,29 @@ static bool icf_check_move(const pips_game *g, const void *state, pips_move m, p
     const icf_state *s = state;
     if (s->status)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
-    icf_masks base;
-    build_masks(s, &base);
     if (m == ICF_PASS) {
-        if (gen_moves(cf, s, NULL, true) == 1) {
-            pips_move only;
-            gen_moves(cf, s, &only, false);
-            if (only == ICF_PASS)
-                return true;
-        }
+        pips_move only;
+        if (gen_moves(cf, s, NULL, true) == 1 && (gen_moves(cf, s, &only, false), only == ICF_PASS))
+            return true;
         return pips_fail(err, PIPS_ERR_ILLEGAL,
                          "pass: a player may pass only without a legal move (ICF-R9)");
     }
     int src = move_src(m), dst = move_dst(m);
-    if (src >= ICF_ENTER_BASE + 3 || dst >= ICF_CELLS)
+    if (src >= ICF_ENTER_BASE + 3 || (src < ICF_ENTER_BASE && !(cf->board >> src & 1)) ||
+        !(cf->board >> dst & 1))
         return pips_fail(err, PIPS_ERR_ARG, "not an IceFrogs move");
     char dn[4], sn[4];
     cell_name(cf, dst, dn);
     int p = s->to_move;
+    const char *sep = "-";
     if (src >= ICF_ENTER_BASE) {
         int z = src - ICF_ENTER_BASE + 1;
         if (!s->supply[p][z])
             return pips_fail(err, PIPS_ERR_ILLEGAL, "%c+%s: no %c left in player %d's supply",
                              SIZE_CH[z], dn, SIZE_CH[z], p + 1);
-        snprintf(sn, sizeof sn, "%c+", SIZE_CH[z]);
+        sn[0] = SIZE_CH[z];
+        sn[1] = '\0';
+        sep = "+";
     } else {
         cell_name(cf, src, sn);
         if (!s->top[src])
@@ -427,12 +376,12 @@ static bool icf_check_move(const pips_game *g, const void *state, pips_move m, p
     }
     if (dst == cf->start[p])
         return pips_fail(err, PIPS_ERR_ILLEGAL,
-                         "%s%s%s: a piece may not end on its own start space (ICF-R3)", sn,
-                         src >= ICF_ENTER_BASE ? "" : "-", dn);
-    if (!(source_dests(cf, s, &base, src) >> dst & 1))
+                         "%s%s%s: a piece may not end on its own start space (ICF-R3)", sn, sep,
+                         dn);
+    if (!(source_dests(cf, s, src) >> dst & 1))
         return pips_fail(err, PIPS_ERR_ILLEGAL,
-                         "%s%s%s: the piece cannot reach %s by a step or jumps (ICF-R4, ICF-R5)",
-                         sn, src >= ICF_ENTER_BASE ? "" : "-", dn, dn);
+                         "%s%s%s: the piece cannot end on %s by a step or jumps (ICF-R4, ICF-R5)",
+                         sn, sep, dn, dn);
     return true;
 }
 
@@ -446,28 +395,50 @@ static int pool_offset(const icf_state *s, int c)
     return off;
 }
 
-static int pool_count(const icf_state *s) { return pool_offset(s, ICF_CELLS); }
+/* Recomputes cell c's bits in the mask caches from its top piece. */
+static void set_cell_bits(icf_state *s, int c)
+{
+    uint64_t b = bit(c);
+    s->occ &= ~b;
+    s->ge2 &= ~b;
+    s->ge3 &= ~b;
+    for (int p = 0; p < ICF_MAX_PLAYERS; p++)
+        s->own[p] &= ~b;
+    int code = s->top[c];
+    if (!code)
+        return;
+    s->occ |= b;
+    if (psize(code) >= 2)
+        s->ge2 |= b;
+    if (psize(code) >= 3)
+        s->ge3 |= b;
+    s->own[powner(code)] |= b;
+}
 
 static int pop_piece(icf_state *s, int c)
 {
-    int idx = pool_offset(s, c) + s->height[c] - 1, total = pool_count(s);
+    int idx = pool_offset(s, c) + s->height[c] - 1, total = s->pieces;
     int code = s->pool[idx];
     memmove(s->pool + idx, s->pool + idx + 1, (size_t)(total - idx - 1));
     s->pool[total - 1] = 0;
+    s->pieces--;
     s->height[c]--;
     s->top[c] = s->under[c];
     s->under[c] = s->height[c] >= 2 ? s->pool[idx - 2] : 0;
+    set_cell_bits(s, c);
     return code;
 }
 
 static void push_piece(icf_state *s, int c, int code)
 {
-    int idx = pool_offset(s, c) + s->height[c], total = pool_count(s);
+    int idx = pool_offset(s, c) + s->height[c], total = s->pieces;
     memmove(s->pool + idx + 1, s->pool + idx, (size_t)(total - idx));
     s->pool[idx] = (uint8_t)code;
+    s->pieces++;
     s->height[c]++;
     s->under[c] = s->top[c];
     s->top[c] = (uint8_t)code;
+    set_cell_bits(s, c);
 }
 
 /* Status after the move that made ply s->ply (ICF-R8, ICF-R9). */
@@ -602,7 +573,7 @@ static void icf_state_to_text(const pips_game *g, const void *state, pips_str *o
     const icf_state *s = state;
     int idx = 0;
     bool any = false;
-    for (int c = 0; c < ICF_CELLS; c++) {
+    for (int c = 0; c < ICF_GRID; c++) {
         if (!s->height[c])
             continue;
         char nm[4];
@@ -623,20 +594,22 @@ static void icf_state_to_text(const pips_game *g, const void *state, pips_str *o
 static void rebuild_caches(icf_state *s)
 {
     int idx = 0;
-    for (int c = 0; c < ICF_CELLS; c++) {
+    for (int c = 0; c < ICF_GRID; c++) {
         int h = s->height[c];
         s->top[c] = h ? s->pool[idx + h - 1] : 0;
         s->under[c] = h >= 2 ? s->pool[idx + h - 2] : 0;
+        set_cell_bits(s, c);
         idx += h;
     }
+    s->pieces = (uint8_t)idx;
 }
 
 static bool icf_state_from_text(const pips_game *g, const char *text, void *state,
                                 pips_error *err)
 {
     const icf_config *cf = CF(g);
-    uint8_t stacks[ICF_CELLS][ICF_POOL];
-    int heights[ICF_CELLS] = {0}, count[ICF_MAX_PLAYERS][4];
+    uint8_t stacks[ICF_GRID][ICF_POOL];
+    int heights[ICF_GRID] = {0}, count[ICF_MAX_PLAYERS][4];
     memset(count, 0, sizeof count);
     long ply = -1, passes = -1;
     bool dash = false;
@@ -712,7 +685,7 @@ static bool icf_state_from_text(const pips_game *g, const char *text, void *stat
                              tok);
     }
     bool any_cell = false;
-    for (int c = 0; c < ICF_CELLS; c++)
+    for (int c = 0; c < ICF_GRID; c++)
         any_cell |= heights[c] > 0;
     if (dash && any_cell)
         return pips_fail(err, PIPS_ERR_ARG, "state: '-' means an empty board but cells are listed");
@@ -723,10 +696,10 @@ static bool icf_state_from_text(const pips_game *g, const char *text, void *stat
     icf_state s;
     memset(&s, 0, sizeof s);
     int idx = 0;
-    for (int c = 0; c < ICF_CELLS; c++)
+    for (int c = 0; c < ICF_GRID; c++)
         for (int i = 0; i < heights[c]; i++)
             s.pool[idx++] = stacks[c][i];
-    for (int c = 0; c < ICF_CELLS; c++)
+    for (int c = 0; c < ICF_GRID; c++)
         s.height[c] = (uint8_t)heights[c];
     for (int pl = 0; pl < cf->players; pl++)
         for (int z = 1; z <= 3; z++)
@@ -771,10 +744,10 @@ static uint64_t icf_hash(const pips_game *g, const void *state)
 {
     (void)g;
     const icf_state *s = state;
-    uint64_t h = pips_zobrist_key(ICF_CELLS * ICF_POOL * 16 + s->to_move) ^
-                 pips_zobrist_key(ICF_CELLS * ICF_POOL * 16 + 8 + s->passes);
+    const icf_config *cf = CF(g);
+    uint64_t h = cf->zobrist_turn[s->to_move] ^ cf->zobrist_passes[s->passes];
     int idx = 0;
-    for (int c = 0; c < ICF_CELLS; c++)
+    for (int c = 0; c < ICF_GRID; c++)
         for (int i = 0; i < s->height[c]; i++, idx++)
             h ^= pips_zobrist_key((uint64_t)(c * ICF_POOL + i) * 16 + s->pool[idx]);
     return h;
@@ -807,8 +780,8 @@ static void icf_render(const pips_game *g, const void *state, const pips_render_
         for (int line = 0; line < 2; line++) {
             pips_str_catf(out, "%c  ", line == 0 ? 'a' + row : ' ');
             int col_chars = 0;
-            for (int c = 0; c < ICF_CELLS; c++) {
-                if (cf->row[c] != row)
+            for (int c = 0; c < ICF_GRID; c++) {
+                if (!(cf->board >> c & 1) || cf->row[c] != row)
                     continue;
                 int x = (2 * cf->q[c] + cf->r[c] + 6) * 3;
                 for (; col_chars < x; col_chars++)
@@ -857,7 +830,7 @@ static void icf_render(const pips_game *g, const void *state, const pips_render_
     pips_str_cat(out, "(a piece is PLAYER+SIZE, e.g. 1M; 1M/3 = top of a stack of 3)\n");
     int idx = 0;
     bool header = false;
-    for (int c = 0; c < ICF_CELLS; c++) {
+    for (int c = 0; c < ICF_GRID; c++) {
         if (s->height[c] > 1) {
             char nm[4];
             cell_name(cf, c, nm);
@@ -894,7 +867,7 @@ static void icf_evaluate(const pips_game *g, const void *state, double *out)
     const icf_config *cf = CF(g);
     const icf_state *s = state;
     double score[ICF_MAX_PLAYERS] = {0, 0, 0};
-    for (int c = 0; c < ICF_CELLS; c++) {
+    for (int c = 0; c < ICF_GRID; c++) {
         if (!s->top[c])
             continue;
         int p = powner(s->top[c]), d = cf->dist_goal[p][c];
