@@ -413,10 +413,17 @@ static bool icf_check_move(const pips_game *g, const void *state, pips_move m, p
 
 /* ---- applying moves ---- */
 
+/* Pieces on cells before c: the heights summed eight bytes at a time (a
+ * multiply adds the bytes of a word; every sum stays below 256). */
 static int pool_offset(const icf_state *s, int c)
 {
-    int off = 0;
-    for (int i = 0; i < c; i++)
+    int off = 0, i = 0;
+    for (; i + 8 <= c; i += 8) {
+        uint64_t w;
+        memcpy(&w, s->height + i, 8);
+        off += (int)((w * 0x0101010101010101ULL) >> 56);
+    }
+    for (; i < c; i++)
         off += s->height[i];
     return off;
 }
@@ -428,8 +435,9 @@ static void set_cell_bits(icf_state *s, int c)
     s->occ &= ~b;
     s->ge2 &= ~b;
     s->ge3 &= ~b;
-    for (int p = 0; p < ICF_MAX_PLAYERS; p++)
-        s->own[p] &= ~b;
+    s->own[0] &= ~b;
+    s->own[1] &= ~b;
+    s->own[2] &= ~b;
     int code = s->top[c];
     if (!code)
         return;
