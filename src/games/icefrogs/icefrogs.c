@@ -2,21 +2,24 @@
  * icefrogs.c — IceFrogs (Jason Spears & Erik Oosterwal, 2008) under the
  * project's rulings ICF-R1..R9 (shared/rules/icefrogs.md).
  *
- * The 37-cell star (ICF-R1) is indexed row by row: rows a..i run from the
- * bottom tip (axial r = -4) to the top tip (r = 4), cells in a row from left
- * to right (q increasing), so a cell's index is also its bit in a uint64.
- * Players' start spaces (ICF-R2): 2 players a1 and i1; 3 players a1, g1, g7.
+ * Cells (ICF-R1) are named by rows a..i from the bottom tip (axial r = -4)
+ * to the top tip (r = 4), numbered from the left (q increasing) in each row.
+ * Internally a cell is the bit q + 8r + 30 (0..60) of a uint64 mask: each of
+ * the six directions is then a shift by 1, 7 or 8, and no off-star neighbour
+ * lands on a star cell's bit, so move generation floods whole sets of cells.
+ * Start spaces (ICF-R2): 2 players a1 and i1; 3 players a1, g1, g7.
  *
- * Stacks are kept in one pool of pieces, cell by cell in index order and
- * bottom first inside a cell; height[] says how many belong to each cell.
- * top[] and under[] cache the two upper pieces of every cell for move
- * generation. A piece code is owner << 2 | size (size 1..3), 0 = none.
+ * Stacks are kept in one pool of pieces, cell by cell in id order and bottom
+ * first inside a cell; height[] says how many belong to each cell. top[],
+ * under[] and the masks cache the upper pieces for move generation. A piece
+ * code is owner << 2 | size (size 1..3), 0 = none.
  *
- * Invariants: pool entries past the last piece, supply of absent players and
- * every cache are zero or derived from the stacks, so equal positions are
- * byte-equal; start spaces are empty unless the game ended there (ICF-R8).
- * Move encoding: source * 64 + destination, where source is a cell index
- * 0..36 or 37..39 for entering a small, medium or large; ICF_PASS is a pass.
+ * Invariants: pool entries past the last piece, supply of absent players,
+ * padding and every cache are zero or derived from the stacks, so equal
+ * positions are byte-equal; start spaces are empty unless the game ended
+ * there (ICF-R8); stacks never hold a piece on a smaller one.
+ * Move encoding: source * 64 + destination cell id, where source is a cell
+ * id or 64..66 for entering a small, medium or large; ICF_PASS is a pass.
  */
 #include "pips/game.h"
 
@@ -942,7 +945,7 @@ static void icf_order_moves(const pips_game *g, const void *state, const pips_mo
 
 static const pips_option_def icf_options[] = {
     {"players", "2", "2|3"},
-    {"max_plies", "300", "1..10000 (moves, passes included, before a draw)"},
+    {"max_plies", "300", "1..10000: moves (passes included) before a draw"},
 };
 
 static const char ICF_RULES[] =
