@@ -698,6 +698,85 @@ static void test_ai_hooks(void **st)
     close_game(&f);
 }
 
+/* ---- random games: check_move agrees with legal_moves; 3-player round trips ---- */
+
+/* Every (source, final cell) pair in some positions of random games: a move
+ * passes check_move exactly when legal_moves lists it (ICF-R3..R7); state and
+ * move texts round-trip. Covers three players, which the generic invariant
+ * test (default options) does not. */
+static void random_games(const char *players, int games)
+{
+    fixture f = open_game(players, "120");
+    const pips_game_def *d = f.g->def;
+    size_t ss = d->state_size;
+    unsigned char *back = malloc(ss);
+    pips_str text;
+    pips_str_init(&text, NULL);
+    pips_rng rng;
+    pips_rng_seed(&rng, 2024);
+    static const char letters[] = "abcdefghi";
+    static const int len[9] = {1, 2, 7, 6, 5, 6, 7, 2, 1};
+    char names[37][4];
+    int k = 0;
+    for (int r = 0; r < 9; r++)
+        for (int c = 1; c <= len[r]; c++) {
+            names[k][0] = letters[r];
+            names[k][1] = (char)('0' + c);
+            names[k][2] = '\0';
+            k++;
+        }
+    for (int game = 0; game < games; game++) {
+        d->initial(f.g, f.s);
+        for (int ply = 0; d->to_move(f.g, f.s) != PIPS_OVER; ply++) {
+            pips_str_clear(&text);
+            d->state_to_text(f.g, f.s, &text);
+            pips_error err;
+            if (!d->state_from_text(f.g, pips_str_cstr(&text), back, &err))
+                fail_msg("state '%s' rejected: %s", pips_str_cstr(&text), err.msg);
+            assert_memory_equal(back, f.s, ss);
+            size_t n = d->legal_moves(f.g, f.s, f.moves);
+            if (ply % 7 == 3) {
+                /* All 40 sources x 37 final cells, by their texts. */
+                for (int src = 0; src < 40; src++)
+                    for (int dst = 0; dst < 37; dst++) {
+                        char mt[32];
+                        if (src < 37)
+                            snprintf(mt, sizeof mt, "%.3s-%.3s", names[src], names[dst]);
+                        else
+                            snprintf(mt, sizeof mt, "%c+%.3s", "SML"[src - 37], names[dst]);
+                        pips_move m;
+                        if (!d->move_from_text(f.g, f.s, mt, &m, &err))
+                            fail_msg("move text '%s' rejected: %s", mt, err.msg);
+                        bool listed = false;
+                        for (size_t i = 0; i < n; i++)
+                            listed |= f.moves[i] == m;
+                        bool ok = pips_check_move(f.g, f.s, m, &err);
+                        if (ok != listed)
+                            fail_msg("state '%s': move %s %s by check_move but %s",
+                                     pips_str_cstr(&text), mt, ok ? "accepted" : "refused",
+                                     listed ? "listed" : "not listed");
+                    }
+            }
+            d->apply(f.g, f.s, f.moves[pips_rng_below(&rng, n)]);
+        }
+    }
+    pips_str_free(&text);
+    free(back);
+    close_game(&f);
+}
+
+static void test_r3_r7_check_move_agrees_two_players(void **st)
+{
+    (void)st;
+    random_games("2", 40);
+}
+
+static void test_r3_r7_check_move_agrees_three_players(void **st)
+{
+    (void)st;
+    random_games("3", 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -726,6 +805,8 @@ int main(void)
         cmocka_unit_test(test_hash),
         cmocka_unit_test(test_render),
         cmocka_unit_test(test_ai_hooks),
+        cmocka_unit_test(test_r3_r7_check_move_agrees_two_players),
+        cmocka_unit_test(test_r3_r7_check_move_agrees_three_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
