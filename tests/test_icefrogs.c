@@ -777,6 +777,77 @@ static void test_r3_r7_check_move_agrees_three_players(void **st)
     random_games("3", 40);
 }
 
+/* ---- symmetry ------------------------------------------------------------------ */
+
+/* The state text with every cell reflected left-right (ICF-R1: the same row,
+ * numbered from the other end). */
+static void mirror_text(const char *in, char *out, size_t cap)
+{
+    static const int len[9] = {1, 2, 7, 6, 5, 6, 7, 2, 1};
+    size_t k = 0;
+    for (const char *p = in; *p && k + 1 < cap; p++) {
+        bool at_cell = (p == in || p[-1] == ' ') && *p >= 'a' && *p <= 'i' && p[1] >= '1' &&
+                       p[1] <= '9' && p[2] == ':';
+        out[k++] = *p;
+        if (at_cell) {
+            out[k++] = (char)('0' + len[*p - 'a'] + 1 - (p[1] - '0'));
+            p++;
+        }
+    }
+    out[k] = '\0';
+}
+
+static void test_canonical_mirror(void **st)
+{
+    (void)st;
+    fixture f = open_game(NULL, NULL);
+    const pips_game_def *d = f.g->def;
+    size_t ss = d->state_size;
+    unsigned char *m = malloc(ss), *c1 = malloc(ss), *c2 = malloc(ss), *c3 = malloc(ss);
+    pips_rng rng;
+    pips_rng_seed(&rng, 99);
+    pips_str text;
+    pips_str_init(&text, NULL);
+    int differed = 0;
+    for (int game = 0; game < 20; game++) {
+        d->initial(f.g, f.s);
+        for (int ply = 0; d->to_move(f.g, f.s) != PIPS_OVER && ply < 60; ply++) {
+            pips_str_clear(&text);
+            d->state_to_text(f.g, f.s, &text);
+            char mirrored[1024];
+            mirror_text(pips_str_cstr(&text), mirrored, sizeof mirrored);
+            pips_error err;
+            if (!d->state_from_text(f.g, mirrored, m, &err))
+                fail_msg("mirror '%s' rejected: %s", mirrored, err.msg);
+            differed += memcmp(m, f.s, ss) != 0;
+            d->canonical(f.g, f.s, c1);
+            d->canonical(f.g, m, c2);
+            assert_memory_equal(c1, c2, ss);
+            d->canonical(f.g, c1, c3);
+            assert_memory_equal(c1, c3, ss);
+            assert_true(pips_perft(f.g, c1, 2) == pips_perft(f.g, f.s, 2));
+            assert_true(pips_perft(f.g, m, 2) == pips_perft(f.g, f.s, 2));
+            size_t n = d->legal_moves(f.g, f.s, f.moves);
+            d->apply(f.g, f.s, f.moves[pips_rng_below(&rng, n)]);
+        }
+    }
+    assert_true(differed > 0);
+    pips_str_free(&text);
+    free(m);
+    free(c1);
+    free(c2);
+    free(c3);
+    close_game(&f);
+    /* Three players: the identity. */
+    f = open_game("3", NULL);
+    load(&f, "c3:1S g2:2M ply=2 passes=0");
+    c1 = malloc(f.g->def->state_size);
+    f.g->def->canonical(f.g, f.s, c1);
+    assert_memory_equal(c1, f.s, f.g->def->state_size);
+    free(c1);
+    close_game(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -807,6 +878,7 @@ int main(void)
         cmocka_unit_test(test_ai_hooks),
         cmocka_unit_test(test_r3_r7_check_move_agrees_two_players),
         cmocka_unit_test(test_r3_r7_check_move_agrees_three_players),
+        cmocka_unit_test(test_canonical_mirror),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

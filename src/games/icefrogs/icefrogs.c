@@ -62,6 +62,7 @@ typedef struct icf_config {
     int8_t cells[ICF_CELLS];           /* cell ids in naming order a1, b1, b2, c1, ... */
     int8_t q[ICF_GRID], r[ICF_GRID];
     int8_t row[ICF_GRID], col[ICF_GRID]; /* row 0..8 (a..i), column 0.. in the row */
+    int8_t mirror[ICF_GRID];           /* left-right reflection: (q, r) -> (-q - r, r) */
     int start[ICF_MAX_PLAYERS];
     uint64_t opp_starts[ICF_MAX_PLAYERS]; /* start spaces of each player's opponents */
     int8_t dist_goal[ICF_MAX_PLAYERS][ICF_GRID]; /* hex distance to nearest opponent start */
@@ -182,6 +183,7 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
                 cf->r[c] = (int8_t)r;
                 cf->row[c] = (int8_t)(r + 4);
                 cf->col[c] = (int8_t)col++;
+                cf->mirror[c] = (int8_t)cell_id(-q - r, r);
             }
     }
     /* ICF-R2: start spaces. */
@@ -893,6 +895,35 @@ static void icf_render(const pips_game *g, const void *state, const pips_render_
     pips_str_cat(out, "\n");
 }
 
+/* ---- symmetry ---- */
+
+/* With two players the left-right reflection of the star keeps both start
+ * spaces (a1 and i1) and every rule, so a position and its mirror image have
+ * the same value; the canonical form is the byte-wise smaller of the two.
+ * With three players the reflection swaps the start spaces of players 2 and
+ * 3, which changes the seat order, so the form is the position itself. */
+static void icf_canonical(const pips_game *g, const void *state, void *out)
+{
+    const icf_config *cf = CF(g);
+    const icf_state *s = state;
+    if (cf->players != 2) {
+        memcpy(out, s, sizeof *s);
+        return;
+    }
+    icf_state m = *s;
+    memset(m.pool, 0, sizeof m.pool);
+    memset(m.height, 0, sizeof m.height);
+    int idx = 0;
+    for (int i = 0; i < ICF_CELLS; i++) {
+        int c = cf->cells[i], from = cf->mirror[c], h = s->height[from];
+        memcpy(m.pool + idx, s->pool + pool_offset(s, from), (size_t)h);
+        m.height[c] = (uint8_t)h;
+        idx += h;
+    }
+    rebuild_caches(&m);
+    memcpy(out, memcmp(&m, s, sizeof m) < 0 ? (const void *)&m : state, sizeof m);
+}
+
 /* ---- AI hooks ---- */
 
 /* Progress of each player: for every piece of theirs on top of a stack, how
@@ -1015,4 +1046,5 @@ const pips_game_def pips_icefrogs_def = {
     .render = icf_render,
     .evaluate = icf_evaluate,
     .order_moves = icf_order_moves,
+    .canonical = icf_canonical,
 };
