@@ -319,10 +319,18 @@ static size_t gen_moves(const icf_config *cf, const icf_state *s, pips_move *out
     size_t n = 0;
     int p = s->to_move, own = cf->start[p];
     uint64_t board = cf->board, not_own = ~bit(own);
+    /* Every jump moves a piece by an even step in both axial coordinates, so
+     * a chain never lands next to the cell it left: the piece can neither
+     * jump over that cell nor step onto it after a jump, and landing on it
+     * is excluded (ICF-R7). Lifting the piece therefore changes nothing, and
+     * the unlifted masks serve every source (check_move lifts; the tests
+     * compare the two). */
+    icf_view views[4];
+    for (int z = 1; z <= 3; z++)
+        views[z] = view_of(board, s->occ, s->ge2, s->ge3, z);
     for (uint64_t mine = s->own[p]; mine; mine &= mine - 1) {
         int c = __builtin_ctzll(mine);
-        uint64_t d = reach(board, lifted_view(board, s, c, psize(s->top[c])), c) & not_own &
-                     ~bit(c);
+        uint64_t d = reach(board, views[psize(s->top[c])], c) & not_own & ~bit(c);
         if (count_only) {
             n += (size_t)__builtin_popcountll(d);
             continue;
@@ -334,7 +342,7 @@ static size_t gen_moves(const icf_config *cf, const icf_state *s, pips_move *out
     for (int z = 1; z <= 3; z++) {
         if (!s->supply[p][z])
             continue;
-        uint64_t d = reach(board, view_of(board, s->occ, s->ge2, s->ge3, z), own) & not_own;
+        uint64_t d = reach(board, views[z], own) & not_own;
         if (count_only) {
             n += (size_t)__builtin_popcountll(d);
             continue;
