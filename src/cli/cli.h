@@ -9,6 +9,7 @@
 
 int cli_list(int argc, char **argv);
 int cli_perft(int argc, char **argv);
+int cli_serve(int argc, char **argv);
 
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);

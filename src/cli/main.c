@@ -16,6 +16,7 @@ typedef struct command {
 static const command commands[] = {
     {"list", cli_list, "games with their options and defaults"},
     {"perft", cli_perft, "count move sequences of a given depth"},
+    {"serve", cli_serve, "run the game server: web UI and JSON API"},
 };
 
 static void usage(FILE *f)
