@@ -456,6 +456,23 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
         reply_error(res, 400, "record: NUL byte in the body");
         return;
     }
+    /* A resigned game (this server's "resigned" key) ends without its moves
+     * ending it: drop the result the replay would check against. */
+    int resigned = -1;
+    json_error_t je;
+    json_t *root = json_loads(text, JSON_PRESERVE_ORDER, &je);
+    json_t *r = json_object_get(root, "resigned");
+    if (json_is_integer(r) && json_integer_value(r) >= 0 &&
+        json_integer_value(r) < PIPS_MAX_PLAYERS) {
+        resigned = (int)json_integer_value(r);
+        json_object_del(root, "result");
+        char *d = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        if (d) {
+            free(text);
+            text = d;
+        }
+    }
+    json_decref(root);
     srv_game *g = calloc(1, sizeof *g);
     if (!g) {
         free(text);
@@ -465,14 +482,8 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
     g->resigned = -1;
     g->m = pips_match_from_record(text, NULL, &err);
     if (g->m) {
-        /* the resignation, when the record has one (written by this server) */
-        json_error_t je;
-        json_t *root = json_loads(text, 0, &je);
-        json_t *r = json_object_get(root, "resigned");
-        if (json_is_integer(r) && json_integer_value(r) >= 0 &&
-            json_integer_value(r) < g->m->n_seats)
-            g->resigned = (int)json_integer_value(r);
-        json_decref(root);
+        if (resigned < g->m->n_seats && !pips_match_over(g->m))
+            g->resigned = resigned;
         for (int i = 0; i < g->m->n_seats; i++)
             if (!srv_is_human(g->m->seats[i]) && !agent_within_limits(s, g->m->seats[i], &err)) {
                 pips_error_prefix(&err, "seat %d: ", i + 1);
