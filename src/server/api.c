@@ -232,7 +232,7 @@ static void register_game(pips_server *s, srv_game *g, pips_http_response *res)
 {
     pips_error err;
     pips_error_clear(&err);
-    if (s->n_games >= s->cfg.max_games) {
+    if (s->n_games + s->pending_inserts >= s->cfg.max_games) {
         srv_game_free(g);
         reply_error(res, 503, "this server holds its maximum of %zu games", s->cfg.max_games);
         return;
@@ -242,7 +242,13 @@ static void register_game(pips_server *s, srv_game *g, pips_http_response *res)
             srv_random_token(g->tokens[i]);
     pips_iso_time(g->created);
     snprintf(g->updated, sizeof g->updated, "%s", g->created);
-    if (!srv_roll_chance(g, &err) || !store_insert_game(s, g, &err) || !srv_add(s, g, &err)) {
+    bool ok = srv_roll_chance(g, &err);
+    if (ok) {
+        s->pending_inserts++;
+        ok = srv_commit(s, NULL, store_job_insert(g), &g->id, &err);
+        s->pending_inserts--;
+    }
+    if (!ok || !srv_add(s, g, &err)) {
         srv_game_free(g);
         reply_error(res, status_of(&err), "%s", err.msg);
         return;
@@ -571,6 +577,7 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_error(res, 400, "\"move\": expected the move as text");
         return;
     }
+    srv_wait_writable(s, g);
     if (game_over(g)) {
         reply_error(res, 409, "the game is over");
         return;
@@ -601,7 +608,8 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
         return;
     }
     pips_iso_time(g->updated);
-    if (!srv_roll_chance(g, &err) || !store_append_moves(s, g, from, &err)) {
+    if (!srv_roll_chance(g, &err) ||
+        !srv_commit(s, g, store_job_append(g, from), NULL, &err)) {
         while (g->m->n_moves > from)
             pips_match_undo(g->m, NULL);
         memcpy(g->updated, prev_updated, sizeof prev_updated);
@@ -616,6 +624,7 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
 static void undo_move(pips_server *s, srv_game *g, const pips_http_request *req, json_t *body,
                       pips_http_response *res)
 {
+    srv_wait_writable(s, g);
     unsigned holder = token_seats(g, req, body), humans = human_seats(g);
     if (!holder) {
         reply_error(res, 403, "undo needs the token of a human seat");
@@ -658,7 +667,7 @@ static void undo_move(pips_server *s, srv_game *g, const pips_http_request *req,
         while (g->m->n_moves > target)
             pips_match_undo(g->m, NULL);
         pips_iso_time(g->updated);
-        if (!store_truncate_moves(s, g, &err)) {
+        if (!srv_commit(s, g, store_job_truncate(g), NULL, &err)) {
             for (size_t i = 0; i < n_old - target; i++)
                 pips_match_play(g->m, saved[i], NULL);
             memcpy(g->m->finished, prev_finished, sizeof prev_finished);
@@ -678,6 +687,7 @@ static void undo_move(pips_server *s, srv_game *g, const pips_http_request *req,
 static void resign_game(pips_server *s, srv_game *g, const pips_http_request *req, json_t *body,
                         pips_http_response *res)
 {
+    srv_wait_writable(s, g);
     unsigned holder = token_seats(g, req, body);
     if (!holder) {
         reply_error(res, 403, "resigning needs the token of a human seat");
@@ -701,7 +711,7 @@ static void resign_game(pips_server *s, srv_game *g, const pips_http_request *re
     g->resigned = seat;
     pips_iso_time(g->updated);
     pips_iso_time(g->m->finished);
-    if (!store_update_game(s, g, &err)) {
+    if (!srv_commit(s, g, store_job_update(g), NULL, &err)) {
         g->resigned = -1;
         g->m->finished[0] = '\0';
         memcpy(g->updated, prev_updated, sizeof prev_updated);

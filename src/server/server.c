@@ -88,8 +88,13 @@ bool srv_add(pips_server *s, srv_game *g, pips_error *err)
         s->games = t;
         s->cap_games = cap;
     }
-    /* ids grow, so appending keeps the table sorted */
-    s->games[s->n_games++] = g;
+    /* ids grow, but concurrent inserts may finish out of order */
+    size_t at = s->n_games;
+    while (at > 0 && s->games[at - 1]->id > g->id)
+        at--;
+    memmove(s->games + at + 1, s->games + at, (s->n_games - at) * sizeof *s->games);
+    s->games[at] = g;
+    s->n_games++;
     srv_touch(s, g);
     return true;
 }
@@ -102,6 +107,26 @@ void srv_game_free(srv_game *g)
         pips_agent_free(g->agents[i]);
     pips_match_free(g->m);
     free(g);
+}
+
+void srv_wait_writable(pips_server *s, srv_game *g)
+{
+    while (g->writing)
+        pthread_cond_wait(&s->changed, &s->mu);
+}
+
+bool srv_commit(pips_server *s, srv_game *g, store_job *job, long long *id, pips_error *err)
+{
+    if (g)
+        g->writing = true;
+    pthread_mutex_unlock(&s->mu);
+    bool ok = store_run(s, job, id, err);
+    pthread_mutex_lock(&s->mu);
+    if (g) {
+        g->writing = false;
+        pthread_cond_broadcast(&s->changed);
+    }
+    return ok;
 }
 
 bool srv_make_agents(srv_game *g, pips_error *err)
@@ -205,15 +230,18 @@ static void *worker_main(void *arg)
 
         pthread_mutex_lock(&s->mu);
         g->thinking = false;
-        s->busy--;
+        srv_wait_writable(s, g);
         if (g->version == version && !s->stopping) {
             size_t from = g->m->n_moves;
+            char prev_updated[PIPS_TIME_MAX];
+            memcpy(prev_updated, g->updated, sizeof prev_updated);
             if (ok && pips_match_play(g->m, mv, &err) && srv_roll_chance(g, &err)) {
                 pips_iso_time(g->updated);
                 g->undo_votes = 0;
-                if (!store_append_moves(s, g, from, &err)) {
+                if (!srv_commit(s, g, store_job_append(g, from), NULL, &err)) {
                     while (g->m->n_moves > from)
                         pips_match_undo(g->m, NULL);
+                    memcpy(g->updated, prev_updated, sizeof prev_updated);
                     ok = false;
                 }
             } else {
@@ -225,6 +253,7 @@ static void *worker_main(void *arg)
                 snprintf(g->ai_error, sizeof g->ai_error, "seat %d (%s): %s", seat + 1,
                          g->m->seats[seat], err.msg);
         }
+        s->busy--;
         srv_touch(s, g);
     }
     pthread_mutex_unlock(&s->mu);
@@ -262,6 +291,9 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->changed, &ca);
     pthread_cond_init(&s->work, &ca);
+    pthread_mutex_init(&s->wq_mu, NULL);
+    pthread_cond_init(&s->wq_cond, NULL);
+    pthread_cond_init(&s->wq_done, NULL);
     pthread_condattr_destroy(&ca);
 
     s->cfg.db_path = cfg && cfg->db_path ? cfg->db_path : ":memory:"; /* store_open only */
@@ -270,7 +302,7 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
     pthread_mutex_lock(&s->mu);
     ok = ok && store_load_all(s, err);
     pthread_mutex_unlock(&s->mu);
-    if (!ok) {
+    if (!ok || !store_start_writer(s, err)) {
         pips_server_free(s);
         return NULL;
     }
@@ -297,6 +329,7 @@ void pips_server_free(pips_server *s)
     pthread_mutex_unlock(&s->mu);
     for (int i = 0; i < s->n_workers; i++)
         pthread_join(s->workers[i], NULL);
+    store_stop_writer(s);
     for (size_t i = 0; i < s->n_games; i++)
         srv_game_free(s->games[i]);
     free(s->games);
@@ -304,6 +337,9 @@ void pips_server_free(pips_server *s)
     store_close(s);
     pthread_cond_destroy(&s->changed);
     pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->wq_cond);
+    pthread_cond_destroy(&s->wq_done);
+    pthread_mutex_destroy(&s->wq_mu);
     pthread_mutex_destroy(&s->mu);
     free(s);
 }

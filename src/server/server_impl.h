@@ -28,6 +28,7 @@ typedef struct srv_game {
     unsigned undo_votes; /* human seats asking to take back, at n_moves */
     unsigned long long version;
     bool thinking, queued;
+    bool writing; /* a change is being committed: other changes wait */
     char ai_error[PIPS_ERROR_MAX + PIPS_SEAT_MAX + 32]; /* the last agent failure, "" if none */
     char created[PIPS_TIME_MAX], updated[PIPS_TIME_MAX];
 } srv_game;
@@ -48,6 +49,13 @@ struct pips_server {
     bool stopping;
     bool http_closing; /* SSE streams end */
     size_t broken;
+    /* the database writer thread and its queue (guarded by wq_mu) */
+    pthread_t writer;
+    bool writer_running, wq_stop;
+    pthread_mutex_t wq_mu;
+    pthread_cond_t wq_cond, wq_done;
+    struct store_job *wq_head, *wq_tail;
+    size_t pending_inserts; /* games being stored, counted against max_games */
     struct MHD_Daemon *mhd;
     int port;
 };
@@ -55,20 +63,30 @@ struct pips_server {
 /* ---- store.c ---- */
 bool store_open(pips_server *s, pips_error *err);
 void store_close(pips_server *s);
-/* Inserts a new game row with its first moves; sets g->id. */
-bool store_insert_game(pips_server *s, srv_game *g, pips_error *err);
-/* Appends moves [from, n_moves) of g and updates its row, in one transaction. */
-bool store_append_moves(pips_server *s, srv_game *g, size_t from, pips_error *err);
-/* Drops moves from ply n_moves on (after an undo) and updates the row. */
-bool store_truncate_moves(pips_server *s, srv_game *g, pips_error *err);
-bool store_update_game(pips_server *s, srv_game *g, pips_error *err);
 /* Loads every stored game (replaying its moves) into the table. */
 bool store_load_all(pips_server *s, pips_error *err);
+/* Write jobs: built under s->mu from a game (a snapshot of what to write),
+ * then run with store_run WITHOUT s->mu held; store_run waits until the job
+ * is committed (group commit with concurrent jobs) and frees it. A NULL job
+ * (out of memory) fails. On an insert, *id receives the new game id. */
+typedef struct store_job store_job;
+store_job *store_job_insert(const srv_game *g);
+store_job *store_job_append(const srv_game *g, size_t from); /* moves [from, n) + row */
+store_job *store_job_truncate(const srv_game *g);            /* moves >= n dropped + row */
+store_job *store_job_update(const srv_game *g);              /* row only */
+bool store_run(pips_server *s, store_job *job, long long *id, pips_error *err);
+bool store_start_writer(pips_server *s, pips_error *err);
+void store_stop_writer(pips_server *s);
 
 /* ---- server.c ---- */
 srv_game *srv_find(pips_server *s, long long id);
 bool srv_add(pips_server *s, srv_game *g, pips_error *err);
 void srv_game_free(srv_game *g);
+/* Waits (releasing s->mu) until no change of g is being committed. */
+void srv_wait_writable(pips_server *s, srv_game *g);
+/* Runs a write job with s->mu released; g (may be NULL) is marked as
+ * writing meanwhile so other changes to it wait. */
+bool srv_commit(pips_server *s, srv_game *g, store_job *job, long long *id, pips_error *err);
 /* Builds the agents of g's non-human seats. */
 bool srv_make_agents(srv_game *g, pips_error *err);
 /* Plays every due chance event with the match dice. */

@@ -133,134 +133,255 @@ static char *seats_json(const srv_game *g, bool tokens)
     return t;
 }
 
-static bool bind_row(sqlite3_stmt *st, const srv_game *g)
+/* ---- write jobs: snapshots taken under s->mu, written by the writer ---- */
+
+enum job_kind { JOB_INSERT, JOB_APPEND, JOB_TRUNCATE, JOB_UPDATE };
+
+struct store_job {
+    enum job_kind kind;
+    long long id;
+    size_t from;  /* first ply written (append, insert) or kept count (truncate) */
+    size_t n_texts;
+    char (*texts)[PIPS_MOVE_TEXT_MAX];
+    int resigned;
+    char updated[PIPS_TIME_MAX], finished[PIPS_TIME_MAX], created[PIPS_TIME_MAX];
+    char *game, *options, *seats, *tokens; /* insert only */
+    long long seed;
+    bool done, ok;
+    pips_error err;
+    store_job *next;
+};
+
+static store_job *job_new(enum job_kind kind, const srv_game *g, size_t from)
 {
-    if (g->resigned >= 0)
-        sqlite3_bind_int(st, 1, g->resigned);
-    else
-        sqlite3_bind_null(st, 1);
-    sqlite3_bind_text(st, 2, g->updated, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, g->m->finished, -1, SQLITE_TRANSIENT);
+    store_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->kind = kind;
+    j->id = g->id;
+    j->resigned = g->resigned;
+    memcpy(j->updated, g->updated, sizeof j->updated);
+    memcpy(j->finished, g->m->finished, sizeof j->finished);
+    j->from = kind == JOB_TRUNCATE ? g->m->n_moves : from;
+    if (kind == JOB_APPEND || kind == JOB_INSERT) {
+        j->n_texts = g->m->n_moves > from ? g->m->n_moves - from : 0;
+        j->texts = calloc(j->n_texts ? j->n_texts : 1, sizeof *j->texts);
+        if (!j->texts) {
+            free(j);
+            return NULL;
+        }
+        for (size_t i = 0; i < j->n_texts; i++)
+            pips_match_move_text(g->m, from + i, j->texts[i]);
+    }
+    return j;
+}
+
+static void job_free(store_job *j)
+{
+    if (!j)
+        return;
+    free(j->texts);
+    free(j->game);
+    free(j->options);
+    free(j->seats);
+    free(j->tokens);
+    free(j);
+}
+
+store_job *store_job_insert(const srv_game *g)
+{
+    store_job *j = job_new(JOB_INSERT, g, 0);
+    if (!j)
+        return NULL;
+    j->game = strdup(g->m->game->def->name);
+    j->options = options_json(g->m->game);
+    j->seats = seats_json(g, false);
+    j->tokens = seats_json(g, true);
+    j->seed = (long long)(g->m->seed & INT64_MAX);
+    memcpy(j->created, g->created, sizeof j->created);
+    if (!j->game || !j->options || !j->seats || !j->tokens) {
+        job_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+store_job *store_job_append(const srv_game *g, size_t from) { return job_new(JOB_APPEND, g, from); }
+store_job *store_job_truncate(const srv_game *g) { return job_new(JOB_TRUNCATE, g, 0); }
+store_job *store_job_update(const srv_game *g) { return job_new(JOB_UPDATE, g, 0); }
+
+static bool step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE;
+}
+
+static bool run_job(pips_server *s, store_job *j)
+{
+    sqlite3 *db = s->db;
+    sqlite3_stmt *st = NULL;
+    bool ok = true;
+    if (j->kind == JOB_INSERT) {
+        ok = sqlite3_prepare_v2(db,
+                                "INSERT INTO games(game, options, seats, tokens, seed, resigned, "
+                                "created, updated, finished) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+                                -1, &st, NULL) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_text(st, 1, j->game, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, j->options, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, j->seats, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 4, j->tokens, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 5, j->seed);
+            if (j->resigned >= 0)
+                sqlite3_bind_int(st, 6, j->resigned);
+            else
+                sqlite3_bind_null(st, 6);
+            sqlite3_bind_text(st, 7, j->created, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 8, j->updated, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 9, j->finished, -1, SQLITE_STATIC);
+            ok = step_done(st);
+            j->id = sqlite3_last_insert_rowid(db);
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+    } else if (j->kind == JOB_TRUNCATE) {
+        ok = sqlite3_prepare_v2(db, "DELETE FROM moves WHERE game_id=?1 AND ply>=?2", -1, &st,
+                                NULL) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_int64(st, 1, j->id);
+            sqlite3_bind_int64(st, 2, (sqlite3_int64)j->from);
+            ok = step_done(st);
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if (ok && j->n_texts) {
+        ok = sqlite3_prepare_v2(db, "INSERT INTO moves(game_id, ply, text) VALUES (?1, ?2, ?3)",
+                                -1, &st, NULL) == SQLITE_OK;
+        for (size_t i = 0; ok && i < j->n_texts; i++) {
+            sqlite3_bind_int64(st, 1, j->id);
+            sqlite3_bind_int64(st, 2, (sqlite3_int64)(j->from + i));
+            sqlite3_bind_text(st, 3, j->texts[i], -1, SQLITE_STATIC);
+            ok = step_done(st);
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if (ok && j->kind != JOB_INSERT) {
+        ok = sqlite3_prepare_v2(db, "UPDATE games SET resigned=?1, updated=?2, finished=?3 "
+                                    "WHERE id=?4", -1, &st, NULL) == SQLITE_OK;
+        if (ok) {
+            if (j->resigned >= 0)
+                sqlite3_bind_int(st, 1, j->resigned);
+            else
+                sqlite3_bind_null(st, 1);
+            sqlite3_bind_text(st, 2, j->updated, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, j->finished, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 4, j->id);
+            ok = step_done(st);
+        }
+        sqlite3_finalize(st);
+    }
+    if (!ok)
+        db_fail(s, &j->err, j->kind == JOB_INSERT ? "storing a game" : "storing a change");
+    return ok;
+}
+
+/* Group commit: every job queued while the previous batch was being written
+ * goes into one transaction (one fsync); each job has its own savepoint, so
+ * a failing job is rolled back alone. */
+static void *writer_main(void *arg)
+{
+    pips_server *s = arg;
+    pthread_mutex_lock(&s->wq_mu);
+    for (;;) {
+        while (!s->wq_head && !s->wq_stop)
+            pthread_cond_wait(&s->wq_cond, &s->wq_mu);
+        if (!s->wq_head)
+            break;
+        store_job *batch = s->wq_head;
+        s->wq_head = s->wq_tail = NULL;
+        pthread_mutex_unlock(&s->wq_mu);
+
+        pips_error err;
+        bool began = exec(s, "BEGIN IMMEDIATE", &err);
+        for (store_job *j = batch; j; j = j->next) {
+            if (!began) {
+                j->err = err;
+                continue;
+            }
+            exec(s, "SAVEPOINT job", NULL);
+            j->ok = run_job(s, j);
+            if (!j->ok)
+                exec(s, "ROLLBACK TO job", NULL);
+            exec(s, "RELEASE job", NULL);
+        }
+        if (began && !exec(s, "COMMIT", &err)) {
+            exec(s, "ROLLBACK", NULL);
+            for (store_job *j = batch; j; j = j->next)
+                if (j->ok) {
+                    j->ok = false;
+                    j->err = err;
+                }
+        }
+        pthread_mutex_lock(&s->wq_mu);
+        for (store_job *j = batch; j; j = j->next)
+            j->done = true;
+        pthread_cond_broadcast(&s->wq_done);
+    }
+    pthread_mutex_unlock(&s->wq_mu);
+    return NULL;
+}
+
+bool store_start_writer(pips_server *s, pips_error *err)
+{
+    if (pthread_create(&s->writer, NULL, writer_main, s) != 0)
+        return pips_fail(err, PIPS_ERR_IO, "cannot start the database writer");
+    s->writer_running = true;
     return true;
 }
 
-static bool update_row(pips_server *s, srv_game *g, pips_error *err)
+void store_stop_writer(pips_server *s)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "UPDATE games SET resigned=?1, updated=?2, finished=?3 WHERE id=?4",
-                           -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, err, "preparing an update");
-    bind_row(st, g);
-    sqlite3_bind_int64(st, 4, g->id);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? true : db_fail(s, err, "updating a game");
+    if (!s->writer_running)
+        return;
+    pthread_mutex_lock(&s->wq_mu);
+    s->wq_stop = true;
+    pthread_cond_broadcast(&s->wq_cond);
+    pthread_mutex_unlock(&s->wq_mu);
+    pthread_join(s->writer, NULL);
+    s->writer_running = false;
 }
 
-static bool insert_moves(pips_server *s, srv_game *g, size_t from, pips_error *err)
+bool store_run(pips_server *s, store_job *job, long long *id, pips_error *err)
 {
-    if (from >= g->m->n_moves)
-        return true;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO moves(game_id, ply, text) VALUES (?1, ?2, ?3)", -1,
-                           &st, NULL) != SQLITE_OK)
-        return db_fail(s, err, "preparing a move insert");
-    bool ok = true;
-    for (size_t i = from; i < g->m->n_moves && ok; i++) {
-        char text[PIPS_MOVE_TEXT_MAX];
-        pips_match_move_text(g->m, i, text);
-        sqlite3_bind_int64(st, 1, g->id);
-        sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-        sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
-        ok = sqlite3_step(st) == SQLITE_DONE;
-        sqlite3_reset(st);
+    if (!job)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a database write");
+    pthread_mutex_lock(&s->wq_mu);
+    if (s->wq_stop || !s->writer_running) {
+        pthread_mutex_unlock(&s->wq_mu);
+        job_free(job);
+        return pips_fail(err, PIPS_ERR_IO, "the server is stopping");
     }
-    if (!ok)
-        db_fail(s, err, "storing a move");
-    sqlite3_finalize(st);
+    job->next = NULL;
+    if (s->wq_tail)
+        s->wq_tail->next = job;
+    else
+        s->wq_head = job;
+    s->wq_tail = job;
+    pthread_cond_signal(&s->wq_cond);
+    while (!job->done)
+        pthread_cond_wait(&s->wq_done, &s->wq_mu);
+    pthread_mutex_unlock(&s->wq_mu);
+    bool ok = job->ok;
+    if (ok && id)
+        *id = job->id;
+    if (!ok && err)
+        *err = job->err;
+    job_free(job);
     return ok;
-}
-
-static bool commit_or_rollback(pips_server *s, bool ok, pips_error *err)
-{
-    if (ok && exec(s, "COMMIT", err))
-        return true;
-    exec(s, "ROLLBACK", NULL);
-    return false;
-}
-
-bool store_insert_game(pips_server *s, srv_game *g, pips_error *err)
-{
-    char *opts = options_json(g->m->game), *seats = seats_json(g, false),
-         *tokens = seats_json(g, true);
-    bool ok = opts && seats && tokens;
-    if (!ok)
-        pips_fail(err, PIPS_ERR_NOMEM, "out of memory storing a game");
-    if (ok && !exec(s, "BEGIN IMMEDIATE", err))
-        ok = false;
-    else if (ok) {
-        sqlite3_stmt *st = NULL;
-        ok = sqlite3_prepare_v2(s->db,
-                                "INSERT INTO games(game, options, seats, tokens, seed, resigned, "
-                                "created, updated, finished) VALUES (?4, ?5, ?6, ?7, ?8, ?1, "
-                                "?9, ?2, ?3)",
-                                -1, &st, NULL) == SQLITE_OK;
-        if (ok) {
-            bind_row(st, g);
-            sqlite3_bind_text(st, 4, g->m->game->def->name, -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 5, opts, -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 6, seats, -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 7, tokens, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(st, 8, (sqlite3_int64)(g->m->seed & INT64_MAX));
-            sqlite3_bind_text(st, 9, g->created, -1, SQLITE_STATIC);
-            ok = sqlite3_step(st) == SQLITE_DONE;
-        }
-        if (!ok)
-            db_fail(s, err, "storing a game");
-        sqlite3_finalize(st);
-        if (ok)
-            g->id = sqlite3_last_insert_rowid(s->db);
-        ok = ok && insert_moves(s, g, 0, err);
-        ok = commit_or_rollback(s, ok, err);
-    }
-    free(opts);
-    free(seats);
-    free(tokens);
-    return ok;
-}
-
-bool store_append_moves(pips_server *s, srv_game *g, size_t from, pips_error *err)
-{
-    if (!exec(s, "BEGIN IMMEDIATE", err))
-        return false;
-    bool ok = insert_moves(s, g, from, err) && update_row(s, g, err);
-    return commit_or_rollback(s, ok, err);
-}
-
-bool store_truncate_moves(pips_server *s, srv_game *g, pips_error *err)
-{
-    if (!exec(s, "BEGIN IMMEDIATE", err))
-        return false;
-    sqlite3_stmt *st;
-    bool ok = sqlite3_prepare_v2(s->db, "DELETE FROM moves WHERE game_id=?1 AND ply>=?2", -1, &st,
-                                 NULL) == SQLITE_OK;
-    if (ok) {
-        sqlite3_bind_int64(st, 1, g->id);
-        sqlite3_bind_int64(st, 2, (sqlite3_int64)g->m->n_moves);
-        ok = sqlite3_step(st) == SQLITE_DONE;
-        sqlite3_finalize(st);
-    }
-    if (!ok)
-        db_fail(s, err, "taking back moves");
-    ok = ok && update_row(s, g, err);
-    return commit_or_rollback(s, ok, err);
-}
-
-bool store_update_game(pips_server *s, srv_game *g, pips_error *err)
-{
-    if (!exec(s, "BEGIN IMMEDIATE", err))
-        return false;
-    return commit_or_rollback(s, update_row(s, g, err), err);
 }
 
 /* Rebuilds one game from its row and moves; false with *err if it fails. */
