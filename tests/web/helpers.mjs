@@ -30,11 +30,11 @@ export async function startServer() {
   });
   return {
     url,
+    // stops the server; throws when it did not exit cleanly (e.g. a sanitizer report)
     async stop() {
-      const done = new Promise((r) => proc.on('exit', r));
-      proc.kill('SIGTERM');
-      await done;
+      const code = await new Promise((r) => { proc.on('exit', (c) => r(c)); proc.kill('SIGTERM'); });
       rmSync(dir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`pips serve exited with ${code}: ${err}`);
     },
   };
 }
