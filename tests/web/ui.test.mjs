@@ -96,6 +96,26 @@ test('Tic Tac Doh!: lobby, play by clicking against random, reload restores', as
     assert.ok(r.body.error);
     assert.equal((await apiCall(server.url, 'GET', `games/${id}`)).json.n_moves, moves.length);
   }
+
+  // phone width: the board fits without horizontal scrolling
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page overflows by ${overflow}px`);
+  await page.screenshot({ path: screenshotPath('tictacdoh-phone'), fullPage: true });
+  await page.setViewportSize({ width: 1100, height: 800 });
+
+  // undo takes back this browser's last move and the agent's reply
+  if (!(await page.textContent('#status')).startsWith('Game over')) {
+    await page.click('#undo');
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length === n - 2,
+      moves.length);
+    assert.equal(await page.$$eval('.ttd .piece', (l) => l.length), moves.length - 2);
+    // resigning ends the game
+    page.once('dialog', (d) => d.accept());
+    await page.click('#resign');
+    await page.waitForFunction(() => /^Game over: seat 1 resigns/.test(document.getElementById('status').textContent));
+    assert.ok(await page.isDisabled('#resign'));
+  }
   await page.close();
 });
 
