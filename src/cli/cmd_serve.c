@@ -29,8 +29,9 @@ static void serve_usage(FILE *f)
             "SQLite database (default $XDG_DATA_HOME/pips/pips.db, else\n"
             "~/.local/share/pips/pips.db); a restarted server resumes every game.\n"
             "--port 0 picks a free port; the line 'listening on http://ADDR:PORT/' says which.\n"
-            "--sync full fsyncs every move (default); normal survives a killed server but\n"
-            "not a power cut.\n");
+            "--sync normal (default): every acknowledged move is committed (WAL) and survives\n"
+            "a killed server; full also fsyncs each commit, surviving a power cut, at the\n"
+            "cost of one disk sync per group of concurrent commits.\n");
 }
 
 /* mkdir -p for the directory part of path. */
@@ -69,7 +70,7 @@ int cli_serve(int argc, char **argv)
     long port = 8080;
     pips_server_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.sync_full = true;
+    cfg.sync_full = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -15,7 +15,7 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf('--' + name);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
-const RATE = Number(arg('rate', 500)), SECONDS = Number(arg('seconds', 10)), SYNC = arg('sync', 'full'), DB = arg('db', '');
+const RATE = Number(arg('rate', 500)), SECONDS = Number(arg('seconds', 10)), SYNC = arg('sync', 'normal'), DB = arg('db', '');
 
 const dir = mkdtempSync(join(tmpdir(), 'pips-bench-'));
 const proc = spawn(PIPS, ['serve', '--port', '0', '--db', DB || join(dir, 'b.db'), '--sync', SYNC,
