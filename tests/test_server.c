@@ -513,7 +513,41 @@ static void test_real_socket_round_trip(void **st)
     close(fd);
     assert_non_null(strstr(buf, "HTTP/1.1 201"));
     assert_non_null(strstr(buf, "\"tokens\""));
+
+    /* the event stream sends the game's view at once */
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    const char *ev = "GET /api/games/1/events HTTP/1.1\r\nHost: x\r\n\r\n";
+    assert_int_equal(write(fd, ev, strlen(ev)), (ssize_t)strlen(ev));
+    got = 0;
+    buf[0] = '\0';
+    while (got < sizeof buf - 1 && (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0) {
+        got += (size_t)n;
+        buf[got] = '\0';
+        if (strstr(buf, "event: state\ndata: {"))
+            break;
+    }
+    assert_non_null(strstr(buf, "text/event-stream"));
+    assert_non_null(strstr(buf, "event: state\ndata: {\"id\":1"));
+
+    /* a body over the limit is refused while reading (server limit 4096) */
+    int fd2 = socket(AF_INET, SOCK_STREAM, 0);
+    assert_int_equal(connect(fd2, (struct sockaddr *)&a, sizeof a), 0);
+    const char *big = "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n"
+                      "Connection: close\r\n\r\n";
+    assert_int_equal(write(fd2, big, strlen(big)), (ssize_t)strlen(big));
+    char pad[10000];
+    memset(pad, ' ', sizeof pad);
+    assert_int_equal(write(fd2, pad, sizeof pad), (ssize_t)sizeof pad);
+    got = 0;
+    while (got < sizeof buf - 1 && (n = read(fd2, buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)n;
+    buf[got] = '\0';
+    close(fd2);
+    assert_non_null(strstr(buf, "HTTP/1.1 413"));
+    /* stopping ends the open event stream */
     pips_server_free(s);
+    close(fd);
 }
 
 int main(void)
