@@ -180,3 +180,43 @@ test('every registered game opens and plays against random; one screenshot each'
     await page.close();
   }
 });
+
+test('share link gives a seat to another browser; both see moves live (SSE)', async () => {
+  const r = await apiCall(server.url, 'POST', 'games',
+    { game: 'tictacdoh', seats: ['human', 'human'], seed: 9 });
+  assert.equal(r.status, 201);
+  const id = r.json.id;
+  const a = await newPage();
+  await a.goto(server.url);
+  await a.evaluate(([gid, t0]) => {
+    localStorage.setItem('pips-tokens-' + gid, JSON.stringify([t0, null]));
+    localStorage.setItem('pips-text-board', '0');
+  }, [id, r.json.tokens[0]]);
+  await a.goto(`${server.url}#/game/${id}`);
+  await a.waitForSelector('.ttd svg .cell');
+  const link = await a.inputValue('#share-0');
+  assert.match(link, new RegExp(`#/game/${id}\\?seat=0&token=[0-9a-f]{32}$`));
+  // player 2 opens its own share link in a separate browser (own storage)
+  const other = await launchBrowser();
+  try {
+    const b = await other.context.newPage();
+    await b.goto(`${server.url}#/game/${id}?seat=1&token=${r.json.tokens[1]}`);
+    await b.waitForSelector('.ttd svg .cell');
+    assert.doesNotMatch(b.url(), /token=/, 'the token leaves the address bar');
+    assert.match(await b.textContent('#status'), /^Waiting for Player 1/);
+    await a.click('.sizes button[data-size="L"]');
+    await a.click('.ttd .cell.legal');
+    // B sees A's move without reloading, and it is B's turn
+    await b.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
+    await b.waitForFunction(() => /^Your move, Player 2/.test(document.getElementById('status').textContent));
+    await b.click('.sizes button[data-size="M"]');
+    await b.click('.ttd .cell.legal >> nth=0');
+    await a.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+    assert.match(await a.textContent('#status'), /^Your move, Player 1/);
+    const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+    assert.deepEqual(v.moves.map((m) => m.seat), [0, 1]);
+  } finally {
+    await other.close();
+  }
+  await a.close();
+});
