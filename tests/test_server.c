@@ -459,6 +459,29 @@ static void test_garbage_never_crashes(void **st)
         assert_true(res.status >= 200 && res.status < 600);
         pips_http_response_free(&res);
     }
+    /* random bytes as paths, queries and bodies */
+    char path[64], query[32];
+    for (int i = 0; i < 2000; i++) {
+        size_t pl = pips_rng_below(&rng, sizeof path - 1), ql = pips_rng_below(&rng, sizeof query);
+        static const char prefix[] = "/api/games/1/";
+        for (size_t k = 0; k < pl; k++)
+            path[k] = k < sizeof prefix - 1 && pips_rng_below(&rng, 4)
+                          ? prefix[k]
+                          : (char)(1 + pips_rng_below(&rng, 255));
+        path[pl] = '\0';
+        for (size_t k = 0; k < ql; k++)
+            query[k] = (char)(1 + pips_rng_below(&rng, 255));
+        query[ql] = '\0';
+        size_t bl = pips_rng_below(&rng, sizeof body);
+        for (size_t k = 0; k < bl; k++)
+            body[k] = (char)pips_rng_below(&rng, 256);
+        pips_http_request req = {pips_rng_below(&rng, 2) ? "POST" : "GET", path,
+                                 ql ? query : NULL, NULL, 0, body, bl};
+        pips_http_response res;
+        pips_server_handle(s, &req, &res);
+        assert_true(res.status >= 200 && res.status < 600);
+        pips_http_response_free(&res);
+    }
     assert_true(pips_server_idle(s, 5000));
     reply r = move(s, id, "L@0,0", tok[0]);
     assert_true(r.status == 200 || r.status == 409 || r.status == 422);
@@ -550,6 +573,35 @@ static void test_real_socket_round_trip(void **st)
     close(fd);
 }
 
+static void test_static_files_stay_in_web_root(void **st)
+{
+    (void)st;
+    pips_server_config cfg = {0};
+    cfg.db_path = ":memory:";
+    cfg.web_root = PIPS_SOURCE_DIR "/web";
+    pips_error err;
+    pips_server *s = pips_server_new(&cfg, &err);
+    assert_non_null(s);
+    static const struct { const char *path; int status; const char *type; } cases[] = {
+        {"/", 200, "text/html"}, {"/app.js", 200, "text/javascript"},
+        {"/games/tictacdoh.js", 200, "text/javascript"}, {"/style.css", 200, "text/css"},
+        {"/../CMakeLists.txt", 404, NULL}, {"/games/../../CMakeLists.txt", 404, NULL},
+        {"//etc/passwd", 404, NULL}, {"/nothing.html", 404, NULL}, {"/games", 404, NULL},
+        {"/app.js\\..", 404, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pips_http_request req = {"GET", cases[i].path, NULL, NULL, 0, "", 0};
+        pips_http_response res;
+        pips_server_handle(s, &req, &res);
+        if (res.status != cases[i].status)
+            fail_msg("%s: %d, want %d", cases[i].path, res.status, cases[i].status);
+        if (cases[i].type)
+            assert_non_null(strstr(res.content_type, cases[i].type));
+        pips_http_response_free(&res);
+    }
+    pips_server_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -564,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_garbage_never_crashes),
         cmocka_unit_test(test_change_notification),
         cmocka_unit_test(test_real_socket_round_trip),
+        cmocka_unit_test(test_static_files_stay_in_web_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
