@@ -226,6 +226,18 @@ static bool agent_within_limits(const pips_server *s, const char *spec, pips_err
     return true;
 }
 
+/* Checks the agents' normalised specs too: a level name ("max") expands to
+ * a budget only the agent library knows. */
+static bool agents_within_limits(const pips_server *s, const srv_game *g, pips_error *err)
+{
+    for (int i = 0; i < g->m->n_seats; i++)
+        if (g->agents[i] && !agent_within_limits(s, pips_agent_spec(g->agents[i]), err)) {
+            pips_error_prefix(err, "seat %d (%s): ", i + 1, g->m->seats[i]);
+            return false;
+        }
+    return true;
+}
+
 /* Stores a freshly built game (tokens made, agents checked) and replies 201
  * with its id, its tokens and its view. Takes ownership of g. */
 static void register_game(pips_server *s, srv_game *g, pips_http_response *res)
@@ -287,7 +299,7 @@ static bool setup_seats(pips_server *s, srv_game *g, json_t *seats, pips_error *
         if (!pips_match_set_seats(g->m, names, n, err))
             return false;
     }
-    return srv_make_agents(g, err);
+    return srv_make_agents(g, err) && agents_within_limits(s, g, err);
 }
 
 /* ---- handlers ---- */
@@ -499,7 +511,7 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
             }
     }
     free(text);
-    if (!g->m || !srv_make_agents(g, &err)) {
+    if (!g->m || !srv_make_agents(g, &err) || !agents_within_limits(s, g, &err)) {
         srv_game_free(g);
         reply_error(res, status_of(&err) == 500 ? 500 : 400, "record: %s", err.msg);
         return;
