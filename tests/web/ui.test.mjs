@@ -119,8 +119,10 @@ test('Tic Tac Doh!: lobby, play by clicking against random, reload restores', as
   await page.close();
 });
 
-test('generic text board: legal move buttons and typed moves; phone width', async () => {
+test('generic text board: legal move buttons and typed moves; phone width; polling', async () => {
   const page = await newPage();
+  // no EventSource: the page falls back to polling for the agent's replies
+  await page.addInitScript(() => { delete window.EventSource; });
   await page.setViewportSize({ width: 390, height: 844 });
   const r = await apiCall(server.url, 'POST', 'games',
     { game: 'tictacdoh', seats: ['human', 'random'], seed: 4 });
