@@ -15,6 +15,7 @@
 #include "games/ziggurat/ziggurat_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- geometry ------------------------------------------------------------ */
@@ -950,29 +951,72 @@ static int act_of_char(char ch)
     return -1;
 }
 
+/* Appends a location name at *p (two characters). */
+static inline char *put_loc(const zig_config *k, char *p, int loc)
+{
+    if (loc >= ZIG_LOCS)
+        loc = 0;
+    int x = k->lx[loc], y = k->ly[loc];
+    *p++ = x == 0 ? '@' : (char)('a' + x - 1);
+    *p++ = (char)('0' + y);
+    return p;
+}
+
+static inline char *put_str(char *p, const char *t)
+{
+    while (*t)
+        *p++ = *t++;
+    return p;
+}
+
+/* Written by hand rather than with snprintf: the invariant harness and
+ * records convert every listed move. */
 void pips_zig_move_text(const zig_config *k, pips_move m, char *buf)
 {
-    char a[3], b[3];
+    static const char *const PFX[] = {"", "M", "A", "H", "QM", "QA", "QH", "L", "D", "S"};
     int kind = zig_kind(m);
-    loc_name(k, zig_from(m) < ZIG_LOCS ? zig_from(m) : 0, a);
-    loc_name(k, zig_to(m) < ZIG_LOCS ? zig_to(m) : 0, b);
-    static const char *const PFX[] = {"", "M", "A", "H", "QM", "QA", "QH", "L", "D"};
+    char *p = buf;
     switch (kind) {
     case K_MOVE: case K_AIM: case K_HOP: case K_QMOVE: case K_QAIM: case K_QHOP:
-    case K_LEAP: case K_DIG:
-        snprintf(buf, PIPS_MOVE_TEXT_MAX, "%s%s-%s", PFX[kind], a, b);
+    case K_LEAP: case K_DIG: case K_SWAPA:
+        p = put_str(p, PFX[kind]);
+        p = put_loc(k, p, zig_from(m));
+        *p++ = '-';
+        p = put_loc(k, p, zig_to(m));
         break;
-    case K_SWAPA: snprintf(buf, PIPS_MOVE_TEXT_MAX, "S%s-%s", a, b); break;
-    case K_SWAPB: snprintf(buf, PIPS_MOVE_TEXT_MAX, "S%s:%d-%d", a, zig_a(m), zig_b(m)); break;
-    case K_TIP: snprintf(buf, PIPS_MOVE_TEXT_MAX, "T%s%s", a, ZIG_DIR_NAME[zig_a(m) & 7]); break;
-    case K_RA: strcpy(buf, "RA"); break;
-    case K_RB: strcpy(buf, "RB"); break;
-    case K_END: strcpy(buf, "end"); break;
-    case K_ROLL: snprintf(buf, PIPS_MOVE_TEXT_MAX, "%d%c", zig_a(m), ZIG_ACT_CH[zig_b(m) & 7]); break;
-    case K_ROLL_RA: snprintf(buf, PIPS_MOVE_TEXT_MAX, "RA:%d", zig_a(m)); break;
-    case K_ROLL_RB: snprintf(buf, PIPS_MOVE_TEXT_MAX, "RB:%c", ZIG_ACT_CH[zig_a(m) & 7]); break;
-    default: strcpy(buf, "?"); break;
+    case K_SWAPB:
+        *p++ = 'S';
+        p = put_loc(k, p, zig_from(m));
+        *p++ = ':';
+        if (zig_a(m) >= 10) *p++ = (char)('0' + zig_a(m) / 10 % 10);
+        *p++ = (char)('0' + zig_a(m) % 10);
+        *p++ = '-';
+        if (zig_b(m) >= 10) *p++ = (char)('0' + zig_b(m) / 10 % 10);
+        *p++ = (char)('0' + zig_b(m) % 10);
+        break;
+    case K_TIP:
+        *p++ = 'T';
+        p = put_loc(k, p, zig_from(m));
+        p = put_str(p, ZIG_DIR_NAME[zig_a(m) & 7]);
+        break;
+    case K_RA: p = put_str(p, "RA"); break;
+    case K_RB: p = put_str(p, "RB"); break;
+    case K_END: p = put_str(p, "end"); break;
+    case K_ROLL:
+        *p++ = (char)('0' + zig_a(m) % 10);
+        *p++ = ZIG_ACT_CH[zig_b(m) & 7];
+        break;
+    case K_ROLL_RA:
+        p = put_str(p, "RA:");
+        *p++ = (char)('0' + zig_a(m) % 10);
+        break;
+    case K_ROLL_RB:
+        p = put_str(p, "RB:");
+        *p++ = ZIG_ACT_CH[zig_a(m) & 7];
+        break;
+    default: *p++ = '?'; break;
     }
+    *p = '\0';
 }
 
 static void zig_move_to_text(const pips_game *gm, const void *state, pips_move m, char *buf)
@@ -1082,28 +1126,127 @@ static bool zig_move_from_text(const pips_game *gm, const void *state, const cha
     return true;
 }
 
+/* Direct legality of one step, without listing every step (the invariant
+ * harness and records check each move). */
+static bool step_is_legal(const zig_config *k, const zig_state *s, pips_move m)
+{
+    int kind = zig_kind(m), o = zig_from(m), t = zig_to(m), a = zig_a(m), b = zig_b(m);
+    int c = s->mover;
+    unsigned acts = actions_open(k, s);
+    if (m >> 40)
+        return false;
+    switch (kind) {
+    case K_END:
+        return m == zig_mk(K_END, 0, 0, 0, 0);
+    case K_RA:
+    case K_RB: {
+        if (m != zig_mk(kind, 0, 0, 0, 0) || !(acts >> ACT_REDO & 1))
+            return false;
+        if (kind == K_RB)
+            return !(s->flags & F_STEPPED);
+        for (int l = 0; l < ZIG_LOCS; l++)
+            if (l != k->goal[c])
+                for (int i = 0; i < s->height[l]; i++)
+                    if (pc_colour(s->pile[l][i]) == c)
+                        return true;
+        return false;
+    }
+    case K_MOVE: case K_AIM: case K_HOP: case K_QMOVE: case K_QAIM: case K_QHOP: case K_LEAP: {
+        if (a || b || o >= ZIG_LOCS || t >= ZIG_LOCS || !s->height[o] || o == k->goal[c] ||
+            (o >= 64 && o != 64 + c))
+            return false;
+        pips_move buf[8];
+        gen_ctx g = {buf, 0, false};
+        gen_moves_from(k, s, &g, o, acts);
+        for (size_t i = 0; i < g.n; i++)
+            if (buf[i] == m)
+                return true;
+        return false;
+    }
+    case K_DIG:
+        if (a || b || !(acts >> ACT_DIG & 1) || o >= 64 || t >= 64 || !s->height[o] ||
+            pc_colour(s->pile[o][0]) != c || (k->goal_mask >> o & 1) || (k->goal_mask >> t & 1))
+            return false;
+        return abs(k->lx[o] - k->lx[t]) <= 1 && abs(k->ly[o] - k->ly[t]) <= 1 && o != t &&
+               k->level[t] <= k->level[o];
+    case K_SWAPA: {
+        if (a || b || !(acts >> ACT_SWAP & 1) || o >= t || t >= 64 || !s->height[o] ||
+            !s->height[t] || ((k->goal_mask >> o | k->goal_mask >> t) & 1))
+            return false;
+        if (abs(k->lx[o] - k->lx[t]) > 1 || abs(k->ly[o] - k->ly[t]) > 1)
+            return false;
+        int tp = top_of(s, o), tq = top_of(s, t);
+        return tp != tq && (pc_colour(tp) == c || pc_colour(tq) == c);
+    }
+    case K_SWAPB: {
+        if (t || !(acts >> ACT_SWAP & 1) || o >= ZIG_LOCS || (o >= 64 && o != 64 + c) ||
+            (o < 64 && (k->goal_mask >> o & 1)) || a < 1 || a >= b || b > s->height[o])
+            return false;
+        int pa = s->pile[o][a - 1], pb = s->pile[o][b - 1];
+        return pa != pb && (pc_colour(pa) == c || pc_colour(pb) == c);
+    }
+    case K_TIP: {
+        if (t || b || a > 7 || !(acts >> ACT_TIP & 1) || o >= ZIG_LOCS || !s->height[o])
+            return false;
+        if (o >= 64)
+            return o == 64 + c && a == k->entry_dir[c];
+        if (k->goal_mask >> o & 1)
+            return false;
+        int x = k->lx[o], y = k->ly[o], lv = k->level[o], h = s->height[o];
+        if (level_xy(x + ZIG_DX[a], y + ZIG_DY[a]) > lv)
+            return false;
+        int p = loc_of_xy(k, x - ZIG_DX[a], y - ZIG_DY[a]); /* (A) */
+        if (p >= 0 && (p < 64 || p == 64 + c) && s->height[p] && pc_colour(top_of(s, p)) == c)
+            return true;
+        if (h >= 2) { /* (B) */
+            for (int i = 0; i < h; i++)
+                if (pc_colour(s->pile[o][i]) == c)
+                    return true;
+            return false;
+        }
+        if (pc_colour(s->pile[o][0]) != c) /* (C) */
+            return false;
+        int f = k->path[c][k->pidx[c][o] + 1];
+        return k->lx[f] - x == ZIG_DX[a] && k->ly[f] - y == ZIG_DY[a];
+    }
+    default:
+        return false;
+    }
+}
+
 static bool zig_check_move(const pips_game *gm, const void *state, pips_move m,
                            pips_error *err)
 {
+    const zig_config *k = gm->config;
     const zig_state *s = state;
-    pips_move buf[ZIG_MAX_MOVES];
-    size_t n;
     char text[PIPS_MOVE_TEXT_MAX];
-    pips_zig_move_text(gm->config, m, text);
     if (s->phase == PH_OVER)
-        return pips_fail(err, PIPS_ERR_ILLEGAL, "move '%s': the game is over", text);
-    if (s->phase == PH_STEP)
-        n = zig_legal_moves(gm, state, buf);
-    else
-        n = zig_chance_outcomes(gm, state, buf, NULL);
-    for (size_t i = 0; i < n; i++)
-        if (buf[i] == m)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
+    if (s->phase != PH_STEP) {
+        int kind = zig_kind(m), a = zig_a(m), b = zig_b(m);
+        int lo = k->d6 ? 2 : 1, hi = k->d6 ? 7 : 8;
+        bool ok = (m >> 40) == 0 && zig_from(m) == 0 && zig_to(m) == 0;
+        if (s->phase == PH_ROLL)
+            ok = ok && kind == K_ROLL && a >= lo && a <= hi && b < k->n_action_faces;
+        else if (s->phase == PH_RA)
+            ok = ok && kind == K_ROLL_RA && a >= lo && a <= hi && !b;
+        else
+            ok = ok && kind == K_ROLL_RB && a < k->n_action_faces && !b;
+        if (ok)
             return true;
-    if (s->phase != PH_STEP)
-        return pips_fail(err, PIPS_ERR_ILLEGAL, "'%s' is not an outcome of the dice here", text);
+        pips_zig_move_text(k, m, text);
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "'%s' is not an outcome of the dice here (%s)",
+                         text, s->phase == PH_ROLL ? "opening roll" :
+                         s->phase == PH_RA ? "RA's movement reroll" : "RB's action reroll");
+    }
+    if (step_is_legal(k, s, m))
+        return true;
+    pips_zig_move_text(k, m, text);
     return pips_fail(err, PIPS_ERR_ILLEGAL,
-                     "move '%s' is not legal here (roll %d%c; see ZIG-R4..R22)", text,
-                     s->move_val, ZIG_ACT_CH[s->action]);
+                     "move '%s' is not legal here (%c to play, roll %d%c%s%s; ZIG-R4..R22)",
+                     text, ZIG_COLOUR_CH[s->mover], s->move_val, ZIG_ACT_CH[s->action],
+                     s->flags & F_MOVE ? "" : ", movement used",
+                     s->flags & F_ACT ? "" : ", action used");
 }
 
 /* State text: "mover=R phase=step move=8 action=A flags=MA turns=0 result=- |
@@ -1128,19 +1271,22 @@ static void zig_state_to_text(const pips_game *gm, const void *state, pips_str *
     else if (s->result == RES_WIN) pips_str_catn(out, &ZIG_COLOUR_CH[s->winner], 1);
     else pips_str_cat(out, "-");
     pips_str_cat(out, " |");
+    char buf[ZIG_LOCS * 4 + ZIG_MAXH * 4 * 3 + 8], *p = buf;
     for (int l = 0; l < ZIG_LOCS; l++) {
         if (!s->height[l])
             continue;
-        char nm[3];
-        loc_name(k, l, nm);
-        pips_str_catf(out, " %s:", nm);
+        *p++ = ' ';
+        p = put_loc(k, p, l);
+        *p++ = ':';
         for (int i = 0; i < s->height[l]; i++) {
-            int p = s->pile[l][i];
-            if (i) pips_str_cat(out, ",");
-            pips_str_catn(out, &ZIG_COLOUR_CH[pc_colour(p)], 1);
-            if (pc_queen(p)) pips_str_cat(out, "Q");
+            int pc = s->pile[l][i];
+            if (i) *p++ = ',';
+            *p++ = ZIG_COLOUR_CH[pc_colour(pc)];
+            if (pc_queen(pc)) *p++ = 'Q';
         }
     }
+    *p = '\0';
+    pips_str_cat(out, buf);
 }
 
 static int colour_of_char(char ch)
