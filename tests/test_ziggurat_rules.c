@@ -476,7 +476,7 @@ static void test_check_matches_list(void **st)
             g->def->initial(g, &s);
             for (int ply = 0; ply < 3000 && pips_to_move(g, &s) != PIPS_OVER; ply++) {
                 size_t n = pips_node_moves(g, &s, &rng, buf, pr);
-                if (pips_to_move(g, &s) >= 0 && ply % 7 == 0) {
+                if (pips_to_move(g, &s) >= 0 && ply % 41 == 0) {
                     for (int kind = K_MOVE; kind <= K_END; kind++)
                         for (int from = 0; from < ZIG_LOCS; from++)
                             for (int x = 0; x < (kind == K_TIP || kind == K_SWAPB ? 8 : 1);

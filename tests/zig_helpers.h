@@ -17,7 +17,7 @@
 
 #include "pips/game.h"
 
-static pips_game *zig_game(const char *const *opts, size_t n)
+static inline pips_game *zig_game(const char *const *opts, size_t n)
 {
     pips_error err;
     pips_game *g = pips_game_new("ziggurat", opts, n, NULL, &err);
@@ -26,7 +26,7 @@ static pips_game *zig_game(const char *const *opts, size_t n)
     return g;
 }
 
-static void *zig_pos(const pips_game *g, const char *text)
+static inline void *zig_pos(const pips_game *g, const char *text)
 {
     pips_error err;
     void *s = calloc(1, g->def->state_size);
@@ -35,13 +35,13 @@ static void *zig_pos(const pips_game *g, const char *text)
     return s;
 }
 
-static int cmp_str(const void *a, const void *b)
+static inline int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The legal (or chance) tokens starting with prefix, sorted bytewise, joined by spaces. */
-static char *zig_tokens(const pips_game *g, const void *s, const char *prefix)
+static inline char *zig_tokens(const pips_game *g, const void *s, const char *prefix)
 {
     size_t cap = pips_max_moves(g);
     pips_move *mv = calloc(cap, sizeof *mv);
@@ -74,14 +74,14 @@ static char *zig_tokens(const pips_game *g, const void *s, const char *prefix)
         free(got_);                                                                          \
     } while (0)
 
-static void zig_play(const pips_game *g, void *s, const char *text)
+static inline void zig_play(const pips_game *g, void *s, const char *text)
 {
     pips_error err;
     if (!pips_play_text(g, s, text, &err))
         fail_msg("play '%s': %s", text, err.msg);
 }
 
-static bool zig_has_token(const pips_game *g, const void *s, const char *tok)
+static inline bool zig_has_token(const pips_game *g, const void *s, const char *tok)
 {
     char *all = zig_tokens(g, s, "");
     bool found = false;
@@ -93,7 +93,7 @@ static bool zig_has_token(const pips_game *g, const void *s, const char *tok)
 }
 
 /* The piles part of the state text (after '|'), for checking effects. */
-static char *zig_piles(const pips_game *g, const void *s)
+static inline char *zig_piles(const pips_game *g, const void *s)
 {
     pips_str t;
     pips_str_init(&t, NULL);
