@@ -96,10 +96,37 @@ static void build_geometry(zig_config *k)
         /* walls: the last square of each ring (indices 28, 48, 60) */
         k->stops[c] = corners | 1ull << k->goal[c] | 1ull << k->path[c][28] |
                       1ull << k->path[c][48] | 1ull << k->path[c][60];
+        for (int l = 0; l < 64; l++) {
+            int f = k->path[c][k->pidx[c][l] + 1 < ZIG_PATH ? k->pidx[c][l] + 1 : 0];
+            k->fwd_dir[c][l] = 0;
+            if (k->pidx[c][l] != ZIG_NOLOC && k->pidx[c][l] < ZIG_PATH - 1)
+                for (int d = 0; d < 8; d++)
+                    if (ZIG_DX[d] == k->lx[f] - k->lx[l] && ZIG_DY[d] == k->ly[f] - k->ly[l])
+                        k->fwd_dir[c][l] = (uint8_t)d;
+        }
         int dx = k->lx[k->entry[c]] - k->lx[64 + c], dy = k->ly[k->entry[c]] - k->ly[64 + c];
         for (int d = 0; d < 8; d++)
             if (ZIG_DX[d] == dx && ZIG_DY[d] == dy)
                 k->entry_dir[c] = (int8_t)d;
+    }
+    /* Neighbour, Dig and Tip tables (ZIG-R11, R13). */
+    for (int l = 0; l < ZIG_LOCS; l++) {
+        int x = k->lx[l], y = k->ly[l];
+        for (int d = 0; d < 8; d++) {
+            int nx = x + ZIG_DX[d], ny = y + ZIG_DY[d];
+            k->nb[l][d] = on_board(nx, ny) ? (uint8_t)((ny - 1) * 8 + nx - 1) : ZIG_NOLOC;
+        }
+        if (l >= 64)
+            continue;
+        k->n_dig[l] = 0;
+        k->tip_ok[l] = 0;
+        for (int d = 0; d < 8; d++) {
+            int t = k->nb[l][d];
+            if (t != ZIG_NOLOC && k->level[t] <= k->level[l] && !(k->goal_mask >> t & 1))
+                k->dig_to[l][k->n_dig[l]++] = (uint8_t)t;
+            if (level_xy(x + ZIG_DX[d], y + ZIG_DY[d]) <= k->level[l])
+                k->tip_ok[l] |= (uint8_t)(1u << d);
+        }
     }
 }
 
@@ -112,6 +139,28 @@ static inline int pc_make(int colour, bool queen) { return 1 + colour + (queen ?
 static inline int top_of(const zig_state *s, int loc)
 {
     return s->height[loc] ? s->pile[loc][s->height[loc] - 1] : 0;
+}
+
+/* Recomputes the derived masks of board square loc (Starts have none). */
+static inline void refresh(zig_state *s, int loc)
+{
+    if (loc >= 64)
+        return;
+    uint64_t b = 1ull << loc;
+    s->occ &= ~b;
+    s->stacks &= ~b;
+    for (int c = 0; c < 4; c++) {
+        s->top[c] &= ~b;
+        s->bottom[c] &= ~b;
+    }
+    int h = s->height[loc];
+    if (!h)
+        return;
+    s->occ |= b;
+    if (h >= 2)
+        s->stacks |= b;
+    s->top[pc_colour(s->pile[loc][h - 1])] |= b;
+    s->bottom[pc_colour(s->pile[loc][0])] |= b;
 }
 
 static inline bool is_stop(const zig_config *k, int c, int loc, bool from_start)
@@ -144,14 +193,6 @@ static bool colour_finished(const zig_config *k, const zig_state *s, int c)
                 if (pc_colour(s->pile[l][i]) == c)
                     return false;
     return true;
-}
-
-static int dir_index(int dx, int dy)
-{
-    for (int d = 0; d < 8; d++)
-        if (ZIG_DX[d] == dx && ZIG_DY[d] == dy)
-            return d;
-    return -1;
 }
 
 /* ---- movement (section 4) ------------------------------------------------- */
@@ -320,68 +361,59 @@ static void gen_moves_from(const zig_config *k, const zig_state *s, gen_ctx *g, 
     }
 }
 
+/* Iterates the set bits of a 64-bit mask, lowest first. */
+#define FOR_BITS(var, mask)                                                                  \
+    for (uint64_t bits_ = (mask), var; bits_ && ((var = (uint64_t)__builtin_ctzll(bits_)), 1); \
+         bits_ &= bits_ - 1)
+
 static void gen_steps(const zig_config *k, const zig_state *s, gen_ctx *g)
 {
     int c = s->mover;
     unsigned acts = actions_open(k, s);
     bool mv = s->flags & F_MOVE;
     int start = 64 + c, goal = k->goal[c];
-    /* Moves and Leaps: own top pieces / Queens on the Start or a non-Goal square. */
+    uint64_t occ = s->occ, own_top = s->top[c], own_bottom = s->bottom[c], stacks = s->stacks;
+    uint64_t free_sq = occ & ~k->goal_mask; /* non-station piles */
+    /* Moves and Leaps: own top pieces (any pile with Queens) on the Start or a non-Goal square. */
     if (mv || (acts >> ACT_LEAP & 1)) {
         if (s->height[start]) {
             gen_moves_from(k, s, g, start, acts);
             if (g->first_only && g->n) return;
         }
-        for (int o = 0; o < 64; o++) {
-            if (!s->height[o] || o == goal)
-                continue;
-            gen_moves_from(k, s, g, o, acts);
+        FOR_BITS(o, (k->queen ? occ : own_top) & ~(1ull << goal)) {
+            gen_moves_from(k, s, g, (int)o, acts);
             if (g->first_only && g->n) return;
         }
     }
     /* ZIG-R11 Dig: own bottom piece, non-Goal square, to an adjacent square not higher. */
     if (acts >> ACT_DIG & 1) {
-        for (int o = 0; o < 64; o++) {
-            if (!s->height[o] || pc_colour(s->pile[o][0]) != c || (k->goal_mask >> o & 1))
-                continue;
-            int x = k->lx[o], y = k->ly[o], lv = k->level[o];
-            for (int d = 0; d < 8; d++) {
-                int nx = x + ZIG_DX[d], ny = y + ZIG_DY[d];
-                if (!on_board(nx, ny))
-                    continue;
-                int t = (ny - 1) * 8 + nx - 1;
-                if (k->level[t] > lv || (k->goal_mask >> t & 1))
-                    continue;
-                EMIT(zig_mk(K_DIG, o, t, 0, 0));
-            }
-        }
+        FOR_BITS(o, own_bottom & ~k->goal_mask)
+            for (int i = 0; i < k->n_dig[o]; i++)
+                EMIT(zig_mk(K_DIG, (int)o, k->dig_to[o][i], 0, 0));
     }
     /* ZIG-R12 Swap. */
     if (acts >> ACT_SWAP & 1) {
         /* (A): own top on p with the top on an adjacent q; board squares, not Goals. */
-        for (int p = 0; p < 64; p++) {
-            if (!s->height[p] || (k->goal_mask >> p & 1))
-                continue;
-            int tp = top_of(s, p);
-            int x = k->lx[p], y = k->ly[p];
+        FOR_BITS(p, own_top & ~k->goal_mask) {
+            int tp = top_of(s, (int)p);
             for (int d = 0; d < 8; d++) {
-                int nx = x + ZIG_DX[d], ny = y + ZIG_DY[d];
-                if (!on_board(nx, ny))
+                int q = k->nb[p][d];
+                if (q == ZIG_NOLOC || !(free_sq >> q & 1))
                     continue;
-                int q = (ny - 1) * 8 + nx - 1;
-                if (q < p || !s->height[q] || (k->goal_mask >> q & 1))
+                if ((own_top >> q & 1) && q < (int)p)
+                    continue; /* listed from q already */
+                if (top_of(s, q) == tp)
                     continue;
-                int tq = top_of(s, q);
-                if (tp == tq || (pc_colour(tp) != c && pc_colour(tq) != c))
-                    continue;
-                EMIT(zig_mk(K_SWAPA, p, q, 0, 0));
+                EMIT(q < (int)p ? zig_mk(K_SWAPA, q, (int)p, 0, 0) : zig_mk(K_SWAPA, (int)p, q, 0, 0));
             }
         }
         /* (B): within a stack holding an own piece; non-Goal board square or own Start. */
         for (int p = 0; p <= 64; p++) {
             int loc = p == 64 ? start : p;
+            if (p < 64 && !((stacks & ~k->goal_mask) >> p & 1))
+                continue;
             int h = s->height[loc];
-            if (h < 2 || (loc < 64 && (k->goal_mask >> loc & 1)))
+            if (h < 2)
                 continue;
             const uint8_t *pl = s->pile[loc];
             for (int i = 0; i < h; i++)
@@ -397,45 +429,34 @@ static void gen_steps(const zig_config *k, const zig_state *s, gen_ctx *g)
         uint8_t dirs[64];
         memset(dirs, 0, sizeof dirs);
         /* (A): own top piece on P pushes S = P + D (P a board square or own Start). */
-        for (int p = 0; p <= 64; p++) {
-            int loc = p == 64 ? start : p;
-            if (!s->height[loc] || pc_colour(top_of(s, loc)) != c)
-                continue;
-            int x = k->lx[loc], y = k->ly[loc];
+        uint64_t pushers = own_top;
+        bool start_pushes = s->height[start] && pc_colour(top_of(s, start)) == c;
+        for (int i = start_pushes ? -1 : 0; pushers || i < 0; i++) {
+            int loc = start;
+            if (i >= 0) {
+                loc = __builtin_ctzll(pushers);
+                pushers &= pushers - 1;
+            }
             for (int d = 0; d < 8; d++) {
-                int sx = x + ZIG_DX[d], sy = y + ZIG_DY[d];
-                if (!on_board(sx, sy))
-                    continue;
-                int S = (sy - 1) * 8 + sx - 1;
-                if (!s->height[S] || (k->goal_mask >> S & 1))
-                    continue;
-                if (level_xy(sx + ZIG_DX[d], sy + ZIG_DY[d]) <= k->level[S])
-                    dirs[S] |= (uint8_t)(1u << d);
+                int S = k->nb[loc][d];
+                if (S != ZIG_NOLOC && (free_sq >> S & 1))
+                    dirs[S] |= (uint8_t)(k->tip_ok[S] & 1u << d);
             }
         }
-        for (int S = 0; S < 64; S++) {
+        FOR_BITS(S, free_sq) {
             int h = s->height[S];
-            if (!h || (k->goal_mask >> S & 1))
-                continue;
-            int x = k->lx[S], y = k->ly[S], lv = k->level[S];
             if (h >= 2) { /* (B) */
-                bool own = false;
                 for (int i = 0; i < h; i++)
-                    if (pc_colour(s->pile[S][i]) == c)
-                        own = true;
-                if (own)
-                    for (int d = 0; d < 8; d++)
-                        if (level_xy(x + ZIG_DX[d], y + ZIG_DY[d]) <= lv)
-                            dirs[S] |= (uint8_t)(1u << d);
-            } else if (pc_colour(s->pile[S][0]) == c) { /* (C) */
-                int f = k->path[c][k->pidx[c][S] + 1];
-                int d = dir_index(k->lx[f] - x, k->ly[f] - y);
-                if (d >= 0 && k->level[f] <= lv)
-                    dirs[S] |= (uint8_t)(1u << d);
+                    if (pc_colour(s->pile[S][i]) == c) {
+                        dirs[S] |= k->tip_ok[S];
+                        break;
+                    }
+            } else if (own_top >> S & 1) { /* (C) */
+                dirs[S] |= (uint8_t)(k->tip_ok[S] & 1u << k->fwd_dir[c][S]);
             }
             for (int d = 0; d < 8; d++)
                 if (dirs[S] >> d & 1)
-                    EMIT(zig_mk(K_TIP, S, 0, d, 0));
+                    EMIT(zig_mk(K_TIP, (int)S, 0, d, 0));
         }
         if (s->height[start]) /* the Start's forward Tip (ZIG-R16) */
             EMIT(zig_mk(K_TIP, start, 0, k->entry_dir[c], 0));
@@ -491,6 +512,8 @@ static void move_segment(zig_state *s, int o, int from_h, int t)
         s->pile[o][i] = 0;
     }
     s->height[o] = (uint8_t)from_h;
+    refresh(s, o);
+    refresh(s, t);
 }
 
 static void end_turn(const zig_config *k, zig_state *s)
@@ -550,7 +573,9 @@ static void do_tip(const zig_config *k, zig_state *s, int S, int d)
         int tx = x + (i + 1) * ZIG_DX[d], ty = y + (i + 1) * ZIG_DY[d];
         int t = on_board(tx, ty) ? (ty - 1) * 8 + tx - 1 : 64 + pc_colour(lifted[i]);
         push_top(s, t, lifted[i]);
+        refresh(s, t);
     }
+    refresh(s, S);
 }
 
 static void apply_step(const zig_config *k, zig_state *s, pips_move m)
@@ -585,6 +610,8 @@ static void apply_step(const zig_config *k, zig_state *s, pips_move m)
         memmove(s->pile[t] + 1, s->pile[t], s->height[t]);
         s->pile[t][0] = (uint8_t)p;
         s->height[t]++;
+        refresh(s, o);
+        refresh(s, t);
         s->flags &= (uint8_t)~F_ACT;
         break;
     }
@@ -593,6 +620,8 @@ static void apply_step(const zig_config *k, zig_state *s, pips_move m)
         uint8_t tmp = *a;
         *a = *b;
         *b = tmp;
+        refresh(s, o);
+        refresh(s, t);
         s->flags &= (uint8_t)~F_ACT;
         break;
     }
@@ -601,6 +630,7 @@ static void apply_step(const zig_config *k, zig_state *s, pips_move m)
         uint8_t tmp = *a;
         *a = *b;
         *b = tmp;
+        refresh(s, o);
         s->flags &= (uint8_t)~F_ACT;
         break;
     }
@@ -1433,6 +1463,8 @@ static bool zig_state_from_text(const pips_game *gm, const char *text, void *sta
     }
     if (total > ZIG_MAXH)
         return pips_fail(err, PIPS_ERR_ARG, "state: more than %d pieces", ZIG_MAXH);
+    for (int l = 0; l < 64; l++)
+        refresh(&s, l);
     memcpy(state, &s, sizeof s);
     return true;
 }

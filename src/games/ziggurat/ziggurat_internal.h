@@ -51,6 +51,11 @@ typedef struct zig_state {
     uint8_t winner;   /* colour whose finish decided the game */
     uint8_t pad;
     uint32_t turns;   /* colour-turns completed */
+    /* Derived from the board piles (kept in step by every change, rebuilt
+     * by state_from_text): occupied squares, stacks, and per colour the
+     * squares whose top / bottom piece is of that colour. */
+    uint64_t occ, stacks;
+    uint64_t top[4], bottom[4];
 } zig_state;
 
 /* Move kinds (bits 0-4); from (bits 8-15), to (16-23), a (24-31), b (32-39). */
@@ -94,6 +99,11 @@ typedef struct zig_config {
     uint8_t level[ZIG_LOCS];
     int8_t lx[ZIG_LOCS], ly[ZIG_LOCS];
     uint64_t goal_mask;
+    uint8_t nb[ZIG_LOCS][8];     /* board neighbour per direction, ZIG_NOLOC off board */
+    uint8_t dig_to[64][8];       /* ZIG-R11 Dig targets, in direction order */
+    uint8_t n_dig[64];
+    uint8_t tip_ok[64];          /* directions whose first landing is not uphill */
+    uint8_t fwd_dir[4][64];      /* direction of forward(c, square) */
     uint64_t zob_piece[ZIG_LOCS][ZIG_MAXH][9];
     uint64_t zob_misc[8][256];
 } zig_config;
