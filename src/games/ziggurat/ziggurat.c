@@ -796,6 +796,15 @@ static bool zig_configure(const pips_game *gm, void *config, pips_error *err)
     k->n_action_faces = k->treehouse ? 6 : 8;
     k->bonus = k->d6 ? 2 : 1;
     build_geometry(k);
+    /* ZIG-R30 outcome lists: movement first, then action; the d6 shows face + 1. */
+    int base = k->d6 ? 1 : 0, n = 0;
+    for (int m = 1; m <= k->n_move_faces; m++)
+        for (int a = 0; a < k->n_action_faces; a++)
+            k->roll_moves[n++] = zig_mk(K_ROLL, 0, 0, m + base, a);
+    for (int m = 1; m <= k->n_move_faces; m++)
+        k->ra_moves[m - 1] = zig_mk(K_ROLL_RA, 0, 0, m + base, 0);
+    for (int a = 0; a < k->n_action_faces; a++)
+        k->rb_moves[a] = zig_mk(K_ROLL_RB, 0, 0, a, 0);
     uint64_t idx = 0x21690000ull;
     for (int l = 0; l < ZIG_LOCS; l++)
         for (int h = 0; h < ZIG_MAXH; h++)
@@ -863,29 +872,26 @@ static size_t zig_chance_outcomes(const pips_game *gm, const void *state, pips_m
 {
     const zig_config *k = gm->config;
     const zig_state *s = state;
-    size_t n = 0;
-    int base = k->d6 ? 1 : 0; /* the d6 shows face + 1 */
+    const pips_move *src;
+    size_t n;
+    double p;
     if (s->phase == PH_ROLL) {
-        double p = 1.0 / (k->n_move_faces * k->n_action_faces);
-        for (int m = 1; m <= k->n_move_faces; m++)
-            for (int a = 0; a < k->n_action_faces; a++) {
-                out[n] = zig_mk(K_ROLL, 0, 0, m + base, a);
-                if (prob) prob[n] = p;
-                n++;
-            }
+        src = k->roll_moves;
+        n = (size_t)(k->n_move_faces * k->n_action_faces);
     } else if (s->phase == PH_RA) {
-        for (int m = 1; m <= k->n_move_faces; m++) {
-            out[n] = zig_mk(K_ROLL_RA, 0, 0, m + base, 0);
-            if (prob) prob[n] = 1.0 / k->n_move_faces;
-            n++;
-        }
+        src = k->ra_moves;
+        n = (size_t)k->n_move_faces;
     } else if (s->phase == PH_RB) {
-        for (int a = 0; a < k->n_action_faces; a++) {
-            out[n] = zig_mk(K_ROLL_RB, 0, 0, a, 0);
-            if (prob) prob[n] = 1.0 / k->n_action_faces;
-            n++;
-        }
+        src = k->rb_moves;
+        n = (size_t)k->n_action_faces;
+    } else {
+        return 0;
     }
+    p = 1.0 / (double)n;
+    memcpy(out, src, n * sizeof *out);
+    if (prob)
+        for (size_t i = 0; i < n; i++)
+            prob[i] = p;
     return n;
 }
 
@@ -1660,8 +1666,8 @@ const pips_game_def pips_ziggurat_def = {
     .config_size = sizeof(zig_config),
     .state_size = sizeof(zig_state),
     .flags = PIPS_GAME_CHANCE,
-    .bench_perft_depth = 4,
-    .bench_playouts = 2000,
+    .bench_perft_depth = 5,
+    .bench_playouts = 300,
     .configure = zig_configure,
     .num_players = zig_num_players,
     .max_moves = zig_max_moves,

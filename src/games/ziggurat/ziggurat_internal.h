@@ -104,6 +104,7 @@ typedef struct zig_config {
     uint8_t n_dig[64];
     uint8_t tip_ok[64];          /* directions whose first landing is not uphill */
     uint8_t fwd_dir[4][64];      /* direction of forward(c, square) */
+    pips_move roll_moves[64], ra_moves[8], rb_moves[8];
     uint64_t zob_piece[ZIG_LOCS][ZIG_MAXH][9];
     uint64_t zob_misc[8][256];
 } zig_config;
