@@ -1295,17 +1295,37 @@ static void zig_state_to_text(const pips_game *gm, const void *state, pips_str *
 {
     const zig_config *k = gm->config;
     const zig_state *s = state;
-    pips_str_catf(out, "mover=%c phase=%s move=%d action=%c flags=", ZIG_COLOUR_CH[s->mover],
-                  PHASE_NAME[s->phase], s->move_val, ZIG_ACT_CH[s->action]);
+    char head[96], *h = head;
+    h = put_str(h, "mover=");
+    *h++ = ZIG_COLOUR_CH[s->mover];
+    h = put_str(h, " phase=");
+    h = put_str(h, PHASE_NAME[s->phase]);
+    h = put_str(h, " move=");
+    *h++ = (char)('0' + s->move_val % 10);
+    h = put_str(h, " action=");
+    *h++ = ZIG_ACT_CH[s->action];
+    h = put_str(h, " flags=");
     if (!s->flags)
-        pips_str_cat(out, "-");
+        *h++ = '-';
     for (int f = 0; f < 5; f++)
         if (s->flags >> f & 1)
-            pips_str_catn(out, &FLAG_CH[f], 1);
-    pips_str_catf(out, " turns=%u result=", (unsigned)s->turns);
-    if (s->result == RES_DRAW) pips_str_cat(out, "draw");
-    else if (s->result == RES_WIN) pips_str_catn(out, &ZIG_COLOUR_CH[s->winner], 1);
-    else pips_str_cat(out, "-");
+            *h++ = FLAG_CH[f];
+    h = put_str(h, " turns=");
+    char digits[12];
+    int nd = 0;
+    uint32_t t = s->turns;
+    do {
+        digits[nd++] = (char)('0' + t % 10);
+        t /= 10;
+    } while (t);
+    while (nd)
+        *h++ = digits[--nd];
+    h = put_str(h, " result=");
+    if (s->result == RES_DRAW) h = put_str(h, "draw");
+    else if (s->result == RES_WIN) *h++ = ZIG_COLOUR_CH[s->winner];
+    else *h++ = '-';
+    *h = '\0';
+    pips_str_cat(out, head);
     pips_str_cat(out, " |");
     char buf[ZIG_LOCS * 4 + ZIG_MAXH * 4 * 3 + 8], *p = buf;
     for (int l = 0; l < ZIG_LOCS; l++) {
@@ -1469,8 +1489,16 @@ static bool zig_state_from_text(const pips_game *gm, const char *text, void *sta
     }
     if (total > ZIG_MAXH)
         return pips_fail(err, PIPS_ERR_ARG, "state: more than %d pieces", ZIG_MAXH);
-    for (int l = 0; l < 64; l++)
-        refresh(&s, l);
+    for (int l = 0; l < 64; l++) { /* the derived masks (s was zeroed) */
+        int h = s.height[l];
+        if (!h)
+            continue;
+        s.occ |= 1ull << l;
+        if (h >= 2)
+            s.stacks |= 1ull << l;
+        s.top[pc_colour(s.pile[l][h - 1])] |= 1ull << l;
+        s.bottom[pc_colour(s.pile[l][0])] |= 1ull << l;
+    }
     memcpy(state, &s, sizeof s);
     return true;
 }
