@@ -1463,8 +1463,8 @@ static bool zig_state_from_text(const pips_game *gm, const char *text, void *sta
                 return pips_fail(err, PIPS_ERR_ARG, "state: a Queen without the queen option");
             if (s.height[loc] >= ZIG_MAXH)
                 return pips_fail(err, PIPS_ERR_ARG, "state: more than %d pieces", ZIG_MAXH);
-            if ((loc >= 64 && loc != 64 + c) || ((k->goal_mask >> loc & 1) && loc < 64 &&
-                                                  loc != k->goal[c]))
+            if (loc >= 64 ? loc != 64 + c
+                          : ((k->goal_mask >> loc & 1) && loc != k->goal[c]))
                 return pips_fail(err, PIPS_ERR_ARG,
                                  "state: %c on another colour's station (ZIG-R7)",
                                  ZIG_COLOUR_CH[c]);
