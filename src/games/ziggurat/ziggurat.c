@@ -1533,6 +1533,8 @@ static void put_piece(pips_str *out, int p, const pips_render_opts *ro)
     if (ro->colour) pips_str_cat(out, "\033[0m");
 }
 
+static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
+
 static void zig_render(const pips_game *gm, const void *state, const pips_render_opts *ro,
                        pips_str *out)
 {
@@ -1618,12 +1620,17 @@ static void zig_render(const pips_game *gm, const void *state, const pips_render
                       s->flags & F_RB ? " (rerolled)" : "", s->flags & F_ACT ? "" : " (used)");
         pips_move moves[ZIG_MAX_MOVES];
         size_t n = legal_steps(k, s, moves);
+        /* ZIG-R31: displayed sorted bytewise */
+        char (*txt)[16] = pips_malloc(gm->alloc, n * sizeof *txt);
+        if (!txt)
+            return;
+        for (size_t i = 0; i < n; i++)
+            pips_zig_move_text(k, moves[i], txt[i]);
+        qsort(txt, n, sizeof *txt, cmp_text);
         pips_str_catf(out, "legal steps (%zu):", n);
-        for (size_t i = 0; i < n; i++) {
-            char buf[PIPS_MOVE_TEXT_MAX];
-            pips_zig_move_text(k, moves[i], buf);
-            pips_str_catf(out, " %s", buf);
-        }
+        for (size_t i = 0; i < n; i++)
+            pips_str_catf(out, " %s", txt[i]);
+        pips_free(gm->alloc, txt);
         pips_str_cat(out, "\n");
     }
 }
