@@ -408,10 +408,13 @@ static void gen_steps(const zig_config *k, const zig_state *s, gen_ctx *g)
             }
         }
         /* (B): within a stack holding an own piece; non-Goal board square or own Start. */
-        for (int p = 0; p <= 64; p++) {
-            int loc = p == 64 ? start : p;
-            if (p < 64 && !((stacks & ~k->goal_mask) >> p & 1))
-                continue;
+        uint64_t swap_stacks = stacks & ~k->goal_mask;
+        for (int n_seen = -1; swap_stacks || n_seen < 0; n_seen++) {
+            int loc = start;
+            if (n_seen >= 0) {
+                loc = __builtin_ctzll(swap_stacks);
+                swap_stacks &= swap_stacks - 1;
+            }
             int h = s->height[loc];
             if (h < 2)
                 continue;
@@ -454,16 +457,15 @@ static void gen_steps(const zig_config *k, const zig_state *s, gen_ctx *g)
             } else if (own_top >> S & 1) { /* (C) */
                 dirs[S] |= (uint8_t)(k->tip_ok[S] & 1u << k->fwd_dir[c][S]);
             }
-            for (int d = 0; d < 8; d++)
-                if (dirs[S] >> d & 1)
-                    EMIT(zig_mk(K_TIP, (int)S, 0, d, 0));
+            for (unsigned m = dirs[S]; m; m &= m - 1)
+                EMIT(zig_mk(K_TIP, (int)S, 0, __builtin_ctz(m), 0));
         }
         if (s->height[start]) /* the Start's forward Tip (ZIG-R16) */
             EMIT(zig_mk(K_TIP, start, 0, k->entry_dir[c], 0));
     }
     if (acts >> ACT_REDO & 1) {
         /* ZIG-R19 RA: an own piece off its Goal. */
-        int own_off = 0;
+        int own_off = ((s->top[c] | s->bottom[c]) & ~(1ull << goal)) != 0;
         for (int l = 0; l < ZIG_LOCS && !own_off; l++) {
             if (l == goal)
                 continue;
@@ -1702,7 +1704,7 @@ const pips_game_def pips_ziggurat_def = {
     .state_size = sizeof(zig_state),
     .flags = PIPS_GAME_CHANCE,
     .bench_perft_depth = 5,
-    .bench_playouts = 300,
+    .bench_playouts = 900,
     .configure = zig_configure,
     .num_players = zig_num_players,
     .max_moves = zig_max_moves,
