@@ -577,6 +577,54 @@ static void test_render(void **st)
     pips_game_free(g);
 }
 
+/* Agent hooks: evaluate in [0, 1]; order_moves ranks a finishing step first and `end` last. */
+static void test_agent_hooks(void **st)
+{
+    (void)st;
+    pips_game *g = zig_game(NULL, 0);
+    void *s = zig_pos(g, HDR("R", "1", "T") "e3:R e4:R h0:R h1:B");
+    pips_move mv[ZIG_MAX_MOVES];
+    int sc[ZIG_MAX_MOVES];
+    size_t n = g->def->legal_moves(g, s, mv);
+    g->def->order_moves(g, s, mv, n, sc);
+    size_t best = 0, worst = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (sc[i] > sc[best]) best = i;
+        if (sc[i] < sc[worst]) worst = i;
+    }
+    char t[PIPS_MOVE_TEXT_MAX];
+    g->def->move_to_text(g, s, mv[best], t);
+    assert_string_equal(t, "Me3-e4");
+    g->def->move_to_text(g, s, mv[worst], t);
+    assert_string_equal(t, "end");
+    free(s);
+    static const char *const modes[][2] = {{"players=4", "mode=standard"}, {"players=4", "mode=teams"},
+                                           {"players=2", "mode=two_colour"}, {"players=3", "mode=standard"}};
+    for (int v = 0; v < 4; v++) {
+        pips_game *gv = zig_game(modes[v], 2);
+        zig_state z;
+        pips_rng rng;
+        pips_rng_seed(&rng, 3);
+        gv->def->initial(gv, &z);
+        double pr[ZIG_MAX_MOVES], ev[PIPS_MAX_PLAYERS];
+        for (int ply = 0; ply < 2000 && pips_to_move(gv, &z) != PIPS_OVER; ply++) {
+            gv->def->evaluate(gv, &z, ev);
+            double sum = 0;
+            for (int i = 0; i < pips_num_players(gv); i++) {
+                assert_true(ev[i] >= 0.0 && ev[i] <= 1.0);
+                sum += ev[i];
+            }
+            assert_true(sum > 0);
+            size_t k = pips_node_moves(gv, &z, &rng, mv, pr);
+            size_t pick = pips_to_move(gv, &z) == PIPS_CHANCE ? pips_sample_chance(&rng, pr, k)
+                                                              : (size_t)pips_rng_below(&rng, k);
+            gv->def->apply(gv, &z, mv[pick]);
+        }
+        pips_game_free(gv);
+    }
+    pips_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_blocking),   cmocka_unit_test(test_stations),
         cmocka_unit_test(test_queens),     cmocka_unit_test(test_check_matches_list),
         cmocka_unit_test(test_bad_text),   cmocka_unit_test(test_render),
+        cmocka_unit_test(test_agent_hooks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1675,6 +1675,50 @@ static void zig_evaluate(const pips_game *gm, const void *state, double *out)
             out[i] *= 2.0;
 }
 
+/* Move-ordering hint for search: race progress of the mover's pieces first
+ * (a step onto the Goal highest), Tips by the pieces they send home, `end`
+ * last. Chance outcomes all score 0. */
+static void zig_order_moves(const pips_game *gm, const void *state, const pips_move *moves,
+                            size_t n, int *scores)
+{
+    const zig_config *k = gm->config;
+    const zig_state *s = state;
+    int c = s->mover;
+    for (size_t i = 0; i < n; i++) {
+        pips_move m = moves[i];
+        int kind = zig_kind(m), o = zig_from(m), t = zig_to(m), score = 0;
+        switch (kind) {
+        case K_MOVE: case K_AIM: case K_HOP: case K_QMOVE: case K_QAIM: case K_QHOP:
+        case K_LEAP:
+            score = 10 * (k->pidx[c][t] - k->pidx[c][o]) + (t == k->goal[c] ? 1000 : 0);
+            break;
+        case K_SWAPA: { /* the own top piece moves from one square to the other */
+            int from = pc_colour(top_of(s, o)) == c ? o : t, to = from == o ? t : o;
+            score = 10 * (k->pidx[c][to] - k->pidx[c][from]);
+            break;
+        }
+        case K_TIP: {
+            int h = s->height[o], d = zig_a(m);
+            for (int j = 0; j < h && o < 64; j++) {
+                int tx = k->lx[o] + (j + 1) * ZIG_DX[d], ty = k->ly[o] + (j + 1) * ZIG_DY[d];
+                if (!on_board(tx, ty))
+                    score += pc_colour(s->pile[o][j]) == c ? -200 : 200;
+            }
+            break;
+        }
+        case K_DIG:
+            score = s->height[o] >= 2 ? 20 : 0;
+            break;
+        case K_END:
+            score = -1000;
+            break;
+        default:
+            break;
+        }
+        scores[i] = score;
+    }
+}
+
 /* ---- definition --------------------------------------------------------------------- */
 
 static const pips_option_def zig_options[] = {
@@ -1724,4 +1768,5 @@ const pips_game_def pips_ziggurat_def = {
     .hash = zig_hash,
     .render = zig_render,
     .evaluate = zig_evaluate,
+    .order_moves = zig_order_moves,
 };
