@@ -4,6 +4,8 @@
 
 const boards = {
   tictacdoh: () => import('./tictacdoh.js'),
+  icefrogs: () => import('./icefrogs.js'),
+  ziggurat: () => import('./ziggurat.js'),
 };
 
 export async function loadBoard(name) {

@@ -1,0 +1,218 @@
+// games/icefrogs.js — the IceFrogs board in SVG: the 37-cell star (ICF-R1)
+// drawn as pointy-topped hexagons named as in the notation (rows a..i from
+// the bottom tip, cells numbered from the left), start spaces tinted in their
+// owner's colour (ICF-R2), each stack drawn bottom first as pyramids of its
+// owners' colours (the top piece whole, at most three shown, the height in a
+// badge), and each player's supply. Moving: click one of your top pieces, or
+// a size in your supply, then one of the highlighted cells where a legal move
+// ends (ICF-R7 names a move by source and final cell only); `pass` is a
+// button when it is the only move (ICF-R9). Every legal move is also a
+// button in a list, for the keyboard.
+
+import { el, html, pyramid, asButton, icon } from './svg.js';
+
+const ROWS = 'abcdefghi';
+// half-hex offsets of each row's cells, left to right (the star of the notation)
+const ROW_X = [[6], [5, 7], [0, 2, 4, 6, 8, 10, 12], [1, 3, 5, 7, 9, 11], [2, 4, 6, 8, 10],
+  [1, 3, 5, 7, 9, 11], [0, 2, 4, 6, 8, 10, 12], [5, 7], [6]];
+const R = 32;                       // hexagon circumradius
+const W = Math.sqrt(3) * R;         // hexagon width
+const PAD = 6;
+const SIZES = ['S', 'M', 'L'];
+const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
+const PIPS = { S: 1, M: 2, L: 3 };
+const PW = { S: 19, M: 26, L: 33 }; // pyramid width and height by size
+const PH = { S: 18, M: 25, L: 32 };
+const COLOUR_NAME = ['red', 'blue', 'green'];
+const SHOWN = 3;                    // pieces of a stack drawn (the top ones)
+
+export const CELLS = ROWS.split('').flatMap((r, i) => ROW_X[i].map((_, k) => `${r}${k + 1}`));
+
+export function startCells(players) {
+  return players === 3 ? ['a1', 'g1', 'g7'] : ['a1', 'i1'];
+}
+
+function centre(name) {
+  const row = ROWS.indexOf(name[0]);
+  const x = ROW_X[row][Number(name.slice(1)) - 1];
+  return [PAD + W / 2 + x * W / 2, PAD + R + (8 - row) * 1.5 * R];
+}
+
+/* "b1:2S e3:1L2M2S ply=12 passes=0" -> { cells: Map name -> [{p, s}] bottom
+ * first (p = player 1..3), ply, passes }; "-" is the empty board. */
+export function parseState(text) {
+  const cells = new Map();
+  let ply = 0, passes = 0;
+  for (const part of (text || '').trim().split(/\s+/)) {
+    let m;
+    if ((m = /^([a-i]\d):((?:[1-3][SML])+)$/i.exec(part)))
+      cells.set(m[1].toLowerCase(), [...m[2].toUpperCase().matchAll(/([1-3])([SML])/g)]
+        .map((x) => ({ p: Number(x[1]), s: x[2] })));
+    else if ((m = /^ply=(\d+)$/.exec(part))) ply = Number(m[1]);
+    else if ((m = /^passes=(\d+)$/.exec(part))) passes = Number(m[1]);
+  }
+  return { cells, ply, passes };
+}
+
+/* "M+b1" -> {from: 'M', supply: true, to}; "c3-f6" -> {from: 'c3', to}; "pass" -> {pass} */
+export function parseMove(text) {
+  let m;
+  if ((m = /^([SML])\+([a-i]\d)$/i.exec(text)))
+    return { text, supply: true, from: m[1].toUpperCase(), to: m[2].toLowerCase() };
+  if ((m = /^([a-i]\d)-([a-i]\d)$/i.exec(text)))
+    return { text, supply: false, from: m[1].toLowerCase(), to: m[2].toLowerCase() };
+  if (/^pass$/i.test(text)) return { text, pass: true };
+  return null;
+}
+
+export function supplies(cells, players) {
+  const left = Array.from({ length: players }, () => ({ S: 5, M: 5, L: 5 }));
+  for (const st of cells.values()) for (const pc of st) if (left[pc.p - 1]) left[pc.p - 1][pc.s]--;
+  return left;
+}
+
+function describeStack(st) {
+  if (!st || !st.length) return 'empty';
+  const top = st[st.length - 1];
+  const one = (pc) => `player ${pc.p} ${SIZE_NAME[pc.s]}`;
+  return st.length === 1 ? one(top)
+    : `stack of ${st.length}, top ${one(top)}; bottom first: ${st.map(one).join(', ')}`;
+}
+
+function hexPoints(cx, cy, r) {
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = Math.PI / 180 * (60 * k - 90);
+    pts.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return pts.join(' ');
+}
+
+/* The stack bottom first, each piece standing a little above the one below;
+ * only the top SHOWN pieces are drawn, the height goes in a badge. */
+function drawStack(g, cx, cy, st) {
+  const shown = st.slice(-SHOWN);
+  let base = cy + R * 0.62;
+  for (let i = 0; i < shown.length; i++) {
+    const pc = shown[i];
+    pyramid(g, cx, base, PW[pc.s], PH[pc.s], `p${pc.p} ${pc.s}${i === shown.length - 1 ? ' top' : ''}`,
+      i === shown.length - 1 ? PIPS[pc.s] : 0);
+    base -= PH[pc.s] * (shown.length > 2 ? 0.26 : 0.34);
+  }
+  if (st.length > 1) {
+    const bx = cx + R * 0.56, by = cy - R * 0.12;
+    el('circle', { class: 'badge', cx: bx, cy: by, r: 8 }, g);
+    el('text', { class: 'badge-n', x: bx, y: by + 3.5, 'text-anchor': 'middle' }, g)
+      .textContent = String(st.length);
+  }
+}
+
+export function createBoard(container, ctx) {
+  const root = html('div', { class: 'icefrogs' });
+  const svg = el('svg', { role: 'group', 'aria-label': 'IceFrogs board' });
+  const supplyBox = html('div', { class: 'if-supplies' });
+  const bar = html('div', { class: 'row if-bar' });
+  const hint = html('p', { class: 'help if-hint', 'aria-live': 'polite' });
+  const all = html('details', { class: 'legal-all' });
+  root.append(supplyBox, svg, hint, bar, all);
+  container.append(root);
+  let view = null, live = false;
+  let selected = null;      // a cell name, or a size letter for the supply
+
+  function draw() {
+    const players = Number(view.options?.players) || 2;
+    const { cells } = parseState(view.state);
+    const starts = startCells(players);
+    const legal = live ? view.legal.map(parseMove).filter(Boolean) : [];
+    const bySource = new Map();  // source key -> Map(final cell -> move text)
+    for (const m of legal) {
+      if (m.pass) continue;
+      if (!bySource.has(m.from)) bySource.set(m.from, new Map());
+      bySource.get(m.from).set(m.to, m.text);
+    }
+    if (selected && !bySource.has(selected)) selected = null;
+    const targets = selected ? bySource.get(selected) : new Map();
+    const mover = view.to_move == null ? -1 : view.to_move + 1;
+    const last = view.moves && view.ply > 0 ? parseMove(view.moves[view.ply - 1]?.text || '') : null;
+    const lastFrom = last && !last.pass ? (last.supply ? null : last.from) : null;
+    const lastTo = last && !last.pass ? last.to : null;
+
+    svg.replaceChildren();
+    svg.setAttribute('viewBox', `0 0 ${(7 * W + 2 * PAD).toFixed(1)} ${14 * R + 2 * PAD}`);
+    for (const name of CELLS) {
+      const [cx, cy] = centre(name);
+      const st = cells.get(name) || [];
+      const owner = starts.indexOf(name) + 1;
+      const isSource = bySource.has(name);
+      const target = targets.get(name);
+      const cls = ['cell'];
+      if (owner) cls.push('start', `start-p${owner}`);
+      if (isSource) cls.push('source');
+      if (selected === name) cls.push('selected');
+      if (target) cls.push('legal');
+      if (name === lastFrom || name === lastTo) cls.push('last');
+      const g = el('g', { class: cls.join(' '), 'data-cell': name }, svg);
+      el('polygon', { class: 'hex', points: hexPoints(cx, cy, R - 1.2) }, g);
+      el('text', { class: 'name', x: cx, y: cy - R * 0.5, 'text-anchor': 'middle' }, g).textContent = name;
+      if (owner && !st.length)
+        el('text', { class: 'start-label', x: cx, y: cy + R * 0.3, 'text-anchor': 'middle' }, g)
+          .textContent = `P${owner}`;
+      if (st.length) drawStack(g, cx, cy, st);
+      let label = `${name}${owner ? ` (start of player ${owner})` : ''}: ${describeStack(st)}`;
+      if (target) {
+        const text = target;
+        asButton(g, `${label}; move here (${text})`, () => ctx.play(text));
+      } else if (isSource) {
+        asButton(g, `${label}; choose this piece`, () => { selected = selected === name ? null : name; draw(); });
+        g.setAttribute('aria-pressed', String(selected === name));
+      } else {
+        g.setAttribute('role', 'img');
+        g.setAttribute('aria-label', label);
+      }
+    }
+
+    // supplies: one row per player; the mover's sizes are buttons when live
+    const left = supplies(cells, players);
+    supplyBox.replaceChildren(...left.map((sup, i) => {
+      const p = i + 1;
+      const row = html('div', { class: `if-supply p${p}${p === mover ? ' to-move' : ''}`, 'data-player': p },
+        html('span', { class: 'who' }, html('span', { class: `dot p${p}` }), `Player ${p}`));
+      for (const s of SIZES) {
+        const can = p === mover && bySource.has(s);
+        const b = html('button', {
+          type: 'button', class: 'secondary size', 'data-size': s,
+          'aria-label': `player ${p} supply: ${sup[s]} ${SIZE_NAME[s]}${can ? '; choose to enter one' : ''}`,
+          'aria-pressed': can ? String(selected === s) : false,
+          disabled: !can,
+        }, icon(PW[s] * 0.55, PH[s] * 0.55, `p${p} ${s}`, PIPS[s]), html('span', {}, `${s}×${sup[s]}`));
+        if (can) b.addEventListener('click', () => { selected = selected === s ? null : s; draw(); });
+        row.append(b);
+      }
+      return row;
+    }));
+
+    bar.replaceChildren();
+    if (view.legal.includes('pass') && live)
+      bar.append(html('button', { type: 'button', class: 'pass', onclick: () => ctx.play('pass') },
+        'Pass (no other move)'));
+    if (!live) hint.textContent = '';
+    else if (selected && SIZES.includes(selected))
+      hint.textContent = `Entering a ${SIZE_NAME[selected]} pyramid from your start space: choose where it ends (${targets.size} cells).`;
+    else if (selected) hint.textContent = `Moving the piece on ${selected}: choose where it ends (${targets.size} cells).`;
+    else if (bySource.size) hint.textContent = `Player ${mover} (${COLOUR_NAME[mover - 1]}): choose one of your top pieces or a size from your supply.`;
+    else hint.textContent = '';
+
+    all.hidden = !live;
+    const open = all.open;
+    all.replaceChildren(html('summary', {}, `All legal moves (${view.legal.length})`),
+      html('div', { class: 'legal-list', role: 'list' }, (live ? view.legal : []).map((t) =>
+        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': t,
+          onclick: () => ctx.play(t) }, t))));
+    all.open = open;
+  }
+
+  return {
+    update(v, isLive) { view = v; live = isLive; draw(); },
+    destroy() { root.remove(); },
+  };
+}
