@@ -151,7 +151,7 @@ export function createBoard(container, ctx) {
       if (selected === name) cls.push('selected');
       if (target) cls.push('legal');
       if (name === lastFrom || name === lastTo) cls.push('last');
-      const g = el('g', { class: cls.join(' '), 'data-cell': name }, svg);
+      const g = el('g', { class: cls.join(' '), 'data-cell': name, 'data-height': st.length }, svg);
       el('polygon', { class: 'hex', points: hexPoints(cx, cy, R - 1.2) }, g);
       el('text', { class: 'name', x: cx, y: cy - R * 0.5, 'text-anchor': 'middle' }, g).textContent = name;
       if (owner && !st.length)

@@ -1,0 +1,312 @@
+// games/ziggurat.js — the Ziggurat board in SVG: the 8x8 board (a1 lower
+// left, north up) shaded by level (ZIG-R1: 1 outer ring .. 4 the centre),
+// each colour's walls (small pyramids), Goal and off-board Start (ZIG-R2),
+// the piles bottom to top as stacked pyramids (Queens taller, with a crown),
+// the dice of the turn (movement value, action face, what is still unused)
+// and the turn's legal steps. Steps with a from and a to square (Move, Aim,
+// Hop, Queen moves, Leap, Dig, Swap A) are played by clicking the square
+// then a highlighted target; the others (Swap B, Tip, RA, RB, end) are
+// buttons. Every legal step is also in a list, for the keyboard. Dice are
+// rolled by the server.
+
+import { el, html, pyramid, asButton } from './svg.js';
+
+const C = 56;                        // square size
+const COLOURS = ['R', 'G', 'Y', 'B'];
+const NAME = { R: 'Red', G: 'Green', Y: 'Yellow', B: 'Blue' };
+const STATIONS = {                  // ZIG-R2 (shared/rules/ziggurat.md section 1)
+  R: { start: 'h0', goal: 'e4', walls: ['g1', 'f2', 'e3'] },
+  G: { start: 'i8', goal: 'e5', walls: ['h7', 'g6', 'f5'] },
+  Y: { start: 'a9', goal: 'd5', walls: ['b8', 'c7', 'd6'] },
+  B: { start: '@1', goal: 'd4', walls: ['a2', 'b3', 'c4'] },
+};
+const ACTION = { T: 'Tip', S: 'Swap', H: 'Hop', D: 'Dig', A: 'Aim', W: 'Wild', L: 'Leap', R: 'Redo' };
+const STEP = { M: 'Move', A: 'Aim move', H: 'Hop move', L: 'Leap', D: 'Dig', S: 'Swap' };
+const ARROW = { N: '↑', NE: '↗', E: '→', SE: '↘', S: '↓', SW: '↙', W: '←', NW: '↖' };
+const DIR = { N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1] };
+const DIR_NAME = { N: 'north', NE: 'north-east', E: 'east', SE: 'south-east', S: 'south', SW: 'south-west', W: 'west', NW: 'north-west' };
+const SQ = '([a-i@][0-9])';
+
+const FILES = '@abcdefghi';
+function xy(sq) { return [FILES.indexOf(sq[0]), Number(sq[1])]; }
+function level(x, y) { return Math.min(x, y, 9 - x, 9 - y); }
+
+/* "mover=R phase=step move=4 action=W flags=MA turns=12 result=- | f1:R,B h0:R"
+ * -> { mover, phase, move, action, flags, turns, result, piles: Map sq -> ['R','BQ',..] } */
+export function parseState(text) {
+  const [head, body = ''] = (text || '').split('|');
+  const s = { piles: new Map() };
+  for (const part of head.trim().split(/\s+/)) {
+    const m = /^(\w+)=(.*)$/.exec(part);
+    if (m) s[m[1]] = m[2];
+  }
+  s.move = Number(s.move) || 0;
+  s.turns = Number(s.turns) || 0;
+  if (s.flags === '-' || s.flags == null) s.flags = '';
+  for (const part of body.trim().split(/\s+/)) {
+    const m = new RegExp(`^${SQ}:(.+)$`).exec(part);
+    if (m) s.piles.set(m[1], m[2].split(','));
+  }
+  return s;
+}
+
+/* A step token -> { text, kind, from, to, ... }; kind 'move' for the steps
+ * played by clicking two squares, 'button' for the rest. */
+export function parseStep(text) {
+  let m;
+  if ((m = new RegExp(`^(Q?)([MAH])${SQ}-${SQ}$`).exec(text)))
+    return { text, kind: 'move', from: m[3], to: m[4], label: `${m[1] ? 'Queen ' : ''}${STEP[m[2]].toLowerCase()}` };
+  if ((m = new RegExp(`^([LDS])${SQ}-${SQ}$`).exec(text)))
+    return { text, kind: 'move', from: m[2], to: m[3], label: STEP[m[1]].toLowerCase(), swap: m[1] === 'S' };
+  if ((m = new RegExp(`^S${SQ}:(\\d+)-(\\d+)$`).exec(text)))
+    return { text, kind: 'button', at: m[1], short: `${m[2]}↔${m[3]}`,
+      label: `Swap on ${m[1]}: heights ${m[2]} and ${m[3]} (${text})` };
+  if ((m = new RegExp(`^T${SQ}(NE|NW|SE|SW|N|E|S|W)$`).exec(text)))
+    return { text, kind: 'button', at: m[1], dir: m[2], short: `${ARROW[m[2]]} ${m[2]}`,
+      label: `Tip the pile on ${m[1]} to the ${DIR_NAME[m[2]]} (${text})` };
+  if (text === 'RA') return { text, kind: 'button', label: 'RA: reroll the movement die' };
+  if (text === 'RB') return { text, kind: 'button', label: 'RB: reroll the action die' };
+  if (text === 'end') return { text, kind: 'button', label: 'End the turn' };
+  return { text, kind: 'button', label: text };
+}
+
+/* Colours of each seat (ZIG-R25, R26): seats go clockwise from Red over the
+ * colours in play; the two-colour game gives seat 1 Red+Yellow. */
+export function seatColours(options = {}) {
+  const players = Number(options.players) || 4;
+  if (options.mode === 'two_colour') return [['R', 'Y'], ['B', 'G']];
+  let present = ['R', 'B', 'Y', 'G'];
+  if (players === 3) present = present.filter((c) => NAME[c].toLowerCase() !== (options.omit || 'green'));
+  if (players === 2) present = options.pair === 'bg' ? ['B', 'G'] : ['R', 'Y'];
+  return present.map((c) => [c]);
+}
+
+function pieceName(p) { return `${NAME[p[0]]}${p[1] === 'Q' ? ' Queen' : ''}`; }
+function describePile(pile) {
+  if (!pile || !pile.length) return 'empty';
+  return pile.length === 1 ? pieceName(pile[0]) : `pile of ${pile.length}, bottom first: ${pile.map(pieceName).join(', ')}`;
+}
+
+function sqCorner(sq) {
+  const [x, y] = xy(sq);
+  return [x * C, (9 - y) * C];
+}
+
+/* A pile bottom to top, each piece standing partly above the one below;
+ * the rise shrinks so a tall pile still fits its square. */
+function drawPile(g, x0, y0, pile) {
+  const dims = pile.map((p) => (p[1] === 'Q' ? [24, 30] : [22, 19]));
+  const room = C - 14;
+  const top = dims[dims.length - 1][1];
+  const rise = pile.length > 1 ? Math.min(9, (room - top) / (pile.length - 1)) : 0;
+  let base = y0 + C - 5;
+  const cx = x0 + C / 2;
+  pile.forEach((p, i) => {
+    const [w, h] = dims[i];
+    const cls = `z${p[0]}${p[1] === 'Q' ? ' queen' : ''}${i === pile.length - 1 ? ' top' : ''}`;
+    const pg = pyramid(g, cx, base, w, h, cls);
+    if (p[1] === 'Q') // a crown: three small points on the apex
+      el('polygon', { class: 'crown', points: `${cx - 5},${base - h + 6} ${cx - 5},${base - h - 2} ${cx - 2.5},${base - h + 2} ${cx},${base - h - 4} ${cx + 2.5},${base - h + 2} ${cx + 5},${base - h - 2} ${cx + 5},${base - h + 6}` }, pg);
+    base -= rise;
+  });
+  if (pile.length > 3) {
+    el('circle', { class: 'badge', cx: x0 + C - 9, cy: y0 + 17, r: 7 }, g);
+    el('text', { class: 'badge-n', x: x0 + C - 9, y: y0 + 20.5, 'text-anchor': 'middle' }, g).textContent = String(pile.length);
+  }
+}
+
+export function createBoard(container, ctx) {
+  const root = html('div', { class: 'ziggurat' });
+  const dice = html('div', { class: 'zg-dice', 'aria-live': 'polite' });
+  const svg = el('svg', { role: 'group', 'aria-label': 'Ziggurat board' });
+  const hint = html('p', { class: 'help zg-hint' });
+  const choose = html('div', { class: 'row zg-choose' });
+  const steps = html('div', { class: 'row zg-steps', role: 'group', 'aria-label': 'other steps' });
+  const all = html('details', { class: 'legal-all' });
+  root.append(dice, svg, hint, choose, steps, all);
+  container.append(root);
+  let view = null, live = false;
+  let selected = null, chooseFor = null;
+  let hoverAt = null;             // square of the Tip/Swap button under the pointer
+
+  function draw() {
+    const s = parseState(view.state);
+    const legal = live ? view.legal.map(parseStep) : [];
+    const moves = new Map();      // from -> Map(to -> [steps])
+    const add = (a, b, st) => {
+      if (!moves.has(a)) moves.set(a, new Map());
+      const m = moves.get(a);
+      if (!m.has(b)) m.set(b, []);
+      m.get(b).push(st);
+    };
+    for (const st of legal) if (st.kind === 'move') {
+      add(st.from, st.to, st);
+      if (st.swap) add(st.to, st.from, st);
+    }
+    if (selected && !moves.has(selected)) selected = null;
+    if (!selected) chooseFor = null;
+    const targets = selected ? moves.get(selected) : new Map();
+    const lastText = view.ply > 0 ? view.moves[view.ply - 1]?.text : '';
+    const last = lastText ? parseStep(lastText) : null;
+    const lastSquares = new Set(last && last.kind === 'move' ? [last.from, last.to] : last?.at ? [last.at] : []);
+
+    drawDice(s);
+    svg.replaceChildren();
+    svg.setAttribute('viewBox', `0 0 ${10 * C} ${10 * C}`);
+    const squares = [];
+    for (let y = 8; y >= 1; y--) for (let x = 1; x <= 8; x++) squares.push(FILES[x] + y);
+    for (const c of COLOURS) squares.push(STATIONS[c].start);
+    for (const sq of squares) {
+      const [x, y] = xy(sq);
+      const [x0, y0] = sqCorner(sq);
+      const lv = level(x, y);
+      const station = COLOURS.find((c) => STATIONS[c].start === sq || STATIONS[c].goal === sq);
+      const wallOf = COLOURS.find((c) => STATIONS[c].walls.includes(sq));
+      const isStart = lv === 0;
+      const cls = ['sq', `lv${lv}`];
+      if (station) cls.push(isStart ? 'start' : 'goal', `st${station}`);
+      if (selected === sq) cls.push('selected');
+      if (moves.has(sq)) cls.push('source');
+      if (targets.has(sq)) cls.push('legal');
+      if (lastSquares.has(sq)) cls.push('last');
+      if (hoverAt?.at === sq) cls.push('hover');
+      const pile = s.piles.get(sq) || [];
+      const g = el('g', { class: cls.join(' '), 'data-sq': sq, 'data-pile': pile.join(',') }, svg);
+      el('rect', { class: 'ground', x: x0 + 1, y: y0 + 1, width: C - 2, height: C - 2, rx: isStart ? 8 : 2 }, g);
+      if (station && !isStart) // the Goal station: a large pyramid in outline
+        el('polygon', { class: `station z${station}`, points: `${x0 + 5},${y0 + C - 4} ${x0 + C - 5},${y0 + C - 4} ${x0 + C / 2},${y0 + 5}` }, g);
+      if (lv > 0 && (x === y || x + y === 9)) // corners stop plain moves (ZIG-R4)
+        el('circle', { class: 'corner', cx: x0 + C - 7, cy: y0 + 7, r: 2.5 }, g);
+      if (wallOf) pyramid(g, x0 + C - 9, y0 + C - 3, 12, 11, `wall z${wallOf}`);
+      el('text', { class: 'coord', x: x0 + 4, y: y0 + 11 }, g).textContent = sq;
+      if (isStart) el('text', { class: 'start-label', x: x0 + C - 4, y: y0 + 11, 'text-anchor': 'end' }, g)
+        .textContent = `${station} start`;
+      if (pile.length) drawPile(g, x0, y0, pile);
+      let label = `${sq}${isStart ? `, ${NAME[station]} Start` : station ? `, ${NAME[station]} Goal` : `, level ${lv}`}` +
+        `${wallOf ? `, ${NAME[wallOf]} wall` : ''}: ${describePile(pile)}`;
+      const options = targets.get(sq);
+      if (options) {
+        asButton(g, `${label}; ${options.map((o) => `${o.label} ${o.text}`).join(' or ')}`, () => {
+          if (options.length === 1) ctx.play(options[0].text);
+          else { chooseFor = sq; draw(); }
+        });
+      } else if (moves.has(sq)) {
+        asButton(g, `${label}; choose this square to move from`, () => {
+          selected = selected === sq ? null : sq;
+          chooseFor = null;
+          draw();
+        });
+        g.setAttribute('aria-pressed', String(selected === sq));
+      } else {
+        g.setAttribute('role', 'img');
+        g.setAttribute('aria-label', label);
+      }
+    }
+
+    // several steps between the same two squares: pick one
+    choose.replaceChildren();
+    if (chooseFor && targets.has(chooseFor)) {
+      choose.append(html('span', { class: 'help' }, `${selected} → ${chooseFor}:`),
+        ...targets.get(chooseFor).map((o) => html('button', { type: 'button', 'data-move': o.text,
+          onclick: () => ctx.play(o.text) }, `${o.label} (${o.text})`)));
+    }
+
+    // Tips and Swap B grouped by square (arrows / height pairs), then RA, RB, end
+    const groups = new Map();
+    const plain = [];
+    for (const st of legal) {
+      if (st.kind !== 'button') continue;
+      if (st.at) {
+        const key = `${st.text[0]}${st.at}`;
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key).push(st);
+      } else plain.push(st);
+    }
+    const stepButton = (st, text, cls) => {
+      const b = html('button', { type: 'button', class: cls, 'data-move': st.text, 'aria-label': st.label,
+        title: st.label, onclick: () => ctx.play(st.text) }, text);
+      if (st.at) {
+        const on = () => { hoverAt = st; mark(); };
+        const off = () => { hoverAt = null; mark(); };
+        b.addEventListener('mouseenter', on); b.addEventListener('focus', on);
+        b.addEventListener('mouseleave', off); b.addEventListener('blur', off);
+      }
+      return b;
+    };
+    steps.replaceChildren(
+      ...[...groups.values()].map((list) => html('span', { class: 'zg-group' },
+        html('span', { class: 'zg-group-name' }, `${list[0].text[0] === 'T' ? 'Tip' : 'Swap'} ${list[0].at}`),
+        list.map((st) => stepButton(st, st.short, 'secondary small')))),
+      ...plain.map((st) => stepButton(st, st.label, st.text === 'end' ? '' : 'secondary')));
+    if (!live) hint.textContent = '';
+    else if (selected) hint.textContent = `From ${selected}: choose a highlighted square (${targets.size}).`;
+    else if (moves.size) hint.textContent = 'Choose a highlighted square to move from, or a step below.';
+    else hint.textContent = 'Choose a step below.';
+
+    all.hidden = !live;
+    const open = all.open;
+    all.replaceChildren(html('summary', {}, `All legal steps (${view.legal.length})`),
+      html('div', { class: 'legal-list', role: 'list' }, legal.map((st) =>
+        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': st.text,
+          title: st.label, onclick: () => ctx.play(st.text) }, st.text))));
+    all.open = open;
+  }
+
+  // the square a Tip/Swap button acts on, and a Tip's direction, without redrawing
+  function mark() {
+    for (const g of svg.querySelectorAll('.sq.hover')) g.classList.remove('hover');
+    svg.querySelector('.tip-arrow')?.remove();
+    if (!hoverAt) return;
+    svg.querySelector(`.sq[data-sq="${hoverAt.at}"]`)?.classList.add('hover');
+    if (hoverAt.dir) {
+      const [x0, y0] = sqCorner(hoverAt.at);
+      const [dx, dy] = DIR[hoverAt.dir];
+      const cx = x0 + C / 2, cy = y0 + C / 2;
+      const ex = cx + dx * C * 1.5, ey = cy - dy * C * 1.5;  // north is up
+      const a = el('g', { class: 'tip-arrow', 'pointer-events': 'none' }, svg);
+      el('line', { x1: cx, y1: cy, x2: ex, y2: ey }, a);
+      const ang = Math.atan2(ey - cy, ex - cx);
+      const p = (t, r) => `${ex + r * Math.cos(ang + t)},${ey + r * Math.sin(ang + t)}`;
+      el('polygon', { points: `${p(0, 4)} ${p(2.5, 12)} ${p(-2.5, 12)}` }, a);
+    }
+  }
+
+  function drawDice(s) {
+    const mover = s.mover && NAME[s.mover] ? s.mover : null;
+    const seats = seatColours(view.options);
+    const die = (cls, face, caption, used, label) => html('span', { class: `die ${cls}${used ? ' used' : ''}`,
+      role: 'img', 'aria-label': label }, html('b', {}, face), html('small', {}, caption));
+    const parts = [];
+    if (mover) parts.push(html('span', { class: 'zg-mover' }, html('span', { class: `dot z${mover}` }),
+      s.phase === 'over' ? 'Game over' : `${NAME[mover]} to play`));
+    if (s.phase === 'step' || s.phase === 'ra' || s.phase === 'rb') {
+      const mUsed = !s.flags.includes('M'), aUsed = !s.flags.includes('A');
+      parts.push(die('move', String(s.move), 'movement', mUsed,
+        `movement ${s.move}${mUsed ? ', used' : ''}`));
+      parts.push(die('action', s.action, ACTION[s.action] || 'blank', aUsed,
+        `action ${ACTION[s.action] || s.action}${aUsed ? ', used' : ''}`));
+      const notes = [];
+      if (s.flags.includes('P')) notes.push('plain Move only (after RA)');
+      if (s.flags.includes('B')) notes.push('action rerolled');
+      if (s.phase !== 'step') notes.push('rolling…');
+      if (notes.length) parts.push(html('span', { class: 'help' }, notes.join('; ')));
+    } else if (s.phase === 'roll') parts.push(html('span', { class: 'help' }, 'rolling the dice…'));
+    parts.push(html('span', { class: 'help zg-seats' }, seats.map((cs, i) =>
+      `Player ${i + 1}: ${cs.map((c) => NAME[c]).join('+')}`).join(' · ') + ` · turn ${s.turns + 1}`));
+    dice.replaceChildren(...parts);
+    // the steps of the turn so far, from its opening roll
+    const turn = [];
+    for (let i = view.ply - 1; i >= 0; i--) {
+      const m = view.moves[i];
+      turn.unshift(m.seat == null ? `(${m.text})` : m.text);
+      if (m.seat == null && /^\d[A-Z]$/.test(m.text)) break;
+    }
+    if (turn.length && s.phase !== 'over')
+      dice.append(html('span', { class: 'help zg-turn' }, `This turn: ${turn.join(' ')}`));
+  }
+
+  return {
+    update(v, isLive) { view = v; live = isLive; draw(); },
+    destroy() { root.remove(); },
+  };
+}
