@@ -306,7 +306,11 @@ export function createBoard(container, ctx) {
   }
 
   return {
-    update(v, isLive) { view = v; live = isLive; draw(); },
+    update(v, isLive) {
+      // a new position (a move made, replay, undo) drops the choice in progress
+      if (!view || v.ply !== view.ply || v.n_moves !== view.n_moves) { selected = null; chooseFor = null; }
+      view = v; live = isLive; draw();
+    },
     destroy() { root.remove(); },
   };
 }

@@ -1,0 +1,253 @@
+// boards.test.mjs — the IceFrogs and Ziggurat SVG boards in a real browser
+// (Debian chromium, headless) against the `random` agent: moves made by
+// clicking pieces, supply sizes and highlighted cells (and one by keyboard),
+// the board checked against the moves, reload restores the game, phone width
+// fits; screenshots under build/web-screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, screenshotPath, apiCall } from './helpers.mjs';
+
+let server, browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+async function newPage() {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  return page;
+}
+
+/* Waits until it is this browser's turn (the agent has answered) or the game is over. */
+async function myTurn(page) {
+  await page.waitForFunction(() => {
+    const s = document.getElementById('status');
+    return s && (/^Your move/.test(s.textContent) || /^Game over/.test(s.textContent));
+  }, null, { timeout: 10000 });
+  return (await page.textContent('#status')).startsWith('Your move');
+}
+
+const moveTexts = (page) => page.$$eval('#moves li', (l) => l.map((x) => x.textContent));
+
+async function openGame(page, r) {
+  await page.goto(server.url);
+  await page.evaluate(([id, tokens]) => {
+    localStorage.setItem('pips-tokens-' + id, JSON.stringify(tokens));
+    localStorage.setItem('pips-text-board', '0');
+  }, [r.id, r.tokens]);
+  await page.goto(`${server.url}#/game/${r.id}`);
+}
+
+async function phoneFits(page, name) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page overflows by ${overflow}px`);
+  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+  await page.setViewportSize({ width: 1100, height: 800 });
+}
+
+/* IceFrogs pieces only enter from supply (ICF-R3) and never leave the board. */
+async function icefrogsPieces(page) {
+  return page.$$eval('.icefrogs .cell', (l) => l.reduce((n, g) => n + Number(g.dataset.height), 0));
+}
+
+test('IceFrogs: lobby, moves by clicking supply, pieces and cells, keyboard, reload', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  await page.selectOption('#game', 'icefrogs');
+  await page.selectOption('#seat-0', 'human');
+  await page.selectOption('#seat-1', 'random');
+  await page.fill('#seed', '21');
+  await page.click('#new-game button[type=submit]');
+  await page.waitForSelector('.icefrogs svg .cell');
+  assert.equal(await page.$$eval('.icefrogs .cell', (l) => l.length), 37, 'ICF-R1: 37 cells');
+  assert.deepEqual(await page.$$eval('.icefrogs .cell.start', (l) => l.map((g) => g.dataset.cell)),
+    ['a1', 'i1'], 'ICF-R2: start spaces');
+  assert.equal(await page.textContent('.if-supply[data-player="1"]'), 'Player 1S×5M×5L×5');
+  let played = 0;
+  for (let i = 0; i < 6; i++) {
+    if (!(await myTurn(page))) break;
+    const before = (await moveTexts(page)).length;
+    const pass = await page.$('.icefrogs button.pass');
+    if (pass) await pass.click();
+    else if (i === 3) {
+      // by keyboard: a source cell (or supply size), Enter, then a target, Enter
+      const src = (await page.$('.icefrogs .cell.source')) || (await page.$('.if-supply button.size:not([disabled])'));
+      await src.focus();
+      await page.keyboard.press('Enter');
+      await page.focus('.icefrogs .cell.legal');
+      await page.keyboard.press('Enter');
+    } else {
+      // alternate: a supply size on even turns, a piece on the board otherwise
+      const sources = await page.$$('.icefrogs .cell.source');
+      const sizes = await page.$$('.if-supply button.size:not([disabled])');
+      const src = (i % 2 === 1 && sources.length) ? sources[0] : sizes[i % sizes.length];
+      await src.click();
+      const targets = await page.$$('.icefrogs .cell.legal');
+      assert.ok(targets.length > 0, 'final cells are highlighted');
+      const name = await targets[targets.length - 1].getAttribute('data-cell');
+      await targets[targets.length - 1].click();
+      await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+      const mine = (await moveTexts(page))[before];
+      assert.match(mine, new RegExp(`^([SML]\\+|[a-i]\\d-)${name}$`), 'the move ends on the clicked cell (ICF-R7)');
+    }
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+    played++;
+  }
+  assert.ok(played >= 4, `played ${played} moves`);
+  await myTurn(page);
+  const moves = await moveTexts(page);
+  for (const m of moves) assert.match(m, /^([SML]\+[a-i]\d|[a-i]\d-[a-i]\d|pass)$/);
+  const entered = moves.filter((m) => m.includes('+')).length;
+  assert.equal(await icefrogsPieces(page), entered, 'every piece entered is on the board');
+  // supplies: 5 of each size minus what each player entered
+  const p1 = moves.filter((m, k) => k % 2 === 0 && m.includes('+')).length;
+  const left = await page.$$eval('.if-supply[data-player="1"] button.size', (l) =>
+    l.reduce((n, b) => n + Number(b.textContent.split('×')[1]), 0));
+  assert.equal(left, 15 - p1);
+  await page.screenshot({ path: screenshotPath('icefrogs-play'), fullPage: true });
+
+  // replay one move back: one piece fewer if that move entered one
+  await page.click('#replay-prev');
+  await page.waitForFunction(() => /^Replay/.test(document.getElementById('status').textContent));
+  assert.equal(await icefrogsPieces(page), entered - (moves[moves.length - 1].includes('+') ? 1 : 0));
+  assert.equal(await page.$$eval('.icefrogs .cell.source, .icefrogs .cell.legal', (l) => l.length), 0,
+    'nothing to click while replaying');
+  await page.click('#replay-last');
+
+  await page.reload();
+  await page.waitForSelector('.icefrogs svg .cell');
+  assert.deepEqual(await moveTexts(page), moves);
+  assert.equal(await icefrogsPieces(page), entered);
+  if (await myTurn(page)) assert.ok((await page.$$('.icefrogs .cell.source, .if-supply button.size:not([disabled])')).length > 0);
+  await phoneFits(page, 'icefrogs-phone');
+  await page.close();
+});
+
+test('IceFrogs with three players: three start spaces and supplies', async () => {
+  const r = await apiCall(server.url, 'POST', 'games',
+    { game: 'icefrogs', options: { players: 3 }, seats: ['human', 'random', 'random'], seed: 5 });
+  assert.equal(r.status, 201);
+  const page = await newPage();
+  await openGame(page, r.json);
+  await page.waitForSelector('.icefrogs svg .cell');
+  assert.deepEqual(await page.$$eval('.icefrogs .cell.start', (l) => l.map((g) => g.dataset.cell)),
+    ['a1', 'g1', 'g7'], 'ICF-R2: three start spaces');
+  assert.equal(await page.$$eval('.if-supply', (l) => l.length), 3);
+  await myTurn(page);
+  await page.click('.if-supply[data-player="1"] button[data-size="L"]');
+  await page.click('.icefrogs .cell.legal >> nth=0');
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 3);
+  await myTurn(page);
+  assert.equal(await icefrogsPieces(page), (await moveTexts(page)).filter((m) => m.includes('+')).length);
+  await page.close();
+});
+
+/* Ziggurat: the pieces drawn, by square (data-pile), as the state text says. */
+async function zigPiles(page) {
+  return page.$$eval('.ziggurat .sq', (l) => l.filter((g) => g.dataset.pile)
+    .map((g) => `${g.dataset.sq}:${g.dataset.pile}`).sort().join(' '));
+}
+const statePiles = (state) => state.split('|')[1].trim().split(/\s+/).sort().join(' ');
+
+test('Ziggurat: steps by clicking squares and buttons against random, dice, reload', async () => {
+  const r = await apiCall(server.url, 'POST', 'games',
+    { game: 'ziggurat', options: { players: 2 }, seats: ['human', 'random'], seed: 3 });
+  assert.equal(r.status, 201);
+  const id = r.json.id;
+  const page = await newPage();
+  await openGame(page, r.json);
+  await page.waitForSelector('.ziggurat svg .sq');
+  // ZIG-R1, R2: 64 squares and 4 Starts; three Drones per colour on its Start
+  assert.equal(await page.$$eval('.ziggurat .sq', (l) => l.length), 68);
+  assert.equal(await zigPiles(page), 'a9:Y,Y,Y h0:R,R,R');
+  assert.equal(await page.$$eval('.ziggurat .pyr.wall', (l) => l.length), 12);
+  let clicked = 0, buttons = 0;
+  for (let i = 0; i < 14 && (clicked < 4 || buttons < 2); i++) {
+    if (!(await myTurn(page))) break;
+    const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+    const state = /move=(\d+) action=(\S)/.exec(v.state);
+    // the dice shown are the state's
+    assert.equal(await page.textContent('.zg-dice .die.move b'), state[1]);
+    assert.equal(await page.textContent('.zg-dice .die.action b'), state[2]);
+    const before = (await moveTexts(page)).length;
+    const sources = await page.$$('.ziggurat .sq.source');
+    let expect;
+    if (sources.length && (i % 3 !== 2 || buttons >= 2)) {
+      const src = sources[i % sources.length];
+      const from = await src.getAttribute('data-sq');
+      await src.click();
+      const targets = await page.$$('.ziggurat .sq.legal');
+      assert.ok(targets.length > 0, 'targets are highlighted');
+      const to = await targets[0].getAttribute('data-sq');
+      await targets[0].click();
+      const choice = await page.$('.zg-choose button');
+      if (choice) await choice.click();   // several steps between the same squares
+      expect = (m) => m.endsWith(`${from}-${to}`) || m === `S${to}-${from}`;
+      clicked++;
+    } else {
+      // a step button: prefer a Tip/Swap/RA/RB to `end`
+      const all = await page.$$('.zg-steps button');
+      assert.ok(all.length > 0, 'step buttons');
+      const b = all.length > 1 && i % 2 ? all[0] : all[all.length - 1];
+      const text = await b.getAttribute('data-move');
+      assert.ok(v.legal.includes(text), `${text} is legal`);
+      await b.click();
+      expect = (m) => m === text;
+      buttons++;
+    }
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+    const mine = (await moveTexts(page))[before];
+    assert.ok(expect(mine), `played ${mine}`);
+  }
+  assert.ok(clicked >= 3, `steps by clicking: ${clicked}`);
+  assert.ok(buttons >= 1, `steps by buttons: ${buttons}`);
+  await myTurn(page);
+  // the board shows the state's piles: 6 Drones in all, wherever they are
+  const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+  const piles = await zigPiles(page);
+  assert.equal(piles, statePiles(v.state));
+  assert.equal(await page.$$eval('.ziggurat .pyr:not(.wall)', (l) => l.length), 6);
+  const moves = await moveTexts(page);
+  assert.deepEqual(moves, v.moves.map((m) => (m.seat == null ? `(${m.text})` : m.text)));
+  await page.screenshot({ path: screenshotPath('ziggurat-play'), fullPage: true });
+
+  // the fallback list holds every legal step as a focusable button
+  await page.click('.ziggurat details.legal-all summary');
+  assert.deepEqual(await page.$$eval('.ziggurat .legal-list button', (l) => l.map((b) => b.dataset.move)), v.legal);
+
+  await page.reload();
+  await page.waitForSelector('.ziggurat svg .sq');
+  assert.deepEqual(await moveTexts(page), moves);
+  assert.equal(await zigPiles(page), piles);
+  await phoneFits(page, 'ziggurat-phone');
+
+  // undo takes back this browser's steps since the agent's last one
+  await myTurn(page);
+  await page.click('#undo');
+  await page.waitForFunction((n) => document.querySelectorAll('#moves li').length < n, moves.length);
+  const after = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+  assert.equal(await zigPiles(page), statePiles(after.state));
+  await page.close();
+});
+
+test('Ziggurat with Queens, four players: Queens drawn with crowns', async () => {
+  const r = await apiCall(server.url, 'POST', 'games',
+    { game: 'ziggurat', options: { queen: true, queen_height: 2 }, seats: ['human', 'random', 'random', 'random'], seed: 8 });
+  assert.equal(r.status, 201);
+  const page = await newPage();
+  await openGame(page, r.json);
+  await page.waitForSelector('.ziggurat svg .sq');
+  await myTurn(page);
+  // ZIG-R27: each Start pile holds a Queen (second from the bottom here)
+  assert.equal(await page.$$eval('.ziggurat .pyr.queen .crown', (l) => l.length), 4);
+  assert.equal(await page.getAttribute('.ziggurat .sq[data-sq="h0"]', 'data-pile'), 'R,RQ,R,R');
+  assert.match(await page.textContent('.zg-seats'), /Player 1: Red · Player 2: Blue · Player 3: Yellow · Player 4: Green/);
+  await page.screenshot({ path: screenshotPath('ziggurat-queens'), fullPage: true });
+  await page.close();
+});
