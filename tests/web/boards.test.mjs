@@ -236,7 +236,7 @@ test('Ziggurat: steps by clicking squares and buttons against random, dice, relo
   await page.close();
 });
 
-test('Ziggurat with Queens, four players: Queens drawn with crowns', async () => {
+test('Ziggurat with Queens, four players: Queens drawn distinct', async () => {
   const r = await apiCall(server.url, 'POST', 'games',
     { game: 'ziggurat', options: { queen: true, queen_height: 2 }, seats: ['human', 'random', 'random', 'random'], seed: 8 });
   assert.equal(r.status, 201);
@@ -245,7 +245,7 @@ test('Ziggurat with Queens, four players: Queens drawn with crowns', async () =>
   await page.waitForSelector('.ziggurat svg .sq');
   await myTurn(page);
   // ZIG-R27: each Start pile holds a Queen (second from the bottom here)
-  assert.equal(await page.$$eval('.ziggurat .pyr.queen .crown', (l) => l.length), 4);
+  assert.equal(await page.$$eval('.ziggurat .pyr.queen', (l) => l.length), 4);
   assert.equal(await page.getAttribute('.ziggurat .sq[data-sq="h0"]', 'data-pile'), 'R,RQ,R,R');
   assert.match(await page.textContent('.zg-seats'), /Player 1: Red · Player 2: Blue · Player 3: Yellow · Player 4: Green/);
   await page.screenshot({ path: screenshotPath('ziggurat-queens'), fullPage: true });

@@ -95,23 +95,27 @@ function sqCorner(sq) {
 /* A pile bottom to top, each piece standing partly above the one below;
  * the rise shrinks so a tall pile still fits its square. */
 function drawPile(g, x0, y0, pile) {
-  const dims = pile.map((p) => (p[1] === 'Q' ? [24, 30] : [22, 19]));
-  const room = C - 14;
-  const top = dims[dims.length - 1][1];
-  const rise = pile.length > 1 ? Math.min(9, (room - top) / (pile.length - 1)) : 0;
-  let base = y0 + C - 5;
+  // each piece stands 45% of its height above the one below; a tall pile is
+  // scaled down so all of it fits below the square's name
+  const full = pile.map((p) => (p[1] === 'Q' ? [31, 27] : [25, 21]));
+  const room = C - 19;
+  const need = full[full.length - 1][1] + full.slice(0, -1).reduce((t, d) => t + 0.45 * d[1], 0);
+  const k = Math.min(1, room / need);
+  const dims = full.map(([w, h]) => [w * k, h * k]);
+  let base = y0 + C - 4;
   const cx = x0 + C / 2;
   pile.forEach((p, i) => {
     const [w, h] = dims[i];
-    const cls = `z${p[0]}${p[1] === 'Q' ? ' queen' : ''}${i === pile.length - 1 ? ' top' : ''}`;
+    const isTop = i === pile.length - 1;
+    const cls = `z${p[0]}${p[1] === 'Q' ? ' queen' : ''}${isTop ? ' top' : ''}`;
     const pg = pyramid(g, cx, base, w, h, cls);
-    if (p[1] === 'Q') // a crown: three small points on the apex
+    if (p[1] === 'Q' && isTop) // a crown on the apex; lower Queens show a gold rim
       el('polygon', { class: 'crown', points: `${cx - 5},${base - h + 6} ${cx - 5},${base - h - 2} ${cx - 2.5},${base - h + 2} ${cx},${base - h - 4} ${cx + 2.5},${base - h + 2} ${cx + 5},${base - h - 2} ${cx + 5},${base - h + 6}` }, pg);
-    base -= rise;
+    base -= 0.45 * h;
   });
   if (pile.length > 3) {
-    el('circle', { class: 'badge', cx: x0 + C - 9, cy: y0 + 17, r: 7 }, g);
-    el('text', { class: 'badge-n', x: x0 + C - 9, y: y0 + 20.5, 'text-anchor': 'middle' }, g).textContent = String(pile.length);
+    el('circle', { class: 'badge', cx: x0 + 9, cy: y0 + C - 10, r: 7 }, g);
+    el('text', { class: 'badge-n', x: x0 + 9, y: y0 + C - 6.5, 'text-anchor': 'middle' }, g).textContent = String(pile.length);
   }
 }
 
