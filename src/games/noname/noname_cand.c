@@ -1,0 +1,240 @@
+/*
+ * noname_cand.c — the Noname candidate generator (NON §4 "Move space and
+ * AI"): a sample of placements for agents and "suggest", since each piece
+ * has about 1e11 poses. Kinds: attacks on table pieces from several headings
+ * (16 directions plus the target's edge normals), aim offsets and tip gaps;
+ * blocks across enemy rays; prisoner dumps into rays; defenders on a 30 mm
+ * grid at 0 and 45 degrees; and random poses.
+ *
+ * Invariants: every candidate written is legal (checked with the engine's
+ * own tests), listed once, and there are at most NN_CAND_MAX; a live node
+ * always gets at least one move (a room-scan placement or the skip, which
+ * is then legal by NON-R12/R16). All randomness comes from the rng.
+ */
+#include "games/noname/noname_impl.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NN_PI 3.14159265358979323846
+
+enum { Q_ATTACK = 40, Q_BLOCK = 8, Q_DUMP = 8, Q_DEFEND = 12, Q_RANDOM = 8 };
+
+typedef struct cand_ctx {
+    const nn_config *c;
+    const nn_state *s;
+    pips_rng *rng;
+    pips_move *out;
+    size_t n;
+    int me, mine;                 /* seat and its colour */
+    int n_kinds;                  /* distinct (colour, size) on the pad */
+    int kind_col[NN_COLOURS * 3], kind_size[NN_COLOURS * 3];
+    bool may_lie[NN_COLOURS];
+    int n_lie_kinds, lie_kind[NN_COLOURS * 3];
+} cand_ctx;
+
+/* The engine's legality tests without message text; builds the footprint. */
+static bool legal_quick(const cand_ctx *k, const nn_place *p, nn_piece *pc)
+{
+    if (p->x < 0 || p->y < 0 || p->x > NN_MAX_COORD || p->y > NN_MAX_COORD)
+        return false;
+    nn_build_piece(pc, p, k->s->turn);
+    if (nn_outside(pc, k->c->width, k->c->height) > NN_EPS)
+        return false;
+    return nn_first_overlap(k->s, pc) < 0;
+}
+
+static bool push(cand_ctx *k, const nn_place *p)
+{
+    if (k->n >= NN_CAND_MAX)
+        return false;
+    pips_move m = nn_encode(p);
+    for (size_t i = 0; i < k->n; i++)
+        if (k->out[i] == m)
+            return false;
+    k->out[k->n++] = m;
+    return true;
+}
+
+static int below(cand_ctx *k, int n) { return (int)pips_rng_below(k->rng, (uint64_t)n); }
+
+static int angle_of(double ux, double uy)
+{
+    int a = (int)lround(atan2(uy, ux) * (1800.0 / NN_PI));
+    a %= 3600;
+    return a < 0 ? a + 3600 : a;
+}
+
+/* Rounds v to a whole 0.1 mm, away from the direction d (backs a tip off). */
+static int snap_back(double v, double d)
+{
+    return (int)(d > 0 ? floor(v) : d < 0 ? ceil(v) : lround(v));
+}
+
+static void gen_attacks(cand_ctx *k, int quota)
+{
+    const nn_state *s = k->s;
+    if (!s->n_table || !k->n_lie_kinds)
+        return;
+    static const int gaps[4] = {0, 20, 100, 400};
+    static const double offs[3] = {0.0, 0.4, -0.4};
+    int made = 0;
+    for (int attempt = 0; attempt < quota * 3 && made < quota; attempt++) {
+        int j = below(k, s->n_table);
+        const nn_piece *v = &s->table[j];
+        int kind = k->lie_kind[below(k, k->n_lie_kinds)];
+        int h = below(k, 16 + v->nvert), heading;
+        if (h < 16)
+            heading = h * 225;
+        else
+            heading = angle_of(-v->nx[h - 16], -v->ny[h - 16]);
+        double ux, uy;
+        nn_trig(heading, &ux, &uy);
+        double off = offs[below(k, 3)] * NN_BASE[v->size];
+        double ax = v->cx - uy * off, ay = v->cy + ux * off;
+        double back = 2 * v->rad + 10, qx = ax - back * ux, qy = ay - back * uy, te;
+        if (!nn_ray_hit(qx, qy, ux, uy, v, &te))
+            continue;
+        double d = te - gaps[below(k, 4)];
+        if (d < 0)
+            continue;
+        nn_place p = {false, k->kind_col[kind], k->kind_size[kind], true,
+                      snap_back(qx + d * ux, ux), snap_back(qy + d * uy, uy), heading};
+        nn_piece pc;
+        if (!legal_quick(k, &p, &pc))
+            continue;
+        double t;
+        if (nn_scan_target(s, &pc, -1, &t) != j)
+            continue;
+        made += push(k, &p);
+    }
+}
+
+/* An upright piece of a random kind centred at distance d along a ray. */
+static bool put_in_ray(cand_ctx *k, const nn_piece *a, double d, int kind)
+{
+    int z = k->kind_size[kind];
+    double reach = NN_BASE[z] * 0.7072 + 1.0; /* half-diagonal: clear of the tip */
+    if (d < reach)
+        d = reach;
+    if (a->target >= 0 && d > a->hit_t - reach)
+        return false;
+    nn_place p = {false, k->kind_col[kind], z, false, (int)lround(a->x + d * a->ux),
+                  (int)lround(a->y + d * a->uy), a->angle % 900};
+    nn_piece pc;
+    return legal_quick(k, &p, &pc) && push(k, &p);
+}
+
+static void gen_blocks(cand_ctx *k, int quota)
+{
+    const nn_state *s = k->s;
+    if (!s->n_table)
+        return;
+    int made = 0;
+    for (int attempt = 0; attempt < quota * 3 && made < quota; attempt++) {
+        const nn_piece *a = &s->table[below(k, s->n_table)];
+        if (!a->lying || a->target < 0 || a->colour == k->mine ||
+            s->table[a->target].colour != k->mine)
+            continue;
+        made += put_in_ray(k, a, a->hit_t * (0.2 + 0.6 * pips_rng_double(k->rng)),
+                           below(k, k->n_kinds));
+    }
+}
+
+/* Prisoners of colour p upright in a colour-p ray, or in one of our rays. */
+static void gen_dumps(cand_ctx *k, int quota)
+{
+    const nn_state *s = k->s;
+    int pris[NN_COLOURS * 3], n_pris = 0;
+    for (int i = 0; i < k->n_kinds; i++)
+        if (k->kind_col[i] != k->mine)
+            pris[n_pris++] = i;
+    if (!n_pris || !s->n_table)
+        return;
+    int made = 0;
+    for (int attempt = 0; attempt < quota * 3 && made < quota; attempt++) {
+        int kind = pris[below(k, n_pris)];
+        const nn_piece *a = &s->table[below(k, s->n_table)];
+        if (!a->lying || (a->colour != k->kind_col[kind] && a->colour != k->mine))
+            continue;
+        double far = a->target >= 0 ? a->hit_t : 600.0;
+        made += put_in_ray(k, a, far * 0.5 * pips_rng_double(k->rng), kind);
+    }
+}
+
+static void gen_defenders(cand_ctx *k, int quota)
+{
+    int made = 0, nx = k->c->width / 300, ny = k->c->height / 300;
+    if (nx < 1 || ny < 1)
+        return;
+    for (int attempt = 0; attempt < quota * 2 && made < quota; attempt++) {
+        int kind = below(k, k->n_kinds);
+        nn_place p = {false, k->kind_col[kind], k->kind_size[kind], false,
+                      300 * (1 + below(k, nx)), 300 * (1 + below(k, ny)), below(k, 2) * 450};
+        nn_piece pc;
+        if (legal_quick(k, &p, &pc))
+            made += push(k, &p);
+    }
+}
+
+static void gen_random(cand_ctx *k, int quota)
+{
+    int made = 0;
+    for (int attempt = 0; attempt < quota * 3 && made < quota; attempt++) {
+        int kind = below(k, k->n_kinds);
+        bool lie = k->may_lie[k->kind_col[kind]] && below(k, 2);
+        nn_place p = {false, k->kind_col[kind], k->kind_size[kind], lie,
+                      below(k, k->c->width + 1), below(k, k->c->height + 1),
+                      below(k, lie ? 3600 : 900)};
+        nn_piece pc;
+        if (legal_quick(k, &p, &pc))
+            made += push(k, &p);
+    }
+}
+
+size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_move *out)
+{
+    cand_ctx k;
+    memset(&k, 0, sizeof k);
+    k.c = c;
+    k.s = s;
+    k.rng = rng;
+    k.out = out;
+    k.me = s->to_move;
+    k.mine = s->seat_colour[k.me];
+    for (int col = 0; col < NN_COLOURS; col++) {
+        int total = 0;
+        for (int z = 1; z <= 3; z++)
+            if (s->pad[k.me][col][z]) {
+                k.kind_col[k.n_kinds] = col;
+                k.kind_size[k.n_kinds++] = z;
+                total += s->pad[k.me][col][z];
+            }
+        k.may_lie[col] = col == k.mine || total >= 2; /* NON §7, NON-R3 */
+    }
+    nn_place p;
+    if (!k.n_kinds) { /* NON-R12: an empty pad skips */
+        memset(&p, 0, sizeof p);
+        p.skip = true;
+        push(&k, &p);
+        return k.n;
+    }
+    for (int i = 0; i < k.n_kinds; i++)
+        if (k.may_lie[k.kind_col[i]])
+            k.lie_kind[k.n_lie_kinds++] = i;
+    gen_attacks(&k, Q_ATTACK);
+    gen_blocks(&k, Q_BLOCK);
+    gen_dumps(&k, Q_DUMP);
+    gen_defenders(&k, Q_DEFEND);
+    gen_random(&k, Q_RANDOM);
+    if (!k.n) { /* NON-R16: scan for room; no room means the skip is legal */
+        if (nn_find_room(c, s, &p))
+            push(&k, &p);
+        else {
+            memset(&p, 0, sizeof p);
+            p.skip = true;
+            push(&k, &p);
+        }
+    }
+    return k.n;
+}

@@ -1,0 +1,539 @@
+/*
+ * noname_geom.c — the Noname geometry and rules core: the model constants
+ * (NON-R17), footprints (NON §4), the separating-axis overlap test with EPS,
+ * table bounds, Cyrus-Beck ray clipping with EPS-pushed edges, the pointing
+ * scan with its lower-id tie-break (NON-R5), capture with E1/E2 (NON-R6..R11),
+ * skipping and the game end (NON-R12, R13, R16), and scoring (NON-R14, R15).
+ *
+ * Invariants: every function is deterministic and depends only on its
+ * arguments; the cached geometry in a piece is rebuilt by nn_build_piece
+ * alone, and targets are always what a full id-order scan gives, so states
+ * reached by play and by state text are byte-equal.
+ */
+#include "games/noname/noname_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NN_PI 3.14159265358979323846
+
+const char NN_COLOUR_CH[NN_COLOURS] = {'r', 'y', 'g', 'b', 'k', 'w', 'p', 'o', 'c', 'x'};
+const char NN_SIZE_CH[4] = {'?', 'S', 'M', 'L'};
+const int NN_BASE[4] = {0, 143, 198, 254};
+const int NN_FACE[4] = {0, 264, 363, 463};
+
+/* ---- move encoding: bits 0-3 colour+1 (0 = skip), 4-5 size, 6 lying,
+ * 8-23 x, 24-39 y, 40-51 angle. The skip is the move 0. ---- */
+
+pips_move nn_encode(const nn_place *p)
+{
+    if (p->skip)
+        return 0;
+    return (pips_move)(p->colour + 1) | (pips_move)p->size << 4 | (pips_move)(p->lying ? 1 : 0)
+           << 6 | (pips_move)p->x << 8 | (pips_move)p->y << 24 | (pips_move)p->angle << 40;
+}
+
+bool nn_decode(pips_move m, nn_place *p)
+{
+    memset(p, 0, sizeof *p);
+    if (m == 0) {
+        p->skip = true;
+        return true;
+    }
+    int col = (int)(m & 15), size = (int)(m >> 4 & 3), lying = (int)(m >> 6 & 1);
+    int angle = (int)(m >> 40 & 4095);
+    if (col < 1 || col > NN_COLOURS || size < 1 || (m >> 7 & 1) || (m >> 52) != 0)
+        return false;
+    if (angle >= (lying ? 3600 : 900))
+        return false;
+    p->colour = col - 1;
+    p->size = size;
+    p->lying = lying;
+    p->x = (int)(m >> 8 & 0xFFFF);
+    p->y = (int)(m >> 24 & 0xFFFF);
+    p->angle = angle;
+    return true;
+}
+
+/* ---- geometry ---- */
+
+/* Exact at multiples of 90 degrees: the angle is reduced to a quadrant in
+ * integers and only the remainder goes through sin/cos (NON §4 Units). */
+void nn_trig(int a, double *c, double *s)
+{
+    a %= 3600;
+    if (a < 0)
+        a += 3600;
+    int q = a / 900, r = a % 900;
+    double c0 = 1.0, s0 = 0.0;
+    if (r) {
+        double rad = (double)r * (NN_PI / 1800.0);
+        c0 = cos(rad);
+        s0 = sin(rad);
+    }
+    switch (q) {
+    case 0: *c = c0; *s = s0; break;
+    case 1: *c = -s0; *s = c0; break;
+    case 2: *c = -c0; *s = -s0; break;
+    default: *c = s0; *s = -c0; break;
+    }
+}
+
+void nn_build_piece(nn_piece *pc, const nn_place *p, uint32_t id)
+{
+    memset(pc, 0, sizeof *pc);
+    pc->x = p->x;
+    pc->y = p->y;
+    pc->id = id;
+    pc->angle = (int16_t)p->angle;
+    pc->colour = (uint8_t)p->colour;
+    pc->size = (uint8_t)p->size;
+    pc->lying = p->lying ? 1 : 0;
+    pc->target = -1;
+    double c, s, x = p->x, y = p->y;
+    nn_trig(p->angle, &c, &s);
+    if (!p->lying) {
+        /* Upright square: corners (x,y) + R(theta)(+-w/2, +-w/2), counter-clockwise. */
+        double h = NN_BASE[p->size] / 2.0;
+        static const double sx[4] = {1, 1, -1, -1}, sy[4] = {-1, 1, 1, -1};
+        for (int i = 0; i < 4; i++) {
+            double lx = sx[i] * h, ly = sy[i] * h;
+            pc->vx[i] = x + c * lx - s * ly;
+            pc->vy[i] = y + s * lx + c * ly;
+        }
+        pc->nx[0] = c; pc->ny[0] = s;
+        pc->nx[1] = -s; pc->ny[1] = c;
+        pc->nx[2] = -c; pc->ny[2] = -s;
+        pc->nx[3] = s; pc->ny[3] = -c;
+        pc->nvert = 4;
+        pc->cx = x;
+        pc->cy = y;
+    } else {
+        /* Lying triangle: tip T, base midpoint B = T - l u, corners B +- (w/2) n. */
+        double l = NN_FACE[p->size], h = NN_BASE[p->size] / 2.0;
+        double bx = x - l * c, by = y - l * s;
+        pc->vx[0] = x; pc->vy[0] = y;
+        pc->vx[1] = bx - h * s; pc->vy[1] = by + h * c;
+        pc->vx[2] = bx + h * s; pc->vy[2] = by - h * c;
+        for (int i = 0; i < 3; i++) {
+            int j = (i + 1) % 3;
+            double ex = pc->vx[j] - pc->vx[i], ey = pc->vy[j] - pc->vy[i];
+            double len = sqrt(ex * ex + ey * ey);
+            pc->nx[i] = ey / len;
+            pc->ny[i] = -ex / len;
+        }
+        pc->nx[1] = -c; /* the base normal is exactly -u */
+        pc->ny[1] = -s;
+        pc->nvert = 3;
+        pc->ux = c;
+        pc->uy = s;
+        pc->cx = (pc->vx[0] + pc->vx[1] + pc->vx[2]) / 3.0;
+        pc->cy = (pc->vy[0] + pc->vy[1] + pc->vy[2]) / 3.0;
+    }
+    pc->minx = pc->maxx = pc->vx[0];
+    pc->miny = pc->maxy = pc->vy[0];
+    double r2 = 0;
+    for (int i = 0; i < pc->nvert; i++) {
+        if (pc->vx[i] < pc->minx) pc->minx = pc->vx[i];
+        if (pc->vx[i] > pc->maxx) pc->maxx = pc->vx[i];
+        if (pc->vy[i] < pc->miny) pc->miny = pc->vy[i];
+        if (pc->vy[i] > pc->maxy) pc->maxy = pc->vy[i];
+        double dx = pc->vx[i] - pc->cx, dy = pc->vy[i] - pc->cy;
+        if (dx * dx + dy * dy > r2)
+            r2 = dx * dx + dy * dy;
+    }
+    pc->rad = sqrt(r2) + 1e-3; /* margin well above EPS keeps the quick reject conservative */
+}
+
+static void project(const nn_piece *p, double ax, double ay, double *lo, double *hi)
+{
+    double mn = p->vx[0] * ax + p->vy[0] * ay, mx = mn;
+    for (int i = 1; i < p->nvert; i++) {
+        double v = p->vx[i] * ax + p->vy[i] * ay;
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+    }
+    *lo = mn;
+    *hi = mx;
+}
+
+static bool separated_on(const nn_piece *a, const nn_piece *b, double ax, double ay)
+{
+    double alo, ahi, blo, bhi;
+    project(a, ax, ay, &alo, &ahi);
+    project(b, ax, ay, &blo, &bhi);
+    return ahi <= blo + NN_EPS || bhi <= alo + NN_EPS;
+}
+
+/* NON §4 Overlap: edge normals of both polygons; touching within EPS is legal. */
+bool nn_overlap(const nn_piece *a, const nn_piece *b)
+{
+    /* Disjoint boxes mean a positive gap, which an edge normal also shows. */
+    if (a->maxx < b->minx || b->maxx < a->minx || a->maxy < b->miny || b->maxy < a->miny)
+        return false;
+    for (int i = 0; i < a->nvert; i++)
+        if (separated_on(a, b, a->nx[i], a->ny[i]))
+            return false;
+    for (int i = 0; i < b->nvert; i++)
+        if (separated_on(a, b, b->nx[i], b->ny[i]))
+            return false;
+    return true;
+}
+
+double nn_outside(const nn_piece *p, int width, int height)
+{
+    double worst = 0;
+    for (int i = 0; i < p->nvert; i++) {
+        double o[4] = {-p->vx[i], p->vx[i] - width, -p->vy[i], p->vy[i] - height};
+        for (int k = 0; k < 4; k++)
+            if (o[k] > worst)
+                worst = o[k];
+    }
+    return worst;
+}
+
+/* NON §4 Ray: Cyrus-Beck against the edge half-planes pushed out by EPS. */
+bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, double *t)
+{
+    double dx = q->cx - tx, dy = q->cy - ty;
+    double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
+    if (along < -q->rad || perp > q->rad || perp < -q->rad)
+        return false;
+    double t_in = 0.0, t_out = INFINITY;
+    for (int i = 0; i < q->nvert; i++) {
+        double nx = q->nx[i], ny = q->ny[i];
+        double d = nx * q->vx[i] + ny * q->vy[i];
+        double num = d + NN_EPS - (nx * tx + ny * ty), den = nx * ux + ny * uy;
+        if (den == 0.0) {
+            if (num < 0)
+                return false;
+        } else if (den > 0) {
+            double v = num / den;
+            if (v < t_out) t_out = v;
+        } else {
+            double v = num / den;
+            if (v > t_in) t_in = v;
+        }
+        if (t_in > t_out)
+            return false;
+    }
+    *t = t_in;
+    return true;
+}
+
+/* NON-R5: the nearest hit; hits within EPS of the best go to the lower id,
+ * which an id-order scan that replaces only on a strictly closer hit gives. */
+int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t)
+{
+    int best = -1;
+    double best_t = 0;
+    for (int j = 0; j < s->n_table; j++) {
+        if (j == self)
+            continue;
+        double h;
+        if (nn_ray_hit(a->x, a->y, a->ux, a->uy, &s->table[j], &h) &&
+            (best < 0 || h < best_t - NN_EPS)) {
+            best = j;
+            best_t = h;
+        }
+    }
+    *t = best < 0 ? 0.0 : best_t;
+    return best;
+}
+
+/* ---- rules core ---- */
+
+int nn_seat_of_colour(const nn_state *s, int colour)
+{
+    for (int i = 0; i < s->n_seats; i++)
+        if (s->seat_colour[i] == colour)
+            return i;
+    return -1;
+}
+
+int nn_pad_total(const nn_state *s, int seat)
+{
+    int n = 0;
+    for (int c = 0; c < NN_COLOURS; c++)
+        for (int z = 1; z <= 3; z++)
+            n += s->pad[seat][c][z];
+    return n;
+}
+
+bool nn_pads_empty(const nn_state *s)
+{
+    for (int i = 0; i < s->n_seats; i++)
+        if (nn_pad_total(s, i))
+            return false;
+    return true;
+}
+
+int nn_first_overlap(const nn_state *s, const nn_piece *p)
+{
+    for (int j = 0; j < s->n_table; j++)
+        if (nn_overlap(p, &s->table[j]))
+            return j;
+    return -1;
+}
+
+static int colour_on_pad(const nn_state *s, int seat, int colour)
+{
+    return s->pad[seat][colour][1] + s->pad[seat][colour][2] + s->pad[seat][colour][3];
+}
+
+static void pad_text(const nn_state *s, int seat, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < NN_COLOURS; c++)
+        for (int z = 1; z <= 3; z++)
+            if (s->pad[seat][c][z] && used + 8 < cap)
+                used += (size_t)snprintf(buf + used, cap - used, "%s%c%c%d", used ? " " : "",
+                                         NN_COLOUR_CH[c], NN_SIZE_CH[z], s->pad[seat][c][z]);
+    if (!used)
+        snprintf(buf, cap, "empty");
+}
+
+bool nn_check(const nn_config *c, const nn_state *s, const nn_place *p, pips_error *err)
+{
+    int me = s->to_move;
+    char padbuf[160];
+    if (s->over)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
+    if (p->skip) {
+        if (nn_pad_total(s, me) == 0)
+            return true;
+        nn_place room;
+        if (!nn_find_room(c, s, &room))
+            return true;
+        return pips_fail(err, PIPS_ERR_ILLEGAL,
+                         "'--': a player with pieces on the pad may skip only when no piece "
+                         "fits (NON-R16); %c%c fits upright at %d.%d,%d.%d",
+                         NN_COLOUR_CH[room.colour], NN_SIZE_CH[room.size], room.x / 10,
+                         room.x % 10, room.y / 10, room.y % 10);
+    }
+    if (p->colour < 0 || p->colour >= NN_COLOURS || p->size < 1 || p->size > 3)
+        return pips_fail(err, PIPS_ERR_ARG, "not a Noname placement");
+    if (p->x < 0 || p->y < 0 || p->x > NN_MAX_COORD || p->y > NN_MAX_COORD || p->angle < 0 ||
+        p->angle >= (p->lying ? 3600 : 900))
+        return pips_fail(err, PIPS_ERR_ARG, "placement coordinates or angle out of range");
+    if (!s->pad[me][p->colour][p->size]) {
+        pad_text(s, me, padbuf, sizeof padbuf);
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "%c%c is not on %c's pad (pad: %s)",
+                         NN_COLOUR_CH[p->colour], NN_SIZE_CH[p->size],
+                         NN_COLOUR_CH[s->seat_colour[me]], padbuf);
+    }
+    if (p->lying && p->colour != s->seat_colour[me] && colour_on_pad(s, me, p->colour) < 2)
+        return pips_fail(err, PIPS_ERR_ILLEGAL,
+                         "a %c prisoner may lie only while another %c prisoner stays on the "
+                         "pad (NON §7, NON-R3); this one must stand upright (/U)",
+                         NN_COLOUR_CH[p->colour], NN_COLOUR_CH[p->colour]);
+    nn_piece pc;
+    nn_build_piece(&pc, p, s->turn);
+    double out = nn_outside(&pc, c->width, c->height);
+    if (out > NN_EPS)
+        return pips_fail(err, PIPS_ERR_ILLEGAL,
+                         "the footprint sticks out of the %.1f x %.1f mm table by %.4f mm "
+                         "(NON §4)",
+                         c->width / 10.0, c->height / 10.0, out / 10.0);
+    int j = nn_first_overlap(s, &pc);
+    if (j >= 0) {
+        const nn_piece *q = &s->table[j];
+        if (q->lying)
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "the footprint overlaps #%u %c%c@%d.%d,%d.%d>%d.%d (NON §4)",
+                             q->id, NN_COLOUR_CH[q->colour], NN_SIZE_CH[q->size], q->x / 10,
+                             q->x % 10, q->y / 10, q->y % 10, q->angle / 10, q->angle % 10);
+        return pips_fail(err, PIPS_ERR_ILLEGAL,
+                         "the footprint overlaps #%u %c%c@%d.%d,%d.%d/U%d.%d (NON §4)", q->id,
+                         NN_COLOUR_CH[q->colour], NN_SIZE_CH[q->size], q->x / 10, q->x % 10,
+                         q->y / 10, q->y % 10, q->angle / 10, q->angle % 10);
+    }
+    return true;
+}
+
+void nn_recompute_targets(nn_state *s)
+{
+    for (int i = 0; i < s->n_table; i++) {
+        nn_piece *a = &s->table[i];
+        if (!a->lying)
+            continue;
+        double t;
+        a->target = (int8_t)nn_scan_target(s, a, i, &t);
+        a->hit_t = t;
+    }
+}
+
+void nn_refresh_over(const nn_config *c, nn_state *s)
+{
+    s->over = (uint8_t)(nn_pads_empty(s) || (c->turn_cap && s->turn > (uint32_t)c->turn_cap) ||
+                        s->passes >= s->n_seats);
+}
+
+static void end_turn(const nn_config *c, nn_state *s)
+{
+    s->turn++;
+    s->to_move = (uint8_t)((s->to_move + 1) % s->n_seats);
+    nn_refresh_over(c, s);
+}
+
+uint32_t nn_play(const nn_config *c, nn_state *s, const nn_place *p)
+{
+    if (p->skip) {
+        if (s->passes < 255)
+            s->passes++;
+        end_turn(c, s);
+        return 0;
+    }
+    int me = s->to_move;
+    s->pad[me][p->colour][p->size]--;
+    int k = s->n_table++;
+    nn_piece *pc = &s->table[k];
+    nn_build_piece(pc, p, s->turn);
+    /* Existing attackers: the new piece is last in id order (NON-R5). */
+    for (int i = 0; i < k; i++) {
+        nn_piece *a = &s->table[i];
+        double t;
+        if (a->lying && nn_ray_hit(a->x, a->y, a->ux, a->uy, pc, &t) &&
+            (a->target < 0 || t < a->hit_t - NN_EPS)) {
+            a->target = (int8_t)k;
+            a->hit_t = t;
+        }
+    }
+    uint32_t captured = 0;
+    if (pc->lying) {
+        double t;
+        pc->target = (int8_t)nn_scan_target(s, pc, k, &t);
+        pc->hit_t = t;
+        int v = pc->target;
+        /* NON §6: capture when the new attacker's colour subdues its target,
+         * except E1 (own colour) and E2 (multi_attacker). */
+        if (v >= 0 && s->table[v].colour != pc->colour) {
+            int pts = 0, n_col = 0, n_all = 0;
+            for (int i = 0; i < s->n_table; i++) {
+                const nn_piece *a = &s->table[i];
+                if (!a->lying || a->target != v)
+                    continue;
+                n_all++;
+                if (a->colour == pc->colour) {
+                    pts += a->size;
+                    n_col++;
+                }
+            }
+            const nn_piece *vic = &s->table[v];
+            bool capture = pts >= vic->size;
+            if (capture && vic->size >= 2) {
+                if (c->multi_attacker == NN_MULTI_COLOUR)
+                    capture = n_col >= 2;
+                else if (c->multi_attacker == NN_MULTI_ANY)
+                    capture = n_all >= 2;
+            }
+            if (capture) {
+                int dest = c->capture_to == NN_CAPTURE_PLACER ? me
+                                                              : nn_seat_of_colour(s, pc->colour);
+                if (dest < 0)
+                    dest = me; /* a colour always has a seat; kept total for safety */
+                s->pad[dest][vic->colour][vic->size]++;
+                captured = vic->id;
+                memmove(&s->table[v], &s->table[v + 1],
+                        (size_t)(s->n_table - v - 1) * sizeof s->table[0]);
+                s->n_table--;
+                memset(&s->table[s->n_table], 0, sizeof s->table[0]);
+                nn_recompute_targets(s);
+            }
+        }
+    }
+    s->passes = 0;
+    end_turn(c, s);
+    return captured;
+}
+
+void nn_pressure_of(const nn_state *s, nn_pressure *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    for (int i = 0; i < s->n_table; i++) {
+        const nn_piece *a = &s->table[i];
+        if (a->lying && a->target >= 0) {
+            pr->points[a->target][a->colour] += a->size;
+            pr->attackers[a->target][a->colour]++;
+        }
+    }
+}
+
+/* NON-R14: own-linked -v, else subdued 0, else +v. */
+int nn_piece_score(const nn_state *s, const nn_pressure *pr, int i)
+{
+    const nn_piece *q = &s->table[i];
+    int v = q->size, c = q->colour;
+    bool own = pr->attackers[i][c] > 0 ||
+               (q->lying && q->target >= 0 && s->table[q->target].colour == c);
+    if (own)
+        return -v;
+    for (int k = 0; k < NN_COLOURS; k++)
+        if (pr->points[i][k] >= v)
+            return 0;
+    return v;
+}
+
+void nn_scores(const nn_state *s, int *out)
+{
+    nn_pressure pr;
+    nn_pressure_of(s, &pr);
+    for (int i = 0; i < s->n_seats; i++)
+        out[i] = 0;
+    for (int i = 0; i < s->n_table; i++) {
+        int seat = nn_seat_of_colour(s, s->table[i].colour);
+        if (seat >= 0)
+            out[seat] += nn_piece_score(s, &pr, i);
+    }
+}
+
+/* NON-R16: upright, theta 0, centres on whole millimetres, smallest size on
+ * the pad first (a larger square holds the smaller one, so if no small
+ * piece fits, no larger one does; the larger sizes are scanned anyway to
+ * follow the ruling's wording). */
+bool nn_find_room(const nn_config *c, const nn_state *s, nn_place *found)
+{
+    int me = s->to_move;
+    for (int z = 1; z <= 3; z++) {
+        int colour = -1;
+        for (int k = 0; k < NN_COLOURS && colour < 0; k++)
+            if (s->pad[me][k][z])
+                colour = k;
+        if (colour < 0)
+            continue;
+        double h = NN_BASE[z] / 2.0;
+        for (int y = 0; y <= c->height; y += 10) {
+            if (y - h < -NN_EPS || y + h > c->height + NN_EPS)
+                continue;
+            /* Pieces whose band meets this row. */
+            int near[NN_MAX_TABLE], n_near = 0;
+            for (int j = 0; j < s->n_table; j++)
+                if (s->table[j].maxy >= y - h && s->table[j].miny <= y + h)
+                    near[n_near++] = j;
+            for (int x = 0; x <= c->width; x += 10) {
+                if (x - h < -NN_EPS || x + h > c->width + NN_EPS)
+                    continue;
+                nn_place p = {false, colour, z, false, x, y, 0};
+                nn_piece pc;
+                bool ok = true, built = false;
+                for (int q = 0; q < n_near && ok; q++) {
+                    const nn_piece *o = &s->table[near[q]];
+                    if (o->maxx < x - h || o->minx > x + h)
+                        continue;
+                    if (!built) {
+                        nn_build_piece(&pc, &p, s->turn);
+                        built = true;
+                    }
+                    ok = !nn_overlap(&pc, o);
+                }
+                if (ok) {
+                    *found = p;
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
