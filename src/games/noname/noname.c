@@ -43,6 +43,7 @@ static const pips_option_def nn_options[] = {
     {"turn_cap", "auto", "turns, skips included; 0 = none; auto = 150 x players"},
     {"table", "600.0x600.0", "WxH in mm with at most one decimal, each 100.0..5000.0"},
     {"first_player", "1", "seat 1..players"},
+    {"candidates", "16", "candidate moves per AI call, 4..256 (engine setting, not a rule)"},
 };
 
 /* Reads a number with at most one fractional digit into tenths (NON §11). */
@@ -146,16 +147,17 @@ static bool nn_configure(const pips_game *g, void *config, pips_error *err)
         return pips_fail(err, PIPS_ERR_ARG, "option first_player='%.40s': expected 1..%d", val,
                          c->players);
     c->first_player = (int)v - 1;
+    val = pips_options_get(&g->options, "candidates");
+    if (!pips_parse_int(val, 4, NN_CAND_MAX, &v))
+        return pips_fail(err, PIPS_ERR_ARG, "option candidates='%.40s': expected 4..%d", val,
+                         NN_CAND_MAX);
+    c->candidates = (int)v;
     return true;
 }
 
 static int nn_num_players(const pips_game *g) { return cfg(g)->players; }
 
-static size_t nn_max_moves(const pips_game *g)
-{
-    (void)g;
-    return NN_CAND_MAX;
-}
+static size_t nn_max_moves(const pips_game *g) { return (size_t)cfg(g)->candidates; }
 
 static void nn_initial(const pips_game *g, void *state)
 {
@@ -597,7 +599,7 @@ static bool nn_state_from_text(const pips_game *g, const char *text, void *state
                 return pips_fail(err, PIPS_ERR_ARG, "state: table: #%u overlaps #%u", id,
                                  s.table[j].id);
             used[pl.colour][pl.size]++;
-            s.table[s.n_table++] = pc;
+            nn_table_append(&s, &pc);
         }
     }
     for (int col = 0; col < NN_COLOURS; col++)
@@ -708,8 +710,7 @@ bool noname_preview_move(const pips_game *g, const void *state, pips_move m,
     }
     if (p.lying) {
         /* The new attacker's own scan, before any capture. */
-        t->table[k] = pc;
-        t->n_table = (uint16_t)(k + 1);
+        nn_table_append(t, &pc);
         double h;
         int tg = nn_scan_target(t, &pc, k, &h);
         if (tg >= 0) {
@@ -869,7 +870,7 @@ static size_t nn_candidates_hook(const pips_game *g, const void *state, pips_rng
 double noname_bench_playouts(const pips_game *g, int playouts, uint64_t seed)
 {
     nn_state *s = malloc(sizeof *s);
-    pips_move *buf = malloc(NN_CAND_MAX * sizeof *buf);
+    pips_move *buf = malloc((size_t)cfg(g)->candidates * sizeof *buf);
     if (!s || !buf || playouts <= 0) {
         free(s);
         free(buf);

@@ -7,7 +7,7 @@
  * grid at 0 and 45 degrees; and random poses.
  *
  * Invariants: every candidate written is legal (checked with the engine's
- * own tests), listed once, and there are at most NN_CAND_MAX; a live node
+ * own tests), listed once, and there are at most the option candidates (max_moves); a live node
  * always gets at least one move (a room-scan placement or the skip, which
  * is then legal by NON-R12/R16). All randomness comes from the rng.
  */
@@ -18,14 +18,13 @@
 
 #define NN_PI 3.14159265358979323846
 
-enum { Q_ATTACK = 40, Q_BLOCK = 8, Q_DUMP = 8, Q_DEFEND = 12, Q_RANDOM = 8 };
 
 typedef struct cand_ctx {
     const nn_config *c;
     const nn_state *s;
     pips_rng *rng;
     pips_move *out;
-    size_t n;
+    size_t n, cap;
     int me, mine;                 /* seat and its colour */
     int n_kinds;                  /* distinct (colour, size) on the pad */
     int kind_col[NN_COLOURS * 3], kind_size[NN_COLOURS * 3];
@@ -46,7 +45,7 @@ static bool legal_quick(const cand_ctx *k, const nn_place *p, nn_piece *pc)
 
 static bool push(cand_ctx *k, const nn_place *p)
 {
-    if (k->n >= NN_CAND_MAX)
+    if (k->n >= k->cap)
         return false;
     pips_move m = nn_encode(p);
     for (size_t i = 0; i < k->n; i++)
@@ -200,6 +199,7 @@ size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_
     k.s = s;
     k.rng = rng;
     k.out = out;
+    k.cap = (size_t)c->candidates;
     k.me = s->to_move;
     k.mine = s->seat_colour[k.me];
     for (int col = 0; col < NN_COLOURS; col++) {
@@ -222,11 +222,16 @@ size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_
     for (int i = 0; i < k.n_kinds; i++)
         if (k.may_lie[k.kind_col[i]])
             k.lie_kind[k.n_lie_kinds++] = i;
-    gen_attacks(&k, Q_ATTACK);
-    gen_blocks(&k, Q_BLOCK);
-    gen_dumps(&k, Q_DUMP);
-    gen_defenders(&k, Q_DEFEND);
-    gen_random(&k, Q_RANDOM);
+    /* Half attacks, an eighth of each other kind; attacks fill what the
+     * others leave. */
+    int total = c->candidates, eighth = total / 8 > 0 ? total / 8 : 1;
+    gen_blocks(&k, eighth);
+    gen_dumps(&k, eighth);
+    gen_defenders(&k, eighth);
+    gen_random(&k, eighth);
+    gen_attacks(&k, total - (int)k.n);
+    if (k.n < k.cap)
+        gen_random(&k, total - (int)k.n);
     if (!k.n) { /* NON-R16: scan for room; no room means the skip is legal */
         if (nn_find_room(c, s, &p))
             push(&k, &p);

@@ -16,8 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NN_PI 3.14159265358979323846
-
 const char NN_COLOUR_CH[NN_COLOURS] = {'r', 'y', 'g', 'b', 'k', 'w', 'p', 'o', 'c', 'x'};
 const char NN_SIZE_CH[4] = {'?', 'S', 'M', 'L'};
 const int NN_BASE[4] = {0, 143, 198, 254};
@@ -58,20 +56,22 @@ bool nn_decode(pips_move m, nn_place *p)
 
 /* ---- geometry ---- */
 
+/* cos of 0.0 .. 90.0 degrees in 0.1 degree steps (generated once with libm's
+ * cos and stored as exact hexadecimal doubles, so every machine computes the
+ * same geometry). */
+static const double COS_TENTHS[901] = {
+#include "games/noname/noname_cos.inc"
+};
+
 /* Exact at multiples of 90 degrees: the angle is reduced to a quadrant in
- * integers and only the remainder goes through sin/cos (NON §4 Units). */
+ * integers and only the remainder is looked up (NON §4 Units). */
 void nn_trig(int a, double *c, double *s)
 {
     a %= 3600;
     if (a < 0)
         a += 3600;
     int q = a / 900, r = a % 900;
-    double c0 = 1.0, s0 = 0.0;
-    if (r) {
-        double rad = (double)r * (NN_PI / 1800.0);
-        c0 = cos(rad);
-        s0 = sin(rad);
-    }
+    double c0 = COS_TENTHS[r], s0 = COS_TENTHS[900 - r];
     switch (q) {
     case 0: *c = c0; *s = s0; break;
     case 1: *c = -s0; *s = c0; break;
@@ -116,15 +116,12 @@ void nn_build_piece(nn_piece *pc, const nn_place *p, uint32_t id)
         pc->vx[0] = x; pc->vy[0] = y;
         pc->vx[1] = bx - h * s; pc->vy[1] = by + h * c;
         pc->vx[2] = bx + h * s; pc->vy[2] = by - h * c;
-        for (int i = 0; i < 3; i++) {
-            int j = (i + 1) % 3;
-            double ex = pc->vx[j] - pc->vx[i], ey = pc->vy[j] - pc->vy[i];
-            double len = sqrt(ex * ex + ey * ey);
-            pc->nx[i] = ey / len;
-            pc->ny[i] = -ex / len;
-        }
-        pc->nx[1] = -c; /* the base normal is exactly -u */
-        pc->ny[1] = -s;
+        /* Side normals: the local normal (h, +-l)/|.| rotated by the heading;
+         * the base normal is exactly -u. */
+        double len = sqrt(l * l + h * h), a = h / len, b = l / len;
+        pc->nx[0] = c * a - s * b; pc->ny[0] = s * a + c * b;
+        pc->nx[1] = -c; pc->ny[1] = -s;
+        pc->nx[2] = c * a + s * b; pc->ny[2] = s * a - c * b;
         pc->nvert = 3;
         pc->ux = c;
         pc->uy = s;
@@ -194,12 +191,9 @@ double nn_outside(const nn_piece *p, int width, int height)
 }
 
 /* NON §4 Ray: Cyrus-Beck against the edge half-planes pushed out by EPS. */
-bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, double *t)
+static inline bool clip_ray(double tx, double ty, double ux, double uy, const nn_piece *q,
+                            double *t)
 {
-    double dx = q->cx - tx, dy = q->cy - ty;
-    double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
-    if (along < -q->rad || perp > q->rad || perp < -q->rad)
-        return false;
     double t_in = 0.0, t_out = INFINITY;
     for (int i = 0; i < q->nvert; i++) {
         double nx = q->nx[i], ny = q->ny[i];
@@ -222,18 +216,32 @@ bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, d
     return true;
 }
 
+bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, double *t)
+{
+    double dx = q->cx - tx, dy = q->cy - ty;
+    double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
+    if (along < -q->rad || perp > q->rad || perp < -q->rad)
+        return false;
+    return clip_ray(tx, ty, ux, uy, q, t);
+}
+
 /* NON-R5: the nearest hit; hits within EPS of the best go to the lower id,
- * which an id-order scan that replaces only on a strictly closer hit gives. */
+ * which an id-order scan that replaces only on a strictly closer hit gives.
+ * A piece whose circle starts beyond the best hit cannot replace it. */
 int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t)
 {
     int best = -1;
-    double best_t = 0;
+    double best_t = 0, tx = a->x, ty = a->y, ux = a->ux, uy = a->uy;
     for (int j = 0; j < s->n_table; j++) {
-        if (j == self)
+        const nn_box *q = &s->box[j];
+        double dx = q->cx - tx, dy = q->cy - ty;
+        double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
+        if (along < -q->rad || perp > q->rad || perp < -q->rad || j == self)
+            continue;
+        if (best >= 0 && along - q->rad > best_t)
             continue;
         double h;
-        if (nn_ray_hit(a->x, a->y, a->ux, a->uy, &s->table[j], &h) &&
-            (best < 0 || h < best_t - NN_EPS)) {
+        if (clip_ray(tx, ty, ux, uy, &s->table[j], &h) && (best < 0 || h < best_t - NN_EPS)) {
             best = j;
             best_t = h;
         }
@@ -269,11 +277,31 @@ bool nn_pads_empty(const nn_state *s)
     return true;
 }
 
+void nn_table_append(nn_state *s, const nn_piece *pc)
+{
+    int k = s->n_table++;
+    s->table[k] = *pc;
+    nn_box *b = &s->box[k];
+    b->minx = pc->minx;
+    b->maxx = pc->maxx;
+    b->miny = pc->miny;
+    b->maxy = pc->maxy;
+    b->cx = pc->cx;
+    b->cy = pc->cy;
+    b->rad = pc->rad;
+    b->zero = 0;
+}
+
 int nn_first_overlap(const nn_state *s, const nn_piece *p)
 {
-    for (int j = 0; j < s->n_table; j++)
+    double x0 = p->minx, x1 = p->maxx, y0 = p->miny, y1 = p->maxy;
+    for (int j = 0; j < s->n_table; j++) {
+        const nn_box *q = &s->box[j];
+        if (x1 < q->minx || q->maxx < x0 || y1 < q->miny || q->maxy < y0)
+            continue;
         if (nn_overlap(p, &s->table[j]))
             return j;
+    }
     return -1;
 }
 
@@ -388,9 +416,11 @@ uint32_t nn_play(const nn_config *c, nn_state *s, const nn_place *p)
     }
     int me = s->to_move;
     s->pad[me][p->colour][p->size]--;
-    int k = s->n_table++;
+    int k = s->n_table;
+    nn_piece built;
+    nn_build_piece(&built, p, s->turn);
+    nn_table_append(s, &built);
     nn_piece *pc = &s->table[k];
-    nn_build_piece(pc, p, s->turn);
     /* Existing attackers: the new piece is last in id order (NON-R5). */
     for (int i = 0; i < k; i++) {
         nn_piece *a = &s->table[i];
@@ -438,8 +468,10 @@ uint32_t nn_play(const nn_config *c, nn_state *s, const nn_place *p)
                 captured = vic->id;
                 memmove(&s->table[v], &s->table[v + 1],
                         (size_t)(s->n_table - v - 1) * sizeof s->table[0]);
+                memmove(&s->box[v], &s->box[v + 1], (size_t)(s->n_table - v - 1) * sizeof s->box[0]);
                 s->n_table--;
                 memset(&s->table[s->n_table], 0, sizeof s->table[0]);
+                memset(&s->box[s->n_table], 0, sizeof s->box[0]);
                 nn_recompute_targets(s);
             }
         }

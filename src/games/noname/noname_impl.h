@@ -27,7 +27,7 @@
 #define NN_MAX_TABLE (NN_MAX_SEATS * 3 * NN_PER_SIZE)
 #define NN_EPS 1e-5       /* NON-R17: 1e-6 mm in 0.1 mm units */
 #define NN_MAX_COORD 65535 /* largest coordinate the move encoding holds (6553.5 mm) */
-#define NN_CAND_MAX 96    /* candidates written per call (max_moves) */
+#define NN_CAND_MAX 256   /* most candidates per call (option candidates) */
 
 extern const char NN_COLOUR_CH[NN_COLOURS];
 extern const char NN_SIZE_CH[4];
@@ -44,6 +44,7 @@ typedef struct nn_config {
     int turn_cap;       /* 0 = none */
     int width, height;  /* table size, 0.1 mm */
     int first_player;   /* seat index 0.. */
+    int candidates;     /* candidates written per call (not a rule option) */
 } nn_config;
 
 /* One piece on the table. Field order leaves no padding bytes. */
@@ -65,8 +66,14 @@ typedef struct nn_piece {
     uint8_t zero_pad[5];
 } nn_piece;
 
+/* The fields the quick rejects read, kept contiguous for the scans. */
+typedef struct nn_box {
+    double minx, maxx, miny, maxy, cx, cy, rad, zero;
+} nn_box;
+
 typedef struct nn_state {
     nn_piece table[NN_MAX_TABLE];
+    nn_box box[NN_MAX_TABLE]; /* box[i] mirrors table[i] */
     uint8_t pad[NN_MAX_SEATS][NN_COLOURS][4]; /* [seat][colour][size] counts */
     uint8_t seat_colour[NN_MAX_SEATS];
     uint32_t turn;       /* number of the next turn, from 1; the next id */
@@ -79,7 +86,7 @@ typedef struct nn_state {
 } nn_state;
 
 _Static_assert(sizeof(nn_piece) % 8 == 0, "nn_piece has tail padding");
-_Static_assert(sizeof(nn_state) == sizeof(nn_piece) * NN_MAX_TABLE + 344, "nn_state has padding");
+_Static_assert(sizeof(nn_state) == (sizeof(nn_piece) + sizeof(nn_box)) * NN_MAX_TABLE + 344, "nn_state has padding");
 
 /* A decoded placement. */
 typedef struct nn_place {
@@ -109,6 +116,8 @@ int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t);
 int nn_seat_of_colour(const nn_state *s, int colour);
 int nn_pad_total(const nn_state *s, int seat);
 bool nn_pads_empty(const nn_state *s);
+/* Appends a built piece to the table (ids increase). */
+void nn_table_append(nn_state *s, const nn_piece *pc);
 /* The first table piece the placement overlaps, or -1. */
 int nn_first_overlap(const nn_state *s, const nn_piece *p);
 /* Validates a placement for the mover; false with *err (state untouched). */
