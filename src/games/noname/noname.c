@@ -582,10 +582,11 @@ static bool nn_state_from_text(const pips_game *g, const char *text, void *state
             const char *q = tok;
             nn_place pl;
             pips_error perr;
-            if (!parse_place(&q, &pl, tok, &perr) || *q || pl.skip)
-                return pips_fail(err, PIPS_ERR_ARG, "state: table: #%u: %s", id,
-                                 *q && !pl.skip ? "unexpected text after the pose"
-                                                : perr.msg);
+            if (!parse_place(&q, &pl, tok, &perr))
+                return pips_fail(err, PIPS_ERR_ARG, "state: table: #%u: %s", id, perr.msg);
+            if (pl.skip || *q)
+                return pips_fail(err, PIPS_ERR_ARG, "state: table: #%u: '%.40s' is not a piece",
+                                 id, tok);
             if (nn_seat_of_colour(&s, pl.colour) < 0)
                 return pips_fail(err, PIPS_ERR_ARG, "state: table: #%u: colour '%c' has no seat",
                                  id, NN_COLOUR_CH[pl.colour]);
