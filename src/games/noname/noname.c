@@ -43,7 +43,7 @@ static const pips_option_def nn_options[] = {
     {"turn_cap", "auto", "turns, skips included; 0 = none; auto = 150 x players"},
     {"table", "600.0x600.0", "WxH in mm with at most one decimal, each 100.0..5000.0"},
     {"first_player", "1", "seat 1..players"},
-    {"candidates", "16", "candidate moves per AI call, 4..256 (engine setting, not a rule)"},
+    {"candidates", "8", "candidate moves per AI call, 4..256 (engine setting, not a rule)"},
 };
 
 /* Reads a number with at most one fractional digit into tenths (NON §11). */
@@ -995,7 +995,7 @@ const pips_game_def pips_noname_def = {
     .state_size = sizeof(nn_state),
     .flags = PIPS_GAME_NOT_ENUMERABLE,
     .bench_perft_depth = 0,
-    .bench_playouts = 20000,
+    .bench_playouts = 5000,
     .configure = nn_configure,
     .num_players = nn_num_players,
     .max_moves = nn_max_moves,
