@@ -324,12 +324,16 @@ static void test_render_and_explain(void **st)
     assert_non_null(strstr(txt, "b pad: empty   score -1"));
     assert_non_null(strstr(txt, "game over after turn 10: r wins (r 0, b -1)"));
     assert_non_null(strstr(txt, ">2"));
+    assert_non_null(strstr(txt, "v10"));
+    assert_non_null(strstr(txt, "<9"));
     assert_non_null(strstr(txt, "o6"));
     pips_str_clear(&out);
     pips_render_opts fancy = {true, true};
     g->def->render(g, s, &fancy, &out);
     assert_non_null(strstr(pips_str_cstr(&out), "\033["));
     assert_non_null(strstr(pips_str_cstr(&out), "→ #1"));
+    assert_non_null(strstr(pips_str_cstr(&out), "↓10"));
+    assert_non_null(strstr(pips_str_cstr(&out), "┌"));
     pips_str_free(&out);
     pips_state_free(g, s);
 

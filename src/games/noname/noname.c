@@ -778,11 +778,9 @@ static void nn_render(const pips_game *g, const void *state, const pips_render_o
         if (col >= RW) col = RW - 1;
         if (row >= RH) row = RH - 1;
         row = RH - 1 - row;
-        char mark = 'o';
-        if (q->lying) {
-            static const char arrows[8] = {'>', '/', '^', '\\', '<', '/', 'v', '\\'};
-            mark = arrows[((q->angle + 225) / 450) % 8];
-        }
+        char mark = 'o'; /* attackers: 1..8, the heading's octant, drawn below */
+        if (q->lying)
+            mark = (char)(1 + ((q->angle + 225) / 450) % 8);
         char idt[16];
         int n = snprintf(idt, sizeof idt, "%c%u", mark, q->id);
         for (int k = 0; k < n && col + k < RW; k++) {
@@ -797,10 +795,16 @@ static void nn_render(const pips_game *g, const void *state, const pips_render_o
     for (int r = 0; r < RH; r++) {
         pips_str_cat(out, v);
         for (int k = 0; k < RW; k++) {
+            static const char *const uni[8] = {"→", "↗", "↑", "↖", "←", "↙", "↓", "↘"};
+            static const char *const asc[8] = {">", "/", "^", "\\", "<", "/", "v", "\\"};
+            char ch[2] = {cell[r][k], '\0'};
+            const char *glyph = ch;
+            if (cell[r][k] >= 1 && cell[r][k] <= 8)
+                glyph = (ro->unicode ? uni : asc)[cell[r][k] - 1];
             if (ro->colour && owner[r][k] >= 0)
-                pips_str_catf(out, "%s%c\033[0m", ansi_of(owner[r][k]), cell[r][k]);
+                pips_str_catf(out, "%s%s\033[0m", ansi_of(owner[r][k]), glyph);
             else
-                pips_str_catn(out, &cell[r][k], 1);
+                pips_str_cat(out, glyph);
         }
         pips_str_catf(out, "%s\n", v);
     }
