@@ -332,7 +332,7 @@ static void test_render_and_explain(void **st)
     g->def->render(g, s, &fancy, &out);
     assert_non_null(strstr(pips_str_cstr(&out), "\033["));
     assert_non_null(strstr(pips_str_cstr(&out), "→ #1"));
-    assert_non_null(strstr(pips_str_cstr(&out), "↓10"));
+    assert_non_null(strstr(pips_str_cstr(&out), "↓\033[0m"));
     assert_non_null(strstr(pips_str_cstr(&out), "┌"));
     pips_str_free(&out);
     pips_state_free(g, s);
