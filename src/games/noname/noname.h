@@ -59,8 +59,9 @@ bool noname_preview_move(const pips_game *g, const void *state, pips_move m,
 pips_move noname_make_move(char colour, char size, bool lying, int x, int y, int angle);
 pips_move noname_skip(void);
 
-/* Benchmarks (not timed tests): random playouts from candidates per second
- * over `playouts` games from the start; and the mean time in microseconds
+/* Benchmarks (not timed tests), in process CPU time: random playouts from
+ * candidates per second over `playouts` games from the start; and the mean
+ * time in microseconds
  * of one legality check plus pointing update for a random placement among
  * `pieces` pieces already on the table (a players=8 game). */
 double noname_bench_playouts(const pips_game *g, int playouts, uint64_t seed);
