@@ -1,6 +1,7 @@
 /*
  * test_noname_props.c — property tests of the Noname geometry and of whole
- * games: overlap is symmetric (NON §4); a piece never points at itself and
+ * games: overlap is symmetric and agrees with polygon clipping, rays agree
+ * with segment intersection (NON §4); a piece never points at itself and
  * stored targets equal a fresh scan (NON-R5); a target moved along a ray
  * stays the target until a blocker comes first; rotating a position by 90
  * degrees keeps every target and score; random games from candidates with
@@ -68,6 +69,183 @@ static void test_overlap_symmetric(void **st)
         nn_build_piece(&pb, &b, 2);
         assert_true(nn_overlap(&pa, &pb));
     }
+}
+
+
+/* ---- an independent oracle: polygon clipping and segment intersection ---- */
+
+/* Area of the intersection of two convex counter-clockwise polygons. */
+static double clip_area(const nn_piece *a, const nn_piece *b)
+{
+    double px[16], py[16], qx[16], qy[16];
+    int n = a->nvert;
+    for (int i = 0; i < n; i++) {
+        px[i] = a->vx[i];
+        py[i] = a->vy[i];
+    }
+    for (int e = 0; e < b->nvert && n > 0; e++) {
+        double ax = b->vx[e], ay = b->vy[e];
+        double bx = b->vx[(e + 1) % b->nvert], by = b->vy[(e + 1) % b->nvert];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            int j = (i + 1) % n;
+            double si = (bx - ax) * (py[i] - ay) - (by - ay) * (px[i] - ax);
+            double sj = (bx - ax) * (py[j] - ay) - (by - ay) * (px[j] - ax);
+            if (si >= 0) {
+                qx[m] = px[i];
+                qy[m++] = py[i];
+            }
+            if ((si >= 0) != (sj >= 0)) {
+                double t = si / (si - sj);
+                qx[m] = px[i] + t * (px[j] - px[i]);
+                qy[m++] = py[i] + t * (py[j] - py[i]);
+            }
+        }
+        n = m;
+        memcpy(px, qx, sizeof px);
+        memcpy(py, qy, sizeof py);
+    }
+    double area = 0;
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        area += px[i] * py[j] - px[j] * py[i];
+    }
+    return area / 2;
+}
+
+static double point_segment_distance(double x, double y, double ax, double ay, double bx,
+                                     double by)
+{
+    double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+    double t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    double ex = ax + t * dx - x, ey = ay + t * dy - y;
+    return sqrt(ex * ex + ey * ey);
+}
+
+/* The gap between two disjoint convex polygons (0 when they meet). */
+static double polygon_gap(const nn_piece *a, const nn_piece *b)
+{
+    double best = INFINITY;
+    for (int pass = 0; pass < 2; pass++) {
+        const nn_piece *p = pass ? b : a, *q = pass ? a : b;
+        for (int i = 0; i < p->nvert; i++)
+            for (int e = 0; e < q->nvert; e++) {
+                int f = (e + 1) % q->nvert;
+                double d = point_segment_distance(p->vx[i], p->vy[i], q->vx[e], q->vy[e],
+                                                  q->vx[f], q->vy[f]);
+                if (d < best)
+                    best = d;
+            }
+    }
+    return best;
+}
+
+/* NON §4: the separating-axis test agrees with an independent oracle
+ * whenever the answer is clear of the EPS tolerance: a real intersection
+ * area means overlap, a real gap means none. */
+static void test_overlap_oracle(void **st)
+{
+    (void)st;
+    pips_rng r;
+    pips_rng_seed(&r, 21);
+    int overlap = 0, apart = 0;
+    for (int i = 0; i < 100000; i++) {
+        nn_place a = random_place(&r, 1000, 1000, 600), b = random_place(&r, 1000, 1000, 600);
+        nn_piece pa, pb;
+        nn_build_piece(&pa, &a, 1);
+        nn_build_piece(&pb, &b, 2);
+        double area = clip_area(&pa, &pb);
+        bool sat = nn_overlap(&pa, &pb);
+        if (area > 1e-2) {
+            if (!sat)
+                fail_msg("pair %d: area %g but no overlap", i, area);
+            overlap++;
+        } else if (area <= 0 && polygon_gap(&pa, &pb) > 1e-3) {
+            if (sat)
+                fail_msg("pair %d: apart but overlap reported", i);
+            apart++;
+        }
+    }
+    assert_true(overlap > 5000 && apart > 5000);
+}
+
+/* The entry distance of a ray into a polygon by segment intersection, or
+ * -1 when it misses; *chord is how far the ray runs inside. */
+static double oracle_entry(double tx, double ty, double ux, double uy, const nn_piece *q,
+                           double *chord, double *slack)
+{
+    double t_lo = INFINITY, t_hi = -INFINITY;
+    *slack = 0;
+    for (int e = 0; e < q->nvert; e++) {
+        int f = (e + 1) % q->nvert;
+        double ex = q->vx[f] - q->vx[e], ey = q->vy[f] - q->vy[e];
+        double den = ux * ey - uy * ex;
+        if (fabs(den) < 1e-12)
+            continue;
+        double wx = q->vx[e] - tx, wy = q->vy[e] - ty;
+        double t = (wx * ey - wy * ex) / den, s = (wx * uy - wy * ux) / den;
+        if (s >= 0 && s <= 1) {
+            if (t < t_lo) {
+                t_lo = t;
+                /* Pushing this edge out by EPS moves the entry by EPS / sin. */
+                *slack = NN_EPS * sqrt(ex * ex + ey * ey) / fabs(den);
+            }
+            if (t > t_hi) t_hi = t;
+        }
+    }
+    if (t_hi < 0 || t_lo == INFINITY)
+        return -1;
+    if (t_lo < 0) {
+        t_lo = 0; /* the tip is inside */
+        *slack = 0;
+    }
+    *chord = t_hi - t_lo;
+    return t_lo;
+}
+
+/* NON §4 Ray: Cyrus-Beck with EPS agrees with segment intersection on every
+ * clear hit (the EPS push may bring the entry nearer by EPS / sin of the
+ * entry angle, never farther) and every clear miss. */
+static void test_ray_oracle(void **st)
+{
+    (void)st;
+    pips_rng r;
+    pips_rng_seed(&r, 22);
+    int hits = 0, misses = 0;
+    for (int i = 0; i < 100000; i++) {
+        nn_place a = random_place(&r, 1000, 1000, 1500), b = random_place(&r, 1500, 1500, 500);
+        a.lying = true;
+        nn_piece pa, pb;
+        nn_build_piece(&pa, &a, 1);
+        nn_build_piece(&pb, &b, 2);
+        double chord = 0, slack = 0, got = 0;
+        double want = oracle_entry(pa.x, pa.y, pa.ux, pa.uy, &pb, &chord, &slack);
+        bool hit = nn_ray_hit(pa.x, pa.y, pa.ux, pa.uy, &pb, &got);
+        if (want >= 0 && chord > 1e-2) {
+            double tol = 1e-9 * (1 + want);
+            if (!hit || got > want + tol || got < want - slack - tol)
+                fail_msg("ray %d: oracle t=%.9f, engine %s %.9f", i, want, hit ? "t=" : "miss",
+                         got);
+            hits++;
+        } else if (want < 0) {
+            /* A clear miss: the ray passes every vertex by more than 1e-3. */
+            double closest = INFINITY;
+            for (int v = 0; v < pb.nvert; v++) {
+                double dx = pb.vx[v] - pa.x, dy = pb.vy[v] - pa.y;
+                double along = dx * pa.ux + dy * pa.uy;
+                double d = along < 0 ? sqrt(dx * dx + dy * dy) : fabs(dx * pa.uy - dy * pa.ux);
+                if (d < closest)
+                    closest = d;
+            }
+            if (closest > 1e-3) {
+                if (hit)
+                    fail_msg("ray %d: oracle misses, engine hits at %.9f", i, got);
+                misses++;
+            }
+        }
+    }
+    assert_true(hits > 5000 && misses > 5000);
 }
 
 /* Plays a random game from candidates, calling visit at every node. */
@@ -368,7 +546,8 @@ static void test_crowded_table(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overlap_symmetric),  cmocka_unit_test(test_never_points_at_itself),
+        cmocka_unit_test(test_overlap_symmetric),  cmocka_unit_test(test_overlap_oracle),
+        cmocka_unit_test(test_ray_oracle),         cmocka_unit_test(test_never_points_at_itself),
         cmocka_unit_test(test_target_along_ray),   cmocka_unit_test(test_rotation_invariance),
         cmocka_unit_test(test_random_games),       cmocka_unit_test(test_crowded_table),
     };
