@@ -248,6 +248,53 @@ static void test_ray_oracle(void **st)
     assert_true(hits > 5000 && misses > 5000);
 }
 
+
+/* NON-R5 tie rule, white-box: hits at t, t - 0.6 EPS and t - 1.2 EPS (ids 1,
+ * 2, 3). The smallest t is id 3's; within EPS of it lie ids 2 and 3, so id 2
+ * wins. (Chaining ties pairwise from id 1 would pick id 3 instead.) */
+static void test_tie_window(void **st)
+{
+    (void)st;
+    nn_state *s = calloc(1, sizeof *s);
+    s->n_seats = 2;
+    s->turn = 5;
+    const double shift[3] = {0.0, 0.6 * NN_EPS, 1.2 * NN_EPS};
+    for (int i = 0; i < 3; i++) {
+        nn_place p = {false, 3, 2, false, 3000, 2990 + 10 * i, 0};
+        nn_piece pc;
+        nn_build_piece(&pc, &p, (uint32_t)(i + 1));
+        pc.vx[2] -= shift[i]; /* the left edge moves towards the attacker */
+        pc.vx[3] -= shift[i];
+        nn_table_append(s, &pc);
+    }
+    nn_place ap = {false, 0, 1, true, 2000, 3000, 0};
+    nn_piece a;
+    nn_build_piece(&a, &ap, 4);
+    double t;
+    assert_int_equal(nn_scan_target(s, &a, -1, &t), 1);
+    assert_true(fabs(t - (901.0 - 0.6 * NN_EPS - NN_EPS)) < 1e-9);
+    /* Incrementally: ids 1 and 2 on the table, attacker id 3 points at id 1
+     * (within EPS of id 2's smaller t). Appending id 4 at t - 1.2 EPS moves
+     * the window: the target becomes id 2, neither the old target nor the
+     * new piece. */
+    nn_state *u = calloc(1, sizeof *u);
+    u->n_seats = 2;
+    nn_table_append(u, &s->table[0]);
+    nn_table_append(u, &s->table[1]);
+    a.id = 3;
+    nn_table_append(u, &a);
+    u->table[2].target = (int8_t)nn_scan_target(u, &u->table[2], 2, &u->table[2].hit_t);
+    assert_int_equal(u->table[2].target, 0);
+    nn_piece last = s->table[2];
+    last.id = 4;
+    double h;
+    assert_int_equal(nn_target_with(u, 2, &last, &h), 1);
+    nn_table_append(u, &last);
+    assert_int_equal(nn_scan_target(u, &u->table[2], 2, &h), 1);
+    free(u);
+    free(s);
+}
+
 /* Plays a random game from candidates, calling visit at every node. */
 typedef void (*visit_fn)(const pips_game *g, const void *s, void *ud);
 
@@ -547,7 +594,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overlap_symmetric),  cmocka_unit_test(test_overlap_oracle),
-        cmocka_unit_test(test_ray_oracle),         cmocka_unit_test(test_never_points_at_itself),
+        cmocka_unit_test(test_ray_oracle),         cmocka_unit_test(test_tie_window),         cmocka_unit_test(test_never_points_at_itself),
         cmocka_unit_test(test_target_along_ray),   cmocka_unit_test(test_rotation_invariance),
         cmocka_unit_test(test_random_games),       cmocka_unit_test(test_crowded_table),
     };

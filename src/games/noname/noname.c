@@ -704,11 +704,9 @@ bool noname_preview_move(const pips_game *g, const void *state, pips_move m,
     nn_piece pc;
     nn_build_piece(&pc, &p, s->turn);
     for (int i = 0; i < k; i++) {
-        const nn_piece *a = &s->table[i];
         double h;
-        if (a->lying && nn_ray_hit(a->x, a->y, a->ux, a->uy, &pc, &h) &&
-            (a->target < 0 || h < a->hit_t - NN_EPS))
-            out->redirected[out->n_redirected++] = a->id;
+        if (nn_target_with(s, i, &pc, &h) == k)
+            out->redirected[out->n_redirected++] = s->table[i].id;
     }
     if (p.lying) {
         /* The new attacker's own scan, before any capture. */
@@ -946,11 +944,8 @@ double noname_bench_placement_us(int pieces, int placements, uint64_t seed)
             int tg = nn_scan_target(s, &pc, -1, &t);
             int moved = 0;
             for (int k = 0; k < s->n_table; k++) {
-                const nn_piece *a = &s->table[k];
                 double h;
-                if (a->lying && nn_ray_hit(a->x, a->y, a->ux, a->uy, &pc, &h) &&
-                    (a->target < 0 || h < a->hit_t - NN_EPS))
-                    moved++;
+                moved += nn_target_with(s, k, &pc, &h) == s->n_table;
             }
             sink += ok + tg + moved + t;
         }

@@ -225,29 +225,65 @@ bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, d
     return clip_ray(tx, ty, ux, uy, q, t);
 }
 
-/* NON-R5: the nearest hit; hits within EPS of the best go to the lower id,
- * which an id-order scan that replaces only on a strictly closer hit gives.
- * A piece whose circle starts beyond the best hit cannot replace it. */
-int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t)
+/* NON-R5: the target is the hit at the smallest t; hits within EPS of that
+ * smallest t are tied and the lowest id among them wins. Pieces are scanned
+ * in id order, then `extra` (a piece about to be appended, index n_table).
+ * A piece whose circle starts beyond the window cannot matter. */
+static int scan_core(const nn_state *s, const nn_piece *a, int self, const nn_piece *extra,
+                     double *t)
 {
-    int best = -1;
-    double best_t = 0, tx = a->x, ty = a->y, ux = a->ux, uy = a->uy;
+    int hit_idx[NN_MAX_TABLE + 1], n_hits = 0;
+    double hit_t[NN_MAX_TABLE + 1], min_t = INFINITY;
+    double tx = a->x, ty = a->y, ux = a->ux, uy = a->uy;
     for (int j = 0; j < s->n_table; j++) {
         const nn_box *q = &s->box[j];
         double dx = q->cx - tx, dy = q->cy - ty;
         double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
-        if (along < -q->rad || perp > q->rad || perp < -q->rad || j == self)
-            continue;
-        if (best >= 0 && along - q->rad > best_t)
+        if (along < -q->rad || perp > q->rad || perp < -q->rad || j == self ||
+            along - q->rad > min_t + NN_EPS)
             continue;
         double h;
-        if (clip_ray(tx, ty, ux, uy, &s->table[j], &h) && (best < 0 || h < best_t - NN_EPS)) {
-            best = j;
-            best_t = h;
+        if (clip_ray(tx, ty, ux, uy, &s->table[j], &h)) {
+            hit_idx[n_hits] = j;
+            hit_t[n_hits++] = h;
+            if (h < min_t)
+                min_t = h;
         }
     }
-    *t = best < 0 ? 0.0 : best_t;
-    return best;
+    double h;
+    if (extra && nn_ray_hit(tx, ty, ux, uy, extra, &h)) {
+        hit_idx[n_hits] = s->n_table;
+        hit_t[n_hits++] = h;
+        if (h < min_t)
+            min_t = h;
+    }
+    for (int i = 0; i < n_hits; i++)
+        if (hit_t[i] <= min_t + NN_EPS) {
+            *t = hit_t[i];
+            return hit_idx[i];
+        }
+    *t = 0.0;
+    return -1;
+}
+
+int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t)
+{
+    return scan_core(s, a, self, NULL, t);
+}
+
+/* Attacker i's target once pc is appended. A hit on pc no nearer than the
+ * current target changes nothing (pc has the highest id, and the smallest
+ * t stays); a nearer one needs a rescan, since the tie window moves. */
+int nn_target_with(const nn_state *s, int i, const nn_piece *pc, double *t)
+{
+    const nn_piece *a = &s->table[i];
+    double h;
+    if (!a->lying || !nn_ray_hit(a->x, a->y, a->ux, a->uy, pc, &h) ||
+        (a->target >= 0 && h >= a->hit_t)) {
+        *t = a->hit_t;
+        return a->target;
+    }
+    return scan_core(s, a, i, pc, t);
 }
 
 /* ---- rules core ---- */
@@ -419,18 +455,17 @@ uint32_t nn_play(const nn_config *c, nn_state *s, const nn_place *p)
     int k = s->n_table;
     nn_piece built;
     nn_build_piece(&built, p, s->turn);
+    /* Existing attackers first, against the table plus the new piece. */
+    int8_t new_target[NN_MAX_TABLE];
+    double new_t[NN_MAX_TABLE];
+    for (int i = 0; i < k; i++)
+        new_target[i] = (int8_t)nn_target_with(s, i, &built, &new_t[i]);
     nn_table_append(s, &built);
-    nn_piece *pc = &s->table[k];
-    /* Existing attackers: the new piece is last in id order (NON-R5). */
     for (int i = 0; i < k; i++) {
-        nn_piece *a = &s->table[i];
-        double t;
-        if (a->lying && nn_ray_hit(a->x, a->y, a->ux, a->uy, pc, &t) &&
-            (a->target < 0 || t < a->hit_t - NN_EPS)) {
-            a->target = (int8_t)k;
-            a->hit_t = t;
-        }
+        s->table[i].target = new_target[i];
+        s->table[i].hit_t = new_t[i];
     }
+    nn_piece *pc = &s->table[k];
     uint32_t captured = 0;
     if (pc->lying) {
         double t;

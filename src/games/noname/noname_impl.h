@@ -111,6 +111,8 @@ double nn_outside(const nn_piece *p, int width, int height);
 bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, double *t);
 /* The target of attacker index a over the table (id-order scan, NON-R5). */
 int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t);
+/* Attacker index i's target if pc were appended (index n_table); no change. */
+int nn_target_with(const nn_state *s, int i, const nn_piece *pc, double *t);
 
 /* ---- rules core ---- */
 int nn_seat_of_colour(const nn_state *s, int colour);
