@@ -256,6 +256,7 @@ static void test_tie_window(void **st)
 {
     (void)st;
     nn_state *s = calloc(1, sizeof *s);
+    nn_table_reset(s, 6000, 6000);
     s->n_seats = 2;
     s->turn = 5;
     const double shift[3] = {0.0, 0.6 * NN_EPS, 1.2 * NN_EPS};
@@ -278,6 +279,7 @@ static void test_tie_window(void **st)
      * the window: the target becomes id 2, neither the old target nor the
      * new piece. */
     nn_state *u = calloc(1, sizeof *u);
+    nn_table_reset(u, 6000, 6000);
     u->n_seats = 2;
     nn_table_append(u, &s->table[0]);
     nn_table_append(u, &s->table[1]);
@@ -332,10 +334,13 @@ static void check_targets(const pips_game *g, const void *state, void *ud)
             continue;
         }
         assert_int_not_equal(a->target, i);
-        double t;
+        double t, t_all;
         int fresh = nn_scan_target(s, a, i, &t);
         assert_int_equal(fresh, a->target);
         assert_true(t == a->hit_t);
+        /* The grid walk finds what a scan of every piece finds. */
+        assert_int_equal(nn_scan_target_all(s, a, i, &t_all), fresh);
+        assert_true(t_all == t);
     }
 }
 
@@ -510,6 +515,29 @@ static void check_node(const pips_game *g, const void *state, void *ud)
     assert_true(g->def->hash(g, back) == g->def->hash(g, s));
     pips_state_free(g, back);
     pips_str_free(&text);
+    /* No two footprints overlap and all lie on the table (pairwise, no grid). */
+    for (int i = 0; i < s->n_table; i++) {
+        assert_true(nn_outside(&s->table[i], s->width, s->height) <= NN_EPS);
+        for (int j = i + 1; j < s->n_table; j++)
+            assert_false(nn_overlap(&s->table[i], &s->table[j]));
+    }
+    /* The grid's first overlap equals a linear search, for random poses. */
+    pips_rng pr;
+    pips_rng_seed(&pr, (uint64_t)s->turn);
+    for (int k = 0; k < 20; k++) {
+        nn_place p = random_place(&pr, 0, 0, s->width);
+        nn_piece pc;
+        nn_build_piece(&pc, &p, s->turn);
+        int linear = -1;
+        for (int j = 0; j < s->n_table && linear < 0; j++)
+            if (nn_overlap(&pc, &s->table[j]))
+                linear = j;
+        assert_int_equal(nn_first_overlap(s, &pc), linear);
+        if (p.lying) {
+            double t1, t2;
+            assert_int_equal(nn_scan_target(s, &pc, -1, &t1), nn_scan_target_all(s, &pc, -1, &t2));
+        }
+    }
     if (g->def->to_move(g, s) == PIPS_OVER) {
         double ret[PIPS_MAX_PLAYERS], sum = 0;
         g->def->returns(g, s, ret);

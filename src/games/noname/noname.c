@@ -165,6 +165,7 @@ static void nn_initial(const pips_game *g, void *state)
     const nn_config *c = cfg(g);
     nn_state *s = state;
     memset(s, 0, sizeof *s);
+    nn_table_reset(s, c->width, c->height);
     s->n_seats = (uint8_t)c->players;
     for (int i = 0; i < c->players; i++) {
         s->seat_colour[i] = DEFAULT_SEATS[i];
@@ -470,6 +471,7 @@ static bool nn_state_from_text(const pips_game *g, const char *text, void *state
     const nn_config *c = cfg(g);
     nn_state s;
     memset(&s, 0, sizeof s);
+    nn_table_reset(&s, c->width, c->height);
     const char *p = text;
     char tok[128], want[96];
     for (int k = 0; k < 6; k++) {

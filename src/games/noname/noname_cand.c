@@ -30,6 +30,8 @@ typedef struct cand_ctx {
     int kind_col[NN_COLOURS * 3], kind_size[NN_COLOURS * 3];
     bool may_lie[NN_COLOURS];
     int n_lie_kinds, lie_kind[NN_COLOURS * 3];
+    uint64_t bits;  /* random bits not used yet */
+    int spare_bits; /* 32-bit draws left in bits */
 } cand_ctx;
 
 /* The engine's legality tests without message text; builds the footprint. */
@@ -55,7 +57,20 @@ static bool push(cand_ctx *k, const nn_place *p)
     return true;
 }
 
-static int below(cand_ctx *k, int n) { return (int)pips_rng_below(k->rng, (uint64_t)n); }
+/* A value in [0, n) from 32 fresh random bits (multiply-shift; the bias,
+ * under n / 2^32, is immaterial for sampling candidates). Two draws per
+ * 64-bit step of the generator. */
+static int below(cand_ctx *k, int n)
+{
+    if (!k->spare_bits) {
+        k->bits = pips_rng_next(k->rng);
+        k->spare_bits = 2;
+    }
+    uint32_t r = (uint32_t)(k->bits >> (32 * --k->spare_bits));
+    return (int)(((uint64_t)r * (uint64_t)n) >> 32);
+}
+
+static double unit(cand_ctx *k) { return below(k, 1 << 30) / (double)(1 << 30); }
 
 static int angle_of(double ux, double uy)
 {
@@ -135,7 +150,7 @@ static void gen_blocks(cand_ctx *k, int quota)
         if (!a->lying || a->target < 0 || a->colour == k->mine ||
             s->table[a->target].colour != k->mine)
             continue;
-        made += put_in_ray(k, a, a->hit_t * (0.2 + 0.6 * pips_rng_double(k->rng)),
+        made += put_in_ray(k, a, a->hit_t * (0.2 + 0.6 * unit(k)),
                            below(k, k->n_kinds));
     }
 }
@@ -157,7 +172,7 @@ static void gen_dumps(cand_ctx *k, int quota)
         if (!a->lying || (a->colour != k->kind_col[kind] && a->colour != k->mine))
             continue;
         double far = a->target >= 0 ? a->hit_t : 600.0;
-        made += put_in_ray(k, a, far * 0.5 * pips_rng_double(k->rng), kind);
+        made += put_in_ray(k, a, far * 0.5 * unit(k), kind);
     }
 }
 

@@ -82,7 +82,11 @@ void nn_trig(int a, double *c, double *s)
 
 void nn_build_piece(nn_piece *pc, const nn_place *p, uint32_t id)
 {
-    memset(pc, 0, sizeof *pc);
+    /* Every field is written below (the struct has no padding), so equal
+     * pieces are byte-equal without clearing the whole struct first. */
+    pc->ux = pc->uy = 0;
+    pc->hit_t = 0;
+    memset(pc->zero_pad, 0, sizeof pc->zero_pad);
     pc->x = p->x;
     pc->y = p->y;
     pc->id = id;
@@ -112,6 +116,7 @@ void nn_build_piece(nn_piece *pc, const nn_place *p, uint32_t id)
     } else {
         /* Lying triangle: tip T, base midpoint B = T - l u, corners B +- (w/2) n. */
         double l = NN_FACE[p->size], h = NN_BASE[p->size] / 2.0;
+        pc->vx[3] = pc->vy[3] = pc->nx[3] = pc->ny[3] = 0;
         double bx = x - l * c, by = y - l * s;
         pc->vx[0] = x; pc->vy[0] = y;
         pc->vx[1] = bx - h * s; pc->vy[1] = by + h * c;
@@ -180,13 +185,12 @@ bool nn_overlap(const nn_piece *a, const nn_piece *b)
 
 double nn_outside(const nn_piece *p, int width, int height)
 {
+    /* The box's extremes are the vertices' extremes. */
     double worst = 0;
-    for (int i = 0; i < p->nvert; i++) {
-        double o[4] = {-p->vx[i], p->vx[i] - width, -p->vy[i], p->vy[i] - height};
-        for (int k = 0; k < 4; k++)
-            if (o[k] > worst)
-                worst = o[k];
-    }
+    if (-p->minx > worst) worst = -p->minx;
+    if (p->maxx - width > worst) worst = p->maxx - width;
+    if (-p->miny > worst) worst = -p->miny;
+    if (p->maxy - height > worst) worst = p->maxy - height;
     return worst;
 }
 
@@ -225,31 +229,126 @@ bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, d
     return clip_ray(tx, ty, ux, uy, q, t);
 }
 
+/* ---- broad phase: cells of a 16 x 16 grid list the pieces near them ---- */
+
+#define NN_GRID_MARGIN 0.5 /* 0.05 mm: far above EPS and rounding */
+
+/* The cell holding coordinate v, clamped to the grid (truncation equals
+ * floor here: negative values clamp to 0 either way). */
+static int cell_of(double v, double cell)
+{
+    if (v <= 0)
+        return 0;
+    int c = (int)(v / cell);
+    return c >= NN_GRID ? NN_GRID - 1 : c;
+}
+
+static void grid_mark(nn_state *s, int k)
+{
+    const nn_box *b = &s->box[k];
+    double cw = s->width / (double)NN_GRID, ch = s->height / (double)NN_GRID;
+    int x0 = cell_of(b->minx - NN_GRID_MARGIN, cw), x1 = cell_of(b->maxx + NN_GRID_MARGIN, cw);
+    int y0 = cell_of(b->miny - NN_GRID_MARGIN, ch), y1 = cell_of(b->maxy + NN_GRID_MARGIN, ch);
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+            s->grid[y * NN_GRID + x][k >> 6] |= 1ull << (k & 63);
+}
+
+static void grid_rebuild(nn_state *s)
+{
+    memset(s->grid, 0, sizeof s->grid);
+    for (int k = 0; k < s->n_table; k++)
+        grid_mark(s, k);
+}
+
+void nn_table_reset(nn_state *s, int width, int height)
+{
+    memset(s->table, 0, sizeof s->table);
+    memset(s->box, 0, sizeof s->box);
+    memset(s->grid, 0, sizeof s->grid);
+    s->n_table = 0;
+    s->width = width;
+    s->height = height;
+}
+
+/* The pieces listed in the cells a box (grown by the margin) meets. */
+static void box_mask(const nn_state *s, const nn_piece *p, uint64_t m[2])
+{
+    double cw = s->width / (double)NN_GRID, ch = s->height / (double)NN_GRID;
+    int x0 = cell_of(p->minx - NN_GRID_MARGIN, cw), x1 = cell_of(p->maxx + NN_GRID_MARGIN, cw);
+    int y0 = cell_of(p->miny - NN_GRID_MARGIN, ch), y1 = cell_of(p->maxy + NN_GRID_MARGIN, ch);
+    m[0] = m[1] = 0;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            m[0] |= s->grid[y * NN_GRID + x][0];
+            m[1] |= s->grid[y * NN_GRID + x][1];
+        }
+}
+
+/* The pieces listed in the cells a ray crosses from its tip to the edge of
+ * the grid (a grid walk). A hit point lies in its piece's box grown by EPS,
+ * and every cell within the margin of it lists the piece, so rounding at a
+ * cell corner cannot lose a hit. */
+static void ray_mask(const nn_state *s, double tx, double ty, double ux, double uy, uint64_t m[2])
+{
+    double cw = s->width / (double)NN_GRID, ch = s->height / (double)NN_GRID;
+    double gx = tx / cw, gy = ty / ch, dx = ux / cw, dy = uy / ch;
+    int cx = cell_of(tx, cw), cy = cell_of(ty, ch);
+    int sx = dx > 0 ? 1 : dx < 0 ? -1 : 0, sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+    double next_x = sx > 0 ? (cx + 1 - gx) / dx : sx < 0 ? (gx - cx) / -dx : INFINITY;
+    double next_y = sy > 0 ? (cy + 1 - gy) / dy : sy < 0 ? (gy - cy) / -dy : INFINITY;
+    double step_x = sx ? 1.0 / fabs(dx) : INFINITY, step_y = sy ? 1.0 / fabs(dy) : INFINITY;
+    m[0] = m[1] = 0;
+    for (;;) {
+        m[0] |= s->grid[cy * NN_GRID + cx][0];
+        m[1] |= s->grid[cy * NN_GRID + cx][1];
+        if (next_x < next_y) {
+            cx += sx;
+            next_x += step_x;
+        } else {
+            cy += sy;
+            next_y += step_y;
+        }
+        if (cx < 0 || cx >= NN_GRID || cy < 0 || cy >= NN_GRID || (!sx && !sy))
+            break;
+    }
+}
+
+static void all_mask(const nn_state *s, uint64_t m[2])
+{
+    int n = s->n_table;
+    m[0] = n >= 64 ? ~0ull : (1ull << n) - 1;
+    m[1] = n <= 64 ? 0 : n >= 128 ? ~0ull : (1ull << (n - 64)) - 1;
+}
+
 /* NON-R5: the target is the hit at the smallest t; hits within EPS of that
- * smallest t are tied and the lowest id among them wins. Pieces are scanned
- * in id order, then `extra` (a piece about to be appended, index n_table).
- * A piece whose circle starts beyond the window cannot matter. */
-static int scan_core(const nn_state *s, const nn_piece *a, int self, const nn_piece *extra,
-                     double *t)
+ * smallest t are tied and the lowest id among them wins. The pieces in
+ * `mask` are scanned in id order, then `extra` (a piece about to be
+ * appended, index n_table). A piece whose circle starts beyond the window
+ * cannot matter. */
+static int scan_core(const nn_state *s, const nn_piece *a, int self, const uint64_t mask[2],
+                     const nn_piece *extra, double *t)
 {
     int hit_idx[NN_MAX_TABLE + 1], n_hits = 0;
     double hit_t[NN_MAX_TABLE + 1], min_t = INFINITY;
     double tx = a->x, ty = a->y, ux = a->ux, uy = a->uy;
-    for (int j = 0; j < s->n_table; j++) {
-        const nn_box *q = &s->box[j];
-        double dx = q->cx - tx, dy = q->cy - ty;
-        double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
-        if (along < -q->rad || perp > q->rad || perp < -q->rad || j == self ||
-            along - q->rad > min_t + NN_EPS)
-            continue;
-        double h;
-        if (clip_ray(tx, ty, ux, uy, &s->table[j], &h)) {
-            hit_idx[n_hits] = j;
-            hit_t[n_hits++] = h;
-            if (h < min_t)
-                min_t = h;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = mask[w]; bits; bits &= bits - 1) {
+            int j = w * 64 + __builtin_ctzll(bits);
+            const nn_box *q = &s->box[j];
+            double dx = q->cx - tx, dy = q->cy - ty;
+            double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
+            if (along < -q->rad || perp > q->rad || perp < -q->rad || j == self ||
+                along - q->rad > min_t + NN_EPS)
+                continue;
+            double h;
+            if (clip_ray(tx, ty, ux, uy, &s->table[j], &h)) {
+                hit_idx[n_hits] = j;
+                hit_t[n_hits++] = h;
+                if (h < min_t)
+                    min_t = h;
+            }
         }
-    }
     double h;
     if (extra && nn_ray_hit(tx, ty, ux, uy, extra, &h)) {
         hit_idx[n_hits] = s->n_table;
@@ -266,9 +365,28 @@ static int scan_core(const nn_state *s, const nn_piece *a, int self, const nn_pi
     return -1;
 }
 
+/* The candidate set for a ray: the grid walk from a tip on the table when
+ * the table is crowded, else every piece (the result is the same). */
+static void ray_candidates(const nn_state *s, const nn_piece *a, uint64_t m[2])
+{
+    if (s->n_table <= 24 || a->x > s->width || a->y > s->height)
+        all_mask(s, m); /* on a sparse table the walk costs more than it saves */
+    else
+        ray_mask(s, a->x, a->y, a->ux, a->uy, m);
+}
+
 int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t)
 {
-    return scan_core(s, a, self, NULL, t);
+    uint64_t m[2];
+    ray_candidates(s, a, m);
+    return scan_core(s, a, self, m, NULL, t);
+}
+
+int nn_scan_target_all(const nn_state *s, const nn_piece *a, int self, double *t)
+{
+    uint64_t m[2];
+    all_mask(s, m);
+    return scan_core(s, a, self, m, NULL, t);
 }
 
 /* Attacker i's target once pc is appended. A hit on pc no nearer than the
@@ -283,7 +401,9 @@ int nn_target_with(const nn_state *s, int i, const nn_piece *pc, double *t)
         *t = a->hit_t;
         return a->target;
     }
-    return scan_core(s, a, i, pc, t);
+    uint64_t m[2];
+    ray_candidates(s, a, m);
+    return scan_core(s, a, i, m, pc, t);
 }
 
 /* ---- rules core ---- */
@@ -326,18 +446,23 @@ void nn_table_append(nn_state *s, const nn_piece *pc)
     b->cy = pc->cy;
     b->rad = pc->rad;
     b->zero = 0;
+    grid_mark(s, k);
 }
 
 int nn_first_overlap(const nn_state *s, const nn_piece *p)
 {
     double x0 = p->minx, x1 = p->maxx, y0 = p->miny, y1 = p->maxy;
-    for (int j = 0; j < s->n_table; j++) {
-        const nn_box *q = &s->box[j];
-        if (x1 < q->minx || q->maxx < x0 || y1 < q->miny || q->maxy < y0)
-            continue;
-        if (nn_overlap(p, &s->table[j]))
-            return j;
-    }
+    uint64_t m[2];
+    box_mask(s, p, m);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = m[w]; bits; bits &= bits - 1) {
+            int j = w * 64 + __builtin_ctzll(bits);
+            const nn_box *q = &s->box[j];
+            if (x1 < q->minx || q->maxx < x0 || y1 < q->miny || q->maxy < y0)
+                continue;
+            if (nn_overlap(p, &s->table[j]))
+                return j;
+        }
     return -1;
 }
 
@@ -507,6 +632,7 @@ uint32_t nn_play(const nn_config *c, nn_state *s, const nn_place *p)
                 s->n_table--;
                 memset(&s->table[s->n_table], 0, sizeof s->table[0]);
                 memset(&s->box[s->n_table], 0, sizeof s->box[0]);
+                grid_rebuild(s);
                 nn_recompute_targets(s);
             }
         }

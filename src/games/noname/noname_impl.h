@@ -71,12 +71,17 @@ typedef struct nn_box {
     double minx, maxx, miny, maxy, cx, cy, rad, zero;
 } nn_box;
 
+#define NN_GRID 16 /* broad phase: the table cut into NN_GRID x NN_GRID cells */
+
 typedef struct nn_state {
     nn_piece table[NN_MAX_TABLE];
     nn_box box[NN_MAX_TABLE]; /* box[i] mirrors table[i] */
+    /* Bit i of a cell: table[i]'s box, grown by NN_GRID_MARGIN, meets the cell. */
+    uint64_t grid[NN_GRID * NN_GRID][2];
     uint8_t pad[NN_MAX_SEATS][NN_COLOURS][4]; /* [seat][colour][size] counts */
     uint8_t seat_colour[NN_MAX_SEATS];
     uint32_t turn;       /* number of the next turn, from 1; the next id */
+    int32_t width, height; /* the table, 0.1 mm (sizes the grid) */
     uint16_t n_table;
     uint8_t n_seats;
     uint8_t to_move;     /* seat */
@@ -86,7 +91,8 @@ typedef struct nn_state {
 } nn_state;
 
 _Static_assert(sizeof(nn_piece) % 8 == 0, "nn_piece has tail padding");
-_Static_assert(sizeof(nn_state) == (sizeof(nn_piece) + sizeof(nn_box)) * NN_MAX_TABLE + 344, "nn_state has padding");
+_Static_assert(sizeof(nn_state) == (sizeof(nn_piece) + sizeof(nn_box)) * NN_MAX_TABLE +
+                                     NN_GRID * NN_GRID * 16 + 352, "nn_state has padding");
 
 /* A decoded placement. */
 typedef struct nn_place {
@@ -111,6 +117,10 @@ double nn_outside(const nn_piece *p, int width, int height);
 bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, double *t);
 /* The target of attacker index a over the table (id-order scan, NON-R5). */
 int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t);
+/* The same scan over every piece, without the grid (a reference for tests). */
+int nn_scan_target_all(const nn_state *s, const nn_piece *a, int self, double *t);
+/* Empties the table and sizes the grid for a width x height table. */
+void nn_table_reset(nn_state *s, int width, int height);
 /* Attacker index i's target if pc were appended (index n_table); no change. */
 int nn_target_with(const nn_state *s, int i, const nn_piece *pc, double *t);
 
