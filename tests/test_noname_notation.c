@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <math.h>
+
 #include "noname_helpers.h"
 
 static void expect_canonical(const pips_game *g, const void *s, const char *in, const char *out)
@@ -335,6 +337,23 @@ static void test_render_and_explain(void **st)
     assert_non_null(strstr(pips_str_cstr(&out), "↓\033[0m"));
     assert_non_null(strstr(pips_str_cstr(&out), "┌"));
     pips_str_free(&out);
+    /* Footprints for drawing: #2's triangle, tip first; #1's square. */
+    noname_piece_info p2 = nt_piece(g, s, 2), p1 = nt_piece(g, s, 1);
+    assert_int_equal(p2.n_corners, 3);
+    assert_true(p2.corner_x[0] == 50.0 && p2.corner_y[0] == 100.0);
+    assert_true(fabs(p2.corner_x[1] - 23.6) < 1e-9 && fabs(p2.corner_y[1] - 107.15) < 1e-9);
+    assert_int_equal(p1.n_corners, 4);
+    assert_true(fabs(p1.corner_x[0] - 107.15) < 1e-9 && fabs(p1.corner_y[0] - 92.85) < 1e-9);
+    double fx[4], fy[4];
+    assert_int_equal(noname_move_footprint(noname_make_move('r', 'L', true, 463, 1000, 0), fx,
+                                           fy),
+                     3);
+    assert_true(fx[1] == 0.0 && fy[1] == 112.7); /* NON-T12: the base lies on x = 0 */
+    assert_int_equal(noname_move_footprint(noname_skip(), fx, fy), 0);
+    /* The evaluation follows the scores: Red (0) ahead of Blue (-1). */
+    double ev[2];
+    g->def->evaluate(g, s, ev);
+    assert_true(ev[0] > 0.5 && ev[1] < 0.5 && ev[0] < 1.0 && ev[1] > 0.0);
     pips_state_free(g, s);
 
     /* The preview of NON-T5's capture: target, redirected attackers, victim. */

@@ -12,6 +12,7 @@
 #include "games/noname/noname.h"
 #include "games/noname/noname_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +214,24 @@ static void nn_returns(const pips_game *g, const void *state, double *out)
         n_best += sc[i] == best;
     for (int i = 0; i < n; i++)
         out[i] = sc[i] == best ? 1.0 / n_best : 0.0;
+}
+
+/* A heuristic for agents: each seat's table score against the best other
+ * seat's, squashed into (0, 1). */
+static void nn_evaluate(const pips_game *g, const void *state, double *out)
+{
+    int sc[NN_MAX_SEATS], n = cfg(g)->players;
+    nn_scores(state, sc);
+    for (int i = 0; i < n; i++) {
+        int best_other = 0;
+        bool any = false;
+        for (int j = 0; j < n; j++)
+            if (j != i && (!any || sc[j] > best_other)) {
+                best_other = sc[j];
+                any = true;
+            }
+        out[i] = 0.5 + 0.5 * tanh((sc[i] - best_other) / 10.0);
+    }
 }
 
 static void nn_scores_hook(const pips_game *g, const void *state, int *out)
@@ -668,6 +687,11 @@ static void describe(const nn_state *s, const nn_pressure *pr, int i, noname_pie
             o->subdued_by[k++] = NN_COLOUR_CH[col];
     }
     o->score = nn_piece_score(s, pr, i);
+    o->n_corners = q->nvert;
+    for (int v = 0; v < q->nvert; v++) {
+        o->corner_x[v] = q->vx[v] / 10.0;
+        o->corner_y[v] = q->vy[v] / 10.0;
+    }
     o->own_linked = pr->attackers[i][q->colour] > 0 ||
                     (q->lying && q->target >= 0 && s->table[q->target].colour == q->colour);
 }
@@ -741,6 +765,20 @@ pips_move noname_make_move(char colour, char size, bool lying, int x, int y, int
     if (!lying)
         p.angle %= 900;
     return nn_encode(&p);
+}
+
+int noname_move_footprint(pips_move m, double corner_x[4], double corner_y[4])
+{
+    nn_place p;
+    if (!nn_decode(m, &p) || p.skip)
+        return 0;
+    nn_piece pc;
+    nn_build_piece(&pc, &p, 0);
+    for (int v = 0; v < pc.nvert; v++) {
+        corner_x[v] = pc.vx[v] / 10.0;
+        corner_y[v] = pc.vy[v] / 10.0;
+    }
+    return pc.nvert;
 }
 
 pips_move noname_skip(void)
@@ -1019,4 +1057,5 @@ const pips_game_def pips_noname_def = {
     .hash = nn_hash,
     .render = nn_render,
     .candidates = nn_candidates_hook,
+    .evaluate = nn_evaluate,
 };

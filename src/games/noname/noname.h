@@ -34,6 +34,8 @@ typedef struct noname_piece_info {
     char subdued_by[11];     /* letters of the colours subduing it, "" when free */
     bool own_linked;         /* NON-R14 */
     int score;               /* -v, 0 or +v for the player of its colour */
+    int n_corners;           /* 4 upright (a square), 3 lying (tip first) */
+    double corner_x[4], corner_y[4]; /* the footprint in mm, counter-clockwise */
 } noname_piece_info;
 
 /* Writes up to cap pieces in id order; returns how many are on the table. */
@@ -58,6 +60,10 @@ bool noname_preview_move(const pips_game *g, const void *state, pips_move m,
  * PIPS_MOVE_NONE when a part is out of range. The skip is noname_skip(). */
 pips_move noname_make_move(char colour, char size, bool lying, int x, int y, int angle);
 pips_move noname_skip(void);
+
+/* The footprint of a placement move in mm (for drawing a preview); returns
+ * the number of corners (3 or 4), or 0 for the skip or a malformed move. */
+int noname_move_footprint(pips_move m, double corner_x[4], double corner_y[4]);
 
 /* Benchmarks (not timed tests), in process CPU time: random playouts from
  * candidates per second over `playouts` games from the start; and the mean
