@@ -14,7 +14,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -721,7 +720,7 @@ bool noname_preview_move(const pips_game *g, const void *state, pips_move m,
     out->new_id = s->turn;
     if (p.skip)
         return true;
-    nn_state *t = malloc(sizeof *t);
+    nn_state *t = pips_malloc(g->alloc, sizeof *t);
     if (!t)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory previewing a move");
     memcpy(t, s, sizeof *t);
@@ -752,7 +751,7 @@ bool noname_preview_move(const pips_game *g, const void *state, pips_move m,
                                     ? s->to_move
                                     : nn_seat_of_colour(s, p.colour);
     }
-    free(t);
+    pips_free(g->alloc, t);
     return true;
 }
 
@@ -916,11 +915,11 @@ static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
 double noname_bench_playouts(const pips_game *g, int playouts, uint64_t seed)
 {
-    nn_state *s = malloc(sizeof *s);
-    pips_move *buf = malloc((size_t)cfg(g)->candidates * sizeof *buf);
+    nn_state *s = pips_malloc(g->alloc, sizeof *s);
+    pips_move *buf = pips_malloc(g->alloc, (size_t)cfg(g)->candidates * sizeof *buf);
     if (!s || !buf || playouts <= 0) {
-        free(s);
-        free(buf);
+        pips_free(g->alloc, s);
+        pips_free(g->alloc, buf);
         return 0;
     }
     pips_rng rng;
@@ -931,8 +930,8 @@ double noname_bench_playouts(const pips_game *g, int playouts, uint64_t seed)
         pips_random_playout(g, s, &rng, buf, 100000);
     }
     double dt = cpu_seconds() - t0;
-    free(s);
-    free(buf);
+    pips_free(g->alloc, s);
+    pips_free(g->alloc, buf);
     return dt > 0 ? playouts / dt : 0;
 }
 
@@ -940,8 +939,8 @@ double noname_bench_placement_us(int pieces, int placements, uint64_t seed)
 {
     const char *opts[] = {"players=8"};
     pips_game *g = pips_game_new("noname", opts, 1, NULL, NULL);
-    nn_state *s = malloc(sizeof *s);
-    nn_place *pl = malloc((size_t)(placements > 0 ? placements : 1) * sizeof *pl);
+    nn_state *s = pips_malloc(NULL, sizeof *s);
+    nn_place *pl = pips_malloc(NULL, (size_t)(placements > 0 ? placements : 1) * sizeof *pl);
     double result = 0;
     if (g && s && pl && placements > 0) {
         const nn_config *c = cfg(g);
@@ -992,8 +991,8 @@ double noname_bench_placement_us(int pieces, int placements, uint64_t seed)
         result = (cpu_seconds() - t0) * 1e6 / placements;
         (void)sink;
     }
-    free(s);
-    free(pl);
+    pips_free(NULL, s);
+    pips_free(NULL, pl);
     pips_game_free(g);
     return result;
 }
