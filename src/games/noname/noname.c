@@ -821,9 +821,27 @@ static void nn_render(const pips_game *g, const void *state, const pips_render_o
             mark = (char)(1 + ((q->angle + 225) / 450) % 8);
         char idt[16];
         int n = snprintf(idt, sizeof idt, "%c%u", mark, q->id);
-        for (int k = 0; k < n && col + k < RW; k++) {
-            cell[row][col + k] = idt[k];
-            owner[row][col + k] = (int8_t)q->colour;
+        /* Nearest free span for the label, so labels never overwrite each other. */
+        static const int drs[5] = {0, 1, -1, 2, -2}, dcs[9] = {0, -1, 1, -2, 2, -3, 3, -4, 4};
+        int at_r = row, at_c = col < RW - n ? col : RW - n;
+        bool placed = false;
+        for (int a = 0; a < 5 && !placed; a++)
+            for (int b = 0; b < 9 && !placed; b++) {
+                int r0 = row + drs[a], c0 = (col < RW - n ? col : RW - n) + dcs[b];
+                if (r0 < 0 || r0 >= RH || c0 < 0 || c0 + n > RW)
+                    continue;
+                bool free_span = true;
+                for (int k = 0; k < n && free_span; k++)
+                    free_span = cell[r0][c0 + k] == ' ';
+                if (free_span) {
+                    at_r = r0;
+                    at_c = c0;
+                    placed = true;
+                }
+            }
+        for (int k = 0; k < n && at_c + k < RW; k++) {
+            cell[at_r][at_c + k] = idt[k];
+            owner[at_r][at_c + k] = (int8_t)q->colour;
         }
     }
     const char *h = ro->unicode ? "─" : "-", *v = ro->unicode ? "│" : "|";
