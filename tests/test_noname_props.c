@@ -585,6 +585,45 @@ static void test_random_games(void **st)
     }
 }
 
+
+/* The random_move shortcut for playouts: every move legal, games end, and
+ * pips_random_playout (which takes it) finishes games. */
+static void test_random_move(void **st)
+{
+    (void)st;
+    for (int players = 2; players <= 8; players += 3) {
+        char popt[32];
+        snprintf(popt, sizeof popt, "players=%d", players);
+        const char *opts[1] = {popt};
+        pips_game *g = nt_game(opts, 1);
+        void *s = pips_state_new(g, NULL);
+        pips_rng r;
+        pips_rng_seed(&r, (uint64_t)players);
+        for (int game = 0; game < 10; game++) {
+            g->def->initial(g, s);
+            int plies = 0;
+            while (g->def->to_move(g, s) != PIPS_OVER) {
+                pips_move m;
+                pips_error err;
+                assert_true(g->def->random_move(g, s, &r, &m));
+                if (!pips_check_move(g, s, m, &err))
+                    fail_msg("random_move gave an illegal move: %s", err.msg);
+                g->def->apply(g, s, m);
+                plies++;
+            }
+            assert_true(plies >= 15 * players);
+            pips_move m;
+            assert_false(g->def->random_move(g, s, &r, &m));
+            g->def->initial(g, s);
+            pips_move buf[NN_CAND_MAX];
+            pips_random_playout(g, s, &r, buf, 1000000);
+            assert_int_equal(g->def->to_move(g, s), PIPS_OVER);
+        }
+        pips_state_free(g, s);
+        pips_game_free(g);
+    }
+}
+
 /* A crowded small table: candidates fall back to the room scan, and a
  * player with no room may skip (NON-R16); the game still ends. */
 static void test_crowded_table(void **st)
@@ -624,7 +663,7 @@ int main(void)
         cmocka_unit_test(test_overlap_symmetric),  cmocka_unit_test(test_overlap_oracle),
         cmocka_unit_test(test_ray_oracle),         cmocka_unit_test(test_tie_window),         cmocka_unit_test(test_never_points_at_itself),
         cmocka_unit_test(test_target_along_ray),   cmocka_unit_test(test_rotation_invariance),
-        cmocka_unit_test(test_random_games),       cmocka_unit_test(test_crowded_table),
+        cmocka_unit_test(test_random_games),       cmocka_unit_test(test_random_move),       cmocka_unit_test(test_crowded_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -206,37 +206,56 @@ static void gen_random(cand_ctx *k, int quota)
     }
 }
 
-size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_move *out)
+/* Sets up the context: the mover's pad kinds and which may lie. Returns
+ * false when the pad is empty. */
+static bool ctx_init(cand_ctx *k, const nn_config *c, const nn_state *s, pips_rng *rng,
+                     pips_move *out, size_t cap)
 {
-    cand_ctx k;
-    memset(&k, 0, sizeof k);
-    k.c = c;
-    k.s = s;
-    k.rng = rng;
-    k.out = out;
-    k.cap = (size_t)c->candidates;
-    k.me = s->to_move;
-    k.mine = s->seat_colour[k.me];
+    memset(k, 0, sizeof *k);
+    k->c = c;
+    k->s = s;
+    k->rng = rng;
+    k->out = out;
+    k->cap = cap;
+    k->me = s->to_move;
+    k->mine = s->seat_colour[k->me];
     for (int col = 0; col < NN_COLOURS; col++) {
         int total = 0;
         for (int z = 1; z <= 3; z++)
-            if (s->pad[k.me][col][z]) {
-                k.kind_col[k.n_kinds] = col;
-                k.kind_size[k.n_kinds++] = z;
-                total += s->pad[k.me][col][z];
+            if (s->pad[k->me][col][z]) {
+                k->kind_col[k->n_kinds] = col;
+                k->kind_size[k->n_kinds++] = z;
+                total += s->pad[k->me][col][z];
             }
-        k.may_lie[col] = col == k.mine || total >= 2; /* NON §7, NON-R3 */
+        k->may_lie[col] = col == k->mine || total >= 2; /* NON §7, NON-R3 */
     }
+    for (int i = 0; i < k->n_kinds; i++)
+        if (k->may_lie[k->kind_col[i]])
+            k->lie_kind[k->n_lie_kinds++] = i;
+    return k->n_kinds > 0;
+}
+
+/* When nothing was found: a room-scan placement, else the skip (NON-R16);
+ * with an empty pad, the skip (NON-R12). */
+static void fallback(cand_ctx *k)
+{
     nn_place p;
-    if (!k.n_kinds) { /* NON-R12: an empty pad skips */
-        memset(&p, 0, sizeof p);
-        p.skip = true;
-        push(&k, &p);
+    if (k->n_kinds && nn_find_room(k->c, k->s, &p)) {
+        push(k, &p);
+        return;
+    }
+    memset(&p, 0, sizeof p);
+    p.skip = true;
+    push(k, &p);
+}
+
+size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_move *out)
+{
+    cand_ctx k;
+    if (!ctx_init(&k, c, s, rng, out, (size_t)c->candidates)) {
+        fallback(&k);
         return k.n;
     }
-    for (int i = 0; i < k.n_kinds; i++)
-        if (k.may_lie[k.kind_col[i]])
-            k.lie_kind[k.n_lie_kinds++] = i;
     /* Half attacks, an eighth of each other kind; attacks fill what the
      * others leave. */
     int total = c->candidates, eighth = total / 8 > 0 ? total / 8 : 1;
@@ -247,14 +266,36 @@ size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_
     gen_attacks(&k, total - (int)k.n);
     if (k.n < k.cap)
         gen_random(&k, total - (int)k.n);
-    if (!k.n) { /* NON-R16: scan for room; no room means the skip is legal */
-        if (nn_find_room(c, s, &p))
-            push(&k, &p);
-        else {
-            memset(&p, 0, sizeof p);
-            p.skip = true;
-            push(&k, &p);
-        }
-    }
+    if (!k.n)
+        fallback(&k);
     return k.n;
+}
+
+/* One move drawn like a pick from the candidate list, without building the
+ * list: a kind chosen with the list's proportions (half attacks, an eighth
+ * each of blocks, dumps, defenders and random poses), then one candidate of
+ * that kind. A kind that yields nothing falls back to attacks, then random
+ * poses, then the room scan or the skip. */
+pips_move nn_random_move(const nn_config *c, const nn_state *s, pips_rng *rng)
+{
+    pips_move m = 0;
+    cand_ctx k;
+    if (ctx_init(&k, c, s, rng, &m, 1)) {
+        int pick = below(&k, 8);
+        if (pick == 4)
+            gen_blocks(&k, 1);
+        else if (pick == 5)
+            gen_dumps(&k, 1);
+        else if (pick == 6)
+            gen_defenders(&k, 1);
+        else if (pick == 7)
+            gen_random(&k, 1);
+        if (!k.n)
+            gen_attacks(&k, 1);
+        for (int tries = 0; tries < 4 && !k.n; tries++)
+            gen_random(&k, 1);
+    }
+    if (!k.n)
+        fallback(&k);
+    return m;
 }

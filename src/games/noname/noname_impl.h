@@ -152,5 +152,7 @@ bool nn_find_room(const nn_config *c, const nn_state *s, nn_place *found);
 
 /* ---- candidates (noname_cand.c) ---- */
 size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_move *out);
+/* One legal move drawn like a pick from the candidates (playouts). */
+pips_move nn_random_move(const nn_config *c, const nn_state *s, pips_rng *rng);
 
 #endif
