@@ -855,8 +855,9 @@ static void nn_render(const pips_game *g, const void *state, const pips_render_o
             static const char *const asc[8] = {">", "/", "^", "\\", "<", "/", "v", "\\"};
             char ch[2] = {cell[r][k], '\0'};
             const char *glyph = ch;
-            if (cell[r][k] >= 1 && cell[r][k] <= 8)
-                glyph = (ro->unicode ? uni : asc)[cell[r][k] - 1];
+            unsigned octant = (unsigned char)cell[r][k];
+            if (octant >= 1 && octant <= 8)
+                glyph = ro->unicode ? uni[octant - 1] : asc[octant - 1];
             if (ro->colour && owner[r][k] >= 0)
                 pips_str_catf(out, "%s%s\033[0m", ansi_of(owner[r][k]), glyph);
             else
