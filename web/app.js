@@ -192,6 +192,9 @@ async function gameView(id, params) {
       { class: (shown ?? latest.n_moves) === i + 1 ? 'current' : '' },
       h('button', { type: 'button', 'aria-label': `position after move ${i + 1}, ${m.text}`,
         onclick: () => goto(i + 1) }, m.seat == null ? `(${m.text})` : m.text))));
+    // keep the current move in sight inside the scrolling list (not the page)
+    const cur = movesList.querySelector('li.current');
+    if (cur) movesList.scrollTop = Math.max(0, cur.offsetTop - movesList.clientHeight / 2);
     const at = shown ?? latest.n_moves;
     first.disabled = prev.disabled = at === 0;
     next.disabled = last.disabled = shown == null;
