@@ -251,3 +251,74 @@ test('Ziggurat with Queens, four players: Queens drawn distinct', async () => {
   await page.screenshot({ path: screenshotPath('ziggurat-queens'), fullPage: true });
   await page.close();
 });
+
+/* A spot on the Noname table at least `gap` mm from every piece's reference point. */
+function freeSpot(state, gap = 70) {
+  const pts = [...state.matchAll(/@([\d.]+),([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+  for (let y = 90; y <= 510; y += 30)
+    for (let x = 90; x <= 510; x += 30)
+      if (pts.every(([px, py]) => Math.hypot(px - x, py - y) > gap)) return [x, y];
+  throw new Error('no free spot');
+}
+
+/* Screen point of table coordinates (mm, y up) on the Noname board. */
+async function tablePoint(page, x, y) {
+  await page.locator('.noname svg').scrollIntoViewIfNeeded();
+  const box = await page.locator('.noname svg').boundingBox();
+  const [W, H] = [600, 600];
+  return [box.x + (x + 4) / (W + 8) * box.width, box.y + (H - y + 4) / (H + 8) * box.height];
+}
+
+test('Noname: place by press-and-drag (lying, heading) and by click (upright), suggestions, reload', async () => {
+  const r = await apiCall(server.url, 'POST', 'games', { game: 'noname', seats: ['human', 'random'], seed: 2 });
+  assert.equal(r.status, 201);
+  const id = r.json.id;
+  const page = await newPage();
+  await openGame(page, r.json);
+  await page.waitForSelector('.noname svg .nn-table');
+  const played = [];
+  for (let i = 0; i < 3; i++) {
+    assert.ok(await myTurn(page));
+    const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+    const before = (await moveTexts(page)).length;
+    if (i === 2) {
+      // a suggestion button plays its text
+      const text = await page.getAttribute('.nn-suggest button >> nth=0', 'data-move');
+      await page.click('.nn-suggest button >> nth=0');
+      played.push((m) => m === text);
+    } else {
+      await page.click('.nn-pad.to-move button.size:not([disabled]) >> nth=0');
+      await page.click(`.nn-controls button[data-pose="${i === 0 ? 'lying' : 'upright'}"]`);
+      const [x, y] = freeSpot(v.state);
+      const [sx, sy] = await tablePoint(page, x, y);
+      await page.mouse.move(sx, sy);
+      await page.mouse.down();
+      if (i === 0) {
+        // drag north-east: heading about 45 degrees; the preview shows the ray
+        await page.mouse.move(sx + 20, sy - 20, { steps: 4 });
+        assert.equal(await page.$$eval('.nn-ghost .nn-piece.lying', (l) => l.length), 1);
+        assert.match(await page.textContent('.nn-info'), /^r[SML]@[\d.]+,[\d.]+>4[3-7]\.\d/);
+        await page.mouse.move(sx + 40, sy - 40, { steps: 4 });
+      }
+      await page.mouse.up();
+      played.push(i === 0
+        ? (m) => { const p = /^r[SML]@([\d.]+),([\d.]+)>([\d.]+)$/.exec(m); return p && Math.abs(p[1] - x) < 2 && Math.abs(p[2] - y) < 2 && Math.abs(p[3] - 45) < 3; }
+        : (m) => { const p = /^r[SML]@([\d.]+),([\d.]+)\/U([\d.]+)?$/.exec(m); return p && Math.abs(p[1] - x) < 2 && Math.abs(p[2] - y) < 2; });
+    }
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+    const mine = (await moveTexts(page))[before];
+    assert.ok(played[i](mine), `move ${i}: ${mine}`);
+  }
+  await myTurn(page);
+  const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+  const onTable = (v.state.match(/#\d+ /g) || []).length;
+  assert.equal(await page.$$eval('.noname .nn-piece[data-id]', (l) => l.length), onTable);
+  assert.equal(await page.$$eval('.noname .nn-piece.lying[data-id]', (l) => l.length),
+    (v.state.match(/>[\d.]+/g) || []).length);
+  await page.screenshot({ path: screenshotPath('noname-play'), fullPage: true });
+  await page.reload();
+  await page.waitForSelector('.noname svg .nn-table');
+  assert.equal(await page.$$eval('.noname .nn-piece[data-id]', (l) => l.length), onTable);
+  await phoneFits(page, 'noname-phone');
+  await page.close();
+});

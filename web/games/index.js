@@ -6,6 +6,7 @@ const boards = {
   tictacdoh: () => import('./tictacdoh.js'),
   icefrogs: () => import('./icefrogs.js'),
   ziggurat: () => import('./ziggurat.js'),
+  noname: () => import('./noname.js'),
 };
 
 export async function loadBoard(name) {

@@ -1,0 +1,374 @@
+// games/noname.js — the Noname table seen from above, in SVG (mm, y up).
+// Upright pieces (defenders) are their square base with the ridges to the
+// apex; lying pieces (attackers) are their triangular footprint with the
+// ridge to the tip, and a line along their ray to what they point at (the
+// server's rendering says which piece and how far, NON-R5). Pads list each
+// seat's pieces and score. Placing: choose a piece from the mover's pad and
+// upright or lying, then press on the table and drag: the press sets the
+// centre (upright) or the tip (lying), the drag the rotation or heading; a
+// preview shows the footprint (red when it leaves the table or overlaps,
+// NON §4) and a lying piece's ray; releasing plays the move. The server's
+// suggestions are buttons (focusing one previews it) and any move may be
+// typed, for the keyboard.
+
+import { el, html } from './svg.js';
+
+const BASE = { S: 14.3, M: 19.8, L: 25.4 };   // NON-R17: base side w
+const FACE = { S: 26.4, M: 36.3, L: 46.3 };   // lying length l, tip to base edge
+const VALUE = { S: 1, M: 2, L: 3 };
+const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
+export const COLOUR_NAME = { r: 'red', y: 'yellow', g: 'green', b: 'blue', k: 'black', w: 'white',
+  p: 'purple', o: 'orange', c: 'cyan', x: 'clear' };
+const NUM = '(\\d+(?:\\.\\d)?)';
+const MOVE_RE = new RegExp(`^([a-z])([SML])@${NUM},${NUM}(?:/U${NUM}?|>${NUM})$`);
+
+/* "rM@312.5,140.0/U15.0" -> { colour, size, x, y, upright, angle }; null if not a placement */
+export function parseMove(text) {
+  const m = MOVE_RE.exec(text);
+  if (!m) return null;
+  const upright = m[6] === undefined;
+  return { text, colour: m[1], size: m[2], x: Number(m[3]), y: Number(m[4]), upright,
+    angle: Number(upright ? (m[5] || 0) : m[6]) };
+}
+
+export function moveText(p) {
+  const f = (v) => (Math.round(v * 10) / 10).toFixed(1);
+  const a = ((Math.round(p.angle * 10) / 10) % 360 + 360) % 360;
+  if (p.upright) {
+    const t = Math.round((a % 90) * 10) / 10 % 90;
+    return `${p.colour}${p.size}@${f(p.x)},${f(p.y)}/U${t ? f(t) : ''}`;
+  }
+  return `${p.colour}${p.size}@${f(p.x)},${f(p.y)}>${f(a)}`;
+}
+
+/* The position text -> { width, height, seats, turn, toMove, pads: {c: [{colour, size, n}]},
+ * pieces: [{id, ...move}] }. */
+export function parseState(text) {
+  const t = (text || '').trim().split(/\s+/);
+  const s = { width: 600, height: 600, seats: [], pads: {}, pieces: [], turn: 1, toMove: null };
+  for (let i = 0; i < t.length; i++) {
+    let m;
+    if ((m = /^table=(\d+(?:\.\d)?)x(\d+(?:\.\d)?)$/.exec(t[i]))) { s.width = Number(m[1]); s.height = Number(m[2]); }
+    else if (t[i] === 'seats') s.seats = (t[++i] || '').split(',');
+    else if (t[i] === 'turn') s.turn = Number(t[++i]);
+    else if (t[i] === 'to') s.toMove = t[++i];
+    else if (t[i] === 'pads') {
+      while (i + 1 < t.length && /^[a-z]:/.test(t[i + 1])) {
+        const [c, list] = t[++i].split(':');
+        s.pads[c] = list === '-' ? [] : list.split(',').map((e) => {
+          const q = /^([a-z])([SML])(\d+)$/.exec(e);
+          return q ? { colour: q[1], size: q[2], n: Number(q[3]) } : null;
+        }).filter(Boolean);
+      }
+    } else if (t[i] === 'table') {
+      for (i++; i < t.length; i += 2) {
+        const id = /^#(\d+)$/.exec(t[i]);
+        const mv = id && parseMove(t[i + 1] || '');
+        if (mv) s.pieces.push({ id: Number(id[1]), ...mv });
+      }
+    }
+  }
+  return s;
+}
+
+/* From the server's rendering: per piece id its target, hit distance,
+ * who subdues it, own-link and score; per colour the running score. */
+export function parseRender(text) {
+  const info = new Map(), scores = {};
+  for (const line of (text || '').split('\n')) {
+    let m;
+    if ((m = /^#(\d+)\s+\S+\s*(.*?)\s+(-?\d+)\s*$/.exec(line))) {
+      const rest = m[2];
+      const hit = /-> #(\d+) \(([\d.]+) mm\)/.exec(rest);
+      const sub = /subdued by ([a-z](?:,[a-z])*)/.exec(rest);
+      info.set(Number(m[1]), { target: hit ? Number(hit[1]) : null, dist: hit ? Number(hit[2]) : null,
+        subdued: sub ? sub[1] : '', ownLinked: /own-linked/.test(rest), score: Number(m[3]) });
+    } else if ((m = /^([a-z]) pad:.*score (-?\d+)\s*$/.exec(line))) scores[m[1]] = Number(m[2]);
+  }
+  return { info, scores };
+}
+
+/* Footprint corners in mm, counter-clockwise (NON §4). */
+export function footprint(p) {
+  const w = BASE[p.size];
+  const a = p.angle * Math.PI / 180, c = Math.cos(a), s = Math.sin(a);
+  if (p.upright) {
+    const h = w / 2;
+    return [[-h, -h], [h, -h], [h, h], [-h, h]].map(([u, v]) => [p.x + u * c - v * s, p.y + u * s + v * c]);
+  }
+  const l = FACE[p.size];
+  const bx = p.x - l * c, by = p.y - l * s;        // base midpoint, behind the tip
+  const nx = -s * w / 2, ny = c * w / 2;
+  return [[p.x, p.y], [bx + nx, by + ny], [bx - nx, by - ny]];
+}
+
+function project(poly, ax, ay) {
+  let lo = Infinity, hi = -Infinity;
+  for (const [x, y] of poly) { const d = x * ax + y * ay; lo = Math.min(lo, d); hi = Math.max(hi, d); }
+  return [lo, hi];
+}
+
+/* Separating-axis test: true when the interiors overlap by more than eps. */
+export function overlaps(a, b, eps = 1e-6) {
+  for (const poly of [a, b]) {
+    for (let i = 0; i < poly.length; i++) {
+      const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % poly.length];
+      const nx = y2 - y1, ny = x1 - x2, len = Math.hypot(nx, ny);
+      const [alo, ahi] = project(a, nx / len, ny / len), [blo, bhi] = project(b, nx / len, ny / len);
+      if (ahi <= blo + eps || bhi <= alo + eps) return false;
+    }
+  }
+  return true;
+}
+
+/* Distance along the ray from (x, y) heading deg to the polygon, or Infinity. */
+function rayHit(x, y, deg, poly) {
+  const dx = Math.cos(deg * Math.PI / 180), dy = Math.sin(deg * Math.PI / 180);
+  let best = Infinity;
+  for (let i = 0; i < poly.length; i++) {
+    const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % poly.length];
+    const ex = x2 - x1, ey = y2 - y1;
+    const den = dx * ey - dy * ex;
+    if (Math.abs(den) < 1e-12) continue;
+    const t = ((x1 - x) * ey - (y1 - y) * ex) / den;
+    const u = ((x1 - x) * dy - (y1 - y) * dx) / den;
+    if (t >= -1e-6 && u >= -1e-6 && u <= 1 + 1e-6) best = Math.min(best, Math.max(0, t));
+  }
+  return best;
+}
+
+/* How far a ray runs before leaving the table. */
+function toEdge(x, y, deg, W, H) {
+  const dx = Math.cos(deg * Math.PI / 180), dy = Math.sin(deg * Math.PI / 180);
+  let t = Infinity;
+  if (dx > 1e-9) t = Math.min(t, (W - x) / dx); else if (dx < -1e-9) t = Math.min(t, -x / dx);
+  if (dy > 1e-9) t = Math.min(t, (H - y) / dy); else if (dy < -1e-9) t = Math.min(t, -y / dy);
+  return t;
+}
+
+export function createBoard(container, ctx) {
+  const root = html('div', { class: 'noname' });
+  const pads = html('div', { class: 'nn-pads' });
+  const controls = html('div', { class: 'row nn-controls' });
+  const svg = el('svg', { role: 'application', 'aria-label': 'Noname table: press to place, drag to turn' });
+  const info = html('p', { class: 'help nn-info', 'aria-live': 'polite' });
+  const sugg = html('div', { class: 'nn-suggest' });
+  const form = html('form', { class: 'row typed' },
+    html('label', { class: 'sr', for: 'nn-typed', style: 'margin:0' }, 'Move'),
+    html('input', { id: 'nn-typed', type: 'text', autocomplete: 'off', spellcheck: 'false',
+      placeholder: 'type a move, e.g. rM@300,300/U', style: 'flex:1;min-width:8rem' }),
+    html('button', { type: 'submit' }, 'Place'));
+  root.append(pads, controls, svg, info, sugg, form);
+  container.append(root);
+  const input = form.querySelector('input');
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (text) ctx.play(text).then((ok) => { if (ok) input.value = ''; });
+  });
+  input.addEventListener('input', () => { preview = parseMove(input.value.trim()); drawPreview(); });
+
+  let view = null, live = false, st = null, rendered = null;
+  let pick = null;               // { colour, size } from the mover's pad
+  let upright = true, angle = 0; // pose for the next placement
+  let preview = null;            // a placement shown as a ghost
+  let drag = null;               // { x, y } where the pointer went down
+  const layer = { pieces: null, ghost: null };
+
+  function mm(evt) {
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX; pt.y = evt.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    return { x: Math.min(Math.max(p.x, 0), st.width), y: Math.min(Math.max(st.height - p.y, 0), st.height) };
+  }
+
+  function pointsAttr(poly) { return poly.map(([x, y]) => `${x.toFixed(2)},${(st.height - y).toFixed(2)}`).join(' '); }
+
+  function drawPiece(g, p, cls) {
+    const poly = footprint(p);
+    const pg = el('g', { class: `nn-piece c-${p.colour} ${p.upright ? 'up' : 'lying'} ${cls || ''}`.trim() }, g);
+    el('polygon', { points: pointsAttr(poly) }, pg);
+    if (p.upright) { // ridges from each corner to the apex above the centre
+      for (const [x, y] of poly)
+        el('line', { class: 'ridge', x1: x, y1: st.height - y, x2: p.x, y2: st.height - p.y }, pg);
+    } else { // the ridge from the base midpoint to the tip
+      const [, b1, b2] = poly;
+      el('line', { class: 'ridge', x1: (b1[0] + b2[0]) / 2, y1: st.height - (b1[1] + b2[1]) / 2,
+        x2: p.x, y2: st.height - p.y }, pg);
+    }
+    return pg;
+  }
+
+  function ray(g, x, y, deg, len, cls) {
+    const dx = Math.cos(deg * Math.PI / 180), dy = Math.sin(deg * Math.PI / 180);
+    el('line', { class: `nn-ray ${cls}`, x1: x, y1: st.height - y, x2: x + dx * len, y2: st.height - (y + dy * len) }, g);
+  }
+
+  function draw() {
+    st = parseState(view.state);
+    rendered = parseRender(view.render);
+    const mover = live ? st.toMove : null;
+    const pad = mover ? st.pads[mover] || [] : [];
+    if (pick && !pad.some((e) => e.colour === pick.colour && e.size === pick.size)) pick = null;
+    if (live && !pick && pad.length) pick = { colour: pad[0].colour, size: pad[0].size };
+
+    // pads and scores, one block per seat
+    pads.replaceChildren(...st.seats.map((c, i) => {
+      const box = html('div', { class: `nn-pad${c === st.toMove ? ' to-move' : ''}`, 'data-colour': c },
+        html('span', { class: 'who' }, html('span', { class: `dot c-${c}` }),
+          `Player ${i + 1} (${COLOUR_NAME[c]}) · score ${rendered.scores[c] ?? 0}`));
+      const list = st.pads[c] || [];
+      if (!list.length) box.append(html('span', { class: 'help' }, 'pad empty'));
+      for (const e of list) {
+        const mine = c === mover;
+        const on = mine && pick && pick.colour === e.colour && pick.size === e.size;
+        const b = html('button', { type: 'button', class: 'secondary size', disabled: !mine,
+          'data-piece': e.colour + e.size, 'aria-pressed': mine ? String(!!on) : false,
+          'aria-label': `${e.n} ${COLOUR_NAME[e.colour]} ${SIZE_NAME[e.size]}${mine ? '; place one' : ''}` },
+        html('span', { class: `sw c-${e.colour}` }), `${e.size}×${e.n}`);
+        if (mine) b.addEventListener('click', () => { pick = { colour: e.colour, size: e.size }; draw(); });
+        box.append(b);
+      }
+      return box;
+    }));
+
+    controls.replaceChildren();
+    controls.hidden = !live;
+    if (live) {
+      const pose = (up, label) => html('button', { type: 'button', class: 'secondary', 'data-pose': up ? 'upright' : 'lying',
+        'aria-pressed': String(upright === up), onclick: () => { upright = up; draw(); } }, label);
+      controls.append(pose(true, '▲ Upright (defend)'), pose(false, '➤ Lying (attack)'));
+      if (view.legal.includes('--'))
+        controls.append(html('button', { type: 'button', 'data-move': '--', onclick: () => ctx.play('--') }, 'Skip (--)'));
+    }
+
+    // the table
+    svg.replaceChildren();
+    svg.setAttribute('viewBox', `-4 -4 ${st.width + 8} ${st.height + 8}`);
+    el('rect', { class: 'nn-table', x: 0, y: 0, width: st.width, height: st.height, rx: 4 }, svg);
+    for (let g = 100; g < Math.max(st.width, st.height); g += 100) {
+      if (g < st.width) el('line', { class: 'nn-grid', x1: g, y1: 0, x2: g, y2: st.height }, svg);
+      if (g < st.height) el('line', { class: 'nn-grid', x1: 0, y1: st.height - g, x2: st.width, y2: st.height - g }, svg);
+    }
+    layer.pieces = el('g', {}, svg);
+    const byId = new Map(st.pieces.map((p) => [p.id, p]));
+    for (const p of st.pieces) {
+      const pi = rendered.info.get(p.id) || {};
+      if (!p.upright) {
+        const len = pi.target != null ? pi.dist : toEdge(p.x, p.y, p.angle, st.width, st.height);
+        ray(layer.pieces, p.x, p.y, p.angle, len, pi.target != null ? `hit c-${p.colour}` : 'miss');
+      }
+    }
+    for (const p of st.pieces) {
+      const pi = rendered.info.get(p.id) || {};
+      const cls = [pi.subdued ? 'subdued' : '', pi.ownLinked ? 'own-linked' : ''].join(' ');
+      const pg = drawPiece(layer.pieces, p, cls);
+      pg.setAttribute('data-id', p.id);
+      const target = pi.target != null ? byId.get(pi.target) : null;
+      const t = el('title', {}, pg);
+      t.textContent = `#${p.id} ${p.text}${target ? ` → #${target.id}` : ''}${pi.subdued ? `, subdued by ${pi.subdued}` : ''}` +
+        `${pi.ownLinked ? ', own-linked' : ''}; scores ${pi.score ?? 0}`;
+      const [cx, cy] = p.upright ? [p.x, p.y] : footprint(p).reduce((a, q) => [a[0] + q[0] / 3, a[1] + q[1] / 3], [0, 0]);
+      el('text', { class: 'nn-id', x: cx, y: st.height - cy + 3, 'text-anchor': 'middle' }, layer.pieces).textContent = p.id;
+    }
+    layer.ghost = el('g', { class: 'nn-ghost', 'pointer-events': 'none' }, svg);
+    svg.classList.toggle('placing', live && !!pick);
+    svg.setAttribute('aria-label', `Noname table, ${st.width} by ${st.height} mm, ${st.pieces.length} pieces` +
+      (live ? '; press to place, drag to turn' : ''));
+
+    // the suggestions (enumerable: false) as buttons; focus or hover previews
+    const placements = live ? view.legal : [];
+    sugg.replaceChildren();
+    if (placements.length) {
+      sugg.append(html('p', { class: 'help' }, `Suggested placements (${placements.length}); any legal placement may be made:`));
+      const list = html('div', { class: 'legal-list', role: 'list' });
+      for (const text of placements) {
+        const show = () => { preview = parseMove(text); drawPreview(); };
+        const hide = () => { preview = null; drawPreview(); };
+        list.append(html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': text,
+          onclick: () => ctx.play(text), onmouseenter: show, onfocus: show, onmouseleave: hide, onblur: hide }, text));
+      }
+      sugg.append(list);
+    }
+    form.hidden = !live;
+    describe();
+    drawPreview();
+  }
+
+  // the ghost: footprint, legality, ray and its first hit
+  function drawPreview() {
+    if (!layer.ghost) return;
+    layer.ghost.replaceChildren();
+    if (!preview || !st) return;
+    const poly = footprint(preview);
+    const off = poly.some(([x, y]) => x < -1e-6 || y < -1e-6 || x > st.width + 1e-6 || y > st.height + 1e-6);
+    const hitBy = st.pieces.find((q) => overlaps(poly, footprint(q)));
+    const bad = off || !!hitBy;
+    drawPiece(layer.ghost, preview, bad ? 'bad' : 'ok');
+    let note = preview.text || moveText(preview);
+    if (!preview.upright) {
+      let best = Infinity, target = null;
+      for (const q of st.pieces) {
+        const t = rayHit(preview.x, preview.y, preview.angle, footprint(q));
+        if (t < best - 1e-6) { best = t; target = q; }
+      }
+      const len = target ? best : toEdge(preview.x, preview.y, preview.angle, st.width, st.height);
+      ray(layer.ghost, preview.x, preview.y, preview.angle, len, target ? 'hit preview' : 'miss preview');
+      note += target ? ` — points at #${target.id} (${target.text}, ${best.toFixed(1)} mm)` : ' — points at nothing';
+    }
+    if (off) note += ' — off the table';
+    else if (hitBy) note += ` — overlaps #${hitBy.id}`;
+    info.textContent = note;
+  }
+
+  function describe() {
+    if (!live) { info.textContent = ''; return; }
+    info.textContent = pick
+      ? `Place a ${COLOUR_NAME[pick.colour]} ${SIZE_NAME[pick.size]} ${upright ? 'upright' : 'lying'}: press on the table and drag to ${upright ? 'turn it' : 'aim it'}.`
+      : 'Nothing to place.';
+  }
+
+  function ghostAt(evt) {
+    const p = mm(evt);
+    if (drag) {
+      const dx = p.x - drag.x, dy = p.y - drag.y;
+      if (Math.hypot(dx, dy) > 2) angle = ((Math.atan2(dy, dx) * 180 / Math.PI) + 360) % 360;
+      return { colour: pick.colour, size: pick.size, x: drag.x, y: drag.y, upright, angle };
+    }
+    return { colour: pick.colour, size: pick.size, x: p.x, y: p.y, upright, angle };
+  }
+
+  svg.addEventListener('pointerdown', (evt) => {
+    if (!live || !pick || evt.button !== 0) return;
+    evt.preventDefault();
+    svg.setPointerCapture?.(evt.pointerId);
+    drag = mm(evt);
+    preview = ghostAt(evt);
+    preview.text = moveText(preview);
+    drawPreview();
+  });
+  svg.addEventListener('pointermove', (evt) => {
+    if (!live || !pick) return;
+    preview = ghostAt(evt);
+    preview.text = moveText(preview);
+    drawPreview();
+  });
+  svg.addEventListener('pointerup', (evt) => {
+    if (!drag) return;
+    preview = ghostAt(evt);
+    drag = null;
+    const text = moveText(preview);
+    preview = null;
+    ctx.play(text);
+  });
+  svg.addEventListener('pointerleave', () => { if (!drag) { preview = null; drawPreview(); describe(); } });
+  svg.addEventListener('pointercancel', () => { drag = null; preview = null; drawPreview(); });
+
+  return {
+    update(v, isLive) {
+      if (!view || v.ply !== view.ply || v.n_moves !== view.n_moves) preview = null;
+      view = v; live = isLive; draw();
+    },
+    destroy() { root.remove(); },
+  };
+}
