@@ -322,3 +322,36 @@ test('Noname: place by press-and-drag (lying, heading) and by click (upright), s
   await phoneFits(page, 'noname-phone');
   await page.close();
 });
+
+test('Ziggurat: two steps between the same squares are offered as a choice', async () => {
+  // play hotseat steps through the API until a from-to pair has two steps (e.g. M and L)
+  const r = await apiCall(server.url, 'POST', 'games', { game: 'ziggurat', seats: ['human', 'human', 'human', 'human'], seed: 0 });
+  assert.equal(r.status, 201);
+  const id = r.json.id;
+  let v = r.json.game, pair = null;
+  for (let i = 0; i < 600 && !pair && !v.over; i++) {
+    const by = new Map();
+    for (const t of v.legal) {
+      const m = /^Q?[MAHLD]([a-i@]\d)-([a-i@]\d)$/.exec(t);
+      if (m) by.set(m[1] + m[2], [...(by.get(m[1] + m[2]) || []), t]);
+    }
+    pair = [...by.values()].find((l) => l.length > 1);
+    if (!pair) v = (await apiCall(server.url, 'POST', `games/${id}/moves`, { move: v.legal[(i * 7) % v.legal.length], tokens: r.json.tokens })).json;
+  }
+  assert.ok(pair, 'found a square pair with two steps');
+  const [, from, to] = /([a-i@]\d)-([a-i@]\d)$/.exec(pair[0]);
+  const page = await newPage();
+  await openGame(page, r.json);
+  await page.waitForSelector('.ziggurat svg .sq');
+  await myTurn(page);
+  await page.click(`.ziggurat .sq[data-sq="${from}"]`);
+  assert.match(await page.textContent(`.ziggurat .sq[data-sq="${to}"] .kinds`), /·/);
+  await page.click(`.ziggurat .sq[data-sq="${to}"]`);
+  const offered = await page.$$eval('.zg-choose button', (l) => l.map((b) => b.dataset.move));
+  assert.deepEqual(offered.sort(), [...pair].sort());
+  const n = (await moveTexts(page)).length;
+  await page.click(`.zg-choose button[data-move="${pair[1]}"]`);
+  await page.waitForFunction((k) => document.querySelectorAll('#moves li').length > k, n);
+  assert.equal((await moveTexts(page))[n], pair[1]);
+  await page.close();
+});

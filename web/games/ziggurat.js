@@ -172,6 +172,7 @@ export function createBoard(container, ctx) {
       if (selected === sq) cls.push('selected');
       if (moves.has(sq)) cls.push('source');
       if (targets.has(sq)) cls.push('legal');
+      if (chooseFor === sq) cls.push('chosen');
       if (lastSquares.has(sq)) cls.push('last');
       if (hoverAt?.at === sq) cls.push('hover');
       const pile = s.piles.get(sq) || [];
@@ -189,7 +190,9 @@ export function createBoard(container, ctx) {
       let label = `${sq}${isStart ? `, ${NAME[station]} Start` : station ? `, ${NAME[station]} Goal` : `, level ${lv}`}` +
         `${wallOf ? `, ${NAME[wallOf]} wall` : ''}: ${describePile(pile)}`;
       const options = targets.get(sq);
-      if (options) {
+      if (options) { // the kinds of step ending here, e.g. "M", "M·L"
+        el('text', { class: 'kinds', x: x0 + 4, y: y0 + C - 5 }, g).textContent =
+          options.map((o) => o.text.replace(/[a-i@].*$/, '')).join('·');
         asButton(g, `${label}; ${options.map((o) => `${o.label} ${o.text}`).join(' or ')}`, () => {
           if (options.length === 1) ctx.play(options[0].text);
           else { chooseFor = sq; draw(); }
