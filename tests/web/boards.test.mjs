@@ -355,3 +355,43 @@ test('Ziggurat: two steps between the same squares are offered as a choice', asy
   assert.equal((await moveTexts(page))[n], pair[1]);
   await page.close();
 });
+
+test('Nimitz: choose a piece from the store, then a cell (and an orientation); reload', async (t) => {
+  const rules = (await apiCall(server.url, 'GET', 'rules')).json;
+  if (!rules.games.some((g) => g.name === 'nimitz')) { t.skip('no nimitz engine in this build'); return; }
+  const r = await apiCall(server.url, 'POST', 'games', { game: 'nimitz', options: { board: 'volcano' }, seats: ['human', 'random'], seed: 4 });
+  assert.equal(r.status, 201);
+  const id = r.json.id;
+  const page = await newPage();
+  await openGame(page, r.json);
+  await page.waitForSelector('.nimitz svg .cell');
+  assert.equal(await page.$$eval('.nimitz .cell', (l) => l.length), 25);
+  for (let i = 0; i < 4; i++) {
+    if (!(await myTurn(page))) break;
+    const before = (await moveTexts(page)).length;
+    const pieces = await page.$$('.nm-store button.size:not([disabled])');
+    const piece = await pieces[(i * 5) % pieces.length].getAttribute('data-piece');
+    await pieces[(i * 5) % pieces.length].click();
+    const cells = await page.$$('.nimitz .cell.legal');
+    assert.ok(cells.length > 0, 'cells are highlighted');
+    const cell = await cells[i % cells.length].getAttribute('data-cell');
+    await cells[i % cells.length].click();
+    const choice = await page.$$('.nm-choose button');
+    if (choice.length) await choice[choice.length - 1].click();
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+    assert.match((await moveTexts(page))[before], new RegExp(`^${piece}@${cell}:[UNESW]$`));
+  }
+  await myTurn(page);
+  // every stack drawn is the state's (NIM-R2, R3)
+  const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+  const stacks = await page.$$eval('.nimitz .cell', (l) => l.filter((g) => g.dataset.stack)
+    .map((g) => `${g.dataset.cell}:${g.dataset.stack}`).sort().join(' '));
+  assert.equal(stacks, v.state === '-' ? '' : v.state.split(' ').sort().join(' '));
+  await page.screenshot({ path: screenshotPath('nimitz-play'), fullPage: true });
+  await page.reload();
+  await page.waitForSelector('.nimitz svg .cell');
+  assert.equal(await page.$$eval('.nimitz .cell[data-stack]:not([data-stack=""])', (l) => l.length),
+    v.state === '-' ? 0 : v.state.split(' ').length);
+  await phoneFits(page, 'nimitz-phone');
+  await page.close();
+});

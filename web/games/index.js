@@ -7,6 +7,7 @@ const boards = {
   icefrogs: () => import('./icefrogs.js'),
   ziggurat: () => import('./ziggurat.js'),
   noname: () => import('./noname.js'),
+  nimitz: () => import('./nimitz.js'),
 };
 
 export async function loadBoard(name) {
