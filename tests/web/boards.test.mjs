@@ -315,6 +315,12 @@ test('Noname: place by press-and-drag (lying, heading) and by click (upright), s
   assert.equal(await page.$$eval('.noname .nn-piece[data-id]', (l) => l.length), onTable);
   assert.equal(await page.$$eval('.noname .nn-piece.lying[data-id]', (l) => l.length),
     (v.state.match(/>[\d.]+/g) || []).length);
+  // rays, subdued and own-linked pieces as the server's rendering says (NON-R5, R14)
+  assert.equal(await page.$$eval('.noname .nn-pieces .nn-ray.hit', (l) => l.length), (v.render.match(/-> #\d+/g) || []).length);
+  assert.equal(await page.$$eval('.noname .nn-piece.subdued[data-id]', (l) => l.length), (v.render.match(/subdued by/g) || []).length);
+  assert.equal(await page.$$eval('.noname .nn-piece.own-linked[data-id]', (l) => l.length), (v.render.match(/own-linked/g) || []).length);
+  const score = Number(/^r pad:.*score ([+-]?\d+)$/m.exec(v.render)[1]);
+  assert.match(await page.textContent('.nn-pad[data-colour="r"] .who'), new RegExp(`score ${score}$`));
   await page.screenshot({ path: screenshotPath('noname-play'), fullPage: true });
   await page.reload();
   await page.waitForSelector('.noname svg .nn-table');

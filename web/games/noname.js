@@ -77,13 +77,13 @@ export function parseRender(text) {
   const info = new Map(), scores = {};
   for (const line of (text || '').split('\n')) {
     let m;
-    if ((m = /^#(\d+)\s+\S+\s*(.*?)\s+(-?\d+)\s*$/.exec(line))) {
+    if ((m = /^#(\d+)\s+\S+\s*(.*?)\s+([+-]?\d+)\s*$/.exec(line))) {
       const rest = m[2];
-      const hit = /-> #(\d+) \(([\d.]+) mm\)/.exec(rest);
-      const sub = /subdued by ([a-z](?:,[a-z])*)/.exec(rest);
+      const hit = /(?:->|→) #(\d+) \(([\d.]+) mm\)/.exec(rest);
+      const sub = /subdued by ([a-z]+)/.exec(rest);
       info.set(Number(m[1]), { target: hit ? Number(hit[1]) : null, dist: hit ? Number(hit[2]) : null,
         subdued: sub ? sub[1] : '', ownLinked: /own-linked/.test(rest), score: Number(m[3]) });
-    } else if ((m = /^([a-z]) pad:.*score (-?\d+)\s*$/.exec(line))) scores[m[1]] = Number(m[2]);
+    } else if ((m = /^([a-z]) pad:.*score ([+-]?\d+)\s*$/.exec(line))) scores[m[1]] = Number(m[2]);
   }
   return { info, scores };
 }
@@ -250,7 +250,7 @@ export function createBoard(container, ctx) {
       if (g < st.width) el('line', { class: 'nn-grid', x1: g, y1: 0, x2: g, y2: st.height }, svg);
       if (g < st.height) el('line', { class: 'nn-grid', x1: 0, y1: st.height - g, x2: st.width, y2: st.height - g }, svg);
     }
-    layer.pieces = el('g', {}, svg);
+    layer.pieces = el('g', { class: 'nn-pieces' }, svg);
     const byId = new Map(st.pieces.map((p) => [p.id, p]));
     for (const p of st.pieces) {
       const pi = rendered.info.get(p.id) || {};
