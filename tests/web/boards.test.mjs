@@ -350,9 +350,14 @@ test('Ziggurat: two steps between the same squares are offered as a choice', asy
   await openGame(page, r.json);
   await page.waitForSelector('.ziggurat svg .sq');
   await myTurn(page);
-  await page.click(`.ziggurat .sq[data-sq="${from}"]`);
+  // by keyboard: Enter on the source keeps the focus there; Enter on the target
+  await page.focus(`.ziggurat .sq[data-sq="${from}"]`);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.key), from, 'the focus stays on the square');
+  assert.equal(await page.getAttribute(`.ziggurat .sq[data-sq="${from}"]`, 'aria-pressed'), 'true');
   assert.match(await page.textContent(`.ziggurat .sq[data-sq="${to}"] .kinds`), /·/);
-  await page.click(`.ziggurat .sq[data-sq="${to}"]`);
+  await page.focus(`.ziggurat .sq[data-sq="${to}"]`);
+  await page.keyboard.press('Enter');
   const offered = await page.$$eval('.zg-choose button', (l) => l.map((b) => b.dataset.move));
   assert.deepEqual(offered.sort(), [...pair].sort());
   const n = (await moveTexts(page)).length;

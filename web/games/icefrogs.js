@@ -9,7 +9,7 @@
 // button when it is the only move (ICF-R9). Every legal move is also a
 // button in a list, for the keyboard.
 
-import { el, html, pyramid, asButton, icon } from './svg.js';
+import { el, html, pyramid, asButton, icon, keepFocus } from './svg.js';
 
 const ROWS = 'abcdefghi';
 // half-hex offsets of each row's cells, left to right (the star of the notation)
@@ -119,7 +119,9 @@ export function createBoard(container, ctx) {
   let view = null, live = false;
   let selected = null;      // a cell name, or a size letter for the supply
 
-  function draw() {
+  function draw() { keepFocus(root, render); }
+
+  function render() {
     const players = Number(view.options?.players) || 2;
     const { cells } = parseState(view.state);
     const starts = startCells(players);
@@ -151,7 +153,7 @@ export function createBoard(container, ctx) {
       if (selected === name) cls.push('selected');
       if (target) cls.push('legal');
       if (name === lastFrom || name === lastTo) cls.push('last');
-      const g = el('g', { class: cls.join(' '), 'data-cell': name, 'data-height': st.length }, svg);
+      const g = el('g', { class: cls.join(' '), 'data-cell': name, 'data-key': name, 'data-height': st.length }, svg);
       el('polygon', { class: 'hex', points: hexPoints(cx, cy, R - 1.2) }, g);
       el('text', { class: 'name', x: cx, y: cy - R * 0.5, 'text-anchor': 'middle' }, g).textContent = name;
       if (owner && !st.length)
@@ -180,7 +182,7 @@ export function createBoard(container, ctx) {
       for (const s of SIZES) {
         const can = p === mover && bySource.has(s);
         const b = html('button', {
-          type: 'button', class: 'secondary size', 'data-size': s,
+          type: 'button', class: 'secondary size', 'data-size': s, 'data-key': `supply-${p}-${s}`,
           'aria-label': `player ${p} supply: ${sup[s]} ${SIZE_NAME[s]}${can ? '; choose to enter one' : ''}`,
           'aria-pressed': can ? String(selected === s) : false,
           disabled: !can,
@@ -193,7 +195,7 @@ export function createBoard(container, ctx) {
 
     bar.replaceChildren();
     if (view.legal.includes('pass') && live)
-      bar.append(html('button', { type: 'button', class: 'pass', onclick: () => ctx.play('pass') },
+      bar.append(html('button', { type: 'button', class: 'pass', 'data-key': 'pass', onclick: () => ctx.play('pass') },
         'Pass (no other move)'));
     if (!live) hint.textContent = '';
     else if (selected && SIZES.includes(selected))
@@ -206,7 +208,7 @@ export function createBoard(container, ctx) {
     const open = all.open;
     all.replaceChildren(html('summary', {}, `All legal moves (${view.legal.length})`),
       html('div', { class: 'legal-list', role: 'list' }, (live ? view.legal : []).map((t) =>
-        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': t,
+        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': t, 'data-key': `all-${t}`,
           onclick: () => ctx.play(t) }, t))));
     all.open = open;
   }

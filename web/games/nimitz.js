@@ -9,7 +9,7 @@
 // the orientation when several are legal there). Every legal move is also a
 // button in a list, for the keyboard.
 
-import { el, html, pyramid, asButton } from './svg.js';
+import { el, html, pyramid, asButton, keepFocus } from './svg.js';
 
 const C = 90;                          // cell size
 const COLOURS = ['r', 'o', 'y', 'g', 'b'];
@@ -99,7 +99,9 @@ export function createBoard(container, ctx) {
   let view = null, live = false;
   let pick = null, chooseFor = null;   // pick: colour + size, e.g. 'rL'
 
-  function draw() {
+  function draw() { keepFocus(root, render); }
+
+  function render() {
     const shape = boardShape(view.options?.board);
     const cells = parseState(view.state);
     const sets = Number(view.options?.sets) || 1;
@@ -124,7 +126,7 @@ export function createBoard(container, ctx) {
       html('span', { class: `dot n${c}` }),
       SIZES.map((s) => {
         const k = c + s, left = sets - (used[k] || 0), can = byPiece.has(k);
-        const b = html('button', { type: 'button', class: 'secondary size', 'data-piece': k, disabled: !can,
+        const b = html('button', { type: 'button', class: 'secondary size', 'data-piece': k, 'data-key': `store-${k}`, disabled: !can,
           'aria-pressed': can ? String(pick === k) : false,
           'aria-label': `${COLOUR_NAME[c]} ${SIZE_NAME[s]}: ${left} in the store${can ? '; choose to place' : ''}` },
         html('span', { class: `sw n${c} ${s}` }), `${s}${sets > 1 ? `×${left}` : ''}`);
@@ -146,7 +148,7 @@ export function createBoard(container, ctx) {
         if (opts) cls.push('legal');
         if (chooseFor === name) cls.push('chosen');
         if (last && last.cell === name) cls.push('last');
-        const g = el('g', { class: cls.join(' '), 'data-cell': name, 'data-stack': st ? `${st.orient}:${st.pieces.map((p) => p.colour + p.size).join('')}` : '' }, svg);
+        const g = el('g', { class: cls.join(' '), 'data-cell': name, 'data-key': name, 'data-stack': st ? `${st.orient}:${st.pieces.map((p) => p.colour + p.size).join('')}` : '' }, svg);
         el('rect', { x: x0 + 2, y: y0 + 2, width: C - 4, height: C - 4, rx: 6 }, g);
         el('text', { class: 'coord', x: x0 + 7, y: y0 + 15 }, g).textContent = name;
         if (st) drawStack(g, x0, y0, st);
@@ -167,7 +169,7 @@ export function createBoard(container, ctx) {
     choose.replaceChildren();
     if (chooseFor && targets.has(chooseFor))
       choose.append(html('span', { class: 'help' }, `${pick} on ${chooseFor}:`),
-        ...targets.get(chooseFor).map((m) => html('button', { type: 'button', 'data-move': m.text,
+        ...targets.get(chooseFor).map((m) => html('button', { type: 'button', 'data-move': m.text, 'data-key': `choose-${m.text}`,
           onclick: () => ctx.play(m.text) }, `${ARROW[m.orient]} ${ORIENT[m.orient]}`)));
 
     if (!live) hint.textContent = '';
@@ -178,7 +180,7 @@ export function createBoard(container, ctx) {
     const open = all.open;
     all.replaceChildren(html('summary', {}, `All legal moves (${view.legal.length})`),
       html('div', { class: 'legal-list', role: 'list' }, (live ? view.legal : []).map((t) =>
-        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': t,
+        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': t, 'data-key': `all-${t}`,
           onclick: () => ctx.play(t) }, t))));
     all.open = open;
   }

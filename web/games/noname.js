@@ -11,7 +11,7 @@
 // suggestions are buttons (focusing one previews it) and any move may be
 // typed, for the keyboard.
 
-import { el, html } from './svg.js';
+import { el, html, keepFocus } from './svg.js';
 
 const BASE = { S: 14.3, M: 19.8, L: 25.4 };   // NON-R17: base side w
 const FACE = { S: 26.4, M: 36.3, L: 46.3 };   // lying length l, tip to base edge
@@ -204,7 +204,9 @@ export function createBoard(container, ctx) {
     el('line', { class: `nn-ray ${cls}`, x1: x, y1: st.height - y, x2: x + dx * len, y2: st.height - (y + dy * len) }, g);
   }
 
-  function draw() {
+  function draw() { keepFocus(root, render); }
+
+  function render() {
     st = parseState(view.state);
     rendered = parseRender(view.render);
     const mover = live ? st.toMove : null;
@@ -222,7 +224,7 @@ export function createBoard(container, ctx) {
       for (const e of list) {
         const mine = c === mover;
         const on = mine && pick && pick.colour === e.colour && pick.size === e.size;
-        const b = html('button', { type: 'button', class: 'secondary size', disabled: !mine,
+        const b = html('button', { type: 'button', class: 'secondary size', disabled: !mine, 'data-key': `pad-${c}-${e.colour}${e.size}`,
           'data-piece': e.colour + e.size, 'aria-pressed': mine ? String(!!on) : false,
           'aria-label': `${e.n} ${COLOUR_NAME[e.colour]} ${SIZE_NAME[e.size]}${mine ? '; place one' : ''}` },
         html('span', { class: `sw c-${e.colour}` }), `${e.size}×${e.n}`);
@@ -235,7 +237,7 @@ export function createBoard(container, ctx) {
     controls.replaceChildren();
     controls.hidden = !live;
     if (live) {
-      const pose = (up, label) => html('button', { type: 'button', class: 'secondary', 'data-pose': up ? 'upright' : 'lying',
+      const pose = (up, label) => html('button', { type: 'button', class: 'secondary', 'data-pose': up ? 'upright' : 'lying', 'data-key': up ? 'upright' : 'lying',
         'aria-pressed': String(upright === up), onclick: () => { upright = up; draw(); } }, label);
       controls.append(pose(true, '▲ Upright (defend)'), pose(false, '➤ Lying (attack)'));
       if (view.legal.includes('--'))
@@ -285,7 +287,7 @@ export function createBoard(container, ctx) {
       for (const text of placements) {
         const show = () => { preview = parseMove(text); drawPreview(); };
         const hide = () => { preview = null; drawPreview(); };
-        list.append(html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': text,
+        list.append(html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': text, 'data-key': `sugg-${text}`,
           onclick: () => ctx.play(text), onmouseenter: show, onfocus: show, onmouseleave: hide, onblur: hide }, text));
       }
       sugg.append(list);

@@ -54,3 +54,14 @@ export function icon(w, h, cls, pips = 0) {
   pyramid(s, w / 2 + 1, h + 1, w, h, cls, pips);
   return s;
 }
+
+/* Redraws and gives the focus back to the element with the same data-key,
+ * so a keyboard user keeps their place when the board is rebuilt. */
+export function keepFocus(root, redraw) {
+  const a = document.activeElement;
+  const key = a && root.contains(a) ? a.getAttribute('data-key') : null;
+  redraw();
+  if (key == null) return;
+  const b = [...root.querySelectorAll('[data-key]')].find((e) => e.getAttribute('data-key') === key);
+  if (b && b !== a && !b.disabled && (b.tabIndex >= 0)) b.focus({ preventScroll: true });
+}

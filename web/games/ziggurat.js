@@ -9,7 +9,7 @@
 // buttons. Every legal step is also in a list, for the keyboard. Dice are
 // rolled by the server.
 
-import { el, html, pyramid, asButton } from './svg.js';
+import { el, html, pyramid, asButton, keepFocus } from './svg.js';
 
 const C = 56;                        // square size
 const COLOURS = ['R', 'G', 'Y', 'B'];
@@ -133,7 +133,9 @@ export function createBoard(container, ctx) {
   let selected = null, chooseFor = null;
   let hoverAt = null;             // square of the Tip/Swap button under the pointer
 
-  function draw() {
+  function draw() { keepFocus(root, render); }
+
+  function render() {
     const s = parseState(view.state);
     const legal = live ? view.legal.map(parseStep) : [];
     const moves = new Map();      // from -> Map(to -> [steps])
@@ -176,7 +178,7 @@ export function createBoard(container, ctx) {
       if (lastSquares.has(sq)) cls.push('last');
       if (hoverAt?.at === sq) cls.push('hover');
       const pile = s.piles.get(sq) || [];
-      const g = el('g', { class: cls.join(' '), 'data-sq': sq, 'data-pile': pile.join(',') }, svg);
+      const g = el('g', { class: cls.join(' '), 'data-sq': sq, 'data-key': sq, 'data-pile': pile.join(',') }, svg);
       el('rect', { class: 'ground', x: x0 + 1, y: y0 + 1, width: C - 2, height: C - 2, rx: isStart ? 8 : 2 }, g);
       if (station && !isStart) // the Goal station: a large pyramid in outline
         el('polygon', { class: `station z${station}`, points: `${x0 + 5},${y0 + C - 4} ${x0 + C - 5},${y0 + C - 4} ${x0 + C / 2},${y0 + 5}` }, g);
@@ -214,7 +216,7 @@ export function createBoard(container, ctx) {
     choose.replaceChildren();
     if (chooseFor && targets.has(chooseFor)) {
       choose.append(html('span', { class: 'help' }, `${selected} → ${chooseFor}:`),
-        ...targets.get(chooseFor).map((o) => html('button', { type: 'button', 'data-move': o.text,
+        ...targets.get(chooseFor).map((o) => html('button', { type: 'button', 'data-move': o.text, 'data-key': `choose-${o.text}`,
           onclick: () => ctx.play(o.text) }, `${o.label} (${o.text})`)));
     }
 
@@ -230,7 +232,7 @@ export function createBoard(container, ctx) {
       } else plain.push(st);
     }
     const stepButton = (st, text, cls) => {
-      const b = html('button', { type: 'button', class: cls, 'data-move': st.text, 'aria-label': st.label,
+      const b = html('button', { type: 'button', class: cls, 'data-move': st.text, 'data-key': `step-${st.text}`, 'aria-label': st.label,
         title: st.label, onclick: () => ctx.play(st.text) }, text);
       if (st.at) {
         const on = () => { hoverAt = st; mark(); };
@@ -254,7 +256,7 @@ export function createBoard(container, ctx) {
     const open = all.open;
     all.replaceChildren(html('summary', {}, `All legal steps (${view.legal.length})`),
       html('div', { class: 'legal-list', role: 'list' }, legal.map((st) =>
-        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': st.text,
+        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': st.text, 'data-key': `all-${st.text}`,
           title: st.label, onclick: () => ctx.play(st.text) }, st.text))));
     all.open = open;
   }
