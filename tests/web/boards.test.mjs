@@ -360,6 +360,7 @@ test('Ziggurat: two steps between the same squares are offered as a choice', asy
   await page.keyboard.press('Enter');
   const offered = await page.$$eval('.zg-choose button', (l) => l.map((b) => b.dataset.move));
   assert.deepEqual(offered.sort(), [...pair].sort());
+  await page.locator('.ziggurat').screenshot({ path: screenshotPath('ziggurat-choice') });
   const n = (await moveTexts(page)).length;
   await page.click(`.zg-choose button[data-move="${pair[1]}"]`);
   await page.waitForFunction((k) => document.querySelectorAll('#moves li').length > k, n);

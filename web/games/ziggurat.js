@@ -217,7 +217,7 @@ export function createBoard(container, ctx) {
     if (chooseFor && targets.has(chooseFor)) {
       choose.append(html('span', { class: 'help' }, `${selected} → ${chooseFor}:`),
         ...targets.get(chooseFor).map((o) => html('button', { type: 'button', 'data-move': o.text, 'data-key': `choose-${o.text}`,
-          onclick: () => ctx.play(o.text) }, `${o.label} (${o.text})`)));
+          onclick: () => ctx.play(o.text) }, `${o.label[0].toUpperCase()}${o.label.slice(1)} (${o.text})`)));
     }
 
     // Tips and Swap B grouped by square (arrows / height pairs), then RA, RB, end
