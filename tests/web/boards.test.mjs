@@ -407,3 +407,80 @@ test('Nimitz: choose a piece from the store, then a cell (and an orientation); r
   await phoneFits(page, 'nimitz-phone');
   await page.close();
 });
+
+test('board modules: state and move parsers on the documented examples; Noname geometry', async () => {
+  const page = await newPage();
+  await page.goto(server.url);
+  const out = await page.evaluate(async () => {
+    const [ice, zig, non, nim] = await Promise.all(['icefrogs', 'ziggurat', 'noname', 'nimitz']
+      .map((g) => import(`/games/${g}.js`)));
+    const plain = (m) => JSON.parse(JSON.stringify(m instanceof Map ? [...m] : m));
+    const fp = (p) => non.footprint(p).map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]);
+    const sq = (x, y, size = 'L') => non.footprint({ size, x, y, upright: true, angle: 0 });
+    return {
+      iceCells: ice.CELLS,
+      iceState: plain(ice.parseState('b1:2S e3:1L2M2S ply=12 passes=0').cells),
+      iceSupply: ice.supplies(ice.parseState('b1:2S e3:1L2M2S ply=12 passes=0').cells, 2),
+      iceMoves: ['M+b1', 'c3-f6', 'pass', 's+B2', 'x'].map(ice.parseMove),
+      zigState: (() => { const s = zig.parseState('mover=R phase=step move=4 action=W flags=MA turns=12 result=- | f1:R,B h2:G h0:RQ,R');
+        return { ...s, piles: [...s.piles] }; })(),
+      zigSteps: ['Mh0-h4', 'QHe3-e4', 'Sd2-c3', 'Sf1:1-2', 'Tf1SE', 'Th0N', 'RA', 'end'].map((t) => {
+        const s = zig.parseStep(t); return [s.kind, s.from || s.at || '', s.to || s.dir || ''];
+      }),
+      zigSeats: [zig.seatColours({ players: '4' }), zig.seatColours({ players: '3', omit: 'blue' }),
+        zig.seatColours({ players: '2', pair: 'bg' }), zig.seatColours({ players: '2', mode: 'two_colour' })],
+      nonState: (() => { const s = non.parseState('players=2 capture_to=colour multi_attacker=colour turn_cap=300 table=600.0x400.0 first_player=1 seats r,b turn 3 to r passes 0 pads r:rS4,rM5,rL5,bS1 b:bS5,bM4,bL5 table #2 bM@250.0,300.0/U #3 rL@10.0,20.5>45.0');
+        return { w: s.width, h: s.height, seats: s.seats, to: s.toMove, pads: s.pads, pieces: s.pieces.map((p) => [p.id, p.text, p.upright, p.angle]) }; })(),
+      nonRender: plain(non.parseRender('#5   rS@343.6,208.3>292.5     -> #4 (40.08 mm)  +1\n#2   bS@329.3,193.7/U16.3      subdued by rb  own-linked  -1\nr pad: rS x3 rM x4 rL x5   score -2\n').info),
+      nonText: ['rM@312.5,140.0/U15.0', 'gL@100.0,100.0>45.0', 'rM@300.0,300.0/U'].map((t) => non.moveText(non.parseMove(t))),
+      nonUpright: fp({ size: 'S', x: 100, y: 100, upright: true, angle: 0 }),
+      nonLying: fp({ size: 'L', x: 100, y: 100, upright: false, angle: 90 }),
+      touching: non.overlaps(sq(100, 100), sq(125.4, 100)),
+      overlapping: non.overlaps(sq(100, 100), sq(125, 100)),
+      nimShapes: [nim.boardShape('coaster').cells.size, nim.boardShape('volcano').cells.size,
+        nim.boardShape('4x6').cells.size, [...nim.boardShape('#.#/###').cells].sort()],
+      nimState: plain(nim.parseState('a1:U:rL b2:N:gLoMrS e5:W:bLyM')),
+      nimMove: nim.parseMove('oM@b2'),
+    };
+  });
+  // IceFrogs (ICF-R1): 37 cells in notation order a1, b1 b2, c1..c7, ..., i1
+  assert.equal(out.iceCells.length, 37);
+  assert.equal(new Set(out.iceCells).size, 37);
+  assert.deepEqual(out.iceCells.slice(0, 4), ['a1', 'b1', 'b2', 'c1']);
+  assert.deepEqual(out.iceCells.slice(-3), ['h1', 'h2', 'i1']);
+  assert.deepEqual(out.iceState, [['b1', [{ p: 2, s: 'S' }]], ['e3', [{ p: 1, s: 'L' }, { p: 2, s: 'M' }, { p: 2, s: 'S' }]]]);
+  assert.deepEqual(out.iceSupply, [{ S: 5, M: 5, L: 4 }, { S: 3, M: 4, L: 5 }]);
+  assert.deepEqual(out.iceMoves.map((m) => m && (m.pass ? 'pass' : `${m.supply ? '+' : ''}${m.from}>${m.to}`)),
+    ['+M>b1', 'c3>f6', 'pass', '+S>b2', null]);
+  // Ziggurat: the state fields and piles bottom first, Queens as RQ
+  assert.equal(out.zigState.mover, 'R');
+  assert.equal(out.zigState.move, 4);
+  assert.equal(out.zigState.action, 'W');
+  assert.equal(out.zigState.flags, 'MA');
+  assert.equal(out.zigState.turns, 12);
+  assert.deepEqual(out.zigState.piles, [['f1', ['R', 'B']], ['h2', ['G']], ['h0', ['RQ', 'R']]]);
+  assert.deepEqual(out.zigSteps, [['move', 'h0', 'h4'], ['move', 'e3', 'e4'], ['move', 'd2', 'c3'],
+    ['button', 'f1', ''], ['button', 'f1', 'SE'], ['button', 'h0', 'N'], ['button', '', ''], ['button', '', '']]);
+  // ZIG-R25, R26: seats clockwise from Red over the colours in play
+  assert.deepEqual(out.zigSeats, [[['R'], ['B'], ['Y'], ['G']], [['R'], ['Y'], ['G']], [['B'], ['G']], [['R', 'Y'], ['B', 'G']]]);
+  // Noname: the position text, the rendering's targets and scores, move texts round-trip
+  assert.deepEqual(out.nonState, { w: 600, h: 400, seats: ['r', 'b'], to: 'r',
+    pads: { r: [{ colour: 'r', size: 'S', n: 4 }, { colour: 'r', size: 'M', n: 5 }, { colour: 'r', size: 'L', n: 5 }, { colour: 'b', size: 'S', n: 1 }],
+      b: [{ colour: 'b', size: 'S', n: 5 }, { colour: 'b', size: 'M', n: 4 }, { colour: 'b', size: 'L', n: 5 }] },
+    pieces: [[2, 'bM@250.0,300.0/U', true, 0], [3, 'rL@10.0,20.5>45.0', false, 45]] });
+  assert.deepEqual(out.nonRender, [[5, { target: 4, dist: 40.08, subdued: '', ownLinked: false, score: 1 }],
+    [2, { target: null, dist: null, subdued: 'rb', ownLinked: true, score: -1 }]]);
+  assert.deepEqual(out.nonText, ['rM@312.5,140.0/U15.0', 'gL@100.0,100.0>45.0', 'rM@300.0,300.0/U']);
+  // NON §4, R17: an upright S is a 14.3 mm square; a lying L pointing north has its base 46.3 mm behind the tip
+  assert.deepEqual(out.nonUpright, [[92.85, 92.85], [107.15, 92.85], [107.15, 107.15], [92.85, 107.15]]);
+  assert.deepEqual(out.nonLying, [[100, 100], [87.3, 53.7], [112.7, 53.7]]);
+  assert.equal(out.touching, false, 'touching footprints do not overlap');
+  assert.equal(out.overlapping, true);
+  // Nimitz: board shapes (layout rows top first) and stacks bottom first
+  assert.deepEqual(out.nimShapes, [9, 25, 24, ['a1', 'a2', 'b1', 'c1', 'c2']]);
+  assert.deepEqual(out.nimState, [['a1', { orient: 'U', pieces: [{ colour: 'r', size: 'L' }] }],
+    ['b2', { orient: 'N', pieces: [{ colour: 'g', size: 'L' }, { colour: 'o', size: 'M' }, { colour: 'r', size: 'S' }] }],
+    ['e5', { orient: 'W', pieces: [{ colour: 'b', size: 'L' }, { colour: 'y', size: 'M' }] }]]);
+  assert.deepEqual(out.nimMove, { text: 'oM@b2', colour: 'o', size: 'M', cell: 'b2', orient: '' });
+  await page.close();
+});
