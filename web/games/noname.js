@@ -150,7 +150,7 @@ export function createBoard(container, ctx) {
   const root = html('div', { class: 'noname' });
   const pads = html('div', { class: 'nn-pads' });
   const controls = html('div', { class: 'row nn-controls' });
-  const svg = el('svg', { role: 'application', 'aria-label': 'Noname table: press to place, drag to turn' });
+  const svg = el('svg', { role: 'img', 'aria-label': 'Noname table' });
   const info = html('p', { class: 'help nn-info', 'aria-live': 'polite' });
   const sugg = html('div', { class: 'nn-suggest' });
   const form = html('form', { class: 'row typed' },
