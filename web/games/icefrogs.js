@@ -160,7 +160,7 @@ export function createBoard(container, ctx) {
         el('text', { class: 'start-label', x: cx, y: cy + R * 0.3, 'text-anchor': 'middle' }, g)
           .textContent = `P${owner}`;
       if (st.length) drawStack(g, cx, cy, st);
-      let label = `${name}${owner ? ` (start of player ${owner})` : ''}: ${describeStack(st)}`;
+      const label = `${name}${owner ? ` (start of player ${owner})` : ''}: ${describeStack(st)}`;
       if (target) {
         const text = target;
         asButton(g, `${label}; move here (${text})`, () => ctx.play(text));

@@ -15,7 +15,6 @@ import { el, html, keepFocus } from './svg.js';
 
 const BASE = { S: 14.3, M: 19.8, L: 25.4 };   // NON-R17: base side w
 const FACE = { S: 26.4, M: 36.3, L: 46.3 };   // lying length l, tip to base edge
-const VALUE = { S: 1, M: 2, L: 3 };
 const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
 export const COLOUR_NAME = { r: 'red', y: 'yellow', g: 'green', b: 'blue', k: 'black', w: 'white',
   p: 'purple', o: 'orange', c: 'cyan', x: 'clear' };

@@ -189,7 +189,7 @@ export function createBoard(container, ctx) {
       if (isStart) el('text', { class: 'start-label', x: x0 + C - 4, y: y0 + 11, 'text-anchor': 'end' }, g)
         .textContent = `${station} start`;
       if (pile.length) drawPile(g, x0, y0, pile);
-      let label = `${sq}${isStart ? `, ${NAME[station]} Start` : station ? `, ${NAME[station]} Goal` : `, level ${lv}`}` +
+      const label = `${sq}${isStart ? `, ${NAME[station]} Start` : station ? `, ${NAME[station]} Goal` : `, level ${lv}`}` +
         `${wallOf ? `, ${NAME[wallOf]} wall` : ''}: ${describePile(pile)}`;
       const options = targets.get(sq);
       if (options) { // the kinds of step ending here, e.g. "M", "M·L"
