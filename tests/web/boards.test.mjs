@@ -145,6 +145,13 @@ test('IceFrogs with three players: three start spaces and supplies', async () =>
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 3);
   await myTurn(page);
   assert.equal(await icefrogsPieces(page), (await moveTexts(page)).filter((m) => m.includes('+')).length);
+  // resigning ends the game: the result shows and nothing is clickable any more
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForFunction(() => /^Game over/.test(document.getElementById('status').textContent));
+  assert.equal(await page.$$eval('.icefrogs .cell.source, .icefrogs .cell.legal, .if-supply button.size:not([disabled])',
+    (l) => l.length), 0);
+  assert.ok(await page.$eval('.icefrogs details.legal-all', (d) => d.hidden));
   await page.close();
 });
 
