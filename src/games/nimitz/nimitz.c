@@ -26,6 +26,8 @@ static const char *const ORIENT_NAME[5] = {"upright", "north", "east", "south", 
 
 static const nim_config *cfg(const pips_game *g) { return g->config; }
 
+typedef uint64_t nim_v2 __attribute__((vector_size(16)));
+
 /* ---- generator (fast path) ---------------------------------------------- */
 
 size_t nim_count(const nim_config *cf, const nim_state *s)
@@ -61,10 +63,21 @@ size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
         unsigned pm, om;
         if (!nim_cell_options(cf, s, c, avail, &pm, &om) || !pm || !om)
             continue;
+        /* The pieces once, then two-lane stores per orientation; an odd count
+         * writes one slot past n, which max_moves leaves room for. */
+        nim_v2 list[8] = {{0, 0}};
+        uint64_t *flat = (uint64_t *)list;
+        size_t k = 0;
+        for (unsigned pb = pm; pb; pb &= pb - 1)
+            flat[k++] = (uint64_t)__builtin_ctz(pb);
         for (unsigned ob = om; ob; ob &= ob - 1) {
-            pips_move base = nim_make_move(c, __builtin_ctz(ob), 0);
-            for (unsigned pb = pm; pb; pb &= pb - 1)
-                out[n++] = base | (pips_move)__builtin_ctz(pb);
+            uint64_t b = nim_make_move(c, __builtin_ctz(ob), 0);
+            nim_v2 base = {b, b};
+            for (size_t i = 0, pairs = (k + 1) / 2; i < pairs; i++) {
+                nim_v2 v = list[i] | base;
+                memcpy(out + n + 2 * i, &v, sizeof v);
+            }
+            n += k;
         }
     }
     return n;
@@ -316,7 +329,7 @@ static int nim_num_players(const pips_game *g) { return cfg(g)->players; }
 static size_t nim_max_moves(const pips_game *g)
 {
     const nim_config *cf = cfg(g);
-    return (size_t)cf->cells * (size_t)cf->colours * 3 * NIM_ORIENTS;
+    return (size_t)cf->cells * (size_t)cf->colours * 3 * NIM_ORIENTS + 16; /* see nim_generate */
 }
 
 static void nim_initial(const pips_game *g, void *state)
@@ -867,5 +880,5 @@ const pips_game_def pips_nimitz_def = {
     .state_from_text = nim_state_from_text,
     .hash = nim_hash,
     .render = nim_render,
-    //SOLVE
+    .solve = nim_solve,
 };
