@@ -1,0 +1,468 @@
+/*
+ * match.c — a game in progress (state, moves, history for exact undo,
+ * seeded dice) and its JSON record (jansson).
+ *
+ * Invariants: history holds n_moves states, history[i] being the state
+ * before moves[i]; state equals the start position with moves applied; a
+ * failed call changes nothing.
+ */
+#include "pips/match.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void pips_iso_time(char *buf)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, PIPS_TIME_MAX, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err)
+{
+    pips_match *m = pips_calloc(g->alloc, 1, sizeof *m);
+    if (!m) {
+        pips_game_free(g);
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a match");
+        return NULL;
+    }
+    m->game = g;
+    m->seed = seed;
+    m->state = pips_state_new(g, err);
+    if (!m->state) {
+        pips_match_free(m);
+        return NULL;
+    }
+    g->def->initial(g, m->state);
+    m->n_seats = pips_num_players(g);
+    for (int i = 0; i < m->n_seats; i++)
+        snprintf(m->seats[i], PIPS_SEAT_MAX, "human");
+    pips_iso_time(m->started);
+    return m;
+}
+
+pips_match *pips_match_new(const char *game, const char *const *kv, size_t n_opts,
+                           uint64_t seed, const pips_allocator *alloc, pips_error *err)
+{
+    pips_game *g = pips_game_new(game, kv, n_opts, alloc, err);
+    return g ? pips_match_from_game(g, seed, err) : NULL;
+}
+
+void pips_match_free(pips_match *m)
+{
+    if (!m)
+        return;
+    const pips_allocator *a = m->game->alloc;
+    pips_free(a, m->moves);
+    pips_free(a, m->history);
+    pips_state_free(m->game, m->state);
+    pips_game_free(m->game);
+    pips_free(a, m);
+}
+
+bool pips_match_set_seats(pips_match *m, const char *const *seats, int n, pips_error *err)
+{
+    if (n != m->n_seats)
+        return pips_fail(err, PIPS_ERR_ARG, "%s needs %d seats, got %d", m->game->def->name,
+                         m->n_seats, n);
+    for (int i = 0; i < n; i++)
+        if (!seats[i] || !*seats[i] || strlen(seats[i]) >= PIPS_SEAT_MAX)
+            return pips_fail(err, PIPS_ERR_ARG, "seat %d: empty or longer than %d characters",
+                             i + 1, PIPS_SEAT_MAX - 1);
+    for (int i = 0; i < n; i++)
+        snprintf(m->seats[i], PIPS_SEAT_MAX, "%s", seats[i]);
+    return true;
+}
+
+static bool reserve(pips_match *m, pips_error *err)
+{
+    if (m->n_moves < m->cap)
+        return true;
+    size_t cap = m->cap ? m->cap * 2 : 64, ss = m->game->def->state_size;
+    pips_move *mv = pips_realloc(m->game->alloc, m->moves, cap * sizeof *mv);
+    if (!mv)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory growing the move list");
+    m->moves = mv;
+    unsigned char *h = pips_realloc(m->game->alloc, m->history, cap * ss);
+    if (!h)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory growing the history");
+    m->history = h;
+    m->cap = cap;
+    return true;
+}
+
+bool pips_match_over(const pips_match *m) { return pips_to_move(m->game, m->state) == PIPS_OVER; }
+
+bool pips_match_play(pips_match *m, pips_move mv, pips_error *err)
+{
+    if (!pips_check_move(m->game, m->state, mv, err))
+        return false;
+    if (!reserve(m, err))
+        return false;
+    size_t ss = m->game->def->state_size;
+    bool chance = pips_to_move(m->game, m->state) == PIPS_CHANCE;
+    memcpy(m->history + m->n_moves * ss, m->state, ss);
+    m->moves[m->n_moves++] = mv;
+    m->game->def->apply(m->game, m->state, mv);
+    if (chance)
+        m->chance_events++;
+    if (pips_match_over(m) && !m->finished[0])
+        pips_iso_time(m->finished);
+    return true;
+}
+
+bool pips_match_play_text(pips_match *m, const char *text, pips_error *err)
+{
+    pips_move mv;
+    if (!m->game->def->move_from_text(m->game, m->state, text, &mv, err))
+        return false;
+    return pips_match_play(m, mv, err);
+}
+
+bool pips_match_roll(pips_match *m, pips_move *out, pips_error *err)
+{
+    if (pips_to_move(m->game, m->state) != PIPS_CHANCE)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "no chance event is due");
+    size_t cap = pips_max_moves(m->game);
+    pips_move *moves = pips_malloc(m->game->alloc, cap * sizeof *moves);
+    double *prob = pips_malloc(m->game->alloc, cap * sizeof *prob);
+    bool ok = false;
+    if (!moves || !prob) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory rolling dice");
+    } else {
+        size_t n = m->game->def->chance_outcomes(m->game, m->state, moves, prob);
+        pips_rng rng;
+        pips_rng_derive(&rng, m->seed, m->chance_events);
+        pips_move mv = moves[pips_sample_chance(&rng, prob, n)];
+        ok = pips_match_play(m, mv, err);
+        if (ok && out)
+            *out = mv;
+    }
+    pips_free(m->game->alloc, moves);
+    pips_free(m->game->alloc, prob);
+    return ok;
+}
+
+bool pips_match_undo(pips_match *m, pips_error *err)
+{
+    if (m->n_moves == 0)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "nothing to undo");
+    size_t ss = m->game->def->state_size;
+    m->n_moves--;
+    memcpy(m->state, m->history + m->n_moves * ss, ss);
+    if (pips_to_move(m->game, m->state) == PIPS_CHANCE)
+        m->chance_events--;
+    m->finished[0] = '\0';
+    return true;
+}
+
+bool pips_match_undo_to_seat(pips_match *m, int seat, pips_error *err)
+{
+    if (m->n_moves == 0)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "nothing to undo");
+    size_t ss = m->game->def->state_size;
+    /* find the last decision of `seat` */
+    size_t i = m->n_moves;
+    while (i > 0 && pips_to_move(m->game, m->history + (i - 1) * ss) != seat)
+        i--;
+    if (i == 0)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "seat %d has no move to take back", seat + 1);
+    while (m->n_moves >= i)
+        pips_match_undo(m, NULL);
+    return true;
+}
+
+void pips_match_move_text(const pips_match *m, size_t i, char *buf)
+{
+    const void *before = m->history + i * m->game->def->state_size;
+    m->game->def->move_to_text(m->game, before, m->moves[i], buf);
+}
+
+/* ---- records ---- */
+
+char *pips_match_to_record(const pips_match *m, pips_error *err)
+{
+    const pips_game *g = m->game;
+    json_t *root = json_object(), *opts = json_object(), *seats = json_array(),
+           *moves = json_array(), *result = json_object(), *rets = json_array();
+    char *out = NULL;
+    if (!root || !opts || !seats || !moves || !result || !rets)
+        goto fail;
+    json_object_set_new(root, "format", json_string("pips-record"));
+    json_object_set_new(root, "version", json_integer(1));
+    json_object_set_new(root, "game", json_string(g->def->name));
+    for (size_t i = 0; i < g->options.n; i++)
+        json_object_set_new(opts, g->options.kv[i].key, json_string(g->options.kv[i].value));
+    json_object_set(root, "options", opts);
+    for (int i = 0; i < m->n_seats; i++)
+        json_array_append_new(seats, json_string(m->seats[i]));
+    json_object_set(root, "seats", seats);
+    json_object_set_new(root, "seed", json_integer((json_int_t)(m->seed & INT64_MAX)));
+    for (size_t i = 0; i < m->n_moves; i++) {
+        char buf[PIPS_MOVE_TEXT_MAX];
+        pips_match_move_text(m, i, buf);
+        json_array_append_new(moves, json_string(buf));
+    }
+    json_object_set(root, "moves", moves);
+    bool over = pips_match_over(m);
+    json_object_set_new(result, "over", json_boolean(over));
+    pips_str text;
+    pips_str_init(&text, g->alloc);
+    g->def->result_text(g, m->state, &text);
+    json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
+    pips_str_free(&text);
+    if (over) {
+        double r[PIPS_MAX_PLAYERS];
+        g->def->returns(g, m->state, r);
+        for (int i = 0; i < m->n_seats; i++)
+            json_array_append_new(rets, json_real(r[i]));
+        json_object_set(result, "returns", rets);
+    }
+    if (g->def->scores) {
+        int sc[PIPS_MAX_PLAYERS];
+        json_t *scores = json_array();
+        g->def->scores(g, m->state, sc);
+        for (int i = 0; i < m->n_seats; i++)
+            json_array_append_new(scores, json_integer(sc[i]));
+        json_object_set_new(result, "scores", scores);
+    }
+    json_object_set(root, "result", result);
+    json_object_set_new(root, "started", json_string(m->started));
+    json_object_set_new(root, "finished", json_string(m->finished));
+    char *dumped = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (!dumped)
+        goto fail;
+    out = pips_strdup(g->alloc, dumped);
+    free(dumped);
+    if (!out)
+        goto fail;
+    goto done;
+fail:
+    pips_fail(err, PIPS_ERR_NOMEM, "out of memory writing the record");
+done:
+    json_decref(root);
+    json_decref(opts);
+    json_decref(seats);
+    json_decref(moves);
+    json_decref(result);
+    json_decref(rets);
+    return out;
+}
+
+static const char *json_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+static bool copy_time(json_t *root, const char *key, char *dst, pips_error *err)
+{
+    json_t *v = json_object_get(root, key);
+    if (!v)
+        return true;
+    if (!json_is_string(v) || strlen(json_string_value(v)) >= PIPS_TIME_MAX)
+        return pips_fail(err, PIPS_ERR_RECORD, "record: '%s' must be a short string", key);
+    snprintf(dst, PIPS_TIME_MAX, "%s", json_string_value(v));
+    return true;
+}
+
+pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc,
+                                   pips_error *err)
+{
+    json_error_t jerr;
+    json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    pips_match *m = NULL;
+    if (!root) {
+        pips_fail(err, PIPS_ERR_RECORD, "record: invalid JSON at line %d column %d: %s",
+                  jerr.line, jerr.column, jerr.text);
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        pips_fail(err, PIPS_ERR_RECORD, "record: expected an object, got %s",
+                  json_type_name(root));
+        goto out;
+    }
+    json_t *fmt = json_object_get(root, "format");
+    if (fmt && (!json_is_string(fmt) || strcmp(json_string_value(fmt), "pips-record") != 0)) {
+        pips_fail(err, PIPS_ERR_RECORD, "record: 'format' must be \"pips-record\"");
+        goto out;
+    }
+    json_t *ver = json_object_get(root, "version");
+    if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1)) {
+        pips_fail(err, PIPS_ERR_RECORD, "record: unsupported 'version' (this build reads 1)");
+        goto out;
+    }
+    json_t *game = json_object_get(root, "game");
+    if (!json_is_string(game)) {
+        pips_fail(err, PIPS_ERR_RECORD, "record: 'game' must be a string");
+        goto out;
+    }
+    const char *kv[PIPS_MAX_OPTIONS];
+    char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
+    size_t nkv = 0;
+    json_t *opts = json_object_get(root, "options");
+    if (opts) {
+        if (!json_is_object(opts)) {
+            pips_fail(err, PIPS_ERR_RECORD, "record: 'options' must be an object, got %s",
+                      json_type_name(opts));
+            goto out;
+        }
+        const char *key;
+        json_t *val;
+        json_object_foreach(opts, key, val)
+        {
+            if (nkv == PIPS_MAX_OPTIONS) {
+                pips_fail(err, PIPS_ERR_RECORD, "record: too many options");
+                goto out;
+            }
+            char num[32];
+            const char *text;
+            if (json_is_string(val)) {
+                text = json_string_value(val);
+            } else if (json_is_integer(val)) {
+                snprintf(num, sizeof num, "%lld", (long long)json_integer_value(val));
+                text = num;
+            } else if (json_is_boolean(val)) {
+                text = json_is_true(val) ? "true" : "false";
+            } else {
+                pips_fail(err, PIPS_ERR_RECORD, "record: option '%.40s' must be a string",
+                          key);
+                goto out;
+            }
+            if (strlen(key) >= PIPS_OPT_KEY_MAX || strlen(text) >= PIPS_OPT_VALUE_MAX) {
+                pips_fail(err, PIPS_ERR_RECORD, "record: option '%.40s' is too long", key);
+                goto out;
+            }
+            snprintf(kvbuf[nkv], sizeof kvbuf[nkv], "%s=%s", key, text);
+            kv[nkv] = kvbuf[nkv];
+            nkv++;
+        }
+    }
+    uint64_t seed = 0;
+    json_t *jseed = json_object_get(root, "seed");
+    if (jseed) {
+        if (!json_is_integer(jseed) || json_integer_value(jseed) < 0) {
+            pips_fail(err, PIPS_ERR_RECORD, "record: 'seed' must be a non-negative integer");
+            goto out;
+        }
+        seed = (uint64_t)json_integer_value(jseed);
+    }
+    m = pips_match_new(json_string_value(game), kv, nkv, seed, alloc, err);
+    if (!m) {
+        pips_error_prefix(err, "record: ");
+        goto out;
+    }
+    json_t *seats = json_object_get(root, "seats");
+    if (seats) {
+        if (!json_is_array(seats) || (int)json_array_size(seats) != m->n_seats) {
+            pips_fail(err, PIPS_ERR_RECORD, "record: 'seats' must be an array of %d strings",
+                      m->n_seats);
+            goto fail;
+        }
+        const char *names[PIPS_MAX_PLAYERS];
+        for (int i = 0; i < m->n_seats; i++) {
+            json_t *s = json_array_get(seats, (size_t)i);
+            if (!json_is_string(s)) {
+                pips_fail(err, PIPS_ERR_RECORD, "record: seat %d must be a string", i + 1);
+                goto fail;
+            }
+            names[i] = json_string_value(s);
+        }
+        if (!pips_match_set_seats(m, names, m->n_seats, err)) {
+            pips_error_prefix(err, "record: ");
+            goto fail;
+        }
+    }
+    json_t *moves = json_object_get(root, "moves");
+    if (!json_is_array(moves)) {
+        pips_fail(err, PIPS_ERR_RECORD, "record: 'moves' must be an array of move texts");
+        goto fail;
+    }
+    for (size_t i = 0; i < json_array_size(moves); i++) {
+        json_t *mv = json_array_get(moves, i);
+        if (!json_is_string(mv)) {
+            pips_fail(err, PIPS_ERR_RECORD, "record: move %zu is %s, not a string", i + 1,
+                      json_type_name(mv));
+            goto fail;
+        }
+        if (!pips_match_play_text(m, json_string_value(mv), err)) {
+            err->code = PIPS_ERR_RECORD;
+            pips_error_prefix(err, "record: move %zu '%.40s': ", i + 1, json_string_value(mv));
+            goto fail;
+        }
+    }
+    json_t *result = json_object_get(root, "result");
+    if (result && json_is_object(result)) {
+        json_t *over = json_object_get(result, "over");
+        if (json_is_boolean(over) && json_is_true(over) != pips_match_over(m)) {
+            pips_fail(err, PIPS_ERR_RECORD, "record: says the game is %s but the moves %s it",
+                      json_is_true(over) ? "over" : "not over",
+                      pips_match_over(m) ? "end" : "do not end");
+            goto fail;
+        }
+    }
+    m->started[0] = m->finished[0] = '\0';
+    if (!copy_time(root, "started", m->started, err) ||
+        !copy_time(root, "finished", m->finished, err))
+        goto fail;
+    goto out;
+fail:
+    pips_match_free(m);
+    m = NULL;
+out:
+    json_decref(root);
+    return m;
+}
+
+bool pips_match_save(const pips_match *m, const char *path, pips_error *err)
+{
+    char *text = pips_match_to_record(m, err);
+    if (!text)
+        return false;
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0)
+        ok = false;
+    pips_free(m->game->alloc, text);
+    if (!ok)
+        return pips_fail(err, PIPS_ERR_IO, "cannot write record '%s': %s", path, strerror(errno));
+    return true;
+}
+
+pips_match *pips_match_load(const char *path, const pips_allocator *alloc, pips_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        pips_fail(err, PIPS_ERR_IO, "cannot open record '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    pips_str text;
+    pips_str_init(&text, alloc);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && text.len < (64u << 20))
+        pips_str_catn(&text, buf, n);
+    fclose(f);
+    pips_match *m = NULL;
+    if (text.failed)
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory reading '%s'", path);
+    else if (text.len >= (64u << 20))
+        pips_fail(err, PIPS_ERR_RECORD, "record '%s' is larger than 64 MiB", path);
+    else
+        m = pips_match_from_record(pips_str_cstr(&text), alloc, err);
+    pips_str_free(&text);
+    return m;
+}
