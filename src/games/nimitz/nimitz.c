@@ -37,7 +37,7 @@ size_t nim_count(const nim_config *cf, const nim_state *s)
     for (int c = 0; c < cf->cells; c++) {
         unsigned pm, om;
         if (nim_cell_options(cf, s, c, avail, &pm, &om))
-            n += (size_t)__builtin_popcount(pm) * (size_t)__builtin_popcount(om);
+            n += (size_t)nim_popcount16(pm) * (size_t)nim_popcount16(om);
     }
     return n;
 }

@@ -96,6 +96,15 @@ static inline bool nim_cell_options(const nim_config *cf, const nim_state *s, in
     return true;
 }
 
+/* Bits set in a 16-bit mask (no popcnt instruction is assumed). */
+static inline unsigned nim_popcount16(unsigned x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
 /* Bit mask of the pieces still in the store. */
 static inline unsigned nim_avail(const nim_state *s)
 {

@@ -13,8 +13,8 @@
  * symmetry because colours and orientations are only compared for equality
  * (the rulings' Symmetries section) and every colour starts with the same
  * counts; it also covers the board's own remapping of flat orientations.
- * The key holds the whole position (15 bits a cell: 3 slots of 4 bits and
- * the orientation), so the table never trusts a hash alone.
+ * The key holds the whole position (a cell's sizes, colours and
+ * orientation), so the table never trusts a hash alone.
  *
  * Threads share the table (striped spin locks) and search the same tree in
  * different orders near the root; the first to finish ends the others,
@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SOLVE_MAX_CELLS 16 /* 16 cells x 15 bits in four 60-bit words */
+#define SOLVE_MAX_CELLS 15 /* shapes in one word, labels 5 cells a word in three */
 #define KEY_WORDS 4
-#define CELLS_PER_WORD 4
+#define CELLS_PER_WORD 5
 #define ENTRY_USED (1ull << 63)
 #define ENTRY_WIN (1ull << 62)
 #define BUCKET 4
@@ -57,7 +57,13 @@ typedef struct solver {
     double start;
 } solver;
 
+typedef struct key {
+    uint64_t w[KEY_WORDS];
+} key;
+
 typedef struct child {
+    key k;
+    uint64_t hash;
     pips_move move;
     unsigned replies;
 } child;
@@ -76,10 +82,6 @@ enum { V_LOSS = 0, V_WIN = 1, V_ABORT = 2 };
 
 /* ---- canonical keys ---------------------------------------------------------- */
 
-typedef struct key {
-    uint64_t w[KEY_WORDS];
-} key;
-
 static int key_cmp(const key *a, const key *b)
 {
     for (int i = 0; i < KEY_WORDS; i++)
@@ -88,69 +90,57 @@ static int key_cmp(const key *a, const key *b)
     return 0;
 }
 
+/* The key, for a fixed reading order, is compared in two parts: w[0] holds
+ * the shape (which sizes each cell's tree has, 3 bits a cell), which needs
+ * no renaming, and w[1..3] the renamed labels (12 bits a cell: orientation
+ * and the colour of each level, 3 bits each). Only the reading orders with
+ * the least shape are renamed and compared. */
 static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
 {
-    key best;
     int n = cf->cells;
+    uint64_t shape_of[SOLVE_MAX_CELLS];
+    for (int c = 0; c < n; c++) {
+        unsigned sh = 0;
+        for (int l = 0; l < s->height[c]; l++)
+            sh |= 1u << ((s->slot[c][l] - 1) % 3);
+        shape_of[c] = sh;
+    }
+    uint64_t shape[NIM_MAX_SYMS], least = UINT64_MAX;
     for (int t = 0; t < cf->n_syms; t++) {
-        uint8_t at[SOLVE_MAX_CELLS]; /* canonical position -> source cell */
+        uint64_t v = 0;
+        for (int c = 0; c < n; c++)
+            v |= shape_of[c] << (3 * cf->sym[t][c]);
+        shape[t] = v;
+        if (v < least)
+            least = v;
+    }
+    key best = {{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}};
+    for (int t = 0; t < cf->n_syms; t++) {
+        if (shape[t] != least)
+            continue;
+        uint8_t at[SOLVE_MAX_CELLS]; /* reading position -> source cell */
         for (int c = 0; c < n; c++)
             at[cf->sym[t][c]] = (uint8_t)c;
         int8_t colour_map[5] = {-1, -1, -1, -1, -1}, orient_map[5] = {-1, -1, -1, -1, -1};
         int next_colour = 0, next_orient = 0;
-        key k = {{0, 0, 0, 0}};
-        bool worse = false;
+        key k = {{least, 0, 0, 0}};
         for (int j = 0; j < n; j++) {
             int c = at[j], h = s->height[c];
-            uint64_t code = 0;
-            if (h) {
-                int o = s->orient[c];
-                if (orient_map[o] < 0)
-                    orient_map[o] = (int8_t)next_orient++;
-                code = (uint64_t)orient_map[o];
-                for (int l = 0; l < h; l++) {
-                    int p = s->slot[c][l] - 1, col = p / 3;
-                    if (colour_map[col] < 0)
-                        colour_map[col] = (int8_t)next_colour++;
-                    code |= (uint64_t)(1 + colour_map[col] * 3 + p % 3) << (3 + 4 * l);
-                }
+            if (!h)
+                continue;
+            int o = s->orient[c];
+            if (orient_map[o] < 0)
+                orient_map[o] = (int8_t)next_orient++;
+            uint64_t code = (uint64_t)orient_map[o];
+            for (int l = 0; l < h; l++) {
+                int col = (s->slot[c][l] - 1) / 3;
+                if (colour_map[col] < 0)
+                    colour_map[col] = (int8_t)next_colour++;
+                code |= (uint64_t)colour_map[col] << (3 + 3 * l);
             }
-            int w = j / CELLS_PER_WORD;
-            k.w[w] |= code << (15 * (j % CELLS_PER_WORD));
-            /* a finished word already above the best candidate: give up */
-            if (t && (j % CELLS_PER_WORD == CELLS_PER_WORD - 1 || j == n - 1)) {
-                int cmp = 0;
-                for (int i = 0; i <= w && !cmp; i++)
-                    cmp = k.w[i] < best.w[i] ? -1 : k.w[i] > best.w[i];
-                if (cmp > 0) {
-                    worse = true;
-                    break;
-                }
-                if (cmp < 0) { /* strictly better prefix: finish without checks */
-                    for (j = j + 1; j < n; j++) {
-                        c = at[j];
-                        h = s->height[c];
-                        code = 0;
-                        if (h) {
-                            int o = s->orient[c];
-                            if (orient_map[o] < 0)
-                                orient_map[o] = (int8_t)next_orient++;
-                            code = (uint64_t)orient_map[o];
-                            for (int l = 0; l < h; l++) {
-                                int p = s->slot[c][l] - 1, col = p / 3;
-                                if (colour_map[col] < 0)
-                                    colour_map[col] = (int8_t)next_colour++;
-                                code |= (uint64_t)(1 + colour_map[col] * 3 + p % 3)
-                                        << (3 + 4 * l);
-                            }
-                        }
-                        k.w[j / CELLS_PER_WORD] |= code << (15 * (j % CELLS_PER_WORD));
-                    }
-                    break;
-                }
-            }
+            k.w[1 + j / CELLS_PER_WORD] |= code << (12 * (j % CELLS_PER_WORD));
         }
-        if (!worse && (t == 0 || key_cmp(&k, &best) < 0))
+        if (key_cmp(&k, &best) < 0)
             best = k;
     }
     *out = best;
@@ -265,10 +255,11 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
     child *kids = w->kids[ply];
     size_t nk = 0;
     for (size_t i = 0; i < n; i++) {
+        child *kc = &kids[nk];
         nim_place(cf, s, moves[i]);
-        key ck;
-        canonical_key(cf, s, &ck);
-        int v = tt_probe(sv, &ck, key_hash(&ck));
+        canonical_key(cf, s, &kc->k);
+        kc->hash = key_hash(&kc->k);
+        int v = tt_probe(sv, &kc->k, kc->hash);
         unsigned replies = v < 0 ? (unsigned)nim_count(cf, s) : 0;
         nim_unplace(cf, s, moves[i]);
         if (v == V_LOSS) {
@@ -282,8 +273,8 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
                 tt_store(sv, k, h, V_WIN);
                 return V_WIN;
             }
-            kids[nk].move = moves[i];
-            kids[nk].replies = replies;
+            kc->move = moves[i];
+            kc->replies = replies;
             nk++;
         }
     }
@@ -292,14 +283,12 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
     size_t shift = ply < 3 && nk ? (size_t)w->id * (nk / 2 + 1) % nk : 0;
     for (size_t j = 0; j < nk; j++) {
         const child *kc = &kids[(j + shift) % nk];
-        nim_place(cf, s, kc->move);
-        key ck;
-        canonical_key(cf, s, &ck);
-        uint64_t ch = key_hash(&ck);
-        int v = tt_probe(sv, &ck, ch); /* another thread may have solved it */
-        if (v < 0)
-            v = search(w, s, &ck, ch, ply + 1);
-        nim_unplace(cf, s, kc->move);
+        int v = tt_probe(sv, &kc->k, kc->hash); /* solved since, by now or another thread */
+        if (v < 0) {
+            nim_place(cf, s, kc->move);
+            v = search(w, s, &kc->k, kc->hash, ply + 1);
+            nim_unplace(cf, s, kc->move);
+        }
         if (v == V_ABORT)
             return V_ABORT;
         if (v == V_LOSS) {
