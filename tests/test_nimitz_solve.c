@@ -78,7 +78,9 @@ static const char *const SMALL[] = {
     "board=1x1 colors=2",        "board=1x2 colors=2",        "board=1x2 colors=3",
     "board=1x3 colors=2",        "board=1x3 colors=3",        "board=2x2 colors=2",
     "board=1x2 colors=2 sets=2", "board=2x2 colors=2 sets=2", "board=#./## colors=3",
-    "board=1x4 colors=2",        "board=1x2 colors=4",
+    "board=1x4 colors=2",        "board=1x2 colors=4",        "board=2x2 colors=3",
+    "board=1x4 colors=3",        "board=2x3 colors=2",        "board=1x3 colors=2 sets=2",
+    "board=2x2 colors=4",        "board=1x5 colors=2",
 };
 
 /* NIM-R5 normal play: the solver agrees with minimax. */

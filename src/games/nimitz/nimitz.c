@@ -722,8 +722,9 @@ static const char *const COLOUR_ANSI[5] = {"\033[1;31m", "\033[1;38;5;208m", "\0
 static const char *const ARROW_UNI[5] = {"\u25cf", "\u2191", "\u2192", "\u2193", "\u2190"};
 static const char ARROW_ASCII[5] = {'o', '^', '>', 'v', '<'};
 
-/* Each cell is 10 columns: " A cc cc cc" less one space — orientation
- * sign, then the pieces bottom first as colour letter + size letter. */
+/* Each cell is CELL_WIDTH columns, " A cc cc cc ": the orientation sign,
+ * then the pieces bottom first as colour letter + size letter. */
+#define CELL_WIDTH 12
 static void nim_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                        pips_str *out)
 {
@@ -734,13 +735,13 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
     const char *x = ro->unicode ? "\u253c" : "+";
     pips_str_cat(out, "   ");
     for (int col = 0; col < cf->cols; col++)
-        pips_str_catf(out, "      %c    ", 'a' + col);
+        pips_str_catf(out, "      %c     ", 'a' + col);
     pips_str_cat(out, "\n");
     for (int r = cf->rows - 1; r >= -1; r--) {
         pips_str_cat(out, "   ");
         for (int col = 0; col < cf->cols; col++) {
             pips_str_cat(out, col ? x : (ro->unicode ? "\u251c" : "+"));
-            for (int k = 0; k < 10; k++)
+            for (int k = 0; k < CELL_WIDTH; k++)
                 pips_str_cat(out, h);
         }
         pips_str_cat(out, ro->unicode ? "\u2524\n" : "+\n");
@@ -751,12 +752,12 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
             int c = cell_at(cf, r, col);
             pips_str_cat(out, v);
             if (c < 0) {
-                pips_str_cat(out, ro->unicode ? " \u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591 "
-                                              : " ######## ");
+                pips_str_cat(out, ro->unicode ? " \u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591 "
+                                              : " ########## ");
                 continue;
             }
             if (!s->height[c]) {
-                pips_str_cat(out, ro->unicode ? "    \u00b7     " : "    .     ");
+                pips_str_cat(out, ro->unicode ? "     \u00b7      " : "     .      ");
                 continue;
             }
             pips_str_cat(out, " ");
@@ -778,6 +779,7 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
                 if (ro->colour)
                     pips_str_cat(out, "\033[0m");
             }
+            pips_str_cat(out, " ");
         }
         pips_str_catf(out, "%s\n", v);
     }

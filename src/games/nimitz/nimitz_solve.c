@@ -250,45 +250,36 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
         tt_store(sv, k, h, v);
         return v;
     }
-    /* Look at every child in the table first (a known loss ends the search),
-     * and order the rest by the opponent's mobility, fewest first. */
+    /* Order the children by the opponent's mobility, fewest first; a child
+     * with no reply decides at once. */
     child *kids = w->kids[ply];
     size_t nk = 0;
     for (size_t i = 0; i < n; i++) {
-        child *kc = &kids[nk];
         nim_place(cf, s, moves[i]);
-        canonical_key(cf, s, &kc->k);
-        kc->hash = key_hash(&kc->k);
-        int v = tt_probe(sv, &kc->k, kc->hash);
-        unsigned replies = v < 0 ? (unsigned)nim_count(cf, s) : 0;
+        unsigned replies = (unsigned)nim_count(cf, s);
         nim_unplace(cf, s, moves[i]);
-        if (v == V_LOSS) {
+        if (replies == 0) { /* the opponent is stuck (NIM-R5) */
+            if (sv->misere)
+                continue; /* a win for them: never the move to make */
             tt_store(sv, k, h, V_WIN);
             return V_WIN;
         }
-        if (v < 0) {
-            if (replies == 0) { /* the opponent is stuck (NIM-R5) */
-                if (sv->misere)
-                    continue; /* a win for them: never the move to make */
-                tt_store(sv, k, h, V_WIN);
-                return V_WIN;
-            }
-            kc->move = moves[i];
-            kc->replies = replies;
-            nk++;
-        }
+        kids[nk].move = moves[i];
+        kids[nk].replies = replies;
+        nk++;
     }
     qsort(kids, nk, sizeof kids[0], cmp_child);
     /* near the root, threads start at different children */
     size_t shift = ply < 3 && nk ? (size_t)w->id * (nk / 2 + 1) % nk : 0;
     for (size_t j = 0; j < nk; j++) {
-        const child *kc = &kids[(j + shift) % nk];
-        int v = tt_probe(sv, &kc->k, kc->hash); /* solved since, by now or another thread */
-        if (v < 0) {
-            nim_place(cf, s, kc->move);
+        child *kc = &kids[(j + shift) % nk];
+        nim_place(cf, s, kc->move);
+        canonical_key(cf, s, &kc->k);
+        kc->hash = key_hash(&kc->k);
+        int v = tt_probe(sv, &kc->k, kc->hash);
+        if (v < 0)
             v = search(w, s, &kc->k, kc->hash, ply + 1);
-            nim_unplace(cf, s, kc->move);
-        }
+        nim_unplace(cf, s, kc->move);
         if (v == V_ABORT)
             return V_ABORT;
         if (v == V_LOSS) {
