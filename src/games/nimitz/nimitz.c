@@ -65,11 +65,12 @@ size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
             continue;
         /* The pieces once, then two-lane stores per orientation; an odd count
          * writes one slot past n, which max_moves leaves room for. */
-        nim_v2 list[8] = {{0, 0}};
+        nim_v2 list[8];
         uint64_t *flat = (uint64_t *)list;
         size_t k = 0;
         for (unsigned pb = pm; pb; pb &= pb - 1)
             flat[k++] = (uint64_t)__builtin_ctz(pb);
+        flat[k] = 0; /* the odd lane of the last pair */
         for (unsigned ob = om; ob; ob &= ob - 1) {
             uint64_t b = nim_make_move(c, __builtin_ctz(ob), 0);
             nim_v2 base = {b, b};
@@ -88,17 +89,13 @@ void nim_place(const nim_config *cf, nim_state *s, pips_move m)
     (void)cf;
     int c = nim_move_cell(m), o = nim_move_orient(m), p = nim_move_piece(m);
     int h = s->height[c];
-    uint64_t bit = 1ull << c;
-    s->occ[h] |= bit;
-    s->colour_bb[h][p / 3] |= bit;
-    s->size_bb[h][p % 3] |= bit;
-    if (h == 0) {
-        s->orient_bb[o] |= bit;
+    s->occ[h] |= 1ull << c;
+    if (h == 0)
         s->orient[c] = (uint8_t)o;
-    }
     s->slot[c][h] = (uint8_t)(p + 1);
     s->height[c] = (uint8_t)(h + 1);
-    s->store[p]--;
+    if (--s->store[p] == 0)
+        s->avail &= (uint16_t)~(1u << p);
     s->placed++;
 }
 
@@ -107,17 +104,13 @@ void nim_unplace(const nim_config *cf, nim_state *s, pips_move m)
     (void)cf;
     int c = nim_move_cell(m), p = nim_move_piece(m);
     int h = s->height[c] - 1;
-    uint64_t bit = 1ull << c;
-    s->occ[h] &= ~bit;
-    s->colour_bb[h][p / 3] &= ~bit;
-    s->size_bb[h][p % 3] &= ~bit;
-    if (h == 0) {
-        s->orient_bb[s->orient[c]] &= ~bit;
+    s->occ[h] &= ~(1ull << c);
+    if (h == 0)
         s->orient[c] = 0;
-    }
     s->slot[c][h] = 0;
     s->height[c] = (uint8_t)h;
     s->store[p]++;
+    s->avail |= (uint16_t)(1u << p);
     s->placed--;
 }
 
@@ -305,13 +298,13 @@ static bool nim_configure(const pips_game *g, void *config, pips_error *err)
         }
     }
     find_symmetries(cf);
-    for (unsigned m = 0; m < 32; m++)
-        for (int k = 0; k < 5; k++)
-            if (m >> k & 1)
-                cf->colour_expand[m] |= (uint16_t)(7u << (3 * k));
-    for (unsigned m = 0; m < 8; m++)
-        for (int k = 0; k < 5; k++)
-            cf->size_expand[m] |= (uint16_t)(m << (3 * k));
+    for (int p = 0; p < NIM_PIECES; p++)
+        for (int q = 0; q < NIM_PIECES; q++) {
+            if (p / 3 == q / 3 || p % 3 == q % 3)
+                cf->clash[p] |= (uint16_t)(1u << q);
+            if (p / 3 != q / 3 && q % 3 < p % 3)
+                cf->on_top[p] |= (uint16_t)(1u << q);
+        }
     for (int c = 0; c < NIM_MAX_CELLS; c++) {
         for (int l = 0; l < 3; l++)
             for (int p = 0; p < NIM_PIECES; p++)
@@ -337,8 +330,10 @@ static void nim_initial(const pips_game *g, void *state)
     const nim_config *cf = cfg(g);
     nim_state *s = state;
     memset(s, 0, sizeof *s);
-    for (int p = 0; p < cf->colours * 3; p++)
+    for (int p = 0; p < cf->colours * 3; p++) {
         s->store[p] = (uint8_t)cf->sets;
+        s->avail |= (uint16_t)(1u << p);
+    }
 }
 
 static int nim_to_move(const pips_game *g, const void *state)

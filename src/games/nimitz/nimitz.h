@@ -9,8 +9,8 @@
  * slot holds 1 + piece, 0 for none. Orientations are 0..4 = U, N, E, S, W
  * and belong to the whole tree on a cell (NIM-R3).
  *
- * Invariants of a state: the bit masks, the per-cell arrays, the store and
- * `placed` always agree; an empty cell has height 0, orientation 0 and zero
+ * Invariants of a state: the level masks, the per-cell arrays, the store,
+ * `avail` and `placed` always agree; an empty cell has height 0, orientation 0 and zero
  * slots; `over` is 1 exactly when the player to move has no placement.
  * Move encoding: cell << 7 | orientation << 4 | piece.
  */
@@ -35,24 +35,22 @@ typedef struct nim_config {
     uint64_t adj[NIM_MAX_CELLS];                 /* orthogonal neighbours */
     int n_syms;                                  /* board symmetries, identity first */
     uint8_t sym[NIM_MAX_SYMS][NIM_MAX_CELLS];    /* cell -> image cell */
-    uint16_t colour_expand[32];                  /* colour mask -> piece mask */
-    uint16_t size_expand[8];                     /* size mask -> piece mask */
+    uint16_t clash[NIM_PIECES];  /* pieces sharing colour or size with p (NIM-R4) */
+    uint16_t on_top[NIM_PIECES]; /* pieces that may stand on p (NIM-R2) */
     uint64_t zob_piece[NIM_MAX_CELLS][3][NIM_PIECES];
     uint64_t zob_orient[NIM_MAX_CELLS][NIM_ORIENTS];
 } nim_config;
 
 typedef struct nim_state {
-    uint64_t occ[3];          /* cells with a piece at level l (0-based) */
-    uint64_t colour_bb[3][5]; /* per level, cells whose piece has colour k */
-    uint64_t size_bb[3][3];   /* per level, cells whose piece has size z */
-    uint64_t orient_bb[5];    /* cells whose tree has orientation o */
+    uint64_t occ[3]; /* cells with a piece at level l (0-based) */
     uint8_t slot[NIM_MAX_CELLS][3];
     uint8_t orient[NIM_MAX_CELLS];
     uint8_t height[NIM_MAX_CELLS];
     uint8_t store[NIM_PIECES];
     uint8_t placed;
+    uint16_t avail; /* bit p: store[p] > 0 */
     uint8_t over;
-    uint8_t pad[7];
+    uint8_t pad[5];
 } nim_state;
 
 static inline pips_move nim_make_move(int cell, int orient, int piece)
@@ -71,27 +69,18 @@ static inline bool nim_cell_options(const nim_config *cf, const nim_state *s, in
     int h = s->height[c];
     if (h == 3)
         return false;
-    uint64_t nb = cf->adj[c] & s->occ[h];
-    unsigned cm = 0, sm = 0, om = 0;
-    if (nb) {
-        for (int k = 0; k < cf->colours; k++)
-            cm |= (unsigned)((s->colour_bb[h][k] & nb) == 0) << k;
-        for (int z = 0; z < 3; z++)
-            sm |= (unsigned)((s->size_bb[h][z] & nb) == 0) << z;
-        for (int o = 0; o < NIM_ORIENTS; o++)
-            om |= (unsigned)((s->orient_bb[o] & nb) == 0) << o;
-    } else {
-        cm = 31;
-        sm = 7;
-        om = 31;
+    unsigned bad = 0, obad = 0;
+    for (uint64_t nb = cf->adj[c] & s->occ[h]; nb; nb &= nb - 1) {
+        int n = __builtin_ctzll(nb);
+        bad |= cf->clash[s->slot[n][h] - 1];
+        obad |= 1u << s->orient[n];
     }
+    unsigned pm = avail & ~bad, om = 31u & ~obad;
     if (h) { /* NIM-R2: smaller, other colour; NIM-R3: same orientation */
-        int below = s->slot[c][h - 1] - 1;
-        cm &= ~(1u << (below / 3));
-        sm &= (1u << (below % 3)) - 1;
+        pm &= cf->on_top[s->slot[c][h - 1] - 1];
         om &= 1u << s->orient[c];
     }
-    *pieces = avail & cf->colour_expand[cm] & cf->size_expand[sm];
+    *pieces = pm;
     *orients = om;
     return true;
 }
@@ -106,13 +95,7 @@ static inline unsigned nim_popcount16(unsigned x)
 }
 
 /* Bit mask of the pieces still in the store. */
-static inline unsigned nim_avail(const nim_state *s)
-{
-    unsigned a = 0;
-    for (int p = 0; p < NIM_PIECES; p++)
-        a |= (unsigned)(s->store[p] != 0) << p;
-    return a;
-}
+static inline unsigned nim_avail(const nim_state *s) { return s->avail; }
 
 size_t nim_count(const nim_config *cf, const nim_state *s);
 bool nim_any_move(const nim_config *cf, const nim_state *s);
