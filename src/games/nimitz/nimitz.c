@@ -63,21 +63,22 @@ size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
         unsigned pm, om;
         if (!nim_cell_options(cf, s, c, avail, &pm, &om) || !pm || !om)
             continue;
-        /* The pieces once, then two-lane stores per orientation; an odd count
-         * writes one slot past n, which max_moves leaves room for. */
+        /* The pieces once, then two-lane stores per orientation. */
         nim_v2 list[8];
         uint64_t *flat = (uint64_t *)list;
         size_t k = 0;
         for (unsigned pb = pm; pb; pb &= pb - 1)
             flat[k++] = (uint64_t)__builtin_ctz(pb);
-        flat[k] = 0; /* the odd lane of the last pair */
         for (unsigned ob = om; ob; ob &= ob - 1) {
             uint64_t b = nim_make_move(c, __builtin_ctz(ob), 0);
             nim_v2 base = {b, b};
-            for (size_t i = 0, pairs = (k + 1) / 2; i < pairs; i++) {
+            size_t i = 0;
+            for (; 2 * i + 1 < k; i++) {
                 nim_v2 v = list[i] | base;
                 memcpy(out + n + 2 * i, &v, sizeof v);
             }
+            if (k & 1)
+                out[n + k - 1] = b | flat[k - 1];
             n += k;
         }
     }
@@ -322,7 +323,7 @@ static int nim_num_players(const pips_game *g) { return cfg(g)->players; }
 static size_t nim_max_moves(const pips_game *g)
 {
     const nim_config *cf = cfg(g);
-    return (size_t)cf->cells * (size_t)cf->colours * 3 * NIM_ORIENTS + 16; /* see nim_generate */
+    return (size_t)cf->cells * (size_t)cf->colours * 3 * NIM_ORIENTS;
 }
 
 static void nim_initial(const pips_game *g, void *state)
