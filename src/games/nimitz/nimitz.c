@@ -728,19 +728,24 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
     const nim_state *s = state;
     const char *h = ro->unicode ? "\u2500" : "-";
     const char *v = ro->unicode ? "\u2502" : "|";
-    const char *x = ro->unicode ? "\u253c" : "+";
+    /* box corners and joints: [top, middle, bottom][left, inner, right] */
+    static const char *const joint_uni[3][3] = {{"\u250c", "\u252c", "\u2510"},
+                                                {"\u251c", "\u253c", "\u2524"},
+                                                {"\u2514", "\u2534", "\u2518"}};
     pips_str_cat(out, "   ");
     for (int col = 0; col < cf->cols; col++)
-        pips_str_catf(out, "      %c     ", 'a' + col);
+        pips_str_catf(out, "       %c     ", 'a' + col);
     pips_str_cat(out, "\n");
     for (int r = cf->rows - 1; r >= -1; r--) {
+        int row_kind = r == cf->rows - 1 ? 0 : r >= 0 ? 1 : 2;
         pips_str_cat(out, "   ");
         for (int col = 0; col < cf->cols; col++) {
-            pips_str_cat(out, col ? x : (ro->unicode ? "\u251c" : "+"));
+            pips_str_cat(out, ro->unicode ? joint_uni[row_kind][col ? 1 : 0] : "+");
             for (int k = 0; k < CELL_WIDTH; k++)
                 pips_str_cat(out, h);
         }
-        pips_str_cat(out, ro->unicode ? "\u2524\n" : "+\n");
+        pips_str_cat(out, ro->unicode ? joint_uni[row_kind][2] : "+");
+        pips_str_cat(out, "\n");
         if (r < 0)
             break;
         pips_str_catf(out, "%2d ", r + 1);
