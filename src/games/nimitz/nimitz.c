@@ -3,10 +3,11 @@
  * NIM-R1..R5 (shared/rules/nimitz.md): options, the placement rules, move
  * and state text, hashing, the terminal drawing and the game definition.
  *
- * Two independent checks of NIM-R2..R4 live here on purpose: the bit-mask
- * generator (nim_cell_options in nimitz.h) used for play, perft and the
- * solver, and the per-neighbour check_move that explains a refusal. The
- * tests compare them on random positions.
+ * Two independent checks of NIM-R2..R4 live here on purpose: the mask-table
+ * generator (nim_cell_options in nimitz.h: precomputed clash and stacking
+ * masks over pieces) used for play, perft and the solver, and check_move,
+ * which compares colour, size and orientation neighbour by neighbour to say
+ * why a move is refused. The tests compare them on random positions.
  *
  * Invariants: see nimitz.h. Whose turn it is and the store follow from the
  * pieces on the board, so the state text lists only the stacks.
