@@ -131,6 +131,37 @@ static void test_progress_and_threads_agree(void **st)
     pips_game_free(g);
 }
 
+/* The value does not depend on how a layout is turned or mirrored (the
+ * symmetries the solver folds together, and the cell numbering it reads). */
+static void test_turned_layouts_agree(void **st)
+{
+    (void)st;
+    static const char *const family[][4] = {
+        {"board=##./.##", "board=.##/##.", "board=.#/##/#.", "board=#./##/.#"},
+        {"board=###/#..", "board=###/..#", "board=#../###", "board=..#/###"},
+    };
+    for (size_t f = 0; f < sizeof family / sizeof family[0]; f++)
+        for (int misere = 0; misere <= 1; misere++) {
+            int first = -2;
+            for (int i = 0; i < 4; i++) {
+                char opts[128];
+                snprintf(opts, sizeof opts, "%s colors=3 misere=%s", family[f][i],
+                         misere ? "true" : "false");
+                pips_game *g = make_game(opts);
+                pips_solve_opts so = {1, 16, NULL, NULL};
+                pips_solve_result res;
+                pips_error err;
+                assert_true(g->def->solve(g, &so, &res, &err));
+                if (first == -2)
+                    first = res.value;
+                else if ((int)res.value != first)
+                    fail_msg("%s: %s, but %s gave %s", opts, pips_value_name(res.value),
+                             family[f][0], pips_value_name((pips_value)first));
+                pips_game_free(g);
+            }
+        }
+}
+
 /* 3+ players have no two-valued outcome: the solver says so. */
 static void test_refuses_more_players(void **st)
 {
@@ -156,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_misere_matches_minimax),
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_progress_and_threads_agree),
+        cmocka_unit_test(test_turned_layouts_agree),
         cmocka_unit_test(test_refuses_more_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
