@@ -16,9 +16,11 @@
  * The key holds the whole position (a cell's sizes, colours and
  * orientation), so the table never trusts a hash alone.
  *
- * Threads share the table (striped spin locks) and search the same tree in
- * different orders near the root; the first to finish ends the others,
- * whose unfinished results are never stored.
+ * Threads share the table (striped spin locks) and search the same tree;
+ * in the first plies a child that another thread is searching (a small
+ * table of busy marks) is put off to a second pass, so threads spread out.
+ * The first thread to finish ends the others, whose unfinished results are
+ * never stored.
  *
  * Invariants: a table entry's key is a complete canonical position and its
  * value is exact; entries may be overwritten, never altered.
@@ -38,6 +40,8 @@
 #define BUCKET 4
 #define LOCK_STRIPES 4096
 #define MAX_DEPTH (SOLVE_MAX_CELLS * 3 + 1)
+#define BUSY_SLOTS 4096
+#define SHARED_PLIES 8 /* plies where threads avoid each other's subtrees */
 
 typedef struct tt_entry {
     uint64_t k[KEY_WORDS]; /* k[3] also holds ENTRY_USED and ENTRY_WIN */
@@ -51,9 +55,11 @@ typedef struct solver {
     atomic_flag locks[LOCK_STRIPES];
     atomic_uint_fast64_t stored, nodes;
     atomic_bool stop;
+    _Atomic uint64_t busy[BUSY_SLOTS]; /* hashes of positions a thread is searching */
     int result; /* 1 win, 0 loss, -1 none yet */
     pthread_mutex_t result_lock;
     const pips_solve_opts *so;
+    int threads;
     double start;
 } solver;
 
@@ -66,6 +72,7 @@ typedef struct child {
     uint64_t hash;
     pips_move move;
     unsigned replies;
+    bool deferred;
 } child;
 
 /* Per-thread search buffers, one row per ply, kept off the stack. */
@@ -269,24 +276,42 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
         nk++;
     }
     qsort(kids, nk, sizeof kids[0], cmp_child);
-    /* near the root, threads start at different children */
-    size_t shift = ply < 3 && nk ? (size_t)w->id * (nk / 2 + 1) % nk : 0;
-    for (size_t j = 0; j < nk; j++) {
-        child *kc = &kids[(j + shift) % nk];
-        nim_place(cf, s, kc->move);
-        canonical_key(cf, s, &kc->k);
-        kc->hash = key_hash(&kc->k);
-        int v = tt_probe(sv, &kc->k, kc->hash);
-        if (v < 0)
-            v = search(w, s, &kc->k, kc->hash, ply + 1);
-        nim_unplace(cf, s, kc->move);
-        if (v == V_ABORT)
-            return V_ABORT;
-        if (v == V_LOSS) {
-            tt_store(sv, k, h, V_WIN);
-            return V_WIN;
+    /* Near the root a child another thread is searching is put off to a
+     * second pass (by then usually in the table), so threads spread over
+     * the tree instead of repeating each other. Only the order changes. */
+    bool shared = ply < SHARED_PLIES && sv->threads > 1;
+    for (int pass = 0; pass < (shared ? 2 : 1); pass++)
+        for (size_t j = 0; j < nk; j++) {
+            child *kc = &kids[j];
+            if (pass == 1 && !kc->deferred)
+                continue;
+            kc->deferred = false;
+            nim_place(cf, s, kc->move);
+            canonical_key(cf, s, &kc->k);
+            kc->hash = key_hash(&kc->k);
+            _Atomic uint64_t *slot = &sv->busy[kc->hash % BUSY_SLOTS];
+            uint64_t mark = kc->hash | 1; /* never 0, the free mark */
+            if (shared && pass == 0 && atomic_load_explicit(slot, memory_order_relaxed) == mark) {
+                nim_unplace(cf, s, kc->move);
+                kc->deferred = true;
+                continue;
+            }
+            int v = tt_probe(sv, &kc->k, kc->hash);
+            if (v < 0) {
+                uint64_t free_mark = 0;
+                bool marked = shared && atomic_compare_exchange_strong(slot, &free_mark, mark);
+                v = search(w, s, &kc->k, kc->hash, ply + 1);
+                if (marked)
+                    atomic_store(slot, 0);
+            }
+            nim_unplace(cf, s, kc->move);
+            if (v == V_ABORT)
+                return V_ABORT;
+            if (v == V_LOSS) {
+                tt_store(sv, k, h, V_WIN);
+                return V_WIN;
+            }
         }
-    }
     tt_store(sv, k, h, V_LOSS);
     return V_LOSS;
 }
@@ -356,6 +381,9 @@ bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result 
     sv->result = -1;
     pthread_mutex_init(&sv->result_lock, NULL);
     sv->so = so ? so : &defaults;
+    sv->threads = threads;
+    for (int i = 0; i < BUSY_SLOTS; i++)
+        atomic_init(&sv->busy[i], 0);
     sv->start = pips_now();
     int started = 0;
     for (int i = 0; i < threads; i++) {
