@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake ninja-build pkg-config libjansson-dev libcmocka-dev)
+packages=(build-essential clang cmake ninja-build pkg-config libjansson-dev libcmocka-dev)
 [ "${PIPS_BROWSER_DEPS:-1}" = 1 ] && [ -f package.json ] && packages+=(chromium)
 [ -d src/server ] && packages+=(libmicrohttpd-dev libsqlite3-dev sqlite3)
 
@@ -19,6 +19,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [ -f package-lock.json ] && [ ! -d node_modules ]; then
+if [ -f package-lock.json ] && ! command -v npm >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [ -f package-lock.json ] && [ ! -d node_modules/playwright-core ]; then
     npm ci --no-audit --no-fund >/dev/null
 fi

@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
+# scripts/deps.sh installed chromium and playwright-core: the browser tests must run.
+export PIPS_REQUIRE_BROWSER=${PIPS_REQUIRE_BROWSER:-1}
 
 echo "== Release build (-Wall -Wextra -Werror)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPIPS_WERROR=ON >/dev/null
@@ -17,4 +19,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIPS_WERRO
 ninja -C build-asan
 (cd build-asan && PIPS_INVARIANT_GAMES=${PIPS_ASAN_INVARIANT_GAMES:-1000} \
     ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
+echo "== fuzz corpus replay (clang, libFuzzer + ASan + UBSan)"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPIPS_FUZZ=ON >/dev/null
+ninja -C build-fuzz
+(cd build-fuzz && ctest --output-on-failure -R '^corpus_' -j"$jobs")
 echo "== all tests passed"

@@ -362,6 +362,38 @@ static void test_solution_is_a_draw(void **unused)
     pips_game_free(g);
 }
 
+static void test_evaluation_hints(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    /* X to move can complete M, tree(L,M), M with M@-1,0. */
+    void *s = play(g, "L@0,0 M@0,0 M@1,0 S@1,1");
+    double v[2];
+    g->def->evaluate(g, s, v);
+    assert_true(v[0] > 0.9 && v[1] < 0.1);
+    pips_move moves[75];
+    int scores[75];
+    size_t n = g->def->legal_moves(g, s, moves);
+    g->def->order_moves(g, s, moves, n, scores);
+    pips_move win;
+    assert_true(g->def->move_from_text(g, s, "M@-1,0", &win, NULL));
+    for (size_t i = 0; i < n; i++) {
+        unsigned char child[1024];
+        memcpy(child, s, g->def->state_size);
+        g->def->apply(g, child, moves[i]);
+        assert_int_equal(scores[i] == 2, status_of(g, child) == 0);
+        if (moves[i] == win)
+            assert_int_equal(scores[i], 2);
+    }
+    pips_state_free(g, s);
+    /* The empty grid is balanced. */
+    s = play(g, "");
+    g->def->evaluate(g, s, v);
+    assert_true(v[0] > 0.4 && v[0] < 0.6);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
 static void test_options_rejected(void **unused)
 {
     (void)unused;
@@ -382,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_perft),
         cmocka_unit_test(test_text_errors_leave_state_untouched),
         cmocka_unit_test(test_solution_is_a_draw),
+        cmocka_unit_test(test_evaluation_hints),
         cmocka_unit_test(test_options_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,13 +50,6 @@ static const char SIZE_CH[4] = {'?', 'S', 'M', 'L'};
 #define COL(x) (0x108421u << (x)) /* column x (0..4), all rows */
 #define ROW(y) (0x1Fu << (5 * (y)))
 
-static inline unsigned popcount32(uint32_t v)
-{
-    v = v - ((v >> 1) & 0x55555555u);
-    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-}
-
 static inline int cell_of(int x, int y) { return (y + 2) * TTD_SIDE + (x + 2); }
 static inline int cell_x(int c) { return c % TTD_SIDE - 2; }
 static inline int cell_y(int c) { return c / TTD_SIDE - 2; }
@@ -174,7 +167,7 @@ static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
     for (int z = 1; z <= 3; z++) {
         uint32_t t = targets(s, z);
         if (count_only) {
-            n += (size_t)popcount32(t);
+            n += (size_t)__builtin_popcount(t);
             continue;
         }
         while (t) {
@@ -283,7 +276,7 @@ static bool ttd_random_move(const pips_game *g, const void *state, pips_rng *rng
     unsigned count[4], total = 0;
     for (int z = 1; z <= 3; z++) {
         t[z] = targets(s, z);
-        count[z] = (unsigned)popcount32(t[z]);
+        count[z] = (unsigned)__builtin_popcount(t[z]);
         total += count[z];
     }
     if (!total)
@@ -617,74 +610,73 @@ static const char *size_colour(int z)
     return z == 1 ? "\033[1;34m" : z == 2 ? "\033[1;31m" : "\033[1;33m";
 }
 
+/* One horizontal border of the grid: kind 0 top, 1 middle, 2 bottom. */
+static void render_border(pips_str *out, int columns, int kind, bool unicode)
+{
+    static const char *const uni[3][3] = {{"┌", "┬", "┐"}, {"├", "┼", "┤"}, {"└", "┴", "┘"}};
+    pips_str_cat(out, "      ");
+    for (int i = 0; i < columns; i++) {
+        pips_str_cat(out, unicode ? uni[kind][i ? 1 : 0] : "+");
+        for (int k = 0; k < 10; k++)
+            pips_str_cat(out, unicode ? "─" : "-");
+    }
+    pips_str_cat(out, unicode ? uni[kind][2] : "+");
+    pips_str_cat(out, "\n");
+}
+
+/* The grid around the pieces: every cell a piece could still reach, each
+ * showing its stack bottom first and whether it is a tree or a nest; empty
+ * cells open to a placement show a dot. */
 static void ttd_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                        pips_str *out)
 {
     const ttd_state *s = state;
-    pips_move moves[TTD_CELLS * 3];
-    size_t n = ttd_legal_moves(g, s, moves);
-    bool target[TTD_CELLS] = {false};
-    for (size_t i = 0; i < n; i++)
-        target[move_cell(moves[i])] = true;
-    int x0 = -2, x1 = 2, y0 = -2, y1 = 2;
+    uint32_t open = s->status ? 0 : s->room;
+    int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
     if (s->placed) {
         x0 = s->maxx - 2 > -2 ? s->maxx - 2 : -2;
         x1 = s->minx + 2 < 2 ? s->minx + 2 : 2;
         y0 = s->maxy - 2 > -2 ? s->maxy - 2 : -2;
         y1 = s->miny + 2 < 2 ? s->miny + 2 : 2;
     } else {
-        x0 = x1 = y0 = y1 = 0;
+        open = 1u << cell_of(0, 0);
     }
-    const char *hline = ro->unicode ? "─" : "-";
     const char *vline = ro->unicode ? "│" : "|";
-    const char *cross = ro->unicode ? "┼" : "+";
-    pips_str_cat(out, "     ");
+    int columns = x1 - x0 + 1;
+    pips_str_cat(out, "      ");
     for (int x = x0; x <= x1; x++)
-        pips_str_catf(out, "   x=%-2d   ", x);
+        pips_str_catf(out, "   x=%-2d    ", x);
     pips_str_cat(out, "\n");
+    render_border(out, columns, 0, ro->unicode);
     for (int y = y1; y >= y0; y--) {
-        pips_str_cat(out, "     ");
+        pips_str_catf(out, " y=%-2d ", y);
         for (int x = x0; x <= x1; x++) {
-            for (int k = 0; k < 10; k++)
-                pips_str_cat(out, hline);
-            pips_str_cat(out, x < x1 ? cross : "\n");
-        }
-        pips_str_catf(out, "y=%-2d ", y);
-        for (int x = x0; x <= x1; x++) {
-            int c = cell_of(x, y), h = s->height[c];
-            char cellbuf[16];
-            int used = 0;
+            int c = cell_of(x, y), h = s->height[c], used = 1;
+            pips_str_cat(out, vline);
             pips_str_cat(out, " ");
-            if (h == 0) {
-                pips_str_cat(out, target[c] ? (ro->unicode ? "·" : ".") : " ");
-                used = 1;
-            } else {
-                for (int i = 0; i < h; i++) {
-                    int z = s->piece[c][i];
-                    if (ro->colour)
-                        pips_str_cat(out, size_colour(z));
-                    pips_str_catn(out, &SIZE_CH[z], 1);
-                    if (ro->colour)
-                        pips_str_cat(out, "\033[0m");
-                    used++;
-                }
-                if (h > 1) {
-                    snprintf(cellbuf, sizeof cellbuf, " %s",
-                             s->piece[c][1] < s->piece[c][0] ? "tree" : "nest");
-                    pips_str_cat(out, cellbuf);
-                    used += 5;
-                }
+            if (h == 0 && (open >> c & 1)) {
+                pips_str_cat(out, ro->unicode ? "·" : ".");
+                used++;
             }
-            for (int k = used; k < 9; k++)
+            for (int i = 0; i < h; i++) {
+                int z = s->piece[c][i];
+                if (ro->colour)
+                    pips_str_cat(out, size_colour(z));
+                pips_str_catn(out, &SIZE_CH[z], 1);
+                if (ro->colour)
+                    pips_str_cat(out, "\033[0m");
+                used++;
+            }
+            if (h > 1) {
+                pips_str_cat(out, s->piece[c][1] < s->piece[c][0] ? " tree" : " nest");
+                used += 5;
+            }
+            for (; used < 10; used++)
                 pips_str_cat(out, " ");
-            pips_str_cat(out, x < x1 ? vline : "\n");
         }
-    }
-    pips_str_cat(out, "     ");
-    for (int x = x0; x <= x1; x++) {
-        for (int k = 0; k < 10; k++)
-            pips_str_cat(out, hline);
-        pips_str_cat(out, x < x1 ? cross : "\n");
+        pips_str_cat(out, vline);
+        pips_str_cat(out, "\n");
+        render_border(out, columns, y > y0 ? 1 : 2, ro->unicode);
     }
     pips_str_catf(out, "stash: S %d  M %d  L %d   placed %d/15   ", s->stash[1], s->stash[2],
                   s->stash[3], s->placed);
@@ -749,44 +741,64 @@ static void ttd_canonical(const pips_game *g, const void *state, void *outp)
     memcpy(outp, &best, sizeof best);
 }
 
-/* Heuristic for agents: lines still open to each size, weighted by how
- * many of their cells already count for it. Symmetric, so it only says who
- * is to move's chances are; the mover gets the tempo bonus. */
+/* Does the player to move have a placement that completes a line now? */
+static bool has_winning_move(const ttd_state *s)
+{
+    if (s->status || s->placed == 0)
+        return false;
+    for (int z = 1; z <= 3; z++) {
+        uint32_t t = targets(s, z);
+        while (t) {
+            uint32_t bit = t & (0u - t);
+            t &= t - 1;
+            if (has_line(s->counts[z] | bit)) /* the placed piece always counts as z */
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Heuristic for agents. Both players share every piece, so a near-line
+ * helps whoever moves next: the mover wins at once if some placement
+ * completes a line, and is lost if every placement hands the opponent one. */
 static void ttd_evaluate(const pips_game *g, const void *state, double *out)
 {
-    (void)g;
     const ttd_state *s = state;
-    /* Count near-lines: two cells of a line sharing a size with a third
-     * cell empty or able to take that size. The player to move can complete
-     * one at once, so more threats favour the mover. */
-    int threats = 0;
-    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    for (int c = 0; c < TTD_CELLS; c++)
-        for (int d = 0; d < 4; d++) {
-            int cells[3], ok = 1;
-            for (int k = 0; k < 3; k++) {
-                int x = cell_x(c) + k * dirs[d][0], y = cell_y(c) + k * dirs[d][1];
-                if (x < -2 || x > 2 || y < -2 || y > 2) { ok = 0; break; }
-                cells[k] = cell_of(x, y);
-            }
-            if (!ok)
-                continue;
-            int filled = 0;
-            for (int k = 0; k < 3; k++)
-                filled += s->height[cells[k]] > 0;
-            if (filled == 2) {
-                unsigned m = 0xE;
-                for (int k = 0; k < 3; k++)
-                    if (s->height[cells[k]])
-                        m &= cell_mask(s, cells[k]);
-                if (m)
-                    threats++;
-            }
-        }
     int mover = s->placed % 2;
-    double v = threats ? 0.75 : 0.5; /* a mover facing threats can often finish one */
+    double v = 0.5;
+    if (has_winning_move(s)) {
+        v = 0.95;
+    } else {
+        pips_move moves[TTD_CELLS * 3];
+        size_t n = gen_moves(s, moves, false), safe = 0;
+        for (size_t i = 0; i < n; i++) {
+            ttd_state child = *s;
+            ttd_apply(g, &child, moves[i]);
+            safe += child.status == TTD_ONGOING && !has_winning_move(&child);
+        }
+        if (n && safe == 0)
+            v = 0.05;
+        else if (n)
+            v = 0.45 + 0.1 * (double)safe / (double)n;
+    }
     out[mover] = v;
     out[1 - mover] = 1.0 - v;
+}
+
+/* Move ordering: winning placements first, then those that give the
+ * opponent no immediate win. */
+static void ttd_order_moves(const pips_game *g, const void *state, const pips_move *moves,
+                            size_t n, int *scores)
+{
+    const ttd_state *s = state;
+    for (size_t i = 0; i < n; i++) {
+        ttd_state child = *s;
+        ttd_apply(g, &child, moves[i]);
+        if (child.status == (s->placed % 2 == 0 ? TTD_WIN_X : TTD_WIN_O))
+            scores[i] = 2;
+        else
+            scores[i] = has_winning_move(&child) ? 0 : 1;
+    }
 }
 
 static const pips_option_def ttd_options[1] = {{"", "", ""}};
@@ -852,5 +864,6 @@ const pips_game_def pips_tictacdoh_def = {
     .hash = ttd_hash,
     .render = ttd_render,
     .evaluate = ttd_evaluate,
+    .order_moves = ttd_order_moves,
     .canonical = ttd_canonical,
 };
