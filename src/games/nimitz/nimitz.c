@@ -866,6 +866,7 @@ const pips_game_def pips_nimitz_def = {
     .flags = PIPS_GAME_IMPARTIAL,
     .bench_perft_depth = 3,
     .bench_playouts = 200000,
+    .bench_extra = nim_bench_extra,
     .configure = nim_configure,
     .num_players = nim_num_players,
     .max_moves = nim_max_moves,

@@ -410,3 +410,28 @@ bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result 
     pips_free(g->alloc, tids);
     return true;
 }
+
+/* `pips bench` figures for the solver: two small exact solves on one thread. */
+void nim_bench_extra(const pips_game *g, pips_str *out)
+{
+    static const char *const variants[][3] = {
+        {"board=3x3", "colors=3", "misere=false"},
+        {"board=3x3", "colors=3", "misere=true"},
+    };
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+        pips_error err;
+        pips_game *small = pips_game_new(g->def->name, variants[i], 3, g->alloc, &err);
+        pips_solve_opts so = {1, 16, NULL, NULL};
+        pips_solve_result res;
+        if (!small || !nim_solve(small, &so, &res, &err)) {
+            pips_str_catf(out, "solve %s %s %s: %s\n", variants[i][0], variants[i][1],
+                          variants[i][2], err.msg);
+        } else {
+            pips_str_catf(out, "solve %s %s %s: %s, %llu positions, %.3f s, %.0f positions/s\n",
+                          variants[i][0], variants[i][1], variants[i][2],
+                          pips_value_name(res.value), (unsigned long long)res.positions,
+                          res.seconds, res.seconds > 0 ? (double)res.positions / res.seconds : 0.0);
+        }
+        pips_game_free(small);
+    }
+}
