@@ -434,6 +434,11 @@ test('board modules: state and move parsers on the documented examples; Noname g
       zigSteps: ['Mh0-h4', 'QHe3-e4', 'Sd2-c3', 'Sf1:1-2', 'Tf1SE', 'Th0N', 'RA', 'end'].map((t) => {
         const s = zig.parseStep(t); return [s.kind, s.from || s.at || '', s.to || s.dir || ''];
       }),
+      zigRecent: (() => {
+        const moves = [['3R', null], ['RB', 0], ['RB:L', null], ['Lh0-h8', 0], ['8A', null], ['A@1-h2', 1]]
+          .map(([text, seat]) => ({ text, seat }));
+        return [6, 5, 1, 0].map((ply) => zig.recentSteps({ ply, moves }).map((st) => st.text));
+      })(),
       zigSeats: [zig.seatColours({ players: '4' }), zig.seatColours({ players: '3', omit: 'blue' }),
         zig.seatColours({ players: '2', pair: 'bg' }), zig.seatColours({ players: '2', mode: 'two_colour' })],
       nonState: (() => { const s = non.parseState('players=2 capture_to=colour multi_attacker=colour turn_cap=300 table=600.0x400.0 first_player=1 seats r,b turn 3 to r passes 0 pads r:rS4,rM5,rL5,bS1 b:bS5,bM4,bL5 table #2 bM@250.0,300.0/U #3 rL@10.0,20.5>45.0');
@@ -468,6 +473,8 @@ test('board modules: state and move parsers on the documented examples; Noname g
   assert.deepEqual(out.zigState.piles, [['f1', ['R', 'B']], ['h2', ['G']], ['h0', ['RQ', 'R']]]);
   assert.deepEqual(out.zigSteps, [['move', 'h0', 'h4'], ['move', 'e3', 'e4'], ['move', 'd2', 'c3'],
     ['button', 'f1', ''], ['button', 'f1', 'SE'], ['button', 'h0', 'N'], ['button', '', ''], ['button', '', '']]);
+  // the steps marked on the board: the turn so far, else the turn before
+  assert.deepEqual(out.zigRecent, [['A@1-h2'], ['RB', 'Lh0-h8'], [], []]);
   // ZIG-R25, R26: seats clockwise from Red over the colours in play
   assert.deepEqual(out.zigSeats, [[['R'], ['B'], ['Y'], ['G']], [['R'], ['Y'], ['G']], [['B'], ['G']], [['R', 'Y'], ['B', 'G']]]);
   // Noname: the position text, the rendering's targets and scores, move texts round-trip

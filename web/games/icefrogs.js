@@ -9,7 +9,7 @@
 // button when it is the only move (ICF-R9). Every legal move is also a
 // button in a list, for the keyboard.
 
-import { el, html, pyramid, asButton, icon, keepFocus } from './svg.js';
+import { el, html, pyramid, asButton, icon, keepFocus, moveArrow } from './svg.js';
 
 const ROWS = 'abcdefghi';
 // half-hex offsets of each row's cells, left to right (the star of the notation)
@@ -172,6 +172,12 @@ export function createBoard(container, ctx) {
         g.setAttribute('aria-label', label);
       }
     }
+
+    // the last move's route: from its cell, or from its player's start space
+    const lastSeat = view.ply > 0 ? view.moves[view.ply - 1]?.seat : null;
+    const routeFrom = lastFrom || (last?.supply && lastSeat != null ? starts[lastSeat] : null);
+    if (routeFrom && lastTo && routeFrom !== lastTo)
+      moveArrow(svg, ...centre(routeFrom), ...centre(lastTo), R * 0.5);
 
     // supplies: one row per player; the mover's sizes are buttons when live
     const left = supplies(cells, players);

@@ -65,3 +65,16 @@ export function keepFocus(root, redraw) {
   const b = [...root.querySelectorAll('[data-key]')].find((e) => e.getAttribute('data-key') === key);
   if (b && b !== a && !b.disabled && (b.tabIndex >= 0)) b.focus({ preventScroll: true });
 }
+
+/* A faint arrow from (x1, y1) to (x2, y2), stopping short of both ends: the
+ * last move's route. Not a control: pointer events pass through. */
+export function moveArrow(parent, x1, y1, x2, y2, inset = 14) {
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  if (len < 2 * inset + 4) return null;
+  const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  const ax = x1 + ux * inset, ay = y1 + uy * inset, bx = x2 - ux * inset, by = y2 - uy * inset;
+  const g = el('g', { class: 'last-arrow', 'pointer-events': 'none', 'aria-hidden': 'true' }, parent);
+  el('line', { x1: ax, y1: ay, x2: bx - ux * 6, y2: by - uy * 6 }, g);
+  el('polygon', { points: `${bx},${by} ${bx - ux * 11 - uy * 6},${by - uy * 11 + ux * 6} ${bx - ux * 11 + uy * 6},${by - uy * 11 - ux * 6}` }, g);
+  return g;
+}

@@ -9,7 +9,7 @@
 // buttons. Every legal step is also in a list, for the keyboard. Dice are
 // rolled by the server.
 
-import { el, html, pyramid, asButton, keepFocus } from './svg.js';
+import { el, html, pyramid, asButton, keepFocus, moveArrow } from './svg.js';
 
 const C = 56;                        // square size
 const COLOURS = ['R', 'G', 'Y', 'B'];
@@ -119,6 +119,22 @@ function drawPile(g, x0, y0, pile) {
   }
 }
 
+/* The steps of the turn in progress up to the shown position; when it has
+ * none yet, those of the turn before (so the opponent's last turn shows). */
+export function recentSteps(view) {
+  const out = [];
+  let rolls = 0;
+  for (let i = view.ply - 1; i >= 0 && rolls < 2; i--) {
+    const m = view.moves[i];
+    if (m.seat == null) { // chance: an opening roll closes a turn, rerolls do not
+      if (/^\d[A-Z]$/.test(m.text) && (++rolls === 2 || out.length)) break;
+      continue;
+    }
+    out.push(parseStep(m.text));
+  }
+  return out.reverse();
+}
+
 export function createBoard(container, ctx) {
   const root = html('div', { class: 'ziggurat' });
   const dice = html('div', { class: 'zg-dice', 'aria-live': 'polite' });
@@ -152,9 +168,8 @@ export function createBoard(container, ctx) {
     if (selected && !moves.has(selected)) selected = null;
     if (!selected) chooseFor = null;
     const targets = selected ? moves.get(selected) : new Map();
-    const lastText = view.ply > 0 ? view.moves[view.ply - 1]?.text : '';
-    const last = lastText ? parseStep(lastText) : null;
-    const lastSquares = new Set(last && last.kind === 'move' ? [last.from, last.to] : last?.at ? [last.at] : []);
+    const recent = recentSteps(view);
+    const lastSquares = new Set(recent.flatMap((st) => (st.kind === 'move' ? [st.from, st.to] : st.at ? [st.at] : [])));
 
     drawDice(s);
     svg.replaceChildren();
@@ -210,6 +225,12 @@ export function createBoard(container, ctx) {
         g.setAttribute('role', 'img');
         g.setAttribute('aria-label', label);
       }
+    }
+
+    // the recent steps' routes (Swap A: both ways is the same line)
+    for (const st of recent) if (st.kind === 'move') {
+      const [ax, ay] = sqCorner(st.from), [bx, by] = sqCorner(st.to);
+      moveArrow(svg, ax + C / 2, ay + C / 2, bx + C / 2, by + C / 2, C * 0.3);
     }
 
     // several steps between the same two squares: pick one
