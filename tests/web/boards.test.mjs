@@ -72,7 +72,7 @@ test('IceFrogs: lobby, moves by clicking supply, pieces and cells, keyboard, rel
     ['a1', 'i1'], 'ICF-R2: start spaces');
   assert.equal(await page.textContent('.if-supply[data-player="1"]'), 'Player 1S×5M×5L×5');
   let played = 0;
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 5; i++) {
     if (!(await myTurn(page))) break;
     const before = (await moveTexts(page)).length;
     const pass = await page.$('.icefrogs button.pass');
@@ -385,7 +385,7 @@ test('Nimitz: choose a piece from the store, then a cell (and an orientation); r
   await openGame(page, r.json);
   await page.waitForSelector('.nimitz svg .cell');
   assert.equal(await page.$$eval('.nimitz .cell', (l) => l.length), 25);
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 3; i++) {
     if (!(await myTurn(page))) break;
     const before = (await moveTexts(page)).length;
     const pieces = await page.$$('.nm-store button.size:not([disabled])');
