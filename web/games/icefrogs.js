@@ -161,6 +161,7 @@ export function createBoard(container, ctx) {
           .textContent = `P${owner}`;
       if (st.length) drawStack(g, cx, cy, st);
       const label = `${name}${owner ? ` (start of player ${owner})` : ''}: ${describeStack(st)}`;
+      el('title', {}, g).textContent = label;   // a tooltip with the whole stack
       if (target) {
         const text = target;
         asButton(g, `${label}; move here (${text})`, () => ctx.play(text));

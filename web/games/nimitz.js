@@ -153,6 +153,7 @@ export function createBoard(container, ctx) {
         el('text', { class: 'coord', x: x0 + 7, y: y0 + 15 }, g).textContent = name;
         if (st) drawStack(g, x0, y0, st);
         const label = `${name}: ${describe(st)}`;
+        el('title', {}, g).textContent = label;   // a tooltip with the whole stack
         if (opts) {
           el('text', { class: 'kinds', x: x0 + 7, y: y0 + C - 8 }, g).textContent = opts.map((m) => ARROW[m.orient]).join(' ');
           asButton(g, `${label}; place here (${opts.map((m) => m.text).join(' or ')})`, () => {

@@ -206,6 +206,7 @@ export function createBoard(container, ctx) {
       if (pile.length) drawPile(g, x0, y0, pile);
       const label = `${sq}${isStart ? `, ${NAME[station]} Start` : station ? `, ${NAME[station]} Goal` : `, level ${lv}`}` +
         `${wallOf ? `, ${NAME[wallOf]} wall` : ''}: ${describePile(pile)}`;
+      el('title', {}, g).textContent = label;   // a tooltip with the whole stack
       const options = targets.get(sq);
       if (options) { // the kinds of step ending here, e.g. "M", "M·L"
         el('text', { class: 'kinds', x: x0 + 4, y: y0 + C - 5 }, g).textContent =
