@@ -261,22 +261,30 @@ test('Ziggurat with Queens, four players: Queens drawn distinct', async () => {
   await page.close();
 });
 
-/* A spot on the Noname table at least `gap` mm from every piece's reference point. */
+/* The spot of the Noname table nearest its centre that is at least `gap` mm
+ * from every piece's reference point. */
 function freeSpot(state, gap = 70) {
   const pts = [...state.matchAll(/@([\d.]+),([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
-  for (let y = 90; y <= 510; y += 30)
-    for (let x = 90; x <= 510; x += 30)
-      if (pts.every(([px, py]) => Math.hypot(px - x, py - y) > gap)) return [x, y];
-  throw new Error('no free spot');
+  const spots = [];
+  for (let y = 90; y <= 510; y += 30) for (let x = 90; x <= 510; x += 30) spots.push([x, y]);
+  spots.sort((a, b) => Math.hypot(a[0] - 300, a[1] - 300) - Math.hypot(b[0] - 300, b[1] - 300));
+  const spot = spots.find(([x, y]) => pts.every(([px, py]) => Math.hypot(px - x, py - y) > gap));
+  if (!spot) throw new Error('no free spot');
+  return spot;
 }
 
 /* Screen point of table coordinates (mm, y up) on the Noname board. */
 async function tablePoint(page, x, y) {
-  await page.locator('.noname svg').scrollIntoViewIfNeeded();
-  const box = await page.locator('.noname svg').boundingBox();
-  const [W, H] = [600, 600];
-  return [box.x + (x + 4) / (W + 8) * box.width, box.y + (H - y + 4) / (H + 8) * box.height];
+  await page.locator('.noname > svg').scrollIntoViewIfNeeded();
+  return page.evaluate(([mx, my]) => {
+    const svg = document.querySelector('.noname > svg');
+    const pt = svg.createSVGPoint();
+    pt.x = mx; pt.y = Number(svg.dataset.height) - my;
+    const p = pt.matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  }, [x, y]);
 }
+const viewBox = (page) => page.$eval('.noname > svg', (s) => s.getAttribute('viewBox').split(' ').map(Number));
 
 test('Noname: place by press-and-drag (lying, heading) and by click (upright), suggestions, reload', async () => {
   const r = await apiCall(server.url, 'POST', 'games', { game: 'noname', seats: ['human', 'random'], seed: 2 });
@@ -299,6 +307,14 @@ test('Noname: place by press-and-drag (lying, heading) and by click (upright), s
       await page.click('.nn-pad.to-move button.size:not([disabled]) >> nth=0');
       await page.click(`.nn-controls button[data-pose="${i === 0 ? 'lying' : 'upright'}"]`);
       const [x, y] = freeSpot(v.state);
+      if (i === 1) { // zoomed in twice round the last pointer position: a quarter of the width shows
+        await page.mouse.move(...(await tablePoint(page, x, y)));
+        await page.click('.nn-zoom button[data-key="zoom-in"]');
+        await page.click('.nn-zoom button[data-key="zoom-in"]');
+        const [vx, , vw] = await viewBox(page);
+        assert.equal(vw, 152);
+        assert.ok(Math.abs(vx + vw / 2 - x) < 3, `view ${vx}+${vw} centred on ${x}`);
+      }
       const [sx, sy] = await tablePoint(page, x, y);
       await page.mouse.move(sx, sy);
       await page.mouse.down();
@@ -319,6 +335,20 @@ test('Noname: place by press-and-drag (lying, heading) and by click (upright), s
     assert.ok(played[i](mine), `move ${i}: ${mine}`);
   }
   await myTurn(page);
+  // pan mode: dragging moves the view, placing nothing; zooming out shows the whole table
+  await page.click('.nn-zoom button[data-key="pan"]');
+  const box = await page.locator('.noname > svg').boundingBox();
+  const [px, py] = [box.x + box.width / 2, box.y + box.height / 2];
+  const [x0] = await viewBox(page);
+  await page.mouse.move(px, py);
+  await page.mouse.down();
+  await page.mouse.move(px + 200, py, { steps: 4 });
+  await page.mouse.up();
+  assert.ok((await viewBox(page))[0] < x0 - 20, 'the view moved west');
+  assert.equal((await moveTexts(page)).length, 6, 'panning placed nothing');
+  await page.click('.nn-zoom button[data-key="zoom-out"]');
+  await page.click('.nn-zoom button[data-key="zoom-out"]');
+  assert.deepEqual(await viewBox(page), [-4, -4, 608, 608]);
   const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
   const onTable = (v.state.match(/#\d+ /g) || []).length;
   assert.equal(await page.$$eval('.noname .nn-piece[data-id]', (l) => l.length), onTable);

@@ -7,9 +7,10 @@
 // upright or lying, then press on the table and drag: the press sets the
 // centre (upright) or the tip (lying), the drag the rotation or heading; a
 // preview shows the footprint (red when it leaves the table or overlaps,
-// NON §4) and a lying piece's ray; releasing plays the move. The server's
-// suggestions are buttons (focusing one previews it) and any move may be
-// typed, for the keyboard.
+// NON §4) and a lying piece's ray; releasing plays the move. Zoom (up to 8×,
+// round the last pointer position) and a pan mode help on small screens. The
+// server's suggestions are buttons (focusing one previews it) and any move
+// may be typed, for the keyboard.
 
 import { el, html, keepFocus } from './svg.js';
 
@@ -149,6 +150,7 @@ export function createBoard(container, ctx) {
   const root = html('div', { class: 'noname' });
   const pads = html('div', { class: 'nn-pads' });
   const controls = html('div', { class: 'row nn-controls' });
+  const zoomBar = html('div', { class: 'row nn-zoom', role: 'group', 'aria-label': 'zoom' });
   const svg = el('svg', { role: 'img', 'aria-label': 'Noname table' });
   const info = html('p', { class: 'help nn-info', 'aria-live': 'polite' });
   const sugg = html('div', { class: 'nn-suggest' });
@@ -157,7 +159,7 @@ export function createBoard(container, ctx) {
     html('input', { id: 'nn-typed', type: 'text', autocomplete: 'off', spellcheck: 'false',
       placeholder: 'type a move, e.g. rM@300,300/U', style: 'flex:1;min-width:8rem' }),
     html('button', { type: 'submit' }, 'Place'));
-  root.append(pads, controls, svg, info, sugg, form);
+  root.append(pads, controls, zoomBar, svg, info, sugg, form);
   container.append(root);
   const input = form.querySelector('input');
   form.addEventListener('submit', (e) => {
@@ -172,6 +174,9 @@ export function createBoard(container, ctx) {
   let upright = true, angle = 0; // pose for the next placement
   let preview = null;            // a placement shown as a ghost
   let drag = null;               // { x, y } where the pointer went down
+  let zoom = 1, centre = null;   // magnification and the view's centre (mm), null = the table's
+  let panning = false, pan = null; // pan mode; { clientX, clientY, cx, cy } while dragging the view
+  let hover = null;              // the last pointer position on the table (mm)
   const layer = { pieces: null, ghost: null };
 
   function mm(evt) {
@@ -179,6 +184,36 @@ export function createBoard(container, ctx) {
     pt.x = evt.clientX; pt.y = evt.clientY;
     const p = pt.matrixTransform(svg.getScreenCTM().inverse());
     return { x: Math.min(Math.max(p.x, 0), st.width), y: Math.min(Math.max(st.height - p.y, 0), st.height) };
+  }
+
+  // the visible part of the table: all of it, or 1/zoom of it round `centre`
+  function applyView() {
+    const W = st.width + 8, H = st.height + 8;
+    const vw = W / zoom, vh = H / zoom;
+    const [cx, cy] = centre || [st.width / 2, st.height / 2];
+    const x0 = Math.min(Math.max(cx - vw / 2, -4), W - 4 - vw);
+    const y0 = Math.min(Math.max(st.height - cy - vh / 2, -4), H - 4 - vh);
+    svg.setAttribute('viewBox', `${x0.toFixed(2)} ${y0.toFixed(2)} ${vw.toFixed(2)} ${vh.toFixed(2)}`);
+    svg.classList.toggle('panning', panning);
+  }
+
+  function drawZoom() {
+    const b = (label, aria, key, fn, extra = {}) => html('button', { type: 'button', class: 'secondary small',
+      'aria-label': aria, 'data-key': key, onclick: fn, ...extra }, label);
+    zoomBar.replaceChildren(
+      b('−', 'zoom out', 'zoom-out', () => setZoom(zoom / 2), { disabled: zoom <= 1 }),
+      html('span', { class: 'help nn-zoom-level' }, `${zoom}×`),
+      b('+', 'zoom in', 'zoom-in', () => setZoom(zoom * 2), { disabled: zoom >= 8 }),
+      zoom > 1 ? b('✥ Pan', 'pan the view by dragging', 'pan', () => { panning = !panning; drawZoom(); applyView(); },
+        { 'aria-pressed': String(panning) }) : null);
+  }
+
+  function setZoom(z) {
+    zoom = Math.min(8, Math.max(1, z));
+    if (zoom === 1) { centre = null; panning = false; }
+    else if (!centre) centre = hover ? [hover.x, hover.y] : null;
+    keepFocus(zoomBar, drawZoom);
+    applyView();
   }
 
   function pointsAttr(poly) { return poly.map(([x, y]) => `${x.toFixed(2)},${(st.height - y).toFixed(2)}`).join(' '); }
@@ -245,7 +280,9 @@ export function createBoard(container, ctx) {
 
     // the table
     svg.replaceChildren();
-    svg.setAttribute('viewBox', `-4 -4 ${st.width + 8} ${st.height + 8}`);
+    svg.setAttribute('data-height', st.height);
+    applyView();
+    drawZoom();
     el('rect', { class: 'nn-table', x: 0, y: 0, width: st.width, height: st.height, rx: 4 }, svg);
     for (let g = 100; g < Math.max(st.width, st.height); g += 100) {
       if (g < st.width) el('line', { class: 'nn-grid', x1: g, y1: 0, x2: g, y2: st.height }, svg);
@@ -340,6 +377,13 @@ export function createBoard(container, ctx) {
   }
 
   svg.addEventListener('pointerdown', (evt) => {
+    if (panning && evt.button === 0) {
+      evt.preventDefault();
+      svg.setPointerCapture?.(evt.pointerId);
+      const [cx, cy] = centre || [st.width / 2, st.height / 2];
+      pan = { clientX: evt.clientX, clientY: evt.clientY, cx, cy };
+      return;
+    }
     if (!live || !pick || evt.button !== 0) return;
     evt.preventDefault();
     svg.setPointerCapture?.(evt.pointerId);
@@ -349,12 +393,21 @@ export function createBoard(container, ctx) {
     drawPreview();
   });
   svg.addEventListener('pointermove', (evt) => {
-    if (!live || !pick) return;
+    if (pan) { // screen pixels to mm at the current scale
+      const k = (st.width + 8) / zoom / svg.getBoundingClientRect().width;
+      centre = [Math.min(Math.max(pan.cx - (evt.clientX - pan.clientX) * k, 0), st.width),
+        Math.min(Math.max(pan.cy + (evt.clientY - pan.clientY) * k, 0), st.height)];
+      applyView();
+      return;
+    }
+    if (st) hover = mm(evt);
+    if (panning || !live || !pick) return;
     preview = ghostAt(evt);
     preview.text = moveText(preview);
     drawPreview();
   });
   svg.addEventListener('pointerup', (evt) => {
+    if (pan) { pan = null; return; }
     if (!drag) return;
     preview = ghostAt(evt);
     drag = null;
@@ -363,7 +416,7 @@ export function createBoard(container, ctx) {
     ctx.play(text);
   });
   svg.addEventListener('pointerleave', () => { if (!drag) { preview = null; drawPreview(); describe(); } });
-  svg.addEventListener('pointercancel', () => { drag = null; preview = null; drawPreview(); });
+  svg.addEventListener('pointercancel', () => { drag = null; pan = null; preview = null; drawPreview(); });
 
   return {
     update(v, isLive) {
