@@ -349,6 +349,7 @@ test('Noname: place by press-and-drag (lying, heading) and by click (upright), s
   await page.click('.nn-zoom button[data-key="zoom-out"]');
   await page.click('.nn-zoom button[data-key="zoom-out"]');
   assert.deepEqual(await viewBox(page), [-4, -4, 608, 608]);
+  assert.equal(await page.textContent('.nn-zoom'), '−1×+', 'no pan button at 1×');
   const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
   const onTable = (v.state.match(/#\d+ /g) || []).length;
   assert.equal(await page.$$eval('.noname .nn-piece[data-id]', (l) => l.length), onTable);

@@ -200,12 +200,13 @@ export function createBoard(container, ctx) {
   function drawZoom() {
     const b = (label, aria, key, fn, extra = {}) => html('button', { type: 'button', class: 'secondary small',
       'aria-label': aria, 'data-key': key, onclick: fn, ...extra }, label);
-    zoomBar.replaceChildren(
+    zoomBar.replaceChildren(...[
       b('−', 'zoom out', 'zoom-out', () => setZoom(zoom / 2), { disabled: zoom <= 1 }),
       html('span', { class: 'help nn-zoom-level' }, `${zoom}×`),
       b('+', 'zoom in', 'zoom-in', () => setZoom(zoom * 2), { disabled: zoom >= 8 }),
-      zoom > 1 ? b('✥ Pan', 'pan the view by dragging', 'pan', () => { panning = !panning; drawZoom(); applyView(); },
-        { 'aria-pressed': String(panning) }) : null);
+      zoom > 1 && b('✥ Pan', 'pan the view by dragging', 'pan', () => { panning = !panning; drawZoom(); applyView(); },
+        { 'aria-pressed': String(panning) }),
+    ].filter(Boolean));
   }
 
   function setZoom(z) {
