@@ -9,6 +9,8 @@
 
 int cli_list(int argc, char **argv);
 int cli_perft(int argc, char **argv);
+int cli_playtest(int argc, char **argv);
+int cli_analyze(int argc, char **argv);
 
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);

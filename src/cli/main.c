@@ -16,6 +16,8 @@ typedef struct command {
 static const command commands[] = {
     {"list", cli_list, "games with their options and defaults"},
     {"perft", cli_perft, "count move sequences of a given depth"},
+    {"playtest", cli_playtest, "play many games between agents and report statistics"},
+    {"analyze", cli_analyze, "rank the moves of a position with an agent"},
 };
 
 static void usage(FILE *f)
