@@ -23,7 +23,8 @@ extern "C" {
 #define PIPS_LAB_MAX_SEATS PIPS_MAX_PLAYERS
 
 typedef struct pips_playtest_opts {
-    const char *game;             /* game name */
+    const char *game;             /* game name (looked up in the table) */
+    const pips_game_def *def;     /* or a game definition outside the table (tests) */
     const char *const *opts;      /* "key=value" game options */
     size_t n_opts;
     const char *const *vs_opts;   /* second rule set: overrides of opts; NULL/0 = none */

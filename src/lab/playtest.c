@@ -420,9 +420,31 @@ static bool run_ruleset(pips_playtest *pt, const pips_playtest_opts *o, const pi
     return ok;
 }
 
+/* The configured game: by name, or from o->def when given. */
+static pips_game *make_game(const pips_playtest_opts *o, const char *const *kv, size_t n,
+                            pips_error *err)
+{
+    if (!o->def)
+        return pips_game_new(o->game ? o->game : "", kv, n, NULL, err);
+    pips_options opts;
+    memset(&opts, 0, sizeof opts);
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(kv[i], '=');
+        if (!eq || eq == kv[i] || (size_t)(eq - kv[i]) >= PIPS_OPT_KEY_MAX ||
+            strlen(eq + 1) >= PIPS_OPT_VALUE_MAX || opts.n == PIPS_MAX_OPTIONS) {
+            pips_fail(err, PIPS_ERR_ARG, "option '%.80s': expected KEY=VALUE", kv[i]);
+            return NULL;
+        }
+        memcpy(opts.kv[opts.n].key, kv[i], (size_t)(eq - kv[i]));
+        snprintf(opts.kv[opts.n].value, PIPS_OPT_VALUE_MAX, "%s", eq + 1);
+        opts.n++;
+    }
+    return pips_game_new_opts(o->def, &opts, NULL, err);
+}
+
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
 {
-    pips_game *g = pips_game_new(o->game, o->opts, o->n_opts, NULL, err);
+    pips_game *g = make_game(o, o->opts, o->n_opts, err);
     if (!g)
         return NULL;
     pips_game *gv = NULL;
@@ -478,7 +500,7 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         }
         for (size_t j = 0; j < o->n_vs_opts && n < 2 * PIPS_MAX_OPTIONS; j++)
             kv[n++] = o->vs_opts[j];
-        gv = pips_game_new(o->game, kv, n, NULL, err);
+        gv = make_game(o, kv, n, err);
         if (!gv) {
             pips_error_prefix(err, "--vs-opt: ");
             goto fail;
