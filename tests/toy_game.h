@@ -6,7 +6,8 @@
  *
  * Rules: players (option players=2..4) race to 10 on a track. On a turn the
  * mover picks a step 1..3; then a chance node adds a bonus of 0 (p = 0.7) or
- * 2 (p = 0.3). Landing exactly on 7 sends the runner back to 0. The first
+ * 2 (p = 0.3). Landing exactly on the snake square (option snake, default 7;
+ * 0 = none) sends the runner back to 0. The first
  * to reach 10 wins (return 1, the others 0). With mode=free the step is a
  * "continuous" value: a move is step * 1000 + fraction (fraction 0..999),
  * legal_moves is absent and candidates draws 4 random moves.
@@ -27,11 +28,13 @@ typedef struct toy_state {
 typedef struct toy_config {
     int players;
     int free_moves;
+    int snake; /* the square that sends a runner back to 0; 0 = none */
 } toy_config;
 
-static const pips_option_def toy_options[2] = {
+static const pips_option_def toy_options[3] = {
     {"players", "3", "2..4"},
     {"mode", "enum", "enum|free"},
+    {"snake", "7", "0..9"},
 };
 
 static bool toy_configure(const pips_game *g, void *config, pips_error *err)
@@ -45,6 +48,9 @@ static bool toy_configure(const pips_game *g, void *config, pips_error *err)
     if (strcmp(mode, "enum") && strcmp(mode, "free"))
         return pips_fail(err, PIPS_ERR_ARG, "option mode: expected enum or free");
     c->free_moves = !strcmp(mode, "free");
+    if (!pips_parse_int(pips_options_get(&g->options, "snake"), 0, 9, &n))
+        return pips_fail(err, PIPS_ERR_ARG, "option snake: expected 0..9");
+    c->snake = (int)n;
     return true;
 }
 
@@ -118,7 +124,7 @@ static void toy_apply(const pips_game *g, void *state, pips_move m)
         return;
     }
     int p = s->pos[s->turn] + s->pending + (int)m;
-    if (p == 7)
+    if (p == ((const toy_config *)g->config)->snake)
         p = 0;
     if (p >= 10) {
         p = 10;
@@ -206,7 +212,7 @@ static const pips_game_def toy_race_def = {
     .rules_text = "test only",
     .notation_text = "s<step>, +<bonus>",
     .options = toy_options,
-    .n_options = 2,
+    .n_options = 3,
     .config_size = sizeof(toy_config),
     .state_size = sizeof(toy_state),
     .flags = PIPS_GAME_CHANCE,
@@ -237,7 +243,7 @@ static const pips_game_def toy_race_free_def = {
     .rules_text = "test only",
     .notation_text = "s<step*1000+fraction>, +<bonus>",
     .options = toy_options,
-    .n_options = 2,
+    .n_options = 3,
     .config_size = sizeof(toy_config),
     .state_size = sizeof(toy_state),
     .flags = PIPS_GAME_CHANCE | PIPS_GAME_NOT_ENUMERABLE,
@@ -262,7 +268,7 @@ static const pips_game_def toy_race_free_def = {
 };
 
 /* Builds a toy game from "key=value" strings. */
-static pips_game *toy_game_new(const pips_game_def *def, const char *const *kv, size_t n)
+static inline pips_game *toy_game_new(const pips_game_def *def, const char *const *kv, size_t n)
 {
     pips_options o;
     memset(&o, 0, sizeof o);

@@ -505,6 +505,13 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
             pips_error_prefix(err, "--vs-opt: ");
             goto fail;
         }
+        if (pips_num_players(gv) != np) {
+            pips_fail(err, PIPS_ERR_ARG,
+                      "--vs-opt: the second rule set has %d seats, the first %d; both must "
+                      "seat the same agents",
+                      pips_num_players(gv), np);
+            goto fail;
+        }
         pt->has_vs = true;
         for (size_t k = 0; k < o->n_seats; k++) {
             pips_agent *a = pips_agent_new(gv, o->seats[k], 0, err);
