@@ -38,28 +38,23 @@ static void playtest_usage(FILE *f)
             "rule set (the --opt values with these overrides) and compares every figure.\n"
             "--out DIR writes report.md, report.json, seats.svg and lengths.svg.\n"
             "The same --seed gives the same report for any --threads (timing aside).\n"
-            "Agents with spaces must be quoted; an agent's own parameters use ',' too, so\n"
-            "seats are split at ',' only before a known agent or level name.\n");
+            "An agent's own parameters also use ',': a ',' followed by KEY=VALUE continues\n"
+            "the agent, e.g. --seats mcts:time=1,threads=2,alphabeta:depth=6.\n");
 }
 
-/* Splits the --seats list: a ',' starts a new seat only when the text after
- * it begins with an agent kind or level name (so "mcts:iters=9,threads=2"
- * stays one seat). */
+/* Splits the --seats list at commas, except a comma followed by KEY=VALUE
+ * (an agent's own parameter): "mcts:iters=9,threads=2,random" is two seats. */
 static size_t split_seats(char *list, char **out, size_t cap)
 {
-    const char *const *kinds = pips_agent_kinds();
     size_t n = 0;
     char *start = list;
     for (char *p = list;; p++) {
-        bool split = false;
+        bool split = *p == '\0';
         if (*p == ',') {
-            for (size_t k = 0; kinds[k] && !split; k++) {
-                size_t len = strlen(kinds[k]);
-                split = !strncmp(p + 1, kinds[k], len) && (p[1 + len] == '\0' ||
-                                                           p[1 + len] == ',' || p[1 + len] == ':');
-            }
+            size_t k = strcspn(p + 1, "=:,");
+            split = p[1 + k] != '=';
         }
-        if (split || *p == '\0') {
+        if (split) {
             bool end = *p == '\0';
             *p = '\0';
             if (n < cap)

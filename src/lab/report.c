@@ -94,7 +94,7 @@ static json_t *ruleset_json(const pips_playtest *pt, const ruleset_stats *st)
 
 /* One compared figure: base, vs, difference and its 95% interval. */
 typedef struct compared {
-    char name[160];
+    char name[256];
     double base, vs, diff, lo, hi;
     bool has_interval;
 } compared;
@@ -115,7 +115,7 @@ static size_t comparisons(const pips_playtest *pt, compared *out, size_t cap)
             c->has_interval = true;                                                            \
         }                                                                                      \
     } while (0)
-    char label[160];
+    char label[200];
     ADD_PROP("draw rate", a->draws, (double)a->games, b->draws, (double)b->games);
     for (size_t k = 0; k < pt->n_agents; k++) {
         snprintf(label, sizeof label, "win rate of agent %zu (%s)", k + 1, pt->agents[k]);
