@@ -150,6 +150,10 @@ struct pips_game_def {
      * to max_moves legal moves chosen with rng, returns how many. */
     size_t (*candidates)(const pips_game *g, const void *state, pips_rng *rng,
                          pips_move *out);
+    /* Optional fast path for playouts: a uniformly random legal move of a
+     * decision node (the same distribution as picking from legal_moves).
+     * Returns false when there is none. */
+    bool (*random_move)(const pips_game *g, const void *state, pips_rng *rng, pips_move *out);
     /* Heuristic value of a non-terminal state per seat in [0, 1]. */
     void (*evaluate)(const pips_game *g, const void *state, double *out);
     /* Move-ordering hint: higher scores are searched first. */
@@ -246,9 +250,14 @@ struct pips_solve_result {
     size_t memory_bytes;    /* peak memory of the tables */
 };
 
-/* Solves a two-player deterministic game from its start position. */
+/* Solves a two-player deterministic game from its start position. so may be
+ * NULL (one thread, no progress). */
 bool pips_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
                 pips_error *err);
+/* The same from any position, with the generic solver; canonical forms are
+ * used when use_canonical is set and the game has them. */
+bool pips_solve_from(const pips_game *g, const void *state, bool use_canonical,
+                     const pips_solve_opts *so, pips_solve_result *res, pips_error *err);
 const char *pips_value_name(pips_value v);
 
 #ifdef __cplusplus

@@ -9,9 +9,17 @@
 
 int cli_list(int argc, char **argv);
 int cli_perft(int argc, char **argv);
+int cli_rules(int argc, char **argv);
+int cli_solve(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_play(int argc, char **argv);
+int cli_replay(int argc, char **argv);
 int cli_playtest(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 
+/* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
+int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
+                    size_t *nopts);
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);
 /* Creates GAME with the collected --opt values; prints the error on failure. */

@@ -57,20 +57,13 @@ int cli_perft(int argc, char **argv)
         return 0;
     }
     const char *name = NULL, *depth_text = NULL;
-    const char *opts[PIPS_MAX_OPTIONS * 2];
+    const char *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
     int divide = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--opt")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "pips perft: --opt needs KEY=VALUE\n");
+            if (!cli_collect_opt("pips perft", argc, argv, &i, opts, &nopts))
                 return 2;
-            }
-            if (nopts == sizeof opts / sizeof opts[0]) {
-                fprintf(stderr, "pips perft: too many --opt\n");
-                return 2;
-            }
-            opts[nopts++] = argv[++i];
         } else if (!strcmp(argv[i], "--divide")) {
             divide = 1;
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {

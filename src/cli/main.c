@@ -15,7 +15,12 @@ typedef struct command {
 
 static const command commands[] = {
     {"list", cli_list, "games with their options and defaults"},
+    {"rules", cli_rules, "the rules of a game as implemented, with ruling ids"},
+    {"play", cli_play, "play in the terminal against people or AI"},
+    {"replay", cli_replay, "validate a game record and show its positions"},
     {"perft", cli_perft, "count move sequences of a given depth"},
+    {"solve", cli_solve, "solve a small game exactly: win, loss or draw"},
+    {"bench", cli_bench, "fixed benchmark workload per game"},
     {"playtest", cli_playtest, "play many games between agents and report statistics"},
     {"analyze", cli_analyze, "rank the moves of a position with an agent"},
 };

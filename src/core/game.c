@@ -305,6 +305,7 @@ size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_
             return 0;
         heap = true;
     }
+    bool enumerable = d->legal_moves && !(d->flags & PIPS_GAME_NOT_ENUMERABLE);
     size_t plies = 0;
     while (plies < max_plies) {
         int who = d->to_move(g, state);
@@ -316,8 +317,15 @@ size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_
             if (!n)
                 break;
             pick = pips_sample_chance(rng, prob, n);
+        } else if (d->random_move) {
+            pips_move m;
+            if (!d->random_move(g, state, rng, &m))
+                break;
+            d->apply(g, state, m);
+            plies++;
+            continue;
         } else {
-            n = pips_node_moves(g, state, rng, buf, NULL);
+            n = enumerable ? d->legal_moves(g, state, buf) : d->candidates(g, state, rng, buf);
             if (!n)
                 break;
             pick = (size_t)pips_rng_below(rng, n);

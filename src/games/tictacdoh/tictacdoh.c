@@ -30,7 +30,14 @@ typedef struct ttd_state {
     uint8_t stash[4];            /* [size] pieces left; [0] unused */
     uint8_t placed;
     uint8_t status;
-    int8_t minx, maxx, miny, maxy; /* bounding box; meaningless when placed == 0 */
+    int8_t minx, maxx, miny, maxy; /* bounding box; all 0 when placed == 0 */
+    /* Bitboards over the 25 cells (bit = cell index), derived from the stacks. */
+    uint32_t occ;       /* occupied cells */
+    uint32_t near;      /* cells touching an occupied cell (diagonals count) */
+    uint32_t top[5];    /* [z] cells whose top piece is size z; [0], [4] stay 0 */
+    uint32_t counts[4]; /* [z] cells that count as size z (TTD-R4) */
+    uint32_t single, tree2, nest2; /* stacks of height 1, 2-high trees, 2-high nests */
+    uint32_t room;      /* empty cells a piece may go to (near and inside the window) */
 } ttd_state;
 
 typedef struct ttd_config {
@@ -39,12 +46,41 @@ typedef struct ttd_config {
 
 static const char SIZE_CH[4] = {'?', 'S', 'M', 'L'};
 
+#define ALL_CELLS 0x1FFFFFFu
+#define COL(x) (0x108421u << (x)) /* column x (0..4), all rows */
+#define ROW(y) (0x1Fu << (5 * (y)))
+
 static inline int cell_of(int x, int y) { return (y + 2) * TTD_SIDE + (x + 2); }
 static inline int cell_x(int c) { return c % TTD_SIDE - 2; }
 static inline int cell_y(int c) { return c / TTD_SIDE - 2; }
 static inline pips_move make_move(int cell, int size) { return (pips_move)(cell * 4 + size); }
 static inline int move_cell(pips_move m) { return (int)(m >> 2); }
 static inline int move_size(pips_move m) { return (int)(m & 3); }
+
+/* Cells touching any cell of m, orthogonally or diagonally (m included). */
+static inline uint32_t dilate(uint32_t m)
+{
+    uint32_t v = m | (m << 5) | (m >> 5);
+    return (v | ((v << 1) & ~COL(0)) | ((v >> 1) & ~COL(4))) & ALL_CELLS;
+}
+
+/* Does m hold three cells in a row, column or diagonal? (TTD-R5) */
+static inline bool has_line(uint32_t m)
+{
+    uint32_t starts03 = COL(0) | COL(1) | COL(2), starts24 = COL(2) | COL(3) | COL(4);
+    return (m & (m >> 1) & (m >> 2) & starts03) || (m & (m >> 5) & (m >> 10)) ||
+           (m & (m >> 6) & (m >> 12) & starts03) || (m & (m >> 4) & (m >> 8) & starts24);
+}
+
+/* Cells inside every 3x3 window that still holds the bounding box (TTD-R1). */
+static inline uint32_t window_mask(const ttd_state *s)
+{
+    int x0 = s->maxx > 0 ? s->maxx : 0, x1 = s->minx < 0 ? s->minx + 4 : 4; /* array columns */
+    int y0 = s->maxy > 0 ? s->maxy : 0, y1 = s->miny < 0 ? s->miny + 4 : 4;
+    uint32_t cols = ((1u << (x1 + 1)) - (1u << x0)) * 0x108421u; /* replicate over the rows */
+    uint32_t rows = (1u << (5 * (y1 + 1))) - (1u << (5 * y0));
+    return cols & rows;
+}
 
 /* TTD-R4: the sizes a cell counts as, as a bit mask (bit s for size s). */
 static unsigned cell_mask(const ttd_state *s, int c)
@@ -61,37 +97,60 @@ static unsigned cell_mask(const ttd_state *s, int c)
     return m;
 }
 
-/* TTD-R3: may a piece of `size` go on top of cell c? */
-static bool can_stack(const ttd_state *s, int c, int size)
+/* Brings the bitboards of cell c up to date with its stack. */
+static void update_cell_masks(ttd_state *s, int c)
 {
+    uint32_t bit = 1u << c;
     int h = s->height[c];
-    if (h == 0 || h >= 3)
-        return false;
-    int top = s->piece[c][h - 1];
-    if (size != top + 1 && size != top - 1)
-        return false;
-    if (h == 2) {
-        int dir = s->piece[c][1] - s->piece[c][0];
-        return size - top == dir;
+    for (int z = 0; z <= 4; z++)
+        s->top[z] &= ~bit;
+    s->single &= ~bit;
+    s->tree2 &= ~bit;
+    s->nest2 &= ~bit;
+    unsigned cm = cell_mask(s, c);
+    for (int z = 1; z <= 3; z++)
+        s->counts[z] = (cm >> z & 1) ? s->counts[z] | bit : s->counts[z] & ~bit;
+    if (h == 0) {
+        s->occ &= ~bit;
+        return;
     }
-    return true;
+    s->occ |= bit;
+    s->top[s->piece[c][h - 1]] |= bit;
+    if (h == 1)
+        s->single |= bit;
+    else if (h == 2)
+        *(s->piece[c][1] < s->piece[c][0] ? &s->tree2 : &s->nest2) |= bit;
 }
 
-/* TTD-R1/R2: may a piece go on empty cell (x, y)? */
-static bool can_place_empty(const ttd_state *s, int x, int y)
+static void recompute_derived(ttd_state *s)
 {
-    int minx = x < s->minx ? x : s->minx, maxx = x > s->maxx ? x : s->maxx;
-    int miny = y < s->miny ? y : s->miny, maxy = y > s->maxy ? y : s->maxy;
-    if (maxx - minx > 2 || maxy - miny > 2)
-        return false;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            int nx = x + dx, ny = y + dy;
-            if ((dx || dy) && nx >= -2 && nx <= 2 && ny >= -2 && ny <= 2 &&
-                s->height[cell_of(nx, ny)])
-                return true;
+    s->minx = s->miny = 2;
+    s->maxx = s->maxy = -2;
+    for (int c = 0; c < TTD_CELLS; c++) {
+        update_cell_masks(s, c);
+        if (s->height[c]) {
+            int x = cell_x(c), y = cell_y(c);
+            if (x < s->minx) s->minx = (int8_t)x;
+            if (x > s->maxx) s->maxx = (int8_t)x;
+            if (y < s->miny) s->miny = (int8_t)y;
+            if (y > s->maxy) s->maxy = (int8_t)y;
         }
-    return false;
+    }
+    if (!s->occ)
+        s->minx = s->maxx = s->miny = s->maxy = 0;
+    s->near = dilate(s->occ) & ~s->occ;
+    s->room = s->occ ? s->near & window_mask(s) : 0;
+}
+
+/* TTD-R2/R3: the cells where a piece of size z may go now. */
+static inline uint32_t targets(const ttd_state *s, int z)
+{
+    if (!s->stash[z])
+        return 0;
+    uint32_t empty = s->room;
+    uint32_t stack = (s->single & (s->top[z - 1] | s->top[z + 1])) | (s->tree2 & s->top[z + 1]) |
+                     (s->nest2 & s->top[z - 1]);
+    return empty | stack;
 }
 
 static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
@@ -105,80 +164,47 @@ static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
         }
         return n;
     }
-    int x0 = s->maxx - 2 > -2 ? s->maxx - 2 : -2, x1 = s->minx + 2 < 2 ? s->minx + 2 : 2;
-    int y0 = s->maxy - 2 > -2 ? s->maxy - 2 : -2, y1 = s->miny + 2 < 2 ? s->miny + 2 : 2;
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++) {
-            int c = cell_of(x, y);
-            bool empty = s->height[c] == 0;
-            if (empty && !can_place_empty(s, x, y))
-                continue;
-            for (int z = 1; z <= 3; z++) {
-                if (!s->stash[z])
-                    continue;
-                if (!empty && !can_stack(s, c, z))
-                    continue;
-                if (!count_only)
-                    out[n] = make_move(c, z);
-                n++;
-            }
+    for (int z = 1; z <= 3; z++) {
+        uint32_t t = targets(s, z);
+        if (count_only) {
+            n += (size_t)__builtin_popcount(t);
+            continue;
         }
+        while (t) {
+            int c = __builtin_ctz(t);
+            t &= t - 1;
+            out[n++] = make_move(c, z);
+        }
+    }
     return n;
 }
 
-static bool line_through(const ttd_state *s, int c)
+/* TTD-R3: may a piece of `size` go on top of cell c? */
+static bool can_stack(const ttd_state *s, int c, int size)
 {
-    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    int x = cell_x(c), y = cell_y(c);
-    for (int d = 0; d < 4; d++) {
-        int dx = dirs[d][0], dy = dirs[d][1];
-        for (int start = -2; start <= 0; start++) { /* c is at offset -start of the line */
-            unsigned m = 0xE;
-            bool ok = true;
-            for (int k = 0; k < 3 && ok; k++) {
-                int cx = x + (start + k) * dx, cy = y + (start + k) * dy;
-                if (cx < -2 || cx > 2 || cy < -2 || cy > 2) {
-                    ok = false;
-                    break;
-                }
-                m &= cell_mask(s, cell_of(cx, cy));
-                ok = m != 0;
-            }
-            if (ok)
-                return true;
-        }
-    }
-    return false;
+    return ((s->single & (s->top[size - 1] | s->top[size + 1])) | (s->tree2 & s->top[size + 1]) |
+            (s->nest2 & s->top[size - 1])) >> c & 1;
 }
 
-static void recompute_bbox(ttd_state *s)
-{
-    s->minx = s->miny = 2;
-    s->maxx = s->maxy = -2;
-    bool any = false;
-    for (int c = 0; c < TTD_CELLS; c++)
-        if (s->height[c]) {
-            int x = cell_x(c), y = cell_y(c);
-            if (x < s->minx) s->minx = (int8_t)x;
-            if (x > s->maxx) s->maxx = (int8_t)x;
-            if (y < s->miny) s->miny = (int8_t)y;
-            if (y > s->maxy) s->maxy = (int8_t)y;
-            any = true;
-        }
-    if (!any)
-        s->minx = s->maxx = s->miny = s->maxy = 0;
-}
-
-/* Status after the piece on cell c was placed (TTD-R5..R7). */
-static void update_status(ttd_state *s, int c)
+/* Status after the piece on cell c was placed (TTD-R5..R7). Only c changed
+ * and no line existed before, so any line now runs through c. */
+static void update_status(ttd_state *s, int placed_size)
 {
     int mover = (s->placed - 1) % 2;
-    if (line_through(s, c))
-        s->status = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
+    uint8_t mover_wins = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
+    /* Only counts[placed_size] gained a cell, so only it can hold a new line;
+     * placed_size 0 (a position read from text) checks every size. */
+    bool line = placed_size ? has_line(s->counts[placed_size])
+                            : has_line(s->counts[1]) || has_line(s->counts[2]) ||
+                                  has_line(s->counts[3]);
+    if (line)
+        s->status = mover_wins;
     else if (s->placed == TTD_TOTAL)
         s->status = TTD_DRAW;
-    else if (gen_moves(s, NULL, true) == 0) /* TTD-R7: the other player wins */
-        s->status = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
+    else if (s->room)
+        s->status = TTD_ONGOING; /* pieces remain and an empty cell takes any size */
+    else if (!targets(s, 1) && !targets(s, 2) && !targets(s, 3))
+        s->status = mover_wins; /* TTD-R7: the player to move is stuck */
     else
         s->status = TTD_ONGOING;
 }
@@ -235,6 +261,37 @@ static size_t ttd_count_moves(const pips_game *g, const void *state)
     return s->status ? 0 : gen_moves(s, NULL, true);
 }
 
+static bool ttd_random_move(const pips_game *g, const void *state, pips_rng *rng,
+                            pips_move *out)
+{
+    (void)g;
+    const ttd_state *s = state;
+    if (s->status)
+        return false;
+    if (s->placed == 0) {
+        *out = make_move(cell_of(0, 0), 1 + (int)pips_rng_below(rng, 3));
+        return true;
+    }
+    uint32_t t[4];
+    unsigned count[4], total = 0;
+    for (int z = 1; z <= 3; z++) {
+        t[z] = targets(s, z);
+        count[z] = (unsigned)__builtin_popcount(t[z]);
+        total += count[z];
+    }
+    if (!total)
+        return false;
+    unsigned r = (unsigned)pips_rng_below(rng, total);
+    int z = 1;
+    while (r >= count[z])
+        r -= count[z++];
+    uint32_t bits = t[z];
+    while (r--)
+        bits &= bits - 1;
+    *out = make_move(__builtin_ctz(bits), z);
+    return true;
+}
+
 static bool ttd_check_move(const pips_game *g, const void *state, pips_move m,
                            pips_error *err)
 {
@@ -270,7 +327,7 @@ static bool ttd_check_move(const pips_game *g, const void *state, pips_move m,
                              SIZE_CH[s->piece[c][0]], SIZE_CH[top]);
         return true;
     }
-    if (!can_place_empty(s, x, y)) {
+    if (!(s->room >> c & 1)) {
         int minx = x < s->minx ? x : s->minx, maxx = x > s->maxx ? x : s->maxx;
         int miny = y < s->miny ? y : s->miny, maxy = y > s->maxy ? y : s->maxy;
         if (maxx - minx > 2 || maxy - miny > 2)
@@ -300,7 +357,30 @@ static void ttd_apply(const pips_game *g, void *state, pips_move m)
         if (y > s->maxy) s->maxy = (int8_t)y;
     }
     s->placed++;
-    update_status(s, c);
+    uint32_t bit = 1u << c;
+    int h = s->height[c];
+    s->occ |= bit;
+    if (h == 1) {
+        s->single |= bit;
+        s->top[z] |= bit;
+        s->counts[z] |= bit;
+    } else {
+        int below = s->piece[c][h - 2];
+        s->top[below] &= ~bit;
+        s->top[z] |= bit;
+        s->single &= ~bit;
+        bool tree = s->piece[c][1] < s->piece[c][0];
+        if (h == 2)
+            *(tree ? &s->tree2 : &s->nest2) |= bit;
+        else
+            s->tree2 &= ~bit, s->nest2 &= ~bit;
+        if (!tree)
+            s->counts[below] &= ~bit; /* a nest counts only as its top */
+        s->counts[z] |= bit;
+    }
+    s->near = (s->near | dilate(1u << c)) & ~s->occ;
+    s->room = s->near & window_mask(s);
+    update_status(s, z);
 }
 
 static void ttd_undo(const pips_game *g, void *state, pips_move m)
@@ -312,7 +392,7 @@ static void ttd_undo(const pips_game *g, void *state, pips_move m)
     s->stash[z]++;
     s->placed--;
     s->status = TTD_ONGOING;
-    recompute_bbox(s);
+    recompute_derived(s);
 }
 
 static void ttd_returns(const pips_game *g, const void *state, double *out)
@@ -456,7 +536,7 @@ static bool ttd_state_from_text(const pips_game *g, const char *text, void *stat
             int z = size_of_char(*p++);
             if (h == 3)
                 return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d holds more than 3", x, y);
-            if (h && !can_stack(&s, c, z) && !(h == 0))
+            if (h && !can_stack(&s, c, z))
                 return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d is not a tree or nest",
                                  x, y);
             if (!s.stash[z])
@@ -464,6 +544,7 @@ static bool ttd_state_from_text(const pips_game *g, const char *text, void *stat
                                  SIZE_CH[z]);
             s.piece[c][h++] = (uint8_t)z;
             s.height[c] = (uint8_t)h;
+            update_cell_masks(&s, c);
             s.stash[z]--;
             s.placed++;
         }
@@ -479,7 +560,7 @@ static bool ttd_state_from_text(const pips_game *g, const char *text, void *stat
         return pips_fail(err, PIPS_ERR_ARG, "state: empty text (write '-' for no pieces)");
     if (!s.height[cell_of(0, 0)])
         return pips_fail(err, PIPS_ERR_ARG, "state: cell 0,0 (the first piece) is empty");
-    recompute_bbox(&s);
+    recompute_derived(&s);
     if (s.maxx - s.minx > 2 || s.maxy - s.miny > 2)
         return pips_fail(err, PIPS_ERR_ARG, "state: pieces do not fit a 3x3 window (TTD-R1)");
     /* Every occupied cell must be reachable through touching cells (TTD-R2). */
@@ -508,16 +589,7 @@ static bool ttd_state_from_text(const pips_game *g, const char *text, void *stat
             return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d touches no other piece",
                              cell_x(c), cell_y(c));
     /* Status: a line means the last placer won (the game stops at a line). */
-    s.status = TTD_ONGOING;
-    for (int c = 0; c < TTD_CELLS && !s.status; c++)
-        if (s.height[c] && line_through(&s, c))
-            s.status = (uint8_t)((s.placed - 1) % 2 == 0 ? TTD_WIN_X : TTD_WIN_O);
-    if (!s.status) {
-        if (s.placed == TTD_TOTAL)
-            s.status = TTD_DRAW;
-        else if (gen_moves(&s, NULL, true) == 0)
-            s.status = (uint8_t)((s.placed - 1) % 2 == 0 ? TTD_WIN_X : TTD_WIN_O);
-    }
+    update_status(&s, 0);
     memcpy(state, &s, sizeof s);
     return true;
 }
@@ -538,74 +610,73 @@ static const char *size_colour(int z)
     return z == 1 ? "\033[1;34m" : z == 2 ? "\033[1;31m" : "\033[1;33m";
 }
 
+/* One horizontal border of the grid: kind 0 top, 1 middle, 2 bottom. */
+static void render_border(pips_str *out, int columns, int kind, bool unicode)
+{
+    static const char *const uni[3][3] = {{"┌", "┬", "┐"}, {"├", "┼", "┤"}, {"└", "┴", "┘"}};
+    pips_str_cat(out, "      ");
+    for (int i = 0; i < columns; i++) {
+        pips_str_cat(out, unicode ? uni[kind][i ? 1 : 0] : "+");
+        for (int k = 0; k < 10; k++)
+            pips_str_cat(out, unicode ? "─" : "-");
+    }
+    pips_str_cat(out, unicode ? uni[kind][2] : "+");
+    pips_str_cat(out, "\n");
+}
+
+/* The grid around the pieces: every cell a piece could still reach, each
+ * showing its stack bottom first and whether it is a tree or a nest; empty
+ * cells open to a placement show a dot. */
 static void ttd_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                        pips_str *out)
 {
     const ttd_state *s = state;
-    pips_move moves[TTD_CELLS * 3];
-    size_t n = ttd_legal_moves(g, s, moves);
-    bool target[TTD_CELLS] = {false};
-    for (size_t i = 0; i < n; i++)
-        target[move_cell(moves[i])] = true;
-    int x0 = -2, x1 = 2, y0 = -2, y1 = 2;
+    uint32_t open = s->status ? 0 : s->room;
+    int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
     if (s->placed) {
         x0 = s->maxx - 2 > -2 ? s->maxx - 2 : -2;
         x1 = s->minx + 2 < 2 ? s->minx + 2 : 2;
         y0 = s->maxy - 2 > -2 ? s->maxy - 2 : -2;
         y1 = s->miny + 2 < 2 ? s->miny + 2 : 2;
     } else {
-        x0 = x1 = y0 = y1 = 0;
+        open = 1u << cell_of(0, 0);
     }
-    const char *hline = ro->unicode ? "─" : "-";
     const char *vline = ro->unicode ? "│" : "|";
-    const char *cross = ro->unicode ? "┼" : "+";
-    pips_str_cat(out, "     ");
+    int columns = x1 - x0 + 1;
+    pips_str_cat(out, "      ");
     for (int x = x0; x <= x1; x++)
-        pips_str_catf(out, "   x=%-2d   ", x);
+        pips_str_catf(out, "   x=%-2d    ", x);
     pips_str_cat(out, "\n");
+    render_border(out, columns, 0, ro->unicode);
     for (int y = y1; y >= y0; y--) {
-        pips_str_cat(out, "     ");
+        pips_str_catf(out, " y=%-2d ", y);
         for (int x = x0; x <= x1; x++) {
-            for (int k = 0; k < 10; k++)
-                pips_str_cat(out, hline);
-            pips_str_cat(out, x < x1 ? cross : "\n");
-        }
-        pips_str_catf(out, "y=%-2d ", y);
-        for (int x = x0; x <= x1; x++) {
-            int c = cell_of(x, y), h = s->height[c];
-            char cellbuf[16];
-            int used = 0;
+            int c = cell_of(x, y), h = s->height[c], used = 1;
+            pips_str_cat(out, vline);
             pips_str_cat(out, " ");
-            if (h == 0) {
-                pips_str_cat(out, target[c] ? (ro->unicode ? "·" : ".") : " ");
-                used = 1;
-            } else {
-                for (int i = 0; i < h; i++) {
-                    int z = s->piece[c][i];
-                    if (ro->colour)
-                        pips_str_cat(out, size_colour(z));
-                    pips_str_catn(out, &SIZE_CH[z], 1);
-                    if (ro->colour)
-                        pips_str_cat(out, "\033[0m");
-                    used++;
-                }
-                if (h > 1) {
-                    snprintf(cellbuf, sizeof cellbuf, " %s",
-                             s->piece[c][1] < s->piece[c][0] ? "tree" : "nest");
-                    pips_str_cat(out, cellbuf);
-                    used += 5;
-                }
+            if (h == 0 && (open >> c & 1)) {
+                pips_str_cat(out, ro->unicode ? "·" : ".");
+                used++;
             }
-            for (int k = used; k < 9; k++)
+            for (int i = 0; i < h; i++) {
+                int z = s->piece[c][i];
+                if (ro->colour)
+                    pips_str_cat(out, size_colour(z));
+                pips_str_catn(out, &SIZE_CH[z], 1);
+                if (ro->colour)
+                    pips_str_cat(out, "\033[0m");
+                used++;
+            }
+            if (h > 1) {
+                pips_str_cat(out, s->piece[c][1] < s->piece[c][0] ? " tree" : " nest");
+                used += 5;
+            }
+            for (; used < 10; used++)
                 pips_str_cat(out, " ");
-            pips_str_cat(out, x < x1 ? vline : "\n");
         }
-    }
-    pips_str_cat(out, "     ");
-    for (int x = x0; x <= x1; x++) {
-        for (int k = 0; k < 10; k++)
-            pips_str_cat(out, hline);
-        pips_str_cat(out, x < x1 ? cross : "\n");
+        pips_str_cat(out, vline);
+        pips_str_cat(out, "\n");
+        render_border(out, columns, y > y0 ? 1 : 2, ro->unicode);
     }
     pips_str_catf(out, "stash: S %d  M %d  L %d   placed %d/15   ", s->stash[1], s->stash[2],
                   s->stash[3], s->placed);
@@ -661,7 +732,7 @@ static void ttd_canonical(const pips_game *g, const void *state, void *outp)
             memcpy(cand.piece[d], s->piece[c], 3);
             cand.height[d] = s->height[c];
         }
-        recompute_bbox(&cand);
+        recompute_derived(&cand);
         if (!have || memcmp(&cand, &best, sizeof cand) < 0) {
             best = cand;
             have = true;
@@ -670,44 +741,64 @@ static void ttd_canonical(const pips_game *g, const void *state, void *outp)
     memcpy(outp, &best, sizeof best);
 }
 
-/* Heuristic for agents: lines still open to each size, weighted by how
- * many of their cells already count for it. Symmetric, so it only says who
- * is to move's chances are; the mover gets the tempo bonus. */
+/* Does the player to move have a placement that completes a line now? */
+static bool has_winning_move(const ttd_state *s)
+{
+    if (s->status || s->placed == 0)
+        return false;
+    for (int z = 1; z <= 3; z++) {
+        uint32_t t = targets(s, z);
+        while (t) {
+            uint32_t bit = t & (0u - t);
+            t &= t - 1;
+            if (has_line(s->counts[z] | bit)) /* the placed piece always counts as z */
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Heuristic for agents. Both players share every piece, so a near-line
+ * helps whoever moves next: the mover wins at once if some placement
+ * completes a line, and is lost if every placement hands the opponent one. */
 static void ttd_evaluate(const pips_game *g, const void *state, double *out)
 {
-    (void)g;
     const ttd_state *s = state;
-    /* Count near-lines: two cells of a line sharing a size with a third
-     * cell empty or able to take that size. The player to move can complete
-     * one at once, so more threats favour the mover. */
-    int threats = 0;
-    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    for (int c = 0; c < TTD_CELLS; c++)
-        for (int d = 0; d < 4; d++) {
-            int cells[3], ok = 1;
-            for (int k = 0; k < 3; k++) {
-                int x = cell_x(c) + k * dirs[d][0], y = cell_y(c) + k * dirs[d][1];
-                if (x < -2 || x > 2 || y < -2 || y > 2) { ok = 0; break; }
-                cells[k] = cell_of(x, y);
-            }
-            if (!ok)
-                continue;
-            int filled = 0;
-            for (int k = 0; k < 3; k++)
-                filled += s->height[cells[k]] > 0;
-            if (filled == 2) {
-                unsigned m = 0xE;
-                for (int k = 0; k < 3; k++)
-                    if (s->height[cells[k]])
-                        m &= cell_mask(s, cells[k]);
-                if (m)
-                    threats++;
-            }
-        }
     int mover = s->placed % 2;
-    double v = threats ? 0.75 : 0.5; /* a mover facing threats can often finish one */
+    double v = 0.5;
+    if (has_winning_move(s)) {
+        v = 0.95;
+    } else {
+        pips_move moves[TTD_CELLS * 3];
+        size_t n = gen_moves(s, moves, false), safe = 0;
+        for (size_t i = 0; i < n; i++) {
+            ttd_state child = *s;
+            ttd_apply(g, &child, moves[i]);
+            safe += child.status == TTD_ONGOING && !has_winning_move(&child);
+        }
+        if (n && safe == 0)
+            v = 0.05;
+        else if (n)
+            v = 0.45 + 0.1 * (double)safe / (double)n;
+    }
     out[mover] = v;
     out[1 - mover] = 1.0 - v;
+}
+
+/* Move ordering: winning placements first, then those that give the
+ * opponent no immediate win. */
+static void ttd_order_moves(const pips_game *g, const void *state, const pips_move *moves,
+                            size_t n, int *scores)
+{
+    const ttd_state *s = state;
+    for (size_t i = 0; i < n; i++) {
+        ttd_state child = *s;
+        ttd_apply(g, &child, moves[i]);
+        if (child.status == (s->placed % 2 == 0 ? TTD_WIN_X : TTD_WIN_O))
+            scores[i] = 2;
+        else
+            scores[i] = has_winning_move(&child) ? 0 : 1;
+    }
 }
 
 static const pips_option_def ttd_options[1] = {{"", "", ""}};
@@ -761,6 +852,7 @@ const pips_game_def pips_tictacdoh_def = {
     .legal_moves = ttd_legal_moves,
     .count_moves = ttd_count_moves,
     .check_move = ttd_check_move,
+    .random_move = ttd_random_move,
     .apply = ttd_apply,
     .undo = ttd_undo,
     .returns = ttd_returns,
@@ -772,5 +864,6 @@ const pips_game_def pips_tictacdoh_def = {
     .hash = ttd_hash,
     .render = ttd_render,
     .evaluate = ttd_evaluate,
+    .order_moves = ttd_order_moves,
     .canonical = ttd_canonical,
 };

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# deps.sh — installs what pips needs from Debian's packages (and npm for the
+# browser tests when package.json exists). Installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential clang cmake ninja-build pkg-config libjansson-dev libcmocka-dev)
+[ "${PIPS_BROWSER_DEPS:-1}" = 1 ] && [ -f package.json ] && packages+=(chromium)
+[ -d src/server ] && packages+=(libmicrohttpd-dev libsqlite3-dev sqlite3)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ -f package-lock.json ] && [ ! -d node_modules ]; then
+    npm ci --no-audit --no-fund >/dev/null
+fi

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# test.sh — installs what is missing, then builds and runs every test twice:
+# a Release build with -Werror, and an ASan+UBSan build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs=$(nproc)
+
+echo "== Release build (-Wall -Wextra -Werror)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPIPS_WERROR=ON >/dev/null
+ninja -C build
+(cd build && ctest --output-on-failure -j"$jobs")
+
+echo "== ASan+UBSan build"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIPS_WERROR=ON \
+    -DPIPS_SANITIZE=ON >/dev/null
+ninja -C build-asan
+(cd build-asan && PIPS_INVARIANT_GAMES=${PIPS_ASAN_INVARIANT_GAMES:-1000} \
+    ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
+echo "== fuzz corpus replay (clang, libFuzzer + ASan + UBSan)"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPIPS_FUZZ=ON >/dev/null
+ninja -C build-fuzz
+(cd build-fuzz && ctest --output-on-failure -R '^corpus_' -j"$jobs")
+echo "== all tests passed"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# basic.sh — the `pips` command's manners and subcommands, end to end:
+# exit codes, last-line contracts, records and their validation.
+set -u
+PIPS=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # check NAME CONDITION-RESULT
+    if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi
+}
+
+"$PIPS" --help >/dev/null; check "pips --help exits 0" $?
+"$PIPS" nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "unknown command fails" $?
+for cmd in list rules play replay perft solve bench; do
+    "$PIPS" $cmd --help | grep -q usage; check "$cmd --help" $?
+done
+"$PIPS" list | grep -q '^tictacdoh'; check "list shows tictacdoh" $?
+"$PIPS" rules tictacdoh | grep -q 'TTD-R7'; check "rules cite ruling ids" $?
+"$PIPS" rules nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "rules of unknown game fails" $?
+
+[ "$("$PIPS" perft tictacdoh 3 2>/dev/null | tail -n 1)" = 2666 ]; check "perft last line is the count" $?
+sum=$("$PIPS" perft tictacdoh 3 --divide 2>/dev/null | sed '$d' | awk -F': ' '{s+=$2} END {print s}')
+[ "$sum" = 2666 ]; check "divide sums to perft" $?
+"$PIPS" perft tictacdoh x >/dev/null 2>&1; [ $? -ne 0 ]; check "perft rejects a bad depth" $?
+err=$("$PIPS" perft tictacdoh 2 --opt colour=red 2>&1 >/dev/null); [ $? -ne 0 ] && echo "$err" | grep -q "colour"
+check "perft rejects an unknown option by name" $?
+
+"$PIPS" play tictacdoh --seat random --seat random --seed 5 --record "$tmp/g.json" </dev/null >"$tmp/play.out"
+check "a game with no human seat plays itself" $?
+grep -q 'result: ' "$tmp/play.out"; check "play prints the result" $?
+"$PIPS" replay "$tmp/g.json" >"$tmp/replay.out"; check "replay accepts its own record" $?
+[ "$(grep 'result:' "$tmp/play.out")" = "$(grep 'result:' "$tmp/replay.out")" ]; check "replay reaches the same result" $?
+"$PIPS" play tictacdoh --seat random --seat random --seed 5 --record "$tmp/g2.json" </dev/null >/dev/null
+cmp -s <(grep -v '"started"\|"finished"' "$tmp/g.json") <(grep -v '"started"\|"finished"' "$tmp/g2.json")
+check "the same seed plays the same game" $?
+
+# Corrupt the third move: replay must fail and name it.
+python3 - "$tmp/g.json" "$tmp/bad.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["moves"][2] = "L@2,2"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+msg=$("$PIPS" replay "$tmp/bad.json" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$msg" | grep -q "move 3"; check "replay names the first bad move ($msg)" $?
+"$PIPS" replay "$tmp/missing.json" >/dev/null 2>&1; [ $? -ne 0 ]; check "replay of a missing file fails" $?
+
+# A human game over stdin: an illegal move is refused, then undo and hint work.
+printf 'M@2,2\nL@0,0\nundo\nS@0,0\nmoves\nquit\n' | "$PIPS" play tictacdoh --seat human --seat random >"$tmp/human.out"
+grep -q 'illegal: ' "$tmp/human.out"; check "play refuses an illegal move" $?
+grep -q 'legal moves' "$tmp/human.out"; check "play lists legal moves" $?
+
+[ "$("$PIPS" solve tictacdoh 2>/dev/null | tail -n 1)" = draw ]; check "solve: Tic Tac Doh! is a draw" $?
+"$PIPS" bench tictacdoh | tail -n 1 | grep -q '^total nodes: [0-9]'; check "bench prints a total" $?
+exit $fail

@@ -1,0 +1,221 @@
+/*
+ * test_core.c — core services: the PRNG, Zobrist keys, strings, parsing,
+ * options, the failing allocator, matches (undo, dice) and game records.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pips/match.h"
+
+static void test_rng_is_deterministic_and_uniform(void **unused)
+{
+    (void)unused;
+    pips_rng a, b;
+    pips_rng_seed(&a, 42);
+    pips_rng_seed(&b, 42);
+    for (int i = 0; i < 1000; i++)
+        assert_true(pips_rng_next(&a) == pips_rng_next(&b));
+    pips_rng_seed(&b, 43);
+    assert_true(pips_rng_next(&a) != pips_rng_next(&b));
+    /* below(n) stays in range and hits every value */
+    int hits[7] = {0};
+    for (int i = 0; i < 7000; i++) {
+        uint64_t v = pips_rng_below(&a, 7);
+        assert_true(v < 7);
+        hits[v]++;
+    }
+    for (int i = 0; i < 7; i++)
+        assert_true(hits[i] > 800 && hits[i] < 1200);
+    double d = pips_rng_double(&a);
+    assert_true(d >= 0.0 && d < 1.0);
+    /* derived streams differ by index and repeat by seed */
+    pips_rng x, y, z;
+    pips_rng_derive(&x, 7, 1);
+    pips_rng_derive(&y, 7, 1);
+    pips_rng_derive(&z, 7, 2);
+    uint64_t vx = pips_rng_next(&x);
+    assert_true(vx == pips_rng_next(&y));
+    assert_true(vx != pips_rng_next(&z));
+}
+
+static void test_zobrist_keys_are_fixed(void **unused)
+{
+    (void)unused;
+    assert_true(pips_zobrist_key(0) == pips_zobrist_key(0));
+    assert_true(pips_zobrist_key(0) != pips_zobrist_key(1));
+    /* the key is part of the hash format: changing it changes every hash */
+    assert_true(pips_zobrist_key(12345) == pips_mix64(0x5049505331ULL + 12346 * 0x9e3779b97f4a7c15ULL));
+}
+
+static void test_strings_and_parsing(void **unused)
+{
+    (void)unused;
+    pips_str s;
+    pips_str_init(&s, NULL);
+    assert_string_equal(pips_str_cstr(&s), "");
+    for (int i = 0; i < 100; i++)
+        pips_str_catf(&s, "%d,", i);
+    assert_int_equal(strncmp(pips_str_cstr(&s), "0,1,2,", 6), 0);
+    assert_int_equal(s.len, strlen(s.data));
+    pips_str_free(&s);
+    long v;
+    assert_true(pips_parse_int("-12", -20, 20, &v) && v == -12);
+    assert_false(pips_parse_int("12x", 0, 20, &v));
+    assert_false(pips_parse_int("", 0, 20, &v));
+    assert_false(pips_parse_int("21", 0, 20, &v));
+    assert_false(pips_parse_int(" 1", 0, 20, &v));
+    assert_false(pips_parse_int("99999999999999999999999", 0, 20, &v));
+    bool b;
+    assert_true(pips_parse_bool("true", &b) && b);
+    assert_true(pips_parse_bool("no", &b) && !b);
+    assert_false(pips_parse_bool("maybe", &b));
+}
+
+static void test_failing_allocator(void **unused)
+{
+    (void)unused;
+    /* Every allocation that fails must give an error, never a crash. */
+    for (unsigned long n = 1; n < 40; n++) {
+        pips_failing_allocator fa;
+        pips_failing_allocator_init(&fa, n);
+        pips_error err;
+        pips_match *m = pips_match_new("tictacdoh", NULL, 0, 1, &fa.base, &err);
+        if (!m) {
+            assert_int_equal(err.code, PIPS_ERR_NOMEM);
+            continue;
+        }
+        bool ok = pips_match_play_text(m, "L@0,0", &err) && pips_match_play_text(m, "M@1,0", &err);
+        if (!ok)
+            assert_int_equal(err.code, PIPS_ERR_NOMEM);
+        char *rec = pips_match_to_record(m, &err);
+        pips_free(&fa.base, rec);
+        pips_match_free(m);
+    }
+    pips_str s;
+    pips_failing_allocator fa;
+    pips_failing_allocator_init(&fa, 1);
+    pips_str_init(&s, &fa.base);
+    pips_str_cat(&s, "hello");
+    assert_true(s.failed);
+    assert_string_equal(pips_str_cstr(&s), "");
+    pips_str_free(&s);
+}
+
+static void test_options_errors_name_the_key(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    const char *bad1[] = {"noequals"};
+    assert_null(pips_game_new("tictacdoh", bad1, 1, NULL, &err));
+    assert_non_null(strstr(err.msg, "noequals"));
+    const char *bad2[] = {"=5"};
+    assert_null(pips_game_new("tictacdoh", bad2, 1, NULL, &err));
+    assert_null(pips_game_new("chess", NULL, 0, NULL, &err));
+    assert_non_null(strstr(err.msg, "unknown game 'chess'"));
+    assert_non_null(strstr(err.msg, "tictacdoh"));
+}
+
+static void test_match_undo_and_record_round_trip(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_match *m = pips_match_new("tictacdoh", NULL, 0, 99, NULL, &err);
+    assert_non_null(m);
+    const char *seats[] = {"human", "random"};
+    assert_true(pips_match_set_seats(m, seats, 2, &err));
+    assert_false(pips_match_set_seats(m, seats, 1, &err));
+    const char *moves[] = {"L@0,0", "M@1,0", "M@0,0", "S@1,1"};
+    for (int i = 0; i < 4; i++)
+        assert_true(pips_match_play_text(m, moves[i], &err));
+    /* an illegal move changes nothing */
+    assert_false(pips_match_play_text(m, "L@0,0", &err));
+    assert_int_equal(m->n_moves, 4);
+    /* undo to seat 0's last decision takes back two plies */
+    assert_true(pips_match_undo_to_seat(m, 0, &err));
+    assert_int_equal(m->n_moves, 2);
+    assert_true(pips_match_play_text(m, "M@0,0", &err));
+    assert_true(pips_match_play_text(m, "S@1,1", &err));
+    char *rec = pips_match_to_record(m, &err);
+    assert_non_null(rec);
+    pips_match *back = pips_match_from_record(rec, NULL, &err);
+    if (!back)
+        fail_msg("%s", err.msg);
+    assert_int_equal(back->n_moves, 4);
+    assert_memory_equal(back->state, m->state, m->game->def->state_size);
+    assert_string_equal(back->seats[1], "random");
+    assert_true(back->seed == 99);
+    pips_free(NULL, rec);
+    pips_match_free(back);
+    pips_match_free(m);
+}
+
+static void expect_record_error(const char *json, const char *fragment)
+{
+    pips_error err = {0};
+    pips_match *m = pips_match_from_record(json, NULL, &err);
+    if (m)
+        fail_msg("record accepted: %s", json);
+    if (!strstr(err.msg, fragment))
+        fail_msg("record error '%s' lacks '%s'", err.msg, fragment);
+}
+
+static void test_bad_records_name_the_problem(void **unused)
+{
+    (void)unused;
+    expect_record_error("{", "invalid JSON");
+    expect_record_error("[]", "expected an object");
+    expect_record_error("{\"moves\":[]}", "'game'");
+    expect_record_error("{\"game\":\"go\",\"moves\":[]}", "unknown game");
+    expect_record_error("{\"game\":\"tictacdoh\"}", "'moves'");
+    expect_record_error("{\"game\":\"tictacdoh\",\"options\":{\"x\":\"1\"},\"moves\":[]}",
+                        "no option 'x'");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[\"L@0,0\",\"M@1,0\",\"S@0,0\"]}",
+                        "move 3 'S@0,0'");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[\"L@0,0\",7]}", "move 2 is");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[\"L@0,0\"],"
+                        "\"result\":{\"over\":true}}",
+                        "over");
+    expect_record_error("{\"game\":\"tictacdoh\",\"seats\":[\"a\"],\"moves\":[]}", "seats");
+    expect_record_error("{\"game\":\"tictacdoh\",\"seed\":-1,\"moves\":[]}", "seed");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[],\"moves\":[]}", "invalid JSON");
+}
+
+static void test_playout_reproduces_with_seed(void **unused)
+{
+    (void)unused;
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, NULL);
+    unsigned char a[1024], b[1024];
+    pips_move buf[128];
+    for (uint64_t seed = 0; seed < 50; seed++) {
+        pips_rng r1, r2;
+        pips_rng_seed(&r1, seed);
+        pips_rng_seed(&r2, seed);
+        g->def->initial(g, a);
+        g->def->initial(g, b);
+        pips_random_playout(g, a, &r1, buf, 1000);
+        pips_random_playout(g, b, &r2, buf, 1000);
+        assert_memory_equal(a, b, g->def->state_size);
+    }
+    pips_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rng_is_deterministic_and_uniform),
+        cmocka_unit_test(test_zobrist_keys_are_fixed),
+        cmocka_unit_test(test_strings_and_parsing),
+        cmocka_unit_test(test_failing_allocator),
+        cmocka_unit_test(test_options_errors_name_the_key),
+        cmocka_unit_test(test_match_undo_and_record_round_trip),
+        cmocka_unit_test(test_bad_records_name_the_problem),
+        cmocka_unit_test(test_playout_reproduces_with_seed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,421 @@
+/*
+ * test_tictacdoh.c — Tic Tac Doh! against its rulings TTD-R1..R7, the
+ * rulebook's stacking examples, perft counts, an independent move generator
+ * and the exact solution.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pips/game.h"
+
+static pips_game *ttd(void)
+{
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    return g;
+}
+
+/* Plays space-separated moves from the start; fails the test on a bad one. */
+static void *play(const pips_game *g, const char *moves)
+{
+    void *s = pips_state_new(g, NULL);
+    g->def->initial(g, s);
+    char buf[512];
+    strcpy(buf, moves);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        pips_error err;
+        if (!pips_play_text(g, s, tok, &err))
+            fail_msg("move %s: %s", tok, err.msg);
+    }
+    return s;
+}
+
+static bool legal(const pips_game *g, const void *s, const char *move, pips_error *err)
+{
+    pips_move m;
+    return pips_parse_move(g, s, move, &m, err);
+}
+
+static void expect_illegal(const pips_game *g, const void *s, const char *move,
+                           const char *fragment)
+{
+    pips_error err;
+    if (legal(g, s, move, &err))
+        fail_msg("%s should be illegal", move);
+    if (!strstr(err.msg, fragment))
+        fail_msg("%s: message '%s' lacks '%s'", move, err.msg, fragment);
+}
+
+static void test_r1_first_piece_is_origin_and_window(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = play(g, "");
+    expect_illegal(g, s, "L@1,0", "TTD-R1"); /* the first piece defines 0,0 */
+    assert_true(legal(g, s, "L@0,0", NULL));
+    pips_state_free(g, s);
+    /* After pieces at x=-1..1, a piece at x=2 would make the box 4 wide. */
+    s = play(g, "L@0,0 M@1,0 S@-1,0");
+    expect_illegal(g, s, "M@2,0", "TTD-R1");
+    expect_illegal(g, s, "M@-2,1", "TTD-R1");
+    assert_true(legal(g, s, "M@1,1", NULL));
+    assert_true(legal(g, s, "M@0,-1", NULL));
+    pips_state_free(g, s);
+    /* Coordinates beyond -2..2 cannot be in any window with the first piece. */
+    pips_error err;
+    pips_move m;
+    s = play(g, "L@0,0");
+    assert_false(g->def->move_from_text(g, s, "M@3,0", &m, &err));
+    assert_non_null(strstr(err.msg, "TTD-R1"));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_r2_adjacency_diagonal_counts(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = play(g, "M@0,0");
+    assert_true(legal(g, s, "S@1,1", NULL));  /* diagonal */
+    assert_true(legal(g, s, "S@-1,0", NULL)); /* orthogonal */
+    expect_illegal(g, s, "S@2,0", "TTD-R2");  /* touches nothing */
+    expect_illegal(g, s, "S@2,2", "TTD-R2");
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_r3_stacking_rulebook_examples(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = play(g, "L@0,0");
+    assert_true(legal(g, s, "M@0,0", NULL)); /* "ML: legal placement" */
+    expect_illegal(g, s, "S@0,0", "exactly one");   /* "SL: illegal placement" */
+    expect_illegal(g, s, "L@0,0", "exactly one");   /* equal sizes */
+    pips_state_free(g, s);
+    s = play(g, "S@0,0");
+    expect_illegal(g, s, "L@0,0", "exactly one"); /* L on S */
+    pips_state_free(g, s);
+    /* Trees L-M-S and nests S-M-L are legal, three high at most. */
+    s = play(g, "L@0,0 M@0,0 S@0,0");
+    expect_illegal(g, s, "M@0,0", "3 pieces");
+    pips_state_free(g, s);
+    s = play(g, "S@0,0 M@0,0 L@0,0");
+    expect_illegal(g, s, "M@0,0", "3 pieces");
+    pips_state_free(g, s);
+    /* The rulebook's forbidden nest-tree combos, bottom first. */
+    s = play(g, "S@0,0 M@0,0");
+    expect_illegal(g, s, "S@0,0", "tree and a nest"); /* S-M-S */
+    pips_state_free(g, s);
+    s = play(g, "L@0,0 M@0,0");
+    expect_illegal(g, s, "L@0,0", "tree and a nest"); /* L-M-L */
+    pips_state_free(g, s);
+    s = play(g, "M@0,0 L@0,0");
+    expect_illegal(g, s, "M@0,0", "tree and a nest"); /* M-L-M */
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static int status_of(const pips_game *g, const void *s)
+{
+    if (g->def->to_move(g, s) != PIPS_OVER)
+        return -1;
+    double r[2];
+    g->def->returns(g, s, r);
+    return r[0] == 1.0 ? 0 : r[1] == 1.0 ? 1 : 2; /* winner seat, or 2 = draw */
+}
+
+static void test_r4_r5_counting_and_winner(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    /* A tree L-M counts as M: M, tree(L,M), M in a row wins for the placer. */
+    void *s = play(g, "L@0,0 M@0,0 M@1,0 S@1,1");
+    assert_int_equal(status_of(g, s), -1);
+    assert_true(pips_play_text(g, s, "M@-1,0", NULL)); /* X places the line */
+    assert_int_equal(status_of(g, s), 0);
+    pips_state_free(g, s);
+    /* A tree also still counts as its large piece. */
+    s = play(g, "L@0,0 M@0,0 L@1,0 S@1,1 L@-1,0");
+    assert_int_equal(status_of(g, s), 0);
+    pips_state_free(g, s);
+    /* A nest S-M counts only as M: S, nest(S,M), S is no line. */
+    s = play(g, "S@0,0 M@0,0 S@1,0 L@1,1 S@-1,0");
+    assert_int_equal(status_of(g, s), -1);
+    pips_state_free(g, s);
+    /* ... but as M it completes M, nest, M; O places it and O wins (TTD-R5). */
+    s = play(g, "S@0,0 M@0,0 M@1,0 L@1,1 S@1,-1 M@-1,0");
+    assert_int_equal(status_of(g, s), 1);
+    pips_state_free(g, s);
+    /* Diagonal lines count too. */
+    s = play(g, "S@0,0 M@1,0 S@1,1 L@-1,0 S@-1,-1");
+    assert_int_equal(status_of(g, s), 0);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* Independent referee: does any line of three share a counted size? */
+static bool referee_line(const pips_game *g, const void *s)
+{
+    pips_str text;
+    pips_str_init(&text, NULL);
+    g->def->state_to_text(g, s, &text);
+    unsigned mask[5][5] = {{0}};
+    const char *p = pips_str_cstr(&text);
+    if (!strcmp(p, "-"))
+        p += 1; /* the empty grid */
+    while (*p) {
+        int x = (int)strtol(p, (char **)&p, 10);
+        p++;
+        int y = (int)strtol(p, (char **)&p, 10);
+        p++;
+        char st[4] = {0};
+        int h = 0;
+        while (*p && *p != ' ')
+            st[h++] = *p++;
+        while (*p == ' ')
+            p++;
+        int sz[3] = {0, 0, 0};
+        for (int i = 0; i < h; i++)
+            sz[i] = st[i] == 'S' ? 1 : st[i] == 'M' ? 2 : 3;
+        unsigned m = 0;
+        if (h == 1 || sz[1] > sz[0])
+            m = 1u << sz[h - 1];
+        else
+            for (int i = 0; i < h; i++)
+                m |= 1u << sz[i];
+        mask[y + 2][x + 2] = m;
+    }
+    pips_str_free(&text);
+    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 5; x++)
+            for (int d = 0; d < 4; d++) {
+                int x2 = x + 2 * dirs[d][0], y2 = y + 2 * dirs[d][1];
+                if (x2 < 0 || x2 > 4 || y2 < 0 || y2 > 4)
+                    continue;
+                if (mask[y][x] & mask[y + dirs[d][1]][x + dirs[d][0]] & mask[y2][x2])
+                    return true;
+            }
+    return false;
+}
+
+/* Every (size, cell) checked by check_move: an independent move generator. */
+static size_t moves_by_check(const pips_game *g, const void *s, pips_move *out)
+{
+    size_t n = 0;
+    for (int y = -2; y <= 2; y++)
+        for (int x = -2; x <= 2; x++)
+            for (int z = 0; z < 3; z++) {
+                char text[16];
+                pips_move m;
+                snprintf(text, sizeof text, "%c@%d,%d", "SML"[z], x, y);
+                if (g->def->move_from_text(g, s, text, &m, NULL) &&
+                    g->def->check_move(g, s, m, NULL))
+                    out[n++] = m;
+            }
+    return n;
+}
+
+static void test_r6_r7_draws_and_stuck_players(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = pips_state_new(g, NULL);
+    pips_move moves[75];
+    int draws = 0, stuck = 0, lines = 0;
+    for (uint64_t seed = 0; seed < 20000 && (draws < 3 || stuck < 3); seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        g->def->initial(g, s);
+        pips_random_playout(g, s, &rng, moves, 100);
+        int st = status_of(g, s);
+        assert_true(st >= 0);
+        pips_str text;
+        pips_str_init(&text, NULL);
+        g->def->state_to_text(g, s, &text);
+        int placed = 0;
+        for (const char *p = pips_str_cstr(&text); *p; p++)
+            placed += *p == 'S' || *p == 'M' || *p == 'L';
+        pips_str_free(&text);
+        bool line = referee_line(g, s);
+        if (st == 2) { /* TTD-R6: a draw is 15 pieces and no line */
+            assert_int_equal(placed, 15);
+            assert_false(line);
+            draws++;
+        } else if (!line) { /* TTD-R7: a win without a line: the loser is stuck */
+            assert_true(placed < 15);
+            assert_int_equal(moves_by_check(g, s, moves), 0);
+            assert_int_equal(st, (placed - 1) % 2); /* the other player won */
+            stuck++;
+        } else {
+            lines++;
+        }
+    }
+    assert_true(draws >= 3);
+    assert_true(stuck >= 3);
+    assert_true(lines > 0);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static uint64_t perft_by_check(const pips_game *g, const void *s, int depth)
+{
+    if (g->def->to_move(g, s) == PIPS_OVER)
+        return 0;
+    pips_move moves[75];
+    size_t n = moves_by_check(g, s, moves);
+    if (depth == 1)
+        return n;
+    uint64_t total = 0;
+    unsigned char child[1024];
+    for (size_t i = 0; i < n; i++) {
+        memcpy(child, s, g->def->state_size);
+        g->def->apply(g, child, moves[i]);
+        total += perft_by_check(g, child, depth - 1);
+    }
+    return total;
+}
+
+static void test_perft(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = play(g, "");
+    /* From the rulings file. */
+    assert_int_equal(pips_perft(g, s, 1), 3);
+    assert_int_equal(pips_perft(g, s, 2), 76);
+    assert_int_equal(pips_perft(g, s, 3), 2666);
+    /* The project's deeper counts (docs/games/tictacdoh.md). */
+    assert_int_equal(pips_perft(g, s, 4), 82032);
+    assert_int_equal(pips_perft(g, s, 5), 2073496);
+    assert_int_equal(pips_perft(g, s, 6), 43251440);
+    /* An independent generator (every cell and size through check_move). */
+    assert_int_equal(perft_by_check(g, s, 4), 82032);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_text_errors_leave_state_untouched(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = play(g, "L@0,0 M@1,0");
+    unsigned char before[1024];
+    memcpy(before, s, g->def->state_size);
+    static const char *bad[] = {"", "X@0,0", "M0,0", "M@", "M@1", "M@1,", "M@a,b",
+                                "M@1,1x", "S@0,0", "M@9,9", "L@2,2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        pips_error err = {0};
+        assert_false(pips_play_text(g, s, bad[i], &err));
+        assert_true(err.msg[0] != '\0');
+        assert_memory_equal(before, s, g->def->state_size);
+    }
+    static const char *bad_states[] = {"", "0,0:", "0,0:SS", "0,0:LML", "1,0:L",
+                                       "0,0:L 2,0:L", "0,0:L 0,0:M", "0,0:S 1,0:S 2,0:S 1,1:S 0,1:S -1,1:S",
+                                       "0,0:L,", "0,0:L junk", "5,0:L"};
+    for (size_t i = 0; i < sizeof bad_states / sizeof bad_states[0]; i++) {
+        pips_error err = {0};
+        unsigned char t[1024];
+        if (g->def->state_from_text(g, bad_states[i], t, &err))
+            fail_msg("state '%s' should be rejected", bad_states[i]);
+        assert_true(err.msg[0] != '\0');
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_solution_is_a_draw(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    pips_solve_result res;
+    pips_error err;
+    assert_true(pips_solve(g, NULL, &res, &err));
+    assert_int_equal(res.value, PIPS_DRAW);
+    assert_int_equal(res.positions, 343251); /* canonical positions stored */
+    /* Canonical forms never change a value: compare with plain solving on
+     * positions a few moves in. */
+    void *s = pips_state_new(g, NULL);
+    pips_move buf[75];
+    for (uint64_t seed = 0; seed < 6; seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        g->def->initial(g, s);
+        pips_random_playout(g, s, &rng, buf, 5);
+        if (g->def->to_move(g, s) == PIPS_OVER)
+            continue;
+        pips_solve_result a, b;
+        assert_true(pips_solve_from(g, s, true, NULL, &a, &err));
+        assert_true(pips_solve_from(g, s, false, NULL, &b, &err));
+        assert_int_equal(a.value, b.value);
+        assert_true(a.positions <= b.positions);
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_evaluation_hints(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    /* X to move can complete M, tree(L,M), M with M@-1,0. */
+    void *s = play(g, "L@0,0 M@0,0 M@1,0 S@1,1");
+    double v[2];
+    g->def->evaluate(g, s, v);
+    assert_true(v[0] > 0.9 && v[1] < 0.1);
+    pips_move moves[75];
+    int scores[75];
+    size_t n = g->def->legal_moves(g, s, moves);
+    g->def->order_moves(g, s, moves, n, scores);
+    pips_move win;
+    assert_true(g->def->move_from_text(g, s, "M@-1,0", &win, NULL));
+    for (size_t i = 0; i < n; i++) {
+        unsigned char child[1024];
+        memcpy(child, s, g->def->state_size);
+        g->def->apply(g, child, moves[i]);
+        assert_int_equal(scores[i] == 2, status_of(g, child) == 0);
+        if (moves[i] == win)
+            assert_int_equal(scores[i], 2);
+    }
+    pips_state_free(g, s);
+    /* The empty grid is balanced. */
+    s = play(g, "");
+    g->def->evaluate(g, s, v);
+    assert_true(v[0] > 0.4 && v[0] < 0.6);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_options_rejected(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    const char *kv[] = {"size=4"};
+    assert_null(pips_game_new("tictacdoh", kv, 1, NULL, &err));
+    assert_non_null(strstr(err.msg, "size"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_r1_first_piece_is_origin_and_window),
+        cmocka_unit_test(test_r2_adjacency_diagonal_counts),
+        cmocka_unit_test(test_r3_stacking_rulebook_examples),
+        cmocka_unit_test(test_r4_r5_counting_and_winner),
+        cmocka_unit_test(test_r6_r7_draws_and_stuck_players),
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_text_errors_leave_state_untouched),
+        cmocka_unit_test(test_solution_is_a_draw),
+        cmocka_unit_test(test_evaluation_hints),
+        cmocka_unit_test(test_options_rejected),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
