@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "pips/lab.h"
+#include "pips/match.h"
 #include "toy_game.h"
 
 #define Z95 1.959963984540054
@@ -255,7 +256,7 @@ static void test_report_files(void **unused)
     (void)unused;
     const char *seats[] = {"mcts:iters=50", "random"};
     pips_playtest_opts o = {.game = "tictacdoh", .seats = seats, .n_seats = 2, .games = 10,
-                            .seed = 2, .threads = 2};
+                            .seed = 2, .threads = 2, .keep_records = true};
     pips_playtest *pt = run(&o);
     char dir[] = "/tmp/pips_lab_test_XXXXXX";
     assert_non_null(mkdtemp(dir));
@@ -276,6 +277,21 @@ static void test_report_files(void **unused)
             assert_string_equal(head, "<svg ");
         remove(path);
     }
+    /* every game is a record that replays to a finished game */
+    for (int i = 1; i <= 10; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/records/A-%06d.json", sub, i);
+        pips_match *m = pips_match_load(path, NULL, &err);
+        if (!m)
+            fail_msg("record %s: %s", path, err.msg);
+        assert_true(pips_match_over(m));
+        assert_string_equal(m->seats[(i - 1) % 2], "mcts:iters=50");
+        pips_match_free(m);
+        remove(path);
+    }
+    snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "/records");
+    rmdir(sub);
+    sub[strlen(sub) - strlen("/records")] = '\0';
     rmdir(sub);
     rmdir(dir);
     /* the decisiveness section appears with an MCTS seat */

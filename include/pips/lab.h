@@ -36,6 +36,7 @@ typedef struct pips_playtest_opts {
     int threads;                  /* worker threads (>= 1) */
     bool fixed_seats;             /* false: seat s of game i gets agent (s + i) % n */
     double decisive_threshold;    /* 0 means 0.8 */
+    bool keep_records;            /* keep every game as a JSON record (pips/match.h) */
     /* Called after each finished game (from worker threads, serialised). */
     void (*progress)(void *ud, unsigned long done, unsigned long total);
     void *progress_ud;
@@ -59,7 +60,8 @@ void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out);
 void pips_playtest_svg_seats(const pips_playtest *pt, pips_str *out);
 void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out);
 /* Writes report.md, report.json, seats.svg and lengths.svg into dir
- * (created when missing). */
+ * (created when missing), and with kept records records/A-000001.json ...
+ * (B-... for the second rule set), one per game. */
 bool pips_playtest_write(const pips_playtest *pt, const char *dir, pips_error *err);
 
 /* Games per second of the whole run (wall clock). */

@@ -27,7 +27,7 @@ static void playtest_usage(FILE *f)
     fprintf(f,
             "usage: pips playtest GAME --seats A,B,... [--games N] [--seed S] [--threads T]\n"
             "                     [--opt K=V]... [--vs-opt K=V]... [--fixed-seats]\n"
-            "                     [--out DIR] [--threshold X]\n\n"
+            "                     [--out DIR [--records]] [--threshold X]\n\n"
             "Plays N games (default 100) between the agents (one spec per seat, e.g.\n"
             "mcts:iters=1000,random) and prints a Markdown report: results per agent and\n"
             "per seat with 95%% Wilson intervals, first-player advantage, seat balance,\n"
@@ -36,7 +36,9 @@ static void playtest_usage(FILE *f)
             "--threshold, default 0.8). Seats rotate so every agent sits in every seat\n"
             "equally, unless --fixed-seats. --vs-opt replays the same seeds under a second\n"
             "rule set (the --opt values with these overrides) and compares every figure.\n"
-            "--out DIR writes report.md, report.json, seats.svg and lengths.svg.\n"
+            "--out DIR writes report.md, report.json, seats.svg and lengths.svg; with\n"
+            "--records also DIR/records/A-000001.json... (B-... for --vs-opt games), each\n"
+            "game as a JSON record that 'pips replay' reads.\n"
             "The same --seed gives the same report for any --threads (timing aside).\n"
             "An agent's own parameters also use ',': a ',' followed by KEY=VALUE continues\n"
             "the agent, e.g. --seats mcts:time=1,threads=2,alphabeta:depth=6.\n");
@@ -82,7 +84,7 @@ int cli_playtest(int argc, char **argv)
     long games = 100, threads = 1;
     unsigned long long seed = 1;
     double threshold = 0.8;
-    bool fixed = false;
+    bool fixed = false, records = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -134,6 +136,8 @@ int cli_playtest(int argc, char **argv)
             out_dir = argv[++i];
         } else if (!strcmp(a, "--fixed-seats")) {
             fixed = true;
+        } else if (!strcmp(a, "--records")) {
+            records = true;
         } else if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "%s: unknown flag '%s' (or a missing value)\n", prog, a);
             return 2;
@@ -143,6 +147,10 @@ int cli_playtest(int argc, char **argv)
             fprintf(stderr, "%s: unexpected argument '%s'\n", prog, a);
             return 2;
         }
+    }
+    if (records && !out_dir) {
+        fprintf(stderr, "%s: --records needs --out DIR\n", prog);
+        return 2;
     }
     if (!name || !seats_text) {
         fprintf(stderr, "%s: %s\n", prog, !name ? "missing GAME" : "missing --seats A,B,...");
@@ -173,6 +181,7 @@ int cli_playtest(int argc, char **argv)
                             .threads = (int)threads,
                             .fixed_seats = fixed,
                             .decisive_threshold = threshold,
+                            .keep_records = records,
                             .progress = isatty(2) ? progress_bar : NULL};
     pips_error err;
     pips_playtest *pt = pips_playtest_run(&o, &err);

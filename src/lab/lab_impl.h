@@ -28,6 +28,7 @@ typedef struct game_result {
     uint32_t moves[LAB_MAX_N];  /* decisions per seat */
     double decisive;           /* fraction of the game before the winner's value
                                   stays above the threshold; < 0 when unknown */
+    char *record;              /* JSON game record (pips/match.h) when kept */
 } game_result;
 
 typedef struct wdl {
@@ -75,6 +76,7 @@ struct pips_playtest {
     bool has_mcts;
     bool has_vs;
     ruleset_stats base, vs;
+    char **records[2]; /* per rule set, one JSON record per game, or NULL */
     double seconds; /* wall clock of the whole run */
 };
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lab/lab_impl.h"
+#include "pips/match.h"
 
 typedef struct run_ctx {
     const pips_playtest_opts *o;
@@ -42,28 +43,39 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
     pips_rng_derive(&branch_rng, c->o->seed ^ 0x9e3779b97f4a7c15ull, index);
     pips_agent *agents[LAB_MAX_N] = {0};
     bool ok = false;
-    void *state = pips_state_new(g, err);
     size_t mm = pips_max_moves(g);
     pips_move *buf = pips_calloc(g->alloc, mm, sizeof *buf);
-    double *prob = pips_calloc(g->alloc, mm, sizeof *prob);
     /* the winner's value estimates: (ply, estimate) of MCTS seats */
     size_t est_cap = 64, est_n = 0;
     double *est = pips_malloc(g->alloc, est_cap * 2 * sizeof *est);
     int *est_seat = pips_malloc(g->alloc, est_cap * sizeof *est_seat);
     size_t br_cap = 64;
     r->branching = pips_malloc(g->alloc, br_cap * sizeof *r->branching);
-    if (!state || !buf || !prob || !est || !est_seat || !r->branching) {
+    /* the match (its own copy of the game) keeps the history for the record
+     * and draws the dice from its seed */
+    uint64_t match_seed = pips_rng_next(&rng);
+    pips_game *mg = pips_game_new_opts(d, &g->options, g->alloc, err);
+    pips_match *match = mg ? pips_match_from_game(mg, match_seed, err) : NULL;
+    if (!match)
+        goto done;
+    if (!buf || !est || !est_seat || !r->branching) {
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
         goto done;
     }
+    const char *seat_names[LAB_MAX_N];
+    char seat_buf[LAB_MAX_N][PIPS_SEAT_MAX];
     for (int s = 0; s < np; s++) {
         int k = pt->fixed_seats ? s : (int)((s + index) % (unsigned long)np);
         r->seat_agent[s] = k;
         agents[s] = pips_agent_new(g, pt->agents[k], pips_rng_next(&rng), err);
         if (!agents[s])
             goto done;
+        snprintf(seat_buf[s], PIPS_SEAT_MAX, "%s", pt->agents[k]);
+        seat_names[s] = seat_buf[s];
     }
-    d->initial(g, state);
+    if (!pips_match_set_seats(match, seat_names, np, err))
+        goto done;
+    const void *state = match->state;
     r->winner = -1;
     r->decisive = -1;
     for (;;) {
@@ -76,71 +88,83 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
         }
         pips_move m;
         if (who == PIPS_CHANCE) {
-            size_t n = d->chance_outcomes(g, state, buf, prob);
-            if (n == 0) {
-                pips_fail(err, PIPS_ERR_ILLEGAL, "a chance node without outcomes");
+            /* the agents observe the outcome with the state before it, which
+             * the match keeps in its history */
+            pips_move outcome;
+            if (!pips_match_roll(match, &outcome, err))
+                goto done;
+            const unsigned char *before = match->history + (match->n_moves - 1) * d->state_size;
+            for (int s = 0; s < np; s++)
+                pips_agent_observe(agents[s], before, outcome);
+            r->chance_plies++;
+            continue;
+        }
+        size_t n = pips_node_moves(g, state, &branch_rng, buf, NULL);
+        if (r->length == br_cap) {
+            br_cap *= 2;
+            uint32_t *nb = pips_realloc(g->alloc, r->branching, br_cap * sizeof *nb);
+            if (!nb) {
+                pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
                 goto done;
             }
-            m = buf[pips_sample_chance(&rng, prob, n)];
-            r->chance_plies++;
-        } else {
-            size_t n = pips_node_moves(g, state, &branch_rng, buf, NULL);
-            if (r->length == br_cap) {
-                br_cap *= 2;
-                uint32_t *nb = pips_realloc(g->alloc, r->branching, br_cap * sizeof *nb);
-                if (!nb) {
+            r->branching = nb;
+        }
+        r->branching[r->length] = (uint32_t)n;
+        double t0 = pips_now();
+        if (!pips_agent_choose(agents[who], state, &m, err)) {
+            pips_error_prefix(err, "seat %d (%s), move %u: ", who + 1,
+                              pips_agent_spec(agents[who]), r->length + 1);
+            goto done;
+        }
+        double dt = pips_now() - t0;
+        r->time_sum[who] += dt;
+        if (dt > r->time_max[who])
+            r->time_max[who] = dt;
+        r->moves[who]++;
+        double v;
+        if (is_mcts_spec(pips_agent_spec(agents[who])) &&
+            pips_agent_last_value(agents[who], &v)) {
+            if (est_n == est_cap) {
+                est_cap *= 2;
+                double *ne = pips_realloc(g->alloc, est, est_cap * 2 * sizeof *ne);
+                if (ne)
+                    est = ne;
+                int *ns = ne ? pips_realloc(g->alloc, est_seat, est_cap * sizeof *ns) : NULL;
+                if (!ne || !ns) {
                     pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
                     goto done;
                 }
-                r->branching = nb;
+                est_seat = ns;
             }
-            r->branching[r->length] = (uint32_t)n;
-            double t0 = pips_now();
-            if (!pips_agent_choose(agents[who], state, &m, err)) {
-                pips_error_prefix(err, "seat %d (%s), move %u: ", who + 1,
-                                  pips_agent_spec(agents[who]), r->length + 1);
-                goto done;
-            }
-            double dt = pips_now() - t0;
-            if (!pips_check_move(g, state, m, err)) {
-                pips_error_prefix(err, "seat %d (%s) chose an illegal move: ", who + 1,
-                                  pips_agent_spec(agents[who]));
-                goto done;
-            }
-            r->time_sum[who] += dt;
-            if (dt > r->time_max[who])
-                r->time_max[who] = dt;
-            r->moves[who]++;
-            double v;
-            if (is_mcts_spec(pips_agent_spec(agents[who])) &&
-                pips_agent_last_value(agents[who], &v)) {
-                if (est_n == est_cap) {
-                    est_cap *= 2;
-                    double *ne = pips_realloc(g->alloc, est, est_cap * 2 * sizeof *ne);
-                    int *ns = ne ? pips_realloc(g->alloc, est_seat, est_cap * sizeof *ns) : NULL;
-                    if (ne)
-                        est = ne;
-                    if (!ne || !ns) {
-                        pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
-                        goto done;
-                    }
-                    est_seat = ns;
-                }
-                est[2 * est_n] = r->length;
-                est[2 * est_n + 1] = v;
-                est_seat[est_n++] = who;
-            }
-            r->length++;
+            est[2 * est_n] = r->length;
+            est[2 * est_n + 1] = v;
+            est_seat[est_n++] = who;
         }
+        r->length++;
         for (int s = 0; s < np; s++)
             pips_agent_observe(agents[s], state, m);
-        d->apply(g, state, m);
+        if (!pips_match_play(match, m, err)) {
+            pips_error_prefix(err, "seat %d (%s) chose an illegal move: ", who + 1,
+                              pips_agent_spec(agents[who]));
+            goto done;
+        }
     }
     if (r->unfinished) {
         for (int s = 0; s < np; s++)
             r->returns[s] = 1.0 / np;
     } else {
         d->returns(g, state, r->returns);
+    }
+    if (c->o->keep_records) {
+        char *text = pips_match_to_record(match, err);
+        if (!text)
+            goto done;
+        r->record = pips_strdup(NULL, text);
+        pips_free(match->game->alloc, text);
+        if (!r->record) {
+            pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a record");
+            goto done;
+        }
     }
     int best = 0, ties = 0;
     for (int s = 1; s < np; s++)
@@ -175,9 +199,8 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
 done:
     for (int s = 0; s < np; s++)
         pips_agent_free(agents[s]);
-    pips_state_free(g, state);
+    pips_match_free(match);
     pips_free(g->alloc, buf);
-    pips_free(g->alloc, prob);
     pips_free(g->alloc, est);
     pips_free(g->alloc, est_seat);
     return ok;
@@ -385,8 +408,8 @@ static void options_text(const pips_game *g, char *out, size_t cap)
 
 /* Plays the games of one rule set and aggregates them into st. */
 static bool run_ruleset(pips_playtest *pt, const pips_playtest_opts *o, const pips_game *g,
-                        ruleset_stats *st, unsigned long total, unsigned long *done,
-                        pips_error *err)
+                        ruleset_stats *st, char **records, unsigned long total,
+                        unsigned long *done, pips_error *err)
 {
     game_result *results = pips_calloc(NULL, o->games ? o->games : 1, sizeof *results);
     if (!results)
@@ -414,8 +437,13 @@ static bool run_ruleset(pips_playtest *pt, const pips_playtest_opts *o, const pi
         options_text(g, st->options, sizeof st->options);
         ok = aggregate(pt, results, st, err);
     }
-    for (unsigned long i = 0; i < o->games; i++)
+    for (unsigned long i = 0; i < o->games; i++) {
         pips_free(g->alloc, results[i].branching);
+        if (records)
+            records[i] = results[i].record;
+        else
+            pips_free(NULL, results[i].record);
+    }
     pips_free(NULL, results);
     return ok;
 }
@@ -524,9 +552,18 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     }
     double t0 = pips_now();
     unsigned long done = 0, total = o->games * (pt->has_vs ? 2 : 1);
-    if (!run_ruleset(pt, o, g, &pt->base, total, &done, err))
+    if (o->keep_records) {
+        for (int r = 0; r < (gv ? 2 : 1); r++) {
+            pt->records[r] = pips_calloc(NULL, o->games, sizeof *pt->records[r]);
+            if (!pt->records[r]) {
+                pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the records");
+                goto fail;
+            }
+        }
+    }
+    if (!run_ruleset(pt, o, g, &pt->base, pt->records[0], total, &done, err))
         goto fail;
-    if (gv && !run_ruleset(pt, o, gv, &pt->vs, total, &done, err)) {
+    if (gv && !run_ruleset(pt, o, gv, &pt->vs, pt->records[1], total, &done, err)) {
         pips_error_prefix(err, "--vs-opt: ");
         goto fail;
     }
@@ -549,6 +586,11 @@ void pips_playtest_free(pips_playtest *pt)
     pips_free(NULL, pt->base.branch_count);
     pips_free(NULL, pt->vs.branch_mean);
     pips_free(NULL, pt->vs.branch_count);
+    for (int r = 0; r < 2; r++) {
+        for (unsigned long i = 0; pt->records[r] && i < pt->games; i++)
+            pips_free(NULL, pt->records[r][i]);
+        pips_free(NULL, pt->records[r]);
+    }
     pips_free(NULL, pt);
 }
 

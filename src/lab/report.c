@@ -466,6 +466,23 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, pips_error *e
     pips_playtest_svg_lengths(pt, &s);
     ok = ok && write_file(dir, "lengths.svg", &s, err);
     pips_str_free(&s);
+    if (ok && pt->records[0]) {
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/records", dir);
+        if (mkdir(sub, 0777) != 0 && errno != EEXIST)
+            return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", sub,
+                             strerror(errno));
+        for (int r = 0; r < 2 && ok; r++)
+            for (unsigned long i = 0; pt->records[r] && i < pt->games && ok; i++) {
+                char name[64];
+                pips_str t;
+                snprintf(name, sizeof name, "%c-%06lu.json", r ? 'B' : 'A', i + 1);
+                pips_str_init(&t, NULL);
+                pips_str_cat(&t, pt->records[r][i]);
+                ok = write_file(sub, name, &t, err);
+                pips_str_free(&t);
+            }
+    }
     return ok;
 }
 
