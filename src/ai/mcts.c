@@ -8,7 +8,9 @@
  * A tree is an arena of nodes; a node's children are contiguous. A pass
  * descends from the root (unvisited children first, in an order shuffled at
  * expansion; then UCT), stops at the first new node, plays a random playout
- * and adds its returns along the path. A node is expanded the second time a
+ * and adds its returns along the path (or, with leaf=eval, the default when
+ * the game has an evaluate hook, adds the hook's values for the new leaf
+ * instead of a playout's returns). A node is expanded the second time a
  * pass reaches it, so the tree grows by about one expansion per pass.
  *
  * Root parallelism: threads=T builds T independent trees, each with its own
@@ -36,6 +38,7 @@ typedef struct mnode {
     float prob;     /* probability as a chance outcome */
     int8_t to_move; /* mover at this node, once expanded */
     uint8_t expanded;
+    uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
 } mnode;
 
 typedef struct mtree {
@@ -53,6 +56,7 @@ typedef struct mtree {
     size_t path_cap;
     pips_rng rng;
     double c;
+    bool eval_leaves; /* value new leaves with the evaluate hook, not a playout */
     uint64_t passes;
 } mtree;
 
@@ -63,8 +67,11 @@ typedef struct mcts_impl {
     double c;
     size_t max_nodes;
     bool reuse;
+    bool eval_leaves;
     mtree trees[MCTS_MAX_THREADS];
     pips_move_eval *evals; /* 2 * max_moves */
+    double *proven;        /* per merged move: its proven value, or -1 */
+    int *rank_class;       /* per merged move: 2 proven win, 1 open, 0 proven loss */
 } mcts_impl;
 
 /* ---- arena ------------------------------------------------------------------ */
@@ -159,13 +166,62 @@ static uint32_t select_child(mtree *t, uint32_t node)
         if (c->visits == 0)
             return first + i;
         double mean = t->sums[(size_t)(first + i) * t->np + who] / c->visits;
-        double u = mean + t->c * sqrt(log_n / c->visits);
+        double u = c->proven ? mean : mean + t->c * sqrt(log_n / c->visits);
         if (u > best) {
             best = u;
             pick = first + i;
         }
     }
     return pick;
+}
+
+/* The proven value of seat p at node n (only for proven nodes). */
+static double proven_value(const mtree *t, uint32_t n, int p)
+{
+    return t->sums[(size_t)n * t->np + p] / t->nodes[n].visits;
+}
+
+/* Marks node proven when its children settle it: a decision node when one
+ * child gives its mover the best possible return (1) or every child is
+ * proven (then the best of them for the mover); a chance node when every
+ * outcome is proven (the expectation). The node's sums are reset to the
+ * exact value times its visits so its mean is that value from now on. */
+static bool try_prove(mtree *t, uint32_t n)
+{
+    mnode *nd = &t->nodes[n];
+    if (!nd->expanded || nd->n_children == 0 || nd->visits == 0)
+        return false;
+    int np = t->np, who = nd->to_move;
+    double v[PIPS_MAX_PLAYERS] = {0};
+    bool all = true, found = false;
+    double best = -1;
+    for (uint32_t i = 0; i < nd->n_children && !found; i++) {
+        uint32_t c = nd->first_child + i;
+        if (!t->nodes[c].proven || t->nodes[c].visits == 0) {
+            all = false;
+            if (who != PIPS_CHANCE)
+                continue;
+            break;
+        }
+        if (who == PIPS_CHANCE) {
+            for (int p = 0; p < np; p++)
+                v[p] += t->nodes[c].prob * proven_value(t, c, p);
+        } else {
+            double mine = proven_value(t, c, who);
+            if (mine > best) {
+                best = mine;
+                for (int p = 0; p < np; p++)
+                    v[p] = proven_value(t, c, p);
+            }
+            found = mine >= 1.0 - 1e-6;
+        }
+    }
+    if (!found && !all)
+        return false;
+    nd->proven = 1;
+    for (int p = 0; p < np; p++)
+        t->sums[(size_t)n * np + p] = (float)(v[p] * nd->visits);
+    return true;
 }
 
 static void one_pass(mtree *t)
@@ -178,9 +234,13 @@ static void one_pass(mtree *t)
     t->path[len++] = 0;
     for (;;) {
         mnode *nd = &t->nodes[node];
+        if (nd->proven)
+            break;
         if (!nd->expanded) {
-            if (d->to_move(g, t->work) == PIPS_OVER)
+            if (d->to_move(g, t->work) == PIPS_OVER) {
+                nd->proven = 1;
                 break;
+            }
             if (nd->visits == 0 && node != 0)
                 break; /* a new leaf: play out from here */
             if (!expand(t, node, t->work))
@@ -203,12 +263,22 @@ static void one_pass(mtree *t)
         t->path[len++] = node;
     }
     double r[PIPS_MAX_PLAYERS];
-    pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
-    if (d->to_move(g, t->work) == PIPS_OVER) {
-        d->returns(g, t->work, r);
-    } else {
+    const mnode *leaf = &t->nodes[node];
+    if (leaf->proven && leaf->visits > 0) {
         for (int p = 0; p < t->np; p++)
-            r[p] = 1.0 / t->np;
+            r[p] = t->sums[(size_t)node * t->np + p] / leaf->visits;
+    } else if (d->to_move(g, t->work) == PIPS_OVER) {
+        d->returns(g, t->work, r);
+    } else if (t->eval_leaves) {
+        d->evaluate(g, t->work, r);
+    } else {
+        pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
+        if (d->to_move(g, t->work) == PIPS_OVER) {
+            d->returns(g, t->work, r);
+        } else {
+            for (int p = 0; p < t->np; p++)
+                r[p] = 1.0 / t->np;
+        }
     }
     for (size_t i = 0; i < len; i++) {
         uint32_t n = t->path[i];
@@ -216,6 +286,12 @@ static void one_pass(mtree *t)
         float *s = t->sums + (size_t)n * t->np;
         for (int p = 0; p < t->np; p++)
             s[p] += (float)r[p];
+    }
+    /* MCTS-Solver: settle proven values upward while they keep settling */
+    for (size_t i = len; i-- > 0;) {
+        uint32_t n = t->path[i];
+        if (!t->nodes[n].proven && !try_prove(t, n))
+            break;
     }
     t->passes++;
 }
@@ -232,13 +308,14 @@ static void *run_tree(void *arg)
 {
     run_args *ra = arg;
     mtree *t = ra->tree;
+    /* a proven root needs no more passes */
     if (ra->passes > 0) {
-        for (long i = 0; i < ra->passes; i++)
+        for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++)
             one_pass(t);
     } else {
         do
             one_pass(t);
-        while (pips_now() < ra->deadline);
+        while (!t->nodes[0].proven && pips_now() < ra->deadline);
     }
     return NULL;
 }
@@ -295,24 +372,46 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
             if (j == n) {
                 if (n == cap)
                     continue;
+                mi->proven[n] = -1;
                 mi->evals[n++] = (pips_move_eval){c->move, 0, 0};
             }
             mi->evals[j].visits += c->visits;
             mi->evals[j].value += sum; /* a sum until divided below */
+            if (c->proven && c->visits)
+                mi->proven[j] = sum / c->visits;
         }
     }
-    for (size_t j = 0; j < n; j++)
-        mi->evals[j].value = mi->evals[j].visits ? mi->evals[j].value / mi->evals[j].visits : 0;
-    /* best first: most visits, then mean value (stable otherwise) */
+    /* rank: proven wins, then the rest, then proven losses; within a class
+     * most visits, then the higher mean (stable otherwise) */
+    for (size_t j = 0; j < n; j++) {
+        pips_move_eval *e = &mi->evals[j];
+        e->value = e->visits ? e->value / e->visits : 0;
+        if (mi->proven[j] >= 0)
+            e->value = mi->proven[j];
+        mi->rank_class[j] = mi->proven[j] < 0 ? 1 : mi->proven[j] >= 1 - 1e-6 ? 2
+                                                    : mi->proven[j] <= 1e-6   ? 0
+                                                                              : 1;
+    }
     for (size_t i = 1; i < n; i++) {
         pips_move_eval e = mi->evals[i];
+        int cls = mi->rank_class[i];
+        double pv = mi->proven[i];
         size_t j = i;
-        while (j > 0 && (mi->evals[j - 1].visits < e.visits ||
-                         (mi->evals[j - 1].visits == e.visits && mi->evals[j - 1].value < e.value))) {
-            mi->evals[j] = mi->evals[j - 1];
+        while (j > 0) {
+            const pips_move_eval *f = &mi->evals[j - 1];
+            int fc = mi->rank_class[j - 1];
+            bool before = fc < cls || (fc == cls && (f->visits < e.visits ||
+                                                     (f->visits == e.visits && f->value < e.value)));
+            if (!before)
+                break;
+            mi->evals[j] = *f;
+            mi->rank_class[j] = fc;
+            mi->proven[j] = mi->proven[j - 1];
             j--;
         }
         mi->evals[j] = e;
+        mi->rank_class[j] = cls;
+        mi->proven[j] = pv;
     }
     if (n == 0) {
         pips_fail(err, PIPS_ERR_ILLEGAL, "no legal move: the game is over");
@@ -428,6 +527,8 @@ static void mcts_destroy(pips_agent *a)
         pips_free(al, t->path);
     }
     pips_free(al, mi->evals);
+    pips_free(al, mi->proven);
+    pips_free(al, mi->rank_class);
     pips_free(al, mi);
 }
 
@@ -440,6 +541,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->max_moves = pips_max_moves(g);
     t->max_nodes = mi->max_nodes;
     t->c = mi->c;
+    t->eval_leaves = mi->eval_leaves;
     t->root_state = pips_calloc(al, 1, t->state_size);
     t->work = pips_calloc(al, 1, t->state_size);
     t->moves = pips_calloc(al, t->max_moves, sizeof *t->moves);
@@ -455,6 +557,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
     long iters = 0, threads = 1, max_nodes = 8000000, reuse = 1;
+    bool has_eval = g->def->evaluate != NULL;
+    int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     double time = 0, c = 1.0;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
@@ -473,10 +577,24 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1000, 2000000000L, &max_nodes, err);
         else if (!strcmp(key, "reuse"))
             ok = agent_param_long("mcts", key, value, 0, 1, &reuse, err);
-        else
+        else if (!strcmp(key, "leaf")) {
+            ok = true;
+            if (!strcmp(value, "playout"))
+                leaf = 0;
+            else if (!strcmp(value, "eval") && has_eval)
+                leaf = 1;
+            else if (!strcmp(value, "eval"))
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: leaf=eval needs the game's evaluate hook, which %s "
+                                 "lacks",
+                                 g->def->name);
+            else
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: leaf='%s' must be playout or eval", value);
+        } else
             return pips_fail(err, PIPS_ERR_ARG,
-                             "mcts: unknown parameter '%s' (iters, time, threads, c, nodes, "
-                             "reuse)",
+                             "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
+                             "nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -499,11 +617,14 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->c = c;
     mi->max_nodes = (size_t)max_nodes;
     mi->reuse = reuse != 0;
+    mi->eval_leaves = leaf == 1;
     for (int k = 0; k < mi->threads; k++)
         if (!tree_init(&mi->trees[k], g, mi))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
     mi->evals = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->evals);
-    if (!mi->evals)
+    mi->proven = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->proven);
+    mi->rank_class = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->rank_class);
+    if (!mi->evals || !mi->proven || !mi->rank_class)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
@@ -521,6 +642,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
     if (!reuse)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "reuse=0,");
+    if (has_eval && leaf == 0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
     a->spec[len - 1] = '\0';
     return true;
 }
