@@ -67,6 +67,15 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, pips_error *e
 /* Games per second of the whole run (wall clock). */
 double pips_playtest_games_per_second(const pips_playtest *pt);
 
+/* ---- MPI (a -DPIPS_MPI=ON build; no-ops otherwise) ----------------------------
+ * Between begin and end, pips_playtest_run splits the games over the ranks
+ * (rank r plays the games numbered r modulo the rank count) and gathers all
+ * results on every rank, so every rank computes the same report as a single
+ * process would. Only rank 0 should print or write it. */
+bool pips_lab_mpi_begin(int *argc, char ***argv);
+void pips_lab_mpi_end(void);
+int pips_lab_rank(void);
+
 /* ---- statistics ------------------------------------------------------------- */
 
 /* Wilson score interval for a proportion p_hat observed in n trials at

@@ -184,11 +184,26 @@ int cli_playtest(int argc, char **argv)
                             .keep_records = records,
                             .progress = isatty(2) ? progress_bar : NULL};
     pips_error err;
+    if (!pips_lab_mpi_begin(&argc, &argv)) {
+        fprintf(stderr, "%s: MPI did not start\n", prog);
+        free(copy);
+        return 1;
+    }
+    bool root = pips_lab_rank() == 0;
+    if (!root)
+        o.progress = NULL;
     pips_playtest *pt = pips_playtest_run(&o, &err);
     free(copy);
     if (!pt) {
-        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        if (root)
+            fprintf(stderr, "%s: %s\n", prog, err.msg);
+        pips_lab_mpi_end();
         return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
+    }
+    if (!root) { /* only rank 0 reports */
+        pips_playtest_free(pt);
+        pips_lab_mpi_end();
+        return 0;
     }
     pips_str s;
     pips_str_init(&s, NULL);
@@ -202,5 +217,6 @@ int cli_playtest(int argc, char **argv)
         rc = 1;
     }
     pips_playtest_free(pt);
+    pips_lab_mpi_end();
     return rc;
 }

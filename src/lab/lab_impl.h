@@ -80,6 +80,12 @@ struct pips_playtest {
     double seconds; /* wall clock of the whole run */
 };
 
+/* MPI (dist.c): this process's rank and the rank count (0 and 1 without
+ * MPI), and the exchange that gives every rank every game's result. */
+void lab_dist_get(int *rank, int *size);
+bool lab_dist_exchange(game_result *res, unsigned long games, int np, bool records,
+                       bool local_ok, pips_error *err);
+
 /* Statistic helpers shared by the writers. */
 double lab_rate(double x, double n);
 

@@ -26,6 +26,7 @@ typedef struct run_ctx {
     unsigned long *done;  /* shared progress counter */
     pthread_mutex_t *lock;
     unsigned long next;
+    unsigned long first, stride; /* this process plays games first, first + stride, ... */
     bool failed;
     pips_error err;
 } run_ctx;
@@ -211,7 +212,7 @@ static void *worker(void *arg)
     run_ctx *c = arg;
     for (;;) {
         pthread_mutex_lock(c->lock);
-        unsigned long i = c->next++;
+        unsigned long i = c->first + c->stride * c->next++;
         bool stop = c->failed || i >= c->o->games;
         pthread_mutex_unlock(c->lock);
         if (stop)
@@ -416,8 +417,11 @@ static bool run_ruleset(pips_playtest *pt, const pips_playtest_opts *o, const pi
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for %lu games", o->games);
     pthread_mutex_t lock;
     pthread_mutex_init(&lock, NULL);
+    int rank, size;
+    lab_dist_get(&rank, &size);
     run_ctx c = {.o = o, .g = g, .pt = pt, .results = results, .total = total, .done = done,
-                 .lock = &lock, .next = 0, .failed = false};
+                 .lock = &lock, .next = 0, .first = (unsigned long)rank,
+                 .stride = (unsigned long)size, .failed = false};
     int threads = o->threads < 1 ? 1 : o->threads;
     pthread_t tid[64];
     int started = 0;
@@ -433,6 +437,7 @@ static bool run_ruleset(pips_playtest *pt, const pips_playtest_opts *o, const pi
     bool ok = !c.failed;
     if (!ok && err)
         *err = c.err;
+    ok = lab_dist_exchange(results, o->games, pt->np, o->keep_records, ok, err);
     if (ok) {
         options_text(g, st->options, sizeof st->options);
         ok = aggregate(pt, results, st, err);
