@@ -71,7 +71,7 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
         agents[s] = pips_agent_new(g, pt->agents[k], pips_rng_next(&rng), err);
         if (!agents[s])
             goto done;
-        snprintf(seat_buf[s], PIPS_SEAT_MAX, "%s", pt->agents[k]);
+        snprintf(seat_buf[s], PIPS_SEAT_MAX, "%.*s", PIPS_SEAT_MAX - 1, pt->agents[k]);
         seat_names[s] = seat_buf[s];
     }
     if (!pips_match_set_seats(match, seat_names, np, err))
