@@ -94,7 +94,7 @@ static void test_spec_normalised(void **unused)
         {"greedy", "greedy"},
         {"easy", "greedy"},
         {"medium", "mcts:iters=1000"},
-        {"hard", "mcts:iters=10000"},
+        {"hard", "alphabeta:depth=4"},
         {"max", "alphabeta:time=2"},
         {"mcts:hard", "mcts:iters=10000"},
         {"mcts:max", "mcts:time=5,threads=2"},
@@ -115,7 +115,7 @@ static void test_spec_normalised(void **unused)
         assert_string_equal(pips_agent_spec(a), cases[i].want);
         pips_agent_free(a);
     }
-    assert_string_equal(pips_agent_level_spec(g, "hard"), "mcts:iters=10000");
+    assert_string_equal(pips_agent_level_spec(g, "hard"), "alphabeta:depth=4");
     assert_null(pips_agent_level_spec(g, "impossible"));
     /* a game without its own row takes the generic levels */
     pips_game *toy = toy_game_new(&toy_race_def, NULL, 0);

@@ -361,24 +361,34 @@ static void markdown_timing(const pips_playtest *pt, pips_str *out)
 
 void pips_playtest_svg_seats(const pips_playtest *pt, pips_str *out)
 {
-    char labels[LAB_MAX_N][16];
+    /* one group per seat; bars: each agent's win rate in that seat, or with
+     * a second rule set the seat's win rate under each rule set */
+    char labels[LAB_MAX_N][16], names[LAB_MAX_N][48];
     const char *groups[LAB_MAX_N];
-    double v[2][LAB_MAX_N], lo[2][LAB_MAX_N], hi[2][LAB_MAX_N];
-    const ruleset_stats *sets[2] = {&pt->base, &pt->vs};
-    int n_sets = pt->has_vs ? 2 : 1;
+    double v[LAB_MAX_N][LAB_MAX_N], lo[LAB_MAX_N][LAB_MAX_N], hi[LAB_MAX_N][LAB_MAX_N];
+    svg_series series[LAB_MAX_N];
+    size_t n_series = pt->has_vs ? 2 : pt->n_agents;
+    for (size_t k = 0; k < n_series; k++) {
+        if (pt->has_vs)
+            snprintf(names[k], sizeof names[k], "rule set %c", k ? 'B' : 'A');
+        else
+            snprintf(names[k], sizeof names[k], "%zu %.40s", k + 1, pt->agents[k]);
+        for (int s = 0; s < pt->np; s++) {
+            const wdl *x = pt->has_vs ? &(k ? &pt->vs : &pt->base)->seat[s]
+                                      : &pt->base.agent_seat[k][s];
+            v[k][s] = lab_rate(x->w, x->n);
+            pips_wilson(v[k][s], x->n, Z95, &lo[k][s], &hi[k][s]);
+        }
+        series[k] = (svg_series){names[k], v[k], lo[k], hi[k]};
+    }
     for (int s = 0; s < pt->np; s++) {
         snprintf(labels[s], sizeof labels[s], "seat %d", s + 1);
         groups[s] = labels[s];
-        for (int r = 0; r < n_sets; r++) {
-            const wdl *x = &sets[r]->seat[s];
-            v[r][s] = lab_rate(x->w, x->n);
-            pips_wilson(v[r][s], x->n, Z95, &lo[r][s], &hi[r][s]);
-        }
     }
-    svg_series series[2] = {{pt->has_vs ? "rule set A" : "win rate", v[0], lo[0], hi[0]},
-                            {"rule set B", v[1], lo[1], hi[1]}};
-    lab_svg_bars(out, "Win rate by seat (95% Wilson intervals)", "win rate", groups,
-                 (size_t)pt->np, series, (size_t)n_sets, 1.0);
+    lab_svg_bars(out,
+                 pt->has_vs ? "Win rate by seat (95% Wilson intervals)"
+                            : "Win rate by agent and seat (95% Wilson intervals)",
+                 "win rate", groups, (size_t)pt->np, series, n_series, 1.0);
 }
 
 void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out)
