@@ -57,6 +57,8 @@ typedef struct mtree {
     pips_rng rng;
     double c;
     bool eval_leaves; /* value new leaves with the evaluate hook, not a playout */
+    bool ordered;     /* try unvisited children in the order_moves hook's order */
+    int *order;       /* max_moves scores for ordering */
     uint64_t passes;
 } mtree;
 
@@ -68,6 +70,7 @@ typedef struct mcts_impl {
     size_t max_nodes;
     bool reuse;
     bool eval_leaves;
+    bool ordered;
     mtree trees[MCTS_MAX_THREADS];
     pips_move_eval *evals; /* 2 * max_moves */
     double *proven;        /* per merged move: its proven value, or -1 */
@@ -133,6 +136,23 @@ static bool expand(mtree *t, uint32_t node, const void *state)
             t->moves[i - 1] = t->moves[j];
             t->moves[j] = m;
         }
+    if (who >= 0 && t->ordered && g->def->order_moves && n > 1) {
+        /* the hook's order first (stable over the shuffle): unvisited children
+         * are tried in this order */
+        g->def->order_moves(g, state, t->moves, n, t->order);
+        for (size_t i = 1; i < n; i++) {
+            pips_move m = t->moves[i];
+            int sc = t->order[i];
+            size_t j = i;
+            while (j > 0 && t->order[j - 1] < sc) {
+                t->moves[j] = t->moves[j - 1];
+                t->order[j] = t->order[j - 1];
+                j--;
+            }
+            t->moves[j] = m;
+            t->order[j] = sc;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         mnode *c = &t->nodes[t->count + i];
         memset(c, 0, sizeof *c);
@@ -525,6 +545,7 @@ static void mcts_destroy(pips_agent *a)
         pips_free(al, t->playout_buf);
         pips_free(al, t->prob);
         pips_free(al, t->path);
+        pips_free(al, t->order);
     }
     pips_free(al, mi->evals);
     pips_free(al, mi->proven);
@@ -542,6 +563,8 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->max_nodes = mi->max_nodes;
     t->c = mi->c;
     t->eval_leaves = mi->eval_leaves;
+    t->ordered = mi->ordered;
+    t->order = pips_calloc(al, t->max_moves, sizeof *t->order);
     t->root_state = pips_calloc(al, 1, t->state_size);
     t->work = pips_calloc(al, 1, t->state_size);
     t->moves = pips_calloc(al, t->max_moves, sizeof *t->moves);
@@ -549,14 +572,14 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->prob = pips_calloc(al, t->max_moves, sizeof *t->prob);
     t->path_cap = 256;
     t->path = pips_calloc(al, t->path_cap, sizeof *t->path);
-    return t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
+    return t->order && t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
            tree_reserve(t, 1);
 }
 
 bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long iters = 0, threads = 1, max_nodes = 8000000, reuse = 1;
+    long iters = 0, threads = 1, max_nodes = 8000000, reuse = 1, ordered = 1;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     double time = 0, c = 1.0;
@@ -577,6 +600,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1000, 2000000000L, &max_nodes, err);
         else if (!strcmp(key, "reuse"))
             ok = agent_param_long("mcts", key, value, 0, 1, &reuse, err);
+        else if (!strcmp(key, "order"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &ordered, err);
         else if (!strcmp(key, "leaf")) {
             ok = true;
             if (!strcmp(value, "playout"))
@@ -594,7 +619,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "nodes, reuse)",
+                             "order, nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -618,6 +643,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->max_nodes = (size_t)max_nodes;
     mi->reuse = reuse != 0;
     mi->eval_leaves = leaf == 1;
+    mi->ordered = ordered != 0;
     for (int k = 0; k < mi->threads; k++)
         if (!tree_init(&mi->trees[k], g, mi))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
@@ -642,6 +668,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
     if (!reuse)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "reuse=0,");
+    if (!ordered && g->def->order_moves)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=0,");
     if (has_eval && leaf == 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
     a->spec[len - 1] = '\0';
