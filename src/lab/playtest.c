@@ -3,10 +3,12 @@
  * play each game with fresh agents; the results are stored by game number
  * and aggregated afterwards in game order.
  *
- * Game i draws everything from an rng derived from (seed, i): the agents'
- * seeds (one per seat, in seat order) and the chance outcomes. Agents see
- * every move through pips_agent_observe (for tree reuse). A second rule set
- * (vs) replays the same game numbers with the same derived rngs.
+ * Game i draws everything from an rng derived from (seed, i): the seed of
+ * its pips_match (which draws the chance outcomes and keeps the record),
+ * then the agents' seeds (one per seat, in seat order). Agents see every
+ * move, chance outcomes included, through pips_agent_observe (for tree
+ * reuse). A second rule set (vs) replays the same game numbers with the
+ * same derived rngs. With MPI (dist.c) each rank plays every size-th game.
  */
 #include <math.h>
 #include <pthread.h>
