@@ -579,7 +579,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
 bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, ordered = 1;
+    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, ordered = 0;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     double time = 0, c = 1.0;
@@ -668,8 +668,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
     if (!reuse)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "reuse=0,");
-    if (!ordered && g->def->order_moves)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=0,");
+    if (ordered)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=1,");
     if (has_eval && leaf == 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
     a->spec[len - 1] = '\0';
