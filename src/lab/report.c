@@ -363,7 +363,7 @@ void pips_playtest_svg_seats(const pips_playtest *pt, pips_str *out)
 {
     /* one group per seat; bars: each agent's win rate in that seat, or with
      * a second rule set the seat's win rate under each rule set */
-    char labels[LAB_MAX_N][16], names[LAB_MAX_N][48];
+    char labels[LAB_MAX_N][16], names[LAB_MAX_N][64];
     const char *groups[LAB_MAX_N];
     double v[LAB_MAX_N][LAB_MAX_N], lo[LAB_MAX_N][LAB_MAX_N], hi[LAB_MAX_N][LAB_MAX_N];
     svg_series series[LAB_MAX_N];
