@@ -453,6 +453,42 @@ static void test_analyze_ranks_all(void **unused)
     pips_game_free(g);
 }
 
+/* Tree reuse: after observing its own move and the reply, the next search
+ * starts from the kept subtree, so its root holds more visits than one
+ * search's budget; with reuse=0 it holds exactly the budget (no proven root
+ * this early). */
+static void test_mcts_tree_reuse(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    for (int reuse = 0; reuse <= 1; reuse++) {
+        pips_error err;
+        pips_agent *a = pips_agent_new(g, reuse ? "mcts:iters=4000" : "mcts:iters=4000,reuse=0",
+                                       9, &err);
+        void *s = state_from(g, "-");
+        pips_move m;
+        assert_true(pips_agent_choose(a, s, &m, &err));
+        pips_agent_observe(a, s, m);
+        g->def->apply(g, s, m);
+        pips_move moves[128];
+        assert_true(g->def->legal_moves(g, s, moves) > 0);
+        pips_agent_observe(a, s, moves[0]);
+        g->def->apply(g, s, moves[0]);
+        pips_move_eval ev[128];
+        size_t n = pips_agent_analyze(a, s, ev, 128, &err);
+        uint64_t total = 0;
+        for (size_t i = 0; i < n; i++)
+            total += ev[i].visits;
+        if (reuse)
+            assert_true(total > 4000);
+        else
+            assert_true(total == 4000);
+        pips_state_free(g, s);
+        pips_agent_free(a);
+    }
+    pips_game_free(g);
+}
+
 /* mcts must beat random clearly: 40 games, seats alternating. */
 static void test_mcts_beats_random(void **unused)
 {
@@ -499,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_forced_win_in_three),
         cmocka_unit_test(test_chance_choice),
         cmocka_unit_test(test_analyze_ranks_all),
+        cmocka_unit_test(test_mcts_tree_reuse),
         cmocka_unit_test(test_mcts_beats_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
