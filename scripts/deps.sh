@@ -19,6 +19,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [ -f package-lock.json ] && [ ! -d node_modules ]; then
+if [ -f package-lock.json ] && ! command -v npm >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [ -f package-lock.json ] && [ ! -d node_modules/playwright-core ]; then
     npm ci --no-audit --no-fund >/dev/null
 fi

@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
+# scripts/deps.sh installed chromium and playwright-core: the browser tests must run.
+export PIPS_REQUIRE_BROWSER=${PIPS_REQUIRE_BROWSER:-1}
 
 echo "== Release build (-Wall -Wextra -Werror)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPIPS_WERROR=ON >/dev/null

@@ -126,15 +126,26 @@ static void check_game(const pips_game_def *def, const char *const *opts, size_t
     pips_game_free(g);
 }
 
+static const char *only_game; /* argv[1]: check just this game */
+
 static void test_every_game_default_options(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < pips_game_count(); i++)
-        check_game(pips_game_def_at(i), NULL, 0);
+    size_t checked = 0;
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        if (only_game && strcmp(only_game, d->name) != 0)
+            continue;
+        check_game(d, NULL, 0);
+        checked++;
+    }
+    if (!checked)
+        fail_msg("no game named '%s'", only_game);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    only_game = argc > 1 ? argv[1] : NULL;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game_default_options),
     };

@@ -82,6 +82,9 @@ struct pips_game_def {
     /* Fixed workload for `pips bench`: perft depth and playout count. */
     int bench_perft_depth;
     int bench_playouts;
+    /* Optional game-specific benchmarks for `pips bench`: runs them and
+     * appends one line per figure to out. May be NULL. */
+    void (*bench_extra)(const pips_game *g, pips_str *out);
 
     /* Reads g->options (keys already checked, defaults filled in) into
      * config. Returns true on success, otherwise *err names the bad option

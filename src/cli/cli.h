@@ -9,6 +9,7 @@
 
 int cli_list(int argc, char **argv);
 int cli_perft(int argc, char **argv);
+int cli_serve(int argc, char **argv);
 int cli_rules(int argc, char **argv);
 int cli_solve(int argc, char **argv);
 int cli_bench(int argc, char **argv);

@@ -159,6 +159,18 @@ int cli_bench(int argc, char **argv)
                    dt > 0 ? d->bench_playouts / dt : 0.0);
         }
         printf("\n");
+        if (d->bench_extra) {
+            pips_str extra;
+            pips_str_init(&extra, NULL);
+            d->bench_extra(g, &extra);
+            for (const char *line = pips_str_cstr(&extra); *line;) {
+                const char *nl = strchr(line, '\n');
+                int len = nl ? (int)(nl - line) : (int)strlen(line);
+                printf("%-10s %.*s\n", "", len, line);
+                line += len + (nl ? 1 : 0);
+            }
+            pips_str_free(&extra);
+        }
         free(s);
         free(buf);
         pips_game_free(g);

@@ -1,0 +1,926 @@
+/*
+ * api.c — the request handler: routes (method, path, query, headers, body)
+ * to the JSON API under /api/ and to the static UI files, and answers with
+ * (status, content type, body). No sockets here, so tests and fuzzers call
+ * pips_server_handle directly.
+ *
+ * Seats are guarded by tokens: 128-bit random hex strings, one per human
+ * seat, returned once when a game is made. A move needs the token of the
+ * seat to move; undo needs every human seat's agreement (one request
+ * holding all tokens, as in hotseat play, or one vote per seat); resigning
+ * needs any human seat's token.
+ * Invariants: every handler validates all input before changing anything;
+ * a failed database write is rolled back in memory too, so the game and the
+ * database never disagree.
+ */
+#include "server/server_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#define MAX_STATIC_BYTES (4u << 20)
+#define MAX_AGENT_ITERS 200000L
+#define MAX_AGENT_DEPTH 12L
+
+/* ---- responses ---- */
+
+static void set_body(pips_http_response *res, int status, const char *type, char *body,
+                     size_t len)
+{
+    res->status = status;
+    snprintf(res->content_type, sizeof res->content_type, "%s", type);
+    free(res->body);
+    res->body = body;
+    res->body_len = len;
+}
+
+static void reply_json(pips_http_response *res, int status, json_t *o)
+{
+    char *t = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(o);
+    if (!t) {
+        t = strdup("{\"error\":\"out of memory\"}");
+        status = 500;
+    }
+    set_body(res, status, "application/json", t, t ? strlen(t) : 0);
+}
+
+static void reply_text_json(pips_http_response *res, int status, char *text)
+{
+    if (!text) {
+        reply_json(res, 500, NULL);
+        return;
+    }
+    set_body(res, status, "application/json", text, strlen(text));
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void reply_error(pips_http_response *res, int status, const char *fmt, ...)
+{
+    char msg[PIPS_ERROR_MAX + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *o = json_object();
+    json_object_set_new(o, "error", json_string(msg));
+    reply_json(res, status, o);
+}
+
+static int status_of(const pips_error *err)
+{
+    switch (err->code) {
+    case PIPS_ERR_ILLEGAL: return 422;
+    case PIPS_ERR_NOMEM:
+    case PIPS_ERR_IO: return 500;
+    default: return 400;
+    }
+}
+
+void pips_http_response_free(pips_http_response *res)
+{
+    free(res->body);
+    res->body = NULL;
+    res->body_len = 0;
+}
+
+/* ---- request helpers ---- */
+
+static const char *header(const pips_http_request *req, const char *name)
+{
+    for (size_t i = 0; i < req->n_headers; i++)
+        if (req->headers[i].name && !strcasecmp(req->headers[i].name, name))
+            return req->headers[i].value;
+    return NULL;
+}
+
+/* The value of `key` in a query string into buf; false when absent. */
+static bool query_param(const char *query, const char *key, char *buf, size_t size)
+{
+    size_t klen = strlen(key);
+    for (const char *p = query; p && *p;) {
+        const char *amp = strchr(p, '&');
+        size_t len = amp ? (size_t)(amp - p) : strlen(p);
+        if (len > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+            size_t vlen = len - klen - 1;
+            if (vlen >= size)
+                vlen = size - 1;
+            memcpy(buf, p + klen + 1, vlen);
+            buf[vlen] = '\0';
+            return true;
+        }
+        p = amp ? amp + 1 : NULL;
+    }
+    return false;
+}
+
+/* Parses the body as a JSON object; replies 400 and returns NULL otherwise.
+ * An empty body is an empty object. */
+static json_t *body_object(const pips_http_request *req, pips_http_response *res)
+{
+    if (req->body_len == 0)
+        return json_object();
+    json_error_t je;
+    json_t *o = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &je);
+    if (!o) {
+        reply_error(res, 400, "malformed JSON at line %d column %d: %s", je.line, je.column,
+                    je.text);
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        reply_error(res, 400, "expected a JSON object");
+        return NULL;
+    }
+    return o;
+}
+
+static bool token_equal(const char *a, const char *b)
+{
+    /* constant time over the token length: no early exit on a mismatch */
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned diff = la != lb || la != SRV_TOKEN_LEN;
+    for (size_t i = 0; i < SRV_TOKEN_LEN; i++)
+        diff |= (unsigned)(unsigned char)(i < la ? a[i] : 0) ^ (unsigned char)(i < lb ? b[i] : 0);
+    return diff == 0;
+}
+
+/* The seats whose token appears in the request (body "token", "tokens"
+ * or the X-Pips-Token header), as a bit mask. */
+static unsigned token_seats(const srv_game *g, const pips_http_request *req, json_t *body)
+{
+    const char *list[PIPS_MAX_PLAYERS + 2];
+    size_t n = 0;
+    const char *h = header(req, "X-Pips-Token");
+    if (h)
+        list[n++] = h;
+    json_t *t = json_object_get(body, "token");
+    if (json_is_string(t))
+        list[n++] = json_string_value(t);
+    json_t *ts = json_object_get(body, "tokens");
+    size_t i;
+    json_t *v;
+    if (json_is_array(ts))
+        json_array_foreach(ts, i, v) if (json_is_string(v) && n < sizeof list / sizeof list[0])
+            list[n++] = json_string_value(v);
+    unsigned seats = 0;
+    for (int s = 0; s < g->m->n_seats; s++)
+        for (size_t k = 0; k < n; k++)
+            if (g->tokens[s][0] && token_equal(g->tokens[s], list[k]))
+                seats |= 1u << s;
+    return seats;
+}
+
+static unsigned human_seats(const srv_game *g)
+{
+    unsigned mask = 0;
+    for (int i = 0; i < g->m->n_seats; i++)
+        if (!g->agents[i])
+            mask |= 1u << i;
+    return mask;
+}
+
+static bool game_over(const srv_game *g)
+{
+    return g->resigned >= 0 || pips_match_over(g->m);
+}
+
+/* Checks an agent spec against the server's limits (think time, iterations,
+ * depth); the agent constructor checks the rest. */
+static bool agent_within_limits(const pips_server *s, const char *spec, pips_error *err)
+{
+    const char *p = strchr(spec, ':');
+    while (p && *p) {
+        p++;
+        const char *eq = strchr(p, '=');
+        const char *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        if (eq && eq < end) {
+            size_t klen = (size_t)(eq - p);
+            double v = strtod(eq + 1, NULL);
+            if (klen == 4 && !strncmp(p, "time", 4) && v > s->cfg.max_think_seconds)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "agent '%s': time=%g exceeds this server's limit of %g s", spec,
+                                 v, s->cfg.max_think_seconds);
+            if (klen == 5 && !strncmp(p, "iters", 5) && v > MAX_AGENT_ITERS)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "agent '%s': iters=%g exceeds this server's limit of %ld",
+                                 spec, v, MAX_AGENT_ITERS);
+            if (klen == 5 && !strncmp(p, "depth", 5) && v > MAX_AGENT_DEPTH)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "agent '%s': depth=%g exceeds this server's limit of %ld",
+                                 spec, v, MAX_AGENT_DEPTH);
+        }
+        p = *end ? end : NULL;
+    }
+    return true;
+}
+
+/* Checks the agents' normalised specs too: a level name ("max") expands to
+ * a budget only the agent library knows. */
+static bool agents_within_limits(const pips_server *s, const srv_game *g, pips_error *err)
+{
+    for (int i = 0; i < g->m->n_seats; i++)
+        if (g->agents[i] && !agent_within_limits(s, pips_agent_spec(g->agents[i]), err)) {
+            pips_error_prefix(err, "seat %d (%s): ", i + 1, g->m->seats[i]);
+            return false;
+        }
+    return true;
+}
+
+/* Stores a freshly built game (tokens made, agents checked) and replies 201
+ * with its id, its tokens and its view. Takes ownership of g. */
+static void register_game(pips_server *s, srv_game *g, pips_http_response *res)
+{
+    pips_error err;
+    pips_error_clear(&err);
+    if (s->n_games + s->pending_inserts >= s->cfg.max_games) {
+        srv_game_free(g);
+        reply_error(res, 503, "this server holds its maximum of %zu games", s->cfg.max_games);
+        return;
+    }
+    for (int i = 0; i < g->m->n_seats; i++)
+        if (!g->agents[i])
+            srv_random_token(g->tokens[i]);
+    pips_iso_time(g->created);
+    snprintf(g->updated, sizeof g->updated, "%s", g->created);
+    bool ok = srv_roll_chance(g, &err);
+    if (ok) {
+        s->pending_inserts++;
+        ok = srv_commit(s, NULL, store_job_insert(g), &g->id, &err);
+        s->pending_inserts--;
+    }
+    if (!ok || !srv_add(s, g, &err)) {
+        srv_game_free(g);
+        reply_error(res, status_of(&err), "%s", err.msg);
+        return;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_integer(g->id));
+    json_t *tokens = json_array();
+    for (int i = 0; i < g->m->n_seats; i++)
+        json_array_append_new(tokens, g->tokens[i][0] ? json_string(g->tokens[i]) : json_null());
+    json_object_set_new(o, "tokens", tokens);
+    char *view = srv_game_json(s, g, -1);
+    json_error_t je;
+    json_t *v = view ? json_loads(view, 0, &je) : NULL;
+    free(view);
+    json_object_set_new(o, "game", v ? v : json_null());
+    reply_json(res, 201, o);
+}
+
+/* Validates seat descriptions and builds the agents; false with *err. */
+static bool setup_seats(pips_server *s, srv_game *g, json_t *seats, pips_error *err)
+{
+    int n = g->m->n_seats;
+    const char *names[PIPS_MAX_PLAYERS];
+    if (seats && !json_is_null(seats)) {
+        if (!json_is_array(seats) || json_array_size(seats) != (size_t)n)
+            return pips_fail(err, PIPS_ERR_ARG, "seats: expected an array of %d strings", n);
+        for (int i = 0; i < n; i++) {
+            json_t *v = json_array_get(seats, (size_t)i);
+            if (!json_is_string(v))
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "seat %d: expected \"human\" or an agent spec", i + 1);
+            names[i] = json_string_value(v);
+            if (!srv_is_human(names[i]) && !agent_within_limits(s, names[i], err))
+                return pips_error_prefix(err, "seat %d: ", i + 1), false;
+        }
+        if (!pips_match_set_seats(g->m, names, n, err))
+            return false;
+    }
+    return srv_make_agents(g, err) && agents_within_limits(s, g, err);
+}
+
+/* ---- handlers ---- */
+
+static json_t *rules_json(const pips_server *s)
+{
+    json_t *o = json_object(), *games = json_array();
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        json_t *gj = json_object();
+        json_object_set_new(gj, "name", json_string(d->name));
+        json_object_set_new(gj, "title", json_string(d->title));
+        pips_game *g = pips_game_new(d->name, NULL, 0, NULL, NULL);
+        json_object_set_new(gj, "players", g ? json_integer(pips_num_players(g)) : json_null());
+        pips_game_free(g);
+        json_object_set_new(gj, "chance", json_boolean(d->flags & PIPS_GAME_CHANCE));
+        json_object_set_new(gj, "enumerable", json_boolean(!(d->flags & PIPS_GAME_NOT_ENUMERABLE)));
+        json_t *opts = json_array();
+        for (size_t k = 0; k < d->n_options; k++) {
+            json_t *oj = json_object();
+            json_object_set_new(oj, "key", json_string(d->options[k].key));
+            json_object_set_new(oj, "default", json_string(d->options[k].default_value));
+            json_object_set_new(oj, "help", json_string(d->options[k].help ? d->options[k].help : ""));
+            json_array_append_new(opts, oj);
+        }
+        json_object_set_new(gj, "options", opts);
+        json_object_set_new(gj, "rules", json_string(d->rules_text ? d->rules_text : ""));
+        json_object_set_new(gj, "notation", json_string(d->notation_text ? d->notation_text : ""));
+        json_array_append_new(games, gj);
+    }
+    json_object_set_new(o, "games", games);
+    json_t *agents = json_array();
+    for (const char *const *k = pips_agent_kinds(); *k; k++)
+        json_array_append_new(agents, json_string(*k));
+    json_object_set_new(o, "agents", agents);
+    json_t *levels = json_array();
+    static const char *const level_names[] = {"easy", "medium", "hard", "max"};
+    for (size_t i = 0; i < 4; i++)
+        json_array_append_new(levels, json_string(level_names[i]));
+    json_object_set_new(o, "levels", levels);
+    json_t *limits = json_object();
+    json_object_set_new(limits, "max_games", json_integer((json_int_t)s->cfg.max_games));
+    json_object_set_new(limits, "max_body", json_integer((json_int_t)s->cfg.max_body));
+    json_object_set_new(limits, "max_think_seconds", json_real(s->cfg.max_think_seconds));
+    json_object_set_new(o, "limits", limits);
+    return o;
+}
+
+static void list_games(pips_server *s, pips_http_response *res)
+{
+    json_t *a = json_array();
+    for (size_t k = s->n_games; k-- > 0 && json_array_size(a) < 500;) {
+        srv_game *g = s->games[k];
+        const pips_game *game = g->m->game;
+        json_t *o = json_object();
+        json_object_set_new(o, "id", json_integer(g->id));
+        json_object_set_new(o, "game", json_string(game->def->name));
+        json_object_set_new(o, "title", json_string(game->def->title));
+        json_t *seats = json_array();
+        for (int i = 0; i < g->m->n_seats; i++)
+            json_array_append_new(seats, json_string(g->m->seats[i]));
+        json_object_set_new(o, "seats", seats);
+        json_object_set_new(o, "n_moves", json_integer((json_int_t)g->m->n_moves));
+        json_object_set_new(o, "over", json_boolean(game_over(g)));
+        pips_str t;
+        pips_str_init(&t, NULL);
+        if (g->resigned >= 0)
+            pips_str_catf(&t, "seat %d resigns", g->resigned + 1);
+        else
+            game->def->result_text(game, g->m->state, &t);
+        json_object_set_new(o, "result", json_string(pips_str_cstr(&t)));
+        pips_str_free(&t);
+        int who = pips_to_move(game, g->m->state);
+        json_object_set_new(o, "to_move", who >= 0 && !game_over(g) ? json_integer(who) : json_null());
+        json_object_set_new(o, "created", json_string(g->created));
+        json_object_set_new(o, "updated", json_string(g->updated));
+        json_array_append_new(a, o);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "games", a);
+    json_object_set_new(o, "total", json_integer((json_int_t)s->n_games));
+    reply_json(res, 200, o);
+}
+
+static void create_game(pips_server *s, json_t *body, pips_http_response *res)
+{
+    pips_error err;
+    pips_error_clear(&err);
+    json_t *name = json_object_get(body, "game");
+    if (!json_is_string(name)) {
+        reply_error(res, 400, "\"game\": expected the name of a game");
+        return;
+    }
+    if (!pips_game_find(json_string_value(name))) {
+        reply_error(res, 404, "unknown game '%.64s'", json_string_value(name));
+        return;
+    }
+    json_t *opts = json_object_get(body, "options");
+    if (opts && !json_is_object(opts) && !json_is_null(opts)) {
+        reply_error(res, 400, "\"options\": expected an object of option values");
+        return;
+    }
+    char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
+    const char *kv[PIPS_MAX_OPTIONS];
+    size_t n = 0;
+    const char *key;
+    json_t *val;
+    if (json_is_object(opts)) {
+        json_object_foreach(opts, key, val) {
+            if (n == PIPS_MAX_OPTIONS) {
+                reply_error(res, 400, "options: more than %d given", PIPS_MAX_OPTIONS);
+                return;
+            }
+            char v[PIPS_OPT_VALUE_MAX + 1];
+            if (json_is_string(val))
+                snprintf(v, sizeof v, "%s", json_string_value(val));
+            else if (json_is_integer(val))
+                snprintf(v, sizeof v, "%lld", (long long)json_integer_value(val));
+            else if (json_is_boolean(val))
+                snprintf(v, sizeof v, "%s", json_is_true(val) ? "true" : "false");
+            else {
+                reply_error(res, 400, "option '%.32s': expected a string, integer or boolean", key);
+                return;
+            }
+            if (strlen(key) >= PIPS_OPT_KEY_MAX || strlen(v) >= PIPS_OPT_VALUE_MAX) {
+                reply_error(res, 400, "option '%.32s': key or value too long", key);
+                return;
+            }
+            snprintf(kvbuf[n], sizeof kvbuf[n], "%s=%s", key, v);
+            kv[n] = kvbuf[n];
+            n++;
+        }
+    }
+    json_t *seed = json_object_get(body, "seed");
+    uint64_t sd;
+    if (!seed || json_is_null(seed))
+        sd = srv_random_u64() & ((1ull << 53) - 1); /* exact in JavaScript numbers */
+    else if (json_is_integer(seed) && json_integer_value(seed) >= 0)
+        sd = (uint64_t)json_integer_value(seed);
+    else {
+        reply_error(res, 400, "\"seed\": expected a non-negative integer");
+        return;
+    }
+    srv_game *g = calloc(1, sizeof *g);
+    if (!g) {
+        reply_error(res, 500, "out of memory");
+        return;
+    }
+    g->resigned = -1;
+    g->m = pips_match_new(json_string_value(name), kv, n, sd, NULL, &err);
+    if (!g->m || !setup_seats(s, g, json_object_get(body, "seats"), &err)) {
+        srv_game_free(g);
+        reply_error(res, status_of(&err), "%s", err.msg);
+        return;
+    }
+    register_game(s, g, res);
+}
+
+static void upload_record(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    pips_error err;
+    pips_error_clear(&err);
+    char *text = malloc(req->body_len + 1);
+    if (!text) {
+        reply_error(res, 500, "out of memory");
+        return;
+    }
+    memcpy(text, req->body, req->body_len);
+    text[req->body_len] = '\0';
+    if (strlen(text) != req->body_len) {
+        free(text);
+        reply_error(res, 400, "record: NUL byte in the body");
+        return;
+    }
+    /* A resigned game (this server's "resigned" key) ends without its moves
+     * ending it: drop the result the replay would check against. */
+    int resigned = -1;
+    json_error_t je;
+    json_t *root = json_loads(text, JSON_PRESERVE_ORDER, &je);
+    json_t *r = json_object_get(root, "resigned");
+    if (json_is_integer(r) && json_integer_value(r) >= 0 &&
+        json_integer_value(r) < PIPS_MAX_PLAYERS) {
+        resigned = (int)json_integer_value(r);
+        json_object_del(root, "result");
+        char *d = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        if (d) {
+            free(text);
+            text = d;
+        }
+    }
+    json_decref(root);
+    srv_game *g = calloc(1, sizeof *g);
+    if (!g) {
+        free(text);
+        reply_error(res, 500, "out of memory");
+        return;
+    }
+    g->resigned = -1;
+    g->m = pips_match_from_record(text, NULL, &err);
+    if (g->m) {
+        if (resigned < g->m->n_seats && !pips_match_over(g->m))
+            g->resigned = resigned;
+        for (int i = 0; i < g->m->n_seats; i++)
+            if (!srv_is_human(g->m->seats[i]) && !agent_within_limits(s, g->m->seats[i], &err)) {
+                pips_error_prefix(&err, "seat %d: ", i + 1);
+                pips_match_free(g->m);
+                g->m = NULL;
+                break;
+            }
+    }
+    free(text);
+    if (!g->m || !srv_make_agents(g, &err) || !agents_within_limits(s, g, &err)) {
+        srv_game_free(g);
+        reply_error(res, status_of(&err) == 500 ? 500 : 400, "record: %s", err.msg);
+        return;
+    }
+    register_game(s, g, res);
+}
+
+static void get_record(pips_server *s, srv_game *g, pips_http_response *res)
+{
+    (void)s;
+    pips_error err;
+    char *rec = pips_match_to_record(g->m, &err);
+    if (!rec) {
+        reply_error(res, 500, "%s", err.msg);
+        return;
+    }
+    if (g->resigned >= 0) {
+        json_error_t je;
+        json_t *root = json_loads(rec, JSON_PRESERVE_ORDER, &je);
+        pips_free(NULL, rec);
+        rec = NULL;
+        if (root) {
+            json_t *result = json_object_get(root, "result");
+            char t[64];
+            snprintf(t, sizeof t, "seat %d resigns", g->resigned + 1);
+            json_object_set_new(result, "over", json_true());
+            json_object_set_new(result, "text", json_string(t));
+            json_t *rets = json_array();
+            int others = g->m->n_seats - 1;
+            for (int i = 0; i < g->m->n_seats; i++)
+                json_array_append_new(rets, json_real(i == g->resigned || others < 1 ? 0.0
+                                                                                    : 1.0 / others));
+            json_object_set_new(result, "returns", rets);
+            json_object_set_new(root, "resigned", json_integer(g->resigned));
+            char *d = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            json_decref(root);
+            if (d) {
+                rec = pips_strdup(NULL, d);
+                free(d);
+            }
+        }
+        if (!rec) {
+            reply_error(res, 500, "out of memory writing the record");
+            return;
+        }
+    }
+    char *body = strdup(rec);
+    pips_free(NULL, rec);
+    if (!body) {
+        reply_error(res, 500, "out of memory");
+        return;
+    }
+    set_body(res, 200, "application/json", body, strlen(body));
+    snprintf(res->content_disposition, sizeof res->content_disposition,
+             "attachment; filename=\"pips-%s-%lld.json\"", g->m->game->def->name, g->id);
+}
+
+/* Checks the optional "ply" precondition: the client's view must be current. */
+static bool ply_matches(srv_game *g, json_t *body, pips_http_response *res)
+{
+    json_t *ply = json_object_get(body, "ply");
+    if (ply && !json_is_null(ply) &&
+        (!json_is_integer(ply) || json_integer_value(ply) != (json_int_t)g->m->n_moves)) {
+        reply_error(res, 409, "the game has moved on: it is at ply %zu", g->m->n_moves);
+        return false;
+    }
+    return true;
+}
+
+static void play_move(pips_server *s, srv_game *g, const pips_http_request *req, json_t *body,
+                      pips_http_response *res)
+{
+    json_t *mv = json_object_get(body, "move");
+    if (!json_is_string(mv)) {
+        reply_error(res, 400, "\"move\": expected the move as text");
+        return;
+    }
+    srv_wait_writable(s, g);
+    if (game_over(g)) {
+        reply_error(res, 409, "the game is over");
+        return;
+    }
+    int who = pips_to_move(g->m->game, g->m->state);
+    unsigned holder = token_seats(g, req, body);
+    if (who < 0 || !(holder & (1u << who))) {
+        reply_error(res, 403, who >= 0 && g->agents[who]
+                                  ? "seat %d is played by an agent"
+                                  : "this token does not hold seat %d, the seat to move",
+                    who + 1);
+        return;
+    }
+    if (!ply_matches(g, body, res))
+        return;
+    const char *text = json_string_value(mv);
+    if (json_string_length(mv) >= PIPS_MOVE_TEXT_MAX || strlen(text) != json_string_length(mv)) {
+        reply_error(res, 400, "move text too long or holding NUL bytes");
+        return;
+    }
+    pips_error err;
+    pips_error_clear(&err);
+    size_t from = g->m->n_moves;
+    char prev_updated[PIPS_TIME_MAX];
+    memcpy(prev_updated, g->updated, sizeof prev_updated);
+    if (!pips_match_play_text(g->m, text, &err)) {
+        reply_error(res, status_of(&err), "%s", err.msg);
+        return;
+    }
+    pips_iso_time(g->updated);
+    if (!srv_roll_chance(g, &err) ||
+        !srv_commit(s, g, store_job_append(g, from), NULL, &err)) {
+        while (g->m->n_moves > from)
+            pips_match_undo(g->m, NULL);
+        memcpy(g->updated, prev_updated, sizeof prev_updated);
+        reply_error(res, 500, "%s", err.msg);
+        return;
+    }
+    g->undo_votes = 0;
+    srv_touch(s, g);
+    reply_text_json(res, 200, srv_game_json(s, g, -1));
+}
+
+static void undo_move(pips_server *s, srv_game *g, const pips_http_request *req, json_t *body,
+                      pips_http_response *res)
+{
+    srv_wait_writable(s, g);
+    unsigned holder = token_seats(g, req, body), humans = human_seats(g);
+    if (!holder) {
+        reply_error(res, 403, "undo needs the token of a human seat");
+        return;
+    }
+    if (g->resigned >= 0) {
+        reply_error(res, 409, "the game was resigned");
+        return;
+    }
+    if (!ply_matches(g, body, res))
+        return;
+    /* take back the last human decision and everything after it */
+    size_t ss = g->m->game->def->state_size, target = g->m->n_moves;
+    while (target > 0) {
+        int who = pips_to_move(g->m->game, g->m->history + (target - 1) * ss);
+        if (who >= 0 && who < g->m->n_seats && !g->agents[who])
+            break;
+        target--;
+    }
+    if (target == 0) {
+        reply_error(res, 409, "no human move to take back");
+        return;
+    }
+    target--;
+    g->undo_votes |= holder;
+    if ((g->undo_votes & humans) == humans) {
+        pips_error err;
+        pips_error_clear(&err);
+        /* keep the moves to restore them if the database refuses */
+        size_t n_old = g->m->n_moves;
+        pips_move *saved = malloc((n_old - target) * sizeof *saved);
+        char prev_finished[PIPS_TIME_MAX], prev_updated[PIPS_TIME_MAX];
+        memcpy(prev_finished, g->m->finished, sizeof prev_finished);
+        memcpy(prev_updated, g->updated, sizeof prev_updated);
+        if (!saved) {
+            reply_error(res, 500, "out of memory");
+            return;
+        }
+        memcpy(saved, g->m->moves + target, (n_old - target) * sizeof *saved);
+        while (g->m->n_moves > target)
+            pips_match_undo(g->m, NULL);
+        pips_iso_time(g->updated);
+        if (!srv_commit(s, g, store_job_truncate(g), NULL, &err)) {
+            for (size_t i = 0; i < n_old - target; i++)
+                pips_match_play(g->m, saved[i], NULL);
+            memcpy(g->m->finished, prev_finished, sizeof prev_finished);
+            memcpy(g->updated, prev_updated, sizeof prev_updated);
+            free(saved);
+            reply_error(res, 500, "%s", err.msg);
+            return;
+        }
+        free(saved);
+        g->undo_votes = 0;
+        g->ai_error[0] = '\0';
+    }
+    srv_touch(s, g);
+    reply_text_json(res, 200, srv_game_json(s, g, -1));
+}
+
+static void resign_game(pips_server *s, srv_game *g, const pips_http_request *req, json_t *body,
+                        pips_http_response *res)
+{
+    srv_wait_writable(s, g);
+    unsigned holder = token_seats(g, req, body);
+    if (!holder) {
+        reply_error(res, 403, "resigning needs the token of a human seat");
+        return;
+    }
+    if (game_over(g)) {
+        reply_error(res, 409, "the game is over");
+        return;
+    }
+    int seat = 0;
+    int who = pips_to_move(g->m->game, g->m->state);
+    if (who >= 0 && (holder & (1u << who)))
+        seat = who; /* hotseat: the seat to move resigns */
+    else
+        while (!(holder & (1u << seat)))
+            seat++;
+    pips_error err;
+    pips_error_clear(&err);
+    char prev_updated[PIPS_TIME_MAX];
+    memcpy(prev_updated, g->updated, sizeof prev_updated);
+    g->resigned = seat;
+    pips_iso_time(g->updated);
+    pips_iso_time(g->m->finished);
+    if (!srv_commit(s, g, store_job_update(g), NULL, &err)) {
+        g->resigned = -1;
+        g->m->finished[0] = '\0';
+        memcpy(g->updated, prev_updated, sizeof prev_updated);
+        reply_error(res, 500, "%s", err.msg);
+        return;
+    }
+    srv_touch(s, g);
+    reply_text_json(res, 200, srv_game_json(s, g, -1));
+}
+
+/* ---- static files ---- */
+
+static const char *mime_type(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    static const struct { const char *ext, *type; } types[] = {
+        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
+        {".svg", "image/svg+xml"}, {".json", "application/json"}, {".png", "image/png"},
+        {".ico", "image/x-icon"}, {".txt", "text/plain; charset=utf-8"},
+    };
+    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(dot, types[i].ext))
+            return types[i].type;
+    return "application/octet-stream";
+}
+
+static void serve_static(pips_server *s, const char *path, pips_http_response *res)
+{
+    if (!s->cfg.web_root) {
+        reply_error(res, 404, "no such resource");
+        return;
+    }
+    if (!strcmp(path, "/"))
+        path = "/index.html";
+    /* only plain relative names: letters, digits, '-', '_', '.', '/'; no ".." */
+    size_t len = strlen(path);
+    bool ok = len > 1 && len < 200 && path[0] == '/' && !strstr(path, "..") && !strstr(path, "//");
+    for (size_t i = 0; ok && i < len; i++)
+        ok = isalnum((unsigned char)path[i]) || strchr("-_./", path[i]);
+    if (!ok) {
+        reply_error(res, 404, "no such resource");
+        return;
+    }
+    char full[1400];
+    snprintf(full, sizeof full, "%s%s", s->cfg.web_root, path);
+    FILE *f = fopen(full, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_STATIC_BYTES) {
+        if (f)
+            fclose(f);
+        reply_error(res, 404, "no such resource");
+        return;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t got = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+    fclose(f);
+    if (!buf || got != (size_t)st.st_size) {
+        free(buf);
+        reply_error(res, 500, "cannot read %s", path);
+        return;
+    }
+    set_body(res, 200, mime_type(path), buf, got);
+}
+
+/* ---- routing ---- */
+
+/* Parses "/api/games/{id}[/action]"; false when the id is not a number. */
+static bool parse_game_path(const char *rest, long long *id, const char **action)
+{
+    char *end;
+    if (!isdigit((unsigned char)rest[0]))
+        return false;
+    errno = 0;
+    long long v = strtoll(rest, &end, 10);
+    if (errno || v <= 0)
+        return false;
+    if (*end == '\0')
+        *action = "";
+    else if (*end == '/')
+        *action = end + 1;
+    else
+        return false;
+    *id = v;
+    return true;
+}
+
+static void route(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    const char *m = req->method ? req->method : "", *p = req->path ? req->path : "/";
+    bool get = !strcmp(m, "GET") || !strcmp(m, "HEAD"), post = !strcmp(m, "POST");
+    if (strncmp(p, "/api/", 5) != 0) {
+        if (get)
+            serve_static(s, p, res);
+        else
+            reply_error(res, 405, "method %.16s not allowed here", m);
+        return;
+    }
+    if (req->body_len > s->cfg.max_body) {
+        reply_error(res, 413, "request body over %zu bytes", s->cfg.max_body);
+        return;
+    }
+    const char *api = p + 5;
+    if (!strcmp(api, "rules")) {
+        if (!get)
+            reply_error(res, 405, "use GET");
+        else
+            reply_json(res, 200, rules_json(s));
+        return;
+    }
+    if (!strcmp(api, "games")) {
+        if (get) {
+            list_games(s, res);
+        } else if (post) {
+            json_t *body = body_object(req, res);
+            if (body)
+                create_game(s, body, res);
+            json_decref(body);
+        } else {
+            reply_error(res, 405, "use GET or POST");
+        }
+        return;
+    }
+    if (!strcmp(api, "records")) {
+        if (post)
+            upload_record(s, req, res);
+        else
+            reply_error(res, 405, "use POST");
+        return;
+    }
+    long long id;
+    const char *action;
+    if (strncmp(api, "games/", 6) != 0 || !parse_game_path(api + 6, &id, &action)) {
+        reply_error(res, 404, "no such resource");
+        return;
+    }
+    srv_game *g = srv_find(s, id);
+    if (!g) {
+        reply_error(res, 404, "no game %lld", id);
+        return;
+    }
+    if (!*action || !strcmp(action, "record") || !strcmp(action, "events")) {
+        if (!get) {
+            reply_error(res, 405, "use GET");
+        } else if (!*action) {
+            char buf[32];
+            long ply = -1;
+            if (query_param(req->query, "ply", buf, sizeof buf)) {
+                char *end;
+                ply = strtol(buf, &end, 10);
+                if (*end || ply < 0 || (size_t)ply > g->m->n_moves) {
+                    reply_error(res, 400, "ply: expected 0..%zu", g->m->n_moves);
+                    return;
+                }
+            }
+            reply_text_json(res, 200, srv_game_json(s, g, ply));
+        } else if (!strcmp(action, "record")) {
+            get_record(s, g, res);
+        } else {
+            /* the listener streams; the handler only vouches for the game */
+            set_body(res, 200, "text/event-stream", NULL, 0);
+            res->stream_game = id;
+        }
+        return;
+    }
+    if (!post) {
+        reply_error(res, 405, "use POST");
+        return;
+    }
+    void (*handler)(pips_server *, srv_game *, const pips_http_request *, json_t *,
+                    pips_http_response *) = NULL;
+    if (!strcmp(action, "moves"))
+        handler = play_move;
+    else if (!strcmp(action, "undo"))
+        handler = undo_move;
+    else if (!strcmp(action, "resign"))
+        handler = resign_game;
+    if (!handler) {
+        reply_error(res, 404, "no such resource");
+        return;
+    }
+    json_t *body = body_object(req, res);
+    if (body)
+        handler(s, g, req, body, res);
+    json_decref(body);
+}
+
+void pips_server_handle(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    memset(res, 0, sizeof *res);
+    const char *p = req->path ? req->path : "/";
+    if (strncmp(p, "/api/", 5) != 0 && req->method &&
+        (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))) {
+        serve_static(s, p, res); /* reads only immutable fields: no lock */
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    route(s, req, res);
+    pthread_mutex_unlock(&s->mu);
+}

@@ -1,0 +1,291 @@
+/*
+ * http.c — the HTTP listener: libmicrohttpd with one thread per connection
+ * (keep-alive clients and Server-Sent Events streams block only their own
+ * thread). It gathers a request (headers, query, body up to the limit),
+ * hands it to pips_server_handle and sends the answer back; for
+ * /api/games/{id}/events it streams the game's JSON view on every change,
+ * with a keep-alive comment every 15 s.
+ * Invariants: never prints; bodies over the limit are drained and answered
+ * 413 without being stored.
+ */
+#include "server/server_impl.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_HEADERS 64
+#define SSE_KEEPALIVE_MS 15000
+
+typedef struct conn_ctx {
+    char *body;
+    size_t len, cap;
+    bool too_large;
+} conn_ctx;
+
+typedef struct header_list {
+    pips_http_header h[MAX_HEADERS];
+    size_t n;
+} header_list;
+
+typedef struct query_buf {
+    char text[2048];
+    size_t len;
+} query_buf;
+
+static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                      const char *value)
+{
+    (void)kind;
+    header_list *hl = cls;
+    if (hl->n < MAX_HEADERS) {
+        hl->h[hl->n].name = key;
+        hl->h[hl->n].value = value ? value : "";
+        hl->n++;
+    }
+    return MHD_YES;
+}
+
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    (void)kind;
+    query_buf *q = cls;
+    int n = snprintf(q->text + q->len, sizeof q->text - q->len, "%s%s=%s", q->len ? "&" : "",
+                     key, value ? value : "");
+    if (n > 0 && (size_t)n < sizeof q->text - q->len)
+        q->len += (size_t)n;
+    return MHD_YES;
+}
+
+typedef struct sse_ctx {
+    pips_server *s;
+    long long id;
+    unsigned long long version;
+    char *pending;
+    size_t len, off;
+    bool started;
+} sse_ctx;
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    sse_ctx *c = cls;
+    while (c->off == c->len) {
+        free(c->pending);
+        c->pending = NULL;
+        c->len = c->off = 0;
+        char *json = NULL;
+        int r = pips_server_wait_change(c->s, c->id, &c->version,
+                                        c->started ? SSE_KEEPALIVE_MS : 0, &json);
+        if (r < 0)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        const char *prefix = c->started ? "" : "retry: 2000\n";
+        c->started = true;
+        size_t need = (json ? strlen(json) : 0) + 64;
+        c->pending = malloc(need);
+        if (!c->pending) {
+            free(json);
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        }
+        if (r == 1)
+            c->len = (size_t)snprintf(c->pending, need, "%sevent: state\ndata: %s\n\n", prefix,
+                                      json);
+        else
+            c->len = (size_t)snprintf(c->pending, need, "%s: keep-alive\n\n", prefix);
+        free(json);
+    }
+    size_t n = c->len - c->off < max ? c->len - c->off : max;
+    memcpy(buf, c->pending + c->off, n);
+    c->off += n;
+    return (ssize_t)n;
+}
+
+static void sse_free(void *cls)
+{
+    sse_ctx *c = cls;
+    free(c->pending);
+    free(c);
+}
+
+static enum MHD_Result send_answer(struct MHD_Connection *conn, pips_http_response *res,
+                                   pips_server *s)
+{
+    struct MHD_Response *r;
+    if (res->stream_game) {
+        sse_ctx *c = calloc(1, sizeof *c);
+        if (!c)
+            return MHD_NO;
+        c->s = s;
+        c->id = res->stream_game;
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 8192, sse_read, c, sse_free);
+        if (!r) {
+            free(c);
+            return MHD_NO;
+        }
+        MHD_add_response_header(r, "Content-Type", "text/event-stream");
+        MHD_add_response_header(r, "Cache-Control", "no-store");
+        MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    } else {
+        r = MHD_create_response_from_buffer(res->body_len, res->body ? res->body : (void *)"",
+                                            res->body ? MHD_RESPMEM_MUST_FREE
+                                                      : MHD_RESPMEM_PERSISTENT);
+        if (!r) {
+            pips_http_response_free(res);
+            return MHD_NO;
+        }
+        res->body = NULL; /* owned by the response now */
+        MHD_add_response_header(r, "Content-Type", res->content_type);
+        MHD_add_response_header(r, "Cache-Control", "no-store");
+        if (res->content_disposition[0])
+            MHD_add_response_header(r, "Content-Disposition", res->content_disposition);
+    }
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ok = MHD_queue_response(conn, (unsigned)res->status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    (void)version;
+    pips_server *s = cls;
+    conn_ctx *c = *con_cls;
+    if (!c) {
+        c = calloc(1, sizeof *c);
+        if (!c)
+            return MHD_NO;
+        *con_cls = c;
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        size_t n = *upload_data_size;
+        if (c->too_large || c->len + n > s->cfg.max_body) {
+            c->too_large = true; /* drain, answer 413 at the end */
+        } else {
+            if (c->len + n + 1 > c->cap) {
+                size_t cap = (c->len + n + 1) * 2;
+                char *b = realloc(c->body, cap);
+                if (!b)
+                    return MHD_NO;
+                c->body = b;
+                c->cap = cap;
+            }
+            memcpy(c->body + c->len, upload_data, n);
+            c->len += n;
+        }
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    header_list hl;
+    hl.n = 0;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_header, &hl);
+    query_buf q;
+    q.len = 0;
+    q.text[0] = '\0';
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &q);
+    pips_http_request req = {
+        .method = method, .path = url, .query = q.len ? q.text : NULL,
+        .headers = hl.h, .n_headers = hl.n, .body = c->body ? c->body : "", .body_len = c->len,
+    };
+    pips_http_response res;
+    if (c->too_large) {
+        memset(&res, 0, sizeof res);
+        res.status = 413;
+        snprintf(res.content_type, sizeof res.content_type, "application/json");
+        char msg[128];
+        snprintf(msg, sizeof msg, "{\"error\":\"request body over %zu bytes\"}", s->cfg.max_body);
+        res.body = strdup(msg);
+        res.body_len = res.body ? strlen(res.body) : 0;
+    } else {
+        pips_server_handle(s, &req, &res);
+    }
+    enum MHD_Result ok = send_answer(conn, &res, s);
+    pips_http_response_free(&res);
+    return ok;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    conn_ctx *c = *con_cls;
+    if (c) {
+        free(c->body);
+        free(c);
+    }
+    *con_cls = NULL;
+}
+
+bool srv_http_start(pips_server *s, const char *bind_addr, int port, pips_error *err)
+{
+    if (s->mhd)
+        return pips_fail(err, PIPS_ERR_ARG, "the server is already listening");
+    if (port < 0 || port > 65535)
+        return pips_fail(err, PIPS_ERR_ARG, "port %d: expected 0..65535", port);
+    struct sockaddr_in a4;
+    struct sockaddr_in6 a6;
+    struct sockaddr *sa;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    const char *addr = bind_addr && *bind_addr ? bind_addr : "127.0.0.1";
+    memset(&a4, 0, sizeof a4);
+    memset(&a6, 0, sizeof a6);
+    if (inet_pton(AF_INET, addr, &a4.sin_addr) == 1) {
+        a4.sin_family = AF_INET;
+        a4.sin_port = htons((uint16_t)port);
+        sa = (struct sockaddr *)&a4;
+    } else if (inet_pton(AF_INET6, addr, &a6.sin6_addr) == 1) {
+        a6.sin6_family = AF_INET6;
+        a6.sin6_port = htons((uint16_t)port);
+        sa = (struct sockaddr *)&a6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        return pips_fail(err, PIPS_ERR_ARG, "bind address '%.64s': expected an IPv4 or IPv6 address",
+                         addr);
+    }
+    pthread_mutex_lock(&s->mu);
+    s->http_closing = false;
+    pthread_mutex_unlock(&s->mu);
+    s->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, s,
+                              MHD_OPTION_SOCK_ADDR, sa,
+                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+                              MHD_OPTION_END);
+    if (!s->mhd)
+        return pips_fail(err, PIPS_ERR_IO, "cannot listen on %s port %d (in use or not allowed)",
+                         addr, port);
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : port;
+    return true;
+}
+
+void srv_http_stop(pips_server *s)
+{
+    if (!s->mhd)
+        return;
+    pthread_mutex_lock(&s->mu);
+    s->http_closing = true; /* ends the event streams so their threads join */
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->mu);
+    MHD_stop_daemon(s->mhd);
+    s->mhd = NULL;
+    s->port = 0;
+}
+
+bool pips_server_listen(pips_server *s, const char *bind_addr, int port, pips_error *err)
+{
+    return srv_http_start(s, bind_addr, port, err);
+}
+
+int pips_server_port(const pips_server *s) { return s->port; }
+
+void pips_server_stop(pips_server *s) { srv_http_stop(s); }

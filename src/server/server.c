@@ -1,0 +1,522 @@
+/*
+ * server.c — the server's life cycle, its table of games, the agent worker
+ * threads and the JSON view of a game.
+ *
+ * Agent moves: a game whose seat to move is an agent is queued; a worker
+ * takes it, copies the position, thinks without the lock, then plays the
+ * move only if the game did not change meanwhile (an undo or resignation
+ * bumps the version and the stale move is dropped). Chance events are
+ * rolled with the match dice right after the move that leads to them.
+ * Invariants: see server_impl.h; a game is queued at most once and
+ * thought about by at most one worker.
+ */
+#include "server/server_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- randomness for tokens and default seeds (not game randomness) ---- */
+
+static void random_bytes(unsigned char *buf, size_t n)
+{
+    size_t got = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        while (got < n) {
+            ssize_t r = read(fd, buf + got, n - got);
+            if (r <= 0 && errno != EINTR)
+                break;
+            if (r > 0)
+                got += (size_t)r;
+        }
+        close(fd);
+    }
+    if (got < n) { /* no urandom: fall back to clock-seeded mixing */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)(uintptr_t)buf;
+        for (size_t i = got; i < n; i++)
+            buf[i] = (unsigned char)pips_splitmix64(&x);
+    }
+}
+
+void srv_random_token(char *out)
+{
+    unsigned char b[SRV_TOKEN_LEN / 2];
+    random_bytes(b, sizeof b);
+    for (size_t i = 0; i < sizeof b; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+uint64_t srv_random_u64(void)
+{
+    uint64_t x;
+    random_bytes((unsigned char *)&x, sizeof x);
+    return x;
+}
+
+bool srv_is_human(const char *seat) { return !strcmp(seat, "human"); }
+
+/* ---- the game table ---- */
+
+srv_game *srv_find(pips_server *s, long long id)
+{
+    size_t lo = 0, hi = s->n_games;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->games[mid]->id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_games && s->games[lo]->id == id ? s->games[lo] : NULL;
+}
+
+bool srv_add(pips_server *s, srv_game *g, pips_error *err)
+{
+    if (s->n_games == s->cap_games) {
+        size_t cap = s->cap_games ? s->cap_games * 2 : 64;
+        srv_game **t = realloc(s->games, cap * sizeof *t);
+        if (!t)
+            return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the game table");
+        s->games = t;
+        s->cap_games = cap;
+    }
+    /* ids grow, but concurrent inserts may finish out of order */
+    size_t at = s->n_games;
+    while (at > 0 && s->games[at - 1]->id > g->id)
+        at--;
+    memmove(s->games + at + 1, s->games + at, (s->n_games - at) * sizeof *s->games);
+    s->games[at] = g;
+    s->n_games++;
+    srv_touch(s, g);
+    return true;
+}
+
+void srv_game_free(srv_game *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < PIPS_MAX_PLAYERS; i++)
+        pips_agent_free(g->agents[i]);
+    pips_match_free(g->m);
+    free(g);
+}
+
+void srv_wait_writable(pips_server *s, srv_game *g)
+{
+    while (g->writing)
+        pthread_cond_wait(&s->changed, &s->mu);
+}
+
+bool srv_commit(pips_server *s, srv_game *g, store_job *job, long long *id, pips_error *err)
+{
+    if (g)
+        g->writing = true;
+    pthread_mutex_unlock(&s->mu);
+    bool ok = store_run(s, job, id, err);
+    pthread_mutex_lock(&s->mu);
+    if (g) {
+        g->writing = false;
+        pthread_cond_broadcast(&s->changed);
+    }
+    return ok;
+}
+
+bool srv_make_agents(srv_game *g, pips_error *err)
+{
+    for (int i = 0; i < g->m->n_seats; i++) {
+        if (srv_is_human(g->m->seats[i]) || g->agents[i])
+            continue;
+        g->agents[i] = pips_agent_new(g->m->game, g->m->seats[i],
+                                      pips_mix64(g->m->seed + 0x9e37u * (uint64_t)(i + 1)), err);
+        if (!g->agents[i]) {
+            pips_error_prefix(err, "seat %d: ", i + 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool srv_roll_chance(srv_game *g, pips_error *err)
+{
+    /* bounded: a game reaching a chance node from a chance node forever is a bug */
+    for (int i = 0; i < 1000 && pips_to_move(g->m->game, g->m->state) == PIPS_CHANCE; i++)
+        if (!pips_match_roll(g->m, NULL, err))
+            return false;
+    return true;
+}
+
+static bool agent_due(const srv_game *g)
+{
+    if (g->resigned >= 0 || g->thinking || g->ai_error[0])
+        return false;
+    int who = pips_to_move(g->m->game, g->m->state);
+    return who >= 0 && who < g->m->n_seats && g->agents[who];
+}
+
+void srv_touch(pips_server *s, srv_game *g)
+{
+    g->version++;
+    if (agent_due(g) && !g->queued && !s->stopping) {
+        if (s->q_len == s->q_cap) {
+            size_t cap = s->q_cap ? s->q_cap * 2 : 64;
+            long long *q = malloc(cap * sizeof *q);
+            if (q) {
+                for (size_t i = 0; i < s->q_len; i++)
+                    q[i] = s->queue[(s->q_head + i) % s->q_cap];
+                free(s->queue);
+                s->queue = q;
+                s->q_head = 0;
+                s->q_cap = cap;
+            }
+        }
+        if (s->q_len < s->q_cap) {
+            s->queue[(s->q_head + s->q_len++) % s->q_cap] = g->id;
+            g->queued = true;
+            pthread_cond_signal(&s->work);
+        } else {
+            snprintf(g->ai_error, sizeof g->ai_error, "out of memory queueing the agent");
+        }
+    }
+    pthread_cond_broadcast(&s->changed);
+}
+
+static void *worker_main(void *arg)
+{
+    pips_server *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->stopping && s->q_len == 0)
+            pthread_cond_wait(&s->work, &s->mu);
+        if (s->stopping)
+            break;
+        long long id = s->queue[s->q_head];
+        s->q_head = (s->q_head + 1) % s->q_cap;
+        s->q_len--;
+        srv_game *g = srv_find(s, id);
+        if (!g)
+            continue;
+        g->queued = false;
+        if (!agent_due(g))
+            continue;
+        const pips_game *game = g->m->game;
+        int seat = pips_to_move(game, g->m->state);
+        void *copy = malloc(game->def->state_size);
+        if (!copy) {
+            snprintf(g->ai_error, sizeof g->ai_error, "out of memory for the agent");
+            srv_touch(s, g);
+            continue;
+        }
+        memcpy(copy, g->m->state, game->def->state_size);
+        g->thinking = true;
+        s->busy++;
+        srv_touch(s, g); /* clients see the thinking indicator */
+        unsigned long long version = g->version;
+        pips_agent *agent = g->agents[seat];
+        pthread_mutex_unlock(&s->mu);
+
+        pips_error err;
+        pips_error_clear(&err);
+        pips_move mv = PIPS_MOVE_NONE;
+        bool ok = pips_agent_choose(agent, copy, &mv, &err);
+        free(copy);
+
+        pthread_mutex_lock(&s->mu);
+        g->thinking = false;
+        srv_wait_writable(s, g);
+        if (g->version == version && !s->stopping) {
+            size_t from = g->m->n_moves;
+            char prev_updated[PIPS_TIME_MAX];
+            memcpy(prev_updated, g->updated, sizeof prev_updated);
+            if (ok && pips_match_play(g->m, mv, &err) && srv_roll_chance(g, &err)) {
+                pips_iso_time(g->updated);
+                g->undo_votes = 0;
+                if (!srv_commit(s, g, store_job_append(g, from), NULL, &err)) {
+                    while (g->m->n_moves > from)
+                        pips_match_undo(g->m, NULL);
+                    memcpy(g->updated, prev_updated, sizeof prev_updated);
+                    ok = false;
+                }
+            } else {
+                while (g->m->n_moves > from)
+                    pips_match_undo(g->m, NULL);
+                ok = false;
+            }
+            if (!ok)
+                snprintf(g->ai_error, sizeof g->ai_error, "seat %d (%s): %s", seat + 1,
+                         g->m->seats[seat], err.msg);
+        }
+        s->busy--;
+        srv_touch(s, g);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* ---- life cycle ---- */
+
+pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
+{
+    pips_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the server");
+        return NULL;
+    }
+    if (cfg)
+        s->cfg = *cfg;
+    if (!s->cfg.max_games)
+        s->cfg.max_games = 10000;
+    if (!s->cfg.max_body)
+        s->cfg.max_body = 256 * 1024;
+    if (s->cfg.max_think_seconds <= 0)
+        s->cfg.max_think_seconds = 10;
+    if (s->cfg.ai_threads <= 0)
+        s->cfg.ai_threads = 2;
+    if (s->cfg.ai_threads > 16)
+        s->cfg.ai_threads = 16;
+    if (s->cfg.web_root)
+        snprintf(s->web_root, sizeof s->web_root, "%s", s->cfg.web_root);
+    s->cfg.web_root = s->web_root[0] ? s->web_root : NULL;
+    s->cfg.db_path = NULL; /* the caller's string is not kept */
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->changed, &ca);
+    pthread_cond_init(&s->work, &ca);
+    pthread_mutex_init(&s->wq_mu, NULL);
+    pthread_cond_init(&s->wq_cond, NULL);
+    pthread_cond_init(&s->wq_done, NULL);
+    pthread_condattr_destroy(&ca);
+
+    s->cfg.db_path = cfg && cfg->db_path ? cfg->db_path : ":memory:"; /* store_open only */
+    bool ok = store_open(s, err);
+    s->cfg.db_path = NULL;
+    pthread_mutex_lock(&s->mu);
+    ok = ok && store_load_all(s, err);
+    pthread_mutex_unlock(&s->mu);
+    if (!ok || !store_start_writer(s, err)) {
+        pips_server_free(s);
+        return NULL;
+    }
+    for (int i = 0; i < s->cfg.ai_threads; i++) {
+        if (pthread_create(&s->workers[i], NULL, worker_main, s) != 0) {
+            pips_fail(err, PIPS_ERR_NOMEM, "cannot start agent worker %d", i + 1);
+            pips_server_free(s);
+            return NULL;
+        }
+        s->n_workers++;
+    }
+    return s;
+}
+
+void pips_server_free(pips_server *s)
+{
+    if (!s)
+        return;
+    srv_http_stop(s);
+    pthread_mutex_lock(&s->mu);
+    s->stopping = true;
+    pthread_cond_broadcast(&s->work);
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->mu);
+    for (int i = 0; i < s->n_workers; i++)
+        pthread_join(s->workers[i], NULL);
+    store_stop_writer(s);
+    for (size_t i = 0; i < s->n_games; i++)
+        srv_game_free(s->games[i]);
+    free(s->games);
+    free(s->queue);
+    store_close(s);
+    pthread_cond_destroy(&s->changed);
+    pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->wq_cond);
+    pthread_cond_destroy(&s->wq_done);
+    pthread_mutex_destroy(&s->wq_mu);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
+size_t pips_server_broken_games(const pips_server *s) { return s->broken; }
+
+static void deadline_after(struct timespec *ts, int ms)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+bool pips_server_idle(pips_server *s, int timeout_ms)
+{
+    struct timespec dl;
+    deadline_after(&dl, timeout_ms);
+    pthread_mutex_lock(&s->mu);
+    int rc = 0;
+    while ((s->q_len || s->busy) && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&s->changed, &s->mu, &dl);
+    bool idle = !s->q_len && !s->busy;
+    pthread_mutex_unlock(&s->mu);
+    return idle;
+}
+
+int pips_server_wait_change(pips_server *s, long long id, unsigned long long *version,
+                            int timeout_ms, char **json)
+{
+    struct timespec dl;
+    deadline_after(&dl, timeout_ms);
+    pthread_mutex_lock(&s->mu);
+    int result = 0, rc = 0;
+    for (;;) {
+        srv_game *g = srv_find(s, id);
+        if (s->stopping || s->http_closing || !g) {
+            result = -1;
+            break;
+        }
+        if (g->version > *version) {
+            *json = srv_game_json(s, g, -1);
+            *version = g->version;
+            result = *json ? 1 : -1;
+            break;
+        }
+        if (rc == ETIMEDOUT)
+            break;
+        rc = pthread_cond_timedwait(&s->changed, &s->mu, &dl);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return result;
+}
+
+/* ---- the JSON view of a game ---- */
+
+char *srv_game_json(pips_server *s, srv_game *g, long ply)
+{
+    (void)s;
+    const pips_match *m = g->m;
+    const pips_game *game = m->game;
+    size_t ss = game->def->state_size;
+    bool current = ply < 0 || (size_t)ply >= m->n_moves;
+    size_t shown = current ? m->n_moves : (size_t)ply;
+    const void *state = current ? m->state : m->history + shown * ss;
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_integer(g->id));
+    json_object_set_new(o, "game", json_string(game->def->name));
+    json_object_set_new(o, "title", json_string(game->def->title));
+    json_t *opts = json_object();
+    for (size_t i = 0; i < game->options.n; i++)
+        json_object_set_new(opts, game->options.kv[i].key, json_string(game->options.kv[i].value));
+    json_object_set_new(o, "options", opts);
+    json_t *seats = json_array();
+    for (int i = 0; i < m->n_seats; i++)
+        json_array_append_new(seats, json_string(m->seats[i]));
+    json_object_set_new(o, "seats", seats);
+    json_object_set_new(o, "seed", json_integer((json_int_t)(m->seed & INT64_MAX)));
+    json_object_set_new(o, "version", json_integer((json_int_t)g->version));
+    json_object_set_new(o, "ply", json_integer((json_int_t)shown));
+    json_object_set_new(o, "n_moves", json_integer((json_int_t)m->n_moves));
+    json_t *moves = json_array();
+    for (size_t i = 0; i < m->n_moves; i++) {
+        char buf[PIPS_MOVE_TEXT_MAX];
+        pips_match_move_text(m, i, buf);
+        /* who made it: a seat, or null for a chance outcome */
+        int who = pips_to_move(game, m->history + i * ss);
+        json_t *mv = json_object();
+        json_object_set_new(mv, "text", json_string(buf));
+        json_object_set_new(mv, "seat", who >= 0 ? json_integer(who) : json_null());
+        json_array_append_new(moves, mv);
+    }
+    json_object_set_new(o, "moves", moves);
+
+    pips_str text;
+    pips_str_init(&text, NULL);
+    game->def->state_to_text(game, state, &text);
+    json_object_set_new(o, "state", json_string(pips_str_cstr(&text)));
+    pips_str_clear(&text);
+    pips_render_opts ro = {false, false};
+    game->def->render(game, state, &ro, &text);
+    json_object_set_new(o, "render", json_string(pips_str_cstr(&text)));
+    pips_str_clear(&text);
+
+    int who = pips_to_move(game, state);
+    bool over = who == PIPS_OVER || (current && g->resigned >= 0);
+    json_object_set_new(o, "to_move", who >= 0 && !over ? json_integer(who) : json_null());
+    json_object_set_new(o, "over", json_boolean(over));
+    json_t *result = json_object();
+    json_object_set_new(result, "resigned", g->resigned >= 0 && current ? json_integer(g->resigned)
+                                                                       : json_null());
+    if (current && g->resigned >= 0) {
+        pips_str_catf(&text, "seat %d resigns", g->resigned + 1);
+        json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
+        json_t *rets = json_array();
+        int others = m->n_seats - 1;
+        for (int i = 0; i < m->n_seats; i++)
+            json_array_append_new(rets, json_real(i == g->resigned || others < 1 ? 0.0
+                                                                                 : 1.0 / others));
+        json_object_set_new(result, "returns", rets);
+    } else {
+        game->def->result_text(game, state, &text);
+        json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
+        if (who == PIPS_OVER) {
+            double r[PIPS_MAX_PLAYERS];
+            game->def->returns(game, state, r);
+            json_t *rets = json_array();
+            for (int i = 0; i < m->n_seats; i++)
+                json_array_append_new(rets, json_real(r[i]));
+            json_object_set_new(result, "returns", rets);
+        }
+    }
+    if (game->def->scores) {
+        int sc[PIPS_MAX_PLAYERS];
+        game->def->scores(game, state, sc);
+        json_t *scores = json_array();
+        for (int i = 0; i < m->n_seats; i++)
+            json_array_append_new(scores, json_integer(sc[i]));
+        json_object_set_new(result, "scores", scores);
+    }
+    json_object_set_new(o, "result", result);
+    pips_str_free(&text);
+
+    bool enumerable = !(game->def->flags & PIPS_GAME_NOT_ENUMERABLE);
+    json_object_set_new(o, "enumerable", json_boolean(enumerable));
+    json_t *legal = json_array();
+    if (current && !over && who >= 0) {
+        size_t cap = pips_max_moves(game);
+        pips_move *buf = malloc(cap * sizeof *buf);
+        if (buf) {
+            /* suggestions of a non-enumerable game are seeded by position, so
+             * every client sees the same list */
+            pips_rng rng;
+            pips_rng_derive(&rng, m->seed ^ 0x5eedu, m->n_moves);
+            size_t n = pips_node_moves(game, state, &rng, buf, NULL);
+            for (size_t i = 0; i < n && i < 2000; i++) {
+                char t[PIPS_MOVE_TEXT_MAX];
+                game->def->move_to_text(game, state, buf[i], t);
+                json_array_append_new(legal, json_string(t));
+            }
+            free(buf);
+        }
+    }
+    json_object_set_new(o, "legal", legal);
+    json_object_set_new(o, "thinking", json_boolean(g->thinking || g->queued));
+    json_object_set_new(o, "ai_error", json_string(g->ai_error));
+    json_t *votes = json_array();
+    for (int i = 0; i < m->n_seats; i++)
+        if (g->undo_votes & (1u << i))
+            json_array_append_new(votes, json_integer(i));
+    json_object_set_new(o, "undo_votes", votes);
+    json_object_set_new(o, "created", json_string(g->created));
+    json_object_set_new(o, "updated", json_string(g->updated));
+    char *out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return out;
+}

@@ -1,0 +1,492 @@
+/*
+ * store.c — the server's SQLite store: games and their moves.
+ *
+ * Schema (versioned with PRAGMA user_version; migrations below run in
+ * order, each in its own transaction):
+ *   games(id, game, options JSON, seats JSON, tokens JSON, seed, resigned,
+ *         created, updated, finished)
+ *   moves(game_id, ply, text) — every move as played, chance outcomes too.
+ * A game is restored by replaying its moves on a fresh match, so the
+ * database never holds engine state that a code change could invalidate
+ * silently; a game that fails to replay is counted as broken, not served.
+ * Invariants: the database runs in WAL mode; every write is one transaction
+ * committed before the server answers.
+ */
+#include "server/server_impl.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const migrations[] = {
+    /* 1: games and moves */
+    "CREATE TABLE games ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  game TEXT NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seats TEXT NOT NULL,"
+    "  tokens TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  resigned INTEGER,"
+    "  created TEXT NOT NULL,"
+    "  updated TEXT NOT NULL,"
+    "  finished TEXT NOT NULL DEFAULT '');"
+    "CREATE TABLE moves ("
+    "  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+    "  ply INTEGER NOT NULL,"
+    "  text TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;",
+};
+
+static bool db_fail(pips_server *s, pips_error *err, const char *what)
+{
+    return pips_fail(err, PIPS_ERR_IO, "database: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+static bool exec(pips_server *s, const char *sql, pips_error *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+        return true;
+    pips_fail(err, PIPS_ERR_IO, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
+    sqlite3_free(msg);
+    return false;
+}
+
+static bool migrate(pips_server *s, pips_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, err, "reading the schema version");
+    int version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    int latest = (int)(sizeof migrations / sizeof migrations[0]);
+    if (version > latest)
+        return pips_fail(err, PIPS_ERR_IO,
+                         "database: schema version %d is newer than this server (%d)", version,
+                         latest);
+    for (int v = version; v < latest; v++) {
+        char bump[64];
+        snprintf(bump, sizeof bump, "PRAGMA user_version=%d;", v + 1);
+        if (!exec(s, "BEGIN IMMEDIATE", err))
+            return false;
+        if (!exec(s, migrations[v], err) || !exec(s, bump, err)) {
+            exec(s, "ROLLBACK", NULL);
+            pips_error_prefix(err, "migration to schema %d: ", v + 1);
+            return false;
+        }
+        if (!exec(s, "COMMIT", err))
+            return false;
+    }
+    return true;
+}
+
+bool store_open(pips_server *s, pips_error *err)
+{
+    const char *path = s->cfg.db_path ? s->cfg.db_path : ":memory:";
+    if (sqlite3_open_v2(path, &s->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        NULL) != SQLITE_OK) {
+        pips_fail(err, PIPS_ERR_IO, "database '%s': %s", path,
+                  s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return false;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    const char *sync = s->cfg.sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;";
+    if (!exec(s, "PRAGMA journal_mode=WAL;", err) || !exec(s, sync, err) ||
+        !exec(s, "PRAGMA foreign_keys=ON;", err) || !migrate(s, err)) {
+        pips_error_prefix(err, "'%s': ", path);
+        store_close(s);
+        return false;
+    }
+    return true;
+}
+
+void store_close(pips_server *s)
+{
+    if (s->db)
+        sqlite3_close(s->db);
+    s->db = NULL;
+}
+
+static char *options_json(const pips_game *g)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < g->options.n; i++)
+        json_object_set_new(o, g->options.kv[i].key, json_string(g->options.kv[i].value));
+    char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return t;
+}
+
+static char *seats_json(const srv_game *g, bool tokens)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->m->n_seats; i++)
+        json_array_append_new(a, tokens ? (g->tokens[i][0] ? json_string(g->tokens[i]) : json_null())
+                                        : json_string(g->m->seats[i]));
+    char *t = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    return t;
+}
+
+/* ---- write jobs: snapshots taken under s->mu, written by the writer ---- */
+
+enum job_kind { JOB_INSERT, JOB_APPEND, JOB_TRUNCATE, JOB_UPDATE };
+
+struct store_job {
+    enum job_kind kind;
+    long long id;
+    size_t from;  /* first ply written (append, insert) or kept count (truncate) */
+    size_t n_texts;
+    char (*texts)[PIPS_MOVE_TEXT_MAX];
+    int resigned;
+    char updated[PIPS_TIME_MAX], finished[PIPS_TIME_MAX], created[PIPS_TIME_MAX];
+    char *game, *options, *seats, *tokens; /* insert only */
+    long long seed;
+    bool done, ok;
+    pips_error err;
+    store_job *next;
+};
+
+static store_job *job_new(enum job_kind kind, const srv_game *g, size_t from)
+{
+    store_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->kind = kind;
+    j->id = g->id;
+    j->resigned = g->resigned;
+    memcpy(j->updated, g->updated, sizeof j->updated);
+    memcpy(j->finished, g->m->finished, sizeof j->finished);
+    j->from = kind == JOB_TRUNCATE ? g->m->n_moves : from;
+    if (kind == JOB_APPEND || kind == JOB_INSERT) {
+        j->n_texts = g->m->n_moves > from ? g->m->n_moves - from : 0;
+        j->texts = calloc(j->n_texts ? j->n_texts : 1, sizeof *j->texts);
+        if (!j->texts) {
+            free(j);
+            return NULL;
+        }
+        for (size_t i = 0; i < j->n_texts; i++)
+            pips_match_move_text(g->m, from + i, j->texts[i]);
+    }
+    return j;
+}
+
+static void job_free(store_job *j)
+{
+    if (!j)
+        return;
+    free(j->texts);
+    free(j->game);
+    free(j->options);
+    free(j->seats);
+    free(j->tokens);
+    free(j);
+}
+
+store_job *store_job_insert(const srv_game *g)
+{
+    store_job *j = job_new(JOB_INSERT, g, 0);
+    if (!j)
+        return NULL;
+    j->game = strdup(g->m->game->def->name);
+    j->options = options_json(g->m->game);
+    j->seats = seats_json(g, false);
+    j->tokens = seats_json(g, true);
+    j->seed = (long long)(g->m->seed & INT64_MAX);
+    memcpy(j->created, g->created, sizeof j->created);
+    if (!j->game || !j->options || !j->seats || !j->tokens) {
+        job_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+store_job *store_job_append(const srv_game *g, size_t from) { return job_new(JOB_APPEND, g, from); }
+store_job *store_job_truncate(const srv_game *g) { return job_new(JOB_TRUNCATE, g, 0); }
+store_job *store_job_update(const srv_game *g) { return job_new(JOB_UPDATE, g, 0); }
+
+static bool step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE;
+}
+
+static bool run_job(pips_server *s, store_job *j)
+{
+    sqlite3 *db = s->db;
+    sqlite3_stmt *st = NULL;
+    bool ok = true;
+    if (j->kind == JOB_INSERT) {
+        ok = sqlite3_prepare_v2(db,
+                                "INSERT INTO games(game, options, seats, tokens, seed, resigned, "
+                                "created, updated, finished) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+                                -1, &st, NULL) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_text(st, 1, j->game, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, j->options, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, j->seats, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 4, j->tokens, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 5, j->seed);
+            if (j->resigned >= 0)
+                sqlite3_bind_int(st, 6, j->resigned);
+            else
+                sqlite3_bind_null(st, 6);
+            sqlite3_bind_text(st, 7, j->created, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 8, j->updated, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 9, j->finished, -1, SQLITE_STATIC);
+            ok = step_done(st);
+            j->id = sqlite3_last_insert_rowid(db);
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+    } else if (j->kind == JOB_TRUNCATE) {
+        ok = sqlite3_prepare_v2(db, "DELETE FROM moves WHERE game_id=?1 AND ply>=?2", -1, &st,
+                                NULL) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_int64(st, 1, j->id);
+            sqlite3_bind_int64(st, 2, (sqlite3_int64)j->from);
+            ok = step_done(st);
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if (ok && j->n_texts) {
+        ok = sqlite3_prepare_v2(db, "INSERT INTO moves(game_id, ply, text) VALUES (?1, ?2, ?3)",
+                                -1, &st, NULL) == SQLITE_OK;
+        for (size_t i = 0; ok && i < j->n_texts; i++) {
+            sqlite3_bind_int64(st, 1, j->id);
+            sqlite3_bind_int64(st, 2, (sqlite3_int64)(j->from + i));
+            sqlite3_bind_text(st, 3, j->texts[i], -1, SQLITE_STATIC);
+            ok = step_done(st);
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if (ok && j->kind != JOB_INSERT) {
+        ok = sqlite3_prepare_v2(db, "UPDATE games SET resigned=?1, updated=?2, finished=?3 "
+                                    "WHERE id=?4", -1, &st, NULL) == SQLITE_OK;
+        if (ok) {
+            if (j->resigned >= 0)
+                sqlite3_bind_int(st, 1, j->resigned);
+            else
+                sqlite3_bind_null(st, 1);
+            sqlite3_bind_text(st, 2, j->updated, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, j->finished, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 4, j->id);
+            ok = step_done(st);
+        }
+        sqlite3_finalize(st);
+    }
+    if (!ok)
+        db_fail(s, &j->err, j->kind == JOB_INSERT ? "storing a game" : "storing a change");
+    return ok;
+}
+
+/* Group commit: every job queued while the previous batch was being written
+ * goes into one transaction (one fsync); each job has its own savepoint, so
+ * a failing job is rolled back alone. */
+static void *writer_main(void *arg)
+{
+    pips_server *s = arg;
+    pthread_mutex_lock(&s->wq_mu);
+    for (;;) {
+        while (!s->wq_head && !s->wq_stop)
+            pthread_cond_wait(&s->wq_cond, &s->wq_mu);
+        if (!s->wq_head)
+            break;
+        store_job *batch = s->wq_head;
+        s->wq_head = s->wq_tail = NULL;
+        pthread_mutex_unlock(&s->wq_mu);
+
+        pips_error err;
+        bool began = exec(s, "BEGIN IMMEDIATE", &err);
+        for (store_job *j = batch; j; j = j->next) {
+            if (!began) {
+                j->err = err;
+                continue;
+            }
+            exec(s, "SAVEPOINT job", NULL);
+            j->ok = run_job(s, j);
+            if (!j->ok)
+                exec(s, "ROLLBACK TO job", NULL);
+            exec(s, "RELEASE job", NULL);
+        }
+        if (began && !exec(s, "COMMIT", &err)) {
+            exec(s, "ROLLBACK", NULL);
+            for (store_job *j = batch; j; j = j->next)
+                if (j->ok) {
+                    j->ok = false;
+                    j->err = err;
+                }
+        }
+        pthread_mutex_lock(&s->wq_mu);
+        for (store_job *j = batch; j; j = j->next)
+            j->done = true;
+        pthread_cond_broadcast(&s->wq_done);
+    }
+    pthread_mutex_unlock(&s->wq_mu);
+    return NULL;
+}
+
+bool store_start_writer(pips_server *s, pips_error *err)
+{
+    if (pthread_create(&s->writer, NULL, writer_main, s) != 0)
+        return pips_fail(err, PIPS_ERR_IO, "cannot start the database writer");
+    s->writer_running = true;
+    return true;
+}
+
+void store_stop_writer(pips_server *s)
+{
+    if (!s->writer_running)
+        return;
+    pthread_mutex_lock(&s->wq_mu);
+    s->wq_stop = true;
+    pthread_cond_broadcast(&s->wq_cond);
+    pthread_mutex_unlock(&s->wq_mu);
+    pthread_join(s->writer, NULL);
+    s->writer_running = false;
+}
+
+bool store_run(pips_server *s, store_job *job, long long *id, pips_error *err)
+{
+    if (!job)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a database write");
+    pthread_mutex_lock(&s->wq_mu);
+    if (s->wq_stop || !s->writer_running) {
+        pthread_mutex_unlock(&s->wq_mu);
+        job_free(job);
+        return pips_fail(err, PIPS_ERR_IO, "the server is stopping");
+    }
+    job->next = NULL;
+    if (s->wq_tail)
+        s->wq_tail->next = job;
+    else
+        s->wq_head = job;
+    s->wq_tail = job;
+    pthread_cond_signal(&s->wq_cond);
+    while (!job->done)
+        pthread_cond_wait(&s->wq_done, &s->wq_mu);
+    pthread_mutex_unlock(&s->wq_mu);
+    bool ok = job->ok;
+    if (ok && id)
+        *id = job->id;
+    if (!ok && err)
+        *err = job->err;
+    job_free(job);
+    return ok;
+}
+
+/* Rebuilds one game from its row and moves; false with *err if it fails. */
+static srv_game *load_game(sqlite3_stmt *row, sqlite3_stmt *moves, pips_error *err)
+{
+    long long id = sqlite3_column_int64(row, 0);
+    const char *name = (const char *)sqlite3_column_text(row, 1);
+    json_error_t je;
+    json_t *opts = json_loads((const char *)sqlite3_column_text(row, 2), 0, &je);
+    json_t *seats = json_loads((const char *)sqlite3_column_text(row, 3), 0, &je);
+    json_t *tokens = json_loads((const char *)sqlite3_column_text(row, 4), 0, &je);
+    srv_game *g = calloc(1, sizeof *g);
+    bool ok = g && json_is_object(opts) && json_is_array(seats) && json_is_array(tokens);
+    if (!ok) {
+        pips_fail(err, PIPS_ERR_IO, "game %lld: unreadable row", id);
+        goto done;
+    }
+    g->id = id;
+    g->resigned = -1;
+    {
+        char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
+        const char *kv[PIPS_MAX_OPTIONS];
+        size_t n = 0;
+        const char *key;
+        json_t *val;
+        json_object_foreach(opts, key, val) {
+            if (n == PIPS_MAX_OPTIONS || !json_is_string(val))
+                break;
+            snprintf(kvbuf[n], sizeof kvbuf[n], "%s=%s", key, json_string_value(val));
+            kv[n] = kvbuf[n];
+            n++;
+        }
+        g->m = pips_match_new(name ? name : "", kv, n,
+                              (uint64_t)sqlite3_column_int64(row, 5), NULL, err);
+    }
+    if (!g->m) {
+        ok = false;
+        goto done;
+    }
+    const char *seat_names[PIPS_MAX_PLAYERS];
+    size_t ns = json_array_size(seats);
+    for (size_t i = 0; i < ns && i < PIPS_MAX_PLAYERS; i++) {
+        seat_names[i] = json_string_value(json_array_get(seats, i));
+        const char *tok = json_string_value(json_array_get(tokens, i));
+        snprintf(g->tokens[i], sizeof g->tokens[i], "%s", tok ? tok : "");
+    }
+    ok = ns <= PIPS_MAX_PLAYERS && pips_match_set_seats(g->m, seat_names, (int)ns, err);
+    if (!ok)
+        goto done;
+    if (sqlite3_column_type(row, 6) != SQLITE_NULL)
+        g->resigned = sqlite3_column_int(row, 6);
+    snprintf(g->m->started, sizeof g->m->started, "%s", (const char *)sqlite3_column_text(row, 7));
+    snprintf(g->created, sizeof g->created, "%s", (const char *)sqlite3_column_text(row, 7));
+    snprintf(g->updated, sizeof g->updated, "%s", (const char *)sqlite3_column_text(row, 8));
+    sqlite3_bind_int64(moves, 1, id);
+    long ply = 0;
+    while (ok && sqlite3_step(moves) == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(moves, 0);
+        if (!pips_match_play_text(g->m, text ? text : "", err)) {
+            pips_error_prefix(err, "game %lld move %ld: ", id, ply + 1);
+            ok = false;
+        }
+        ply++;
+    }
+    sqlite3_reset(moves);
+    snprintf(g->m->finished, sizeof g->m->finished, "%s",
+             (const char *)sqlite3_column_text(row, 9));
+    ok = ok && srv_make_agents(g, err);
+done:
+    json_decref(opts);
+    json_decref(seats);
+    json_decref(tokens);
+    if (!ok) {
+        srv_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+bool store_load_all(pips_server *s, pips_error *err)
+{
+    sqlite3_stmt *rows, *moves;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, game, options, seats, tokens, seed, resigned, created, "
+                           "updated, finished FROM games ORDER BY id",
+                           -1, &rows, NULL) != SQLITE_OK)
+        return db_fail(s, err, "reading games");
+    if (sqlite3_prepare_v2(s->db, "SELECT text FROM moves WHERE game_id=?1 ORDER BY ply", -1,
+                           &moves, NULL) != SQLITE_OK) {
+        sqlite3_finalize(rows);
+        return db_fail(s, err, "reading moves");
+    }
+    bool ok = true;
+    int rc;
+    while (ok && (rc = sqlite3_step(rows)) == SQLITE_ROW) {
+        pips_error gerr;
+        srv_game *g = load_game(rows, moves, &gerr);
+        if (!g)
+            s->broken++;
+        else if (!srv_add(s, g, err)) {
+            srv_game_free(g);
+            ok = false;
+        }
+    }
+    sqlite3_finalize(rows);
+    sqlite3_finalize(moves);
+    return ok;
+}

@@ -1,0 +1,622 @@
+/*
+ * test_server.c — the game server's API through pips_server_handle (no
+ * sockets), its SQLite persistence across restarts, and one round trip
+ * over a real socket on 127.0.0.1. Uses Tic Tac Doh! (TTD-Rn rulings) as
+ * the game in main; the API is generic over the game interface.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "pips/server.h"
+
+typedef struct reply {
+    int status;
+    json_t *json;
+    char *raw;
+} reply;
+
+static reply call_h(pips_server *s, const char *method, const char *path, const char *body,
+                    const char *token_header)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s", path);
+    char *q = strchr(p, '?');
+    if (q)
+        *q++ = '\0';
+    pips_http_header h = {"X-Pips-Token", token_header};
+    pips_http_request req = {method, p, q, token_header ? &h : NULL, token_header ? 1 : 0,
+                             body ? body : "", body ? strlen(body) : 0};
+    pips_http_response res;
+    pips_server_handle(s, &req, &res);
+    reply r = {res.status, NULL, NULL};
+    r.raw = malloc(res.body_len + 1);
+    memcpy(r.raw, res.body ? res.body : "", res.body_len);
+    r.raw[res.body_len] = '\0';
+    json_error_t je;
+    if (!strncmp(res.content_type, "application/json", 16))
+        r.json = json_loads(r.raw, 0, &je);
+    pips_http_response_free(&res);
+    return r;
+}
+
+static reply call(pips_server *s, const char *method, const char *path, const char *body)
+{
+    return call_h(s, method, path, body, NULL);
+}
+
+static void reply_free(reply *r)
+{
+    json_decref(r->json);
+    free(r->raw);
+}
+
+static pips_server *new_server(const char *db, size_t max_games)
+{
+    pips_server_config cfg = {0};
+    cfg.db_path = db;
+    cfg.max_games = max_games;
+    cfg.max_body = 4096;
+    pips_error err;
+    pips_server *s = pips_server_new(&cfg, &err);
+    if (!s)
+        fail_msg("server: %s", err.msg);
+    return s;
+}
+
+/* Creates a game; fills tokens (up to 2) and returns its id. */
+static long long create(pips_server *s, const char *body, char tokens[2][64])
+{
+    reply r = call(s, "POST", "/api/games", body);
+    assert_int_equal(r.status, 201);
+    long long id = json_integer_value(json_object_get(r.json, "id"));
+    json_t *t = json_object_get(r.json, "tokens");
+    for (size_t i = 0; i < 2; i++) {
+        const char *v = json_string_value(json_array_get(t, i));
+        snprintf(tokens[i], 64, "%s", v ? v : "");
+    }
+    reply_free(&r);
+    return id;
+}
+
+static reply move(pips_server *s, long long id, const char *mv, const char *token)
+{
+    char path[64], body[256];
+    snprintf(path, sizeof path, "/api/games/%lld/moves", id);
+    snprintf(body, sizeof body, "{\"move\":\"%s\",\"token\":\"%s\"}", mv, token);
+    return call(s, "POST", path, body);
+}
+
+static json_t *view(pips_server *s, long long id)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld", id);
+    reply r = call(s, "GET", path, NULL);
+    assert_int_equal(r.status, 200);
+    free(r.raw);
+    return r.json;
+}
+
+static size_t n_moves(pips_server *s, long long id)
+{
+    json_t *v = view(s, id);
+    size_t n = json_array_size(json_object_get(v, "moves"));
+    json_decref(v);
+    return n;
+}
+
+static void test_rules_list_games(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    reply r = call(s, "GET", "/api/rules", NULL);
+    assert_int_equal(r.status, 200);
+    json_t *games = json_object_get(r.json, "games");
+    assert_true(json_array_size(games) >= 1);
+    bool found = false;
+    for (size_t i = 0; i < json_array_size(games); i++) {
+        json_t *g = json_array_get(games, i);
+        if (!strcmp(json_string_value(json_object_get(g, "name")), "tictacdoh")) {
+            found = true;
+            assert_int_equal(json_integer_value(json_object_get(g, "players")), 2);
+            assert_non_null(strstr(json_string_value(json_object_get(g, "rules")), "TTD-R1"));
+        }
+    }
+    assert_true(found);
+    reply_free(&r);
+    pips_server_free(s);
+}
+
+static void expect_error(pips_server *s, const char *method, const char *path, const char *body,
+                         int status)
+{
+    reply r = call(s, method, path, body);
+    if (r.status != status)
+        fail_msg("%s %s %s: got %d, want %d (%s)", method, path, body ? body : "", r.status,
+                 status, r.raw);
+    assert_non_null(r.json);
+    assert_true(json_is_string(json_object_get(r.json, "error")));
+    reply_free(&r);
+}
+
+static void test_bad_requests_are_4xx_json(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    expect_error(s, "POST", "/api/games", "{not json", 400);
+    expect_error(s, "POST", "/api/games", "[1,2]", 400);
+    expect_error(s, "POST", "/api/games", "{\"game\":\"chess\"}", 404);
+    expect_error(s, "POST", "/api/games", "{\"game\":\"tictacdoh\",\"options\":{\"size\":\"9\"}}",
+                 400); /* Tic Tac Doh! has no options */
+    expect_error(s, "POST", "/api/games", "{\"game\":\"tictacdoh\",\"seats\":[\"human\"]}", 400);
+    expect_error(s, "POST", "/api/games",
+                 "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"nosuchagent\"]}", 400);
+    expect_error(s, "POST", "/api/games",
+                 "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:time=100000\"]}", 400);
+    expect_error(s, "POST", "/api/games", "{\"game\":\"tictacdoh\",\"seed\":-4}", 400);
+    expect_error(s, "GET", "/api/games/99", NULL, 404);
+    expect_error(s, "GET", "/api/games/abc", NULL, 404);
+    expect_error(s, "DELETE", "/api/games", NULL, 405);
+    expect_error(s, "GET", "/api/nothing", NULL, 404);
+    expect_error(s, "POST", "/api/records", "{\"format\":\"pips-record\"}", 400);
+    char big[5000];
+    memset(big, ' ', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    expect_error(s, "POST", "/api/games", big, 413);
+    /* no game was made by any of these */
+    reply r = call(s, "GET", "/api/games", NULL);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "total")), 0);
+    reply_free(&r);
+    pips_server_free(s);
+}
+
+/* TTD-R3: a move needs the token of the seat to move; a wrong token, an
+ * illegal or malformed move is refused and changes nothing. */
+static void test_moves_need_the_seat_token(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
+    assert_int_equal(strlen(tok[0]), 32);
+    assert_string_not_equal(tok[0], tok[1]);
+    reply r = move(s, id, "L@0,0", tok[1]); /* seat 2's token, seat 1 to move */
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    r = move(s, id, "L@0,0", "");
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    assert_int_equal(n_moves(s, id), 0);
+    r = move(s, id, "L@0,0", tok[0]);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "to_move")), 1);
+    reply_free(&r);
+    r = move(s, id, "L@0,0", tok[1]); /* TTD-R3: L on L is illegal */
+    assert_int_equal(r.status, 422);
+    assert_non_null(strstr(json_string_value(json_object_get(r.json, "error")), "TTD-R3"));
+    reply_free(&r);
+    r = move(s, id, "Q@0,0", tok[1]);
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+    /* a stale view is refused with 409 */
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld/moves", id);
+    char body[200];
+    snprintf(body, sizeof body, "{\"move\":\"M@0,0\",\"token\":\"%s\",\"ply\":0}", tok[1]);
+    r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 409);
+    reply_free(&r);
+    assert_int_equal(n_moves(s, id), 1);
+    /* the header carries a token too */
+    r = call_h(s, "POST", path, "{\"move\":\"M@0,0\",\"ply\":1}", tok[1]);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    json_t *v = view(s, id);
+    assert_string_equal(json_string_value(json_object_get(v, "state")), "0,0:LM");
+    json_decref(v);
+    pips_server_free(s);
+}
+
+static void test_agent_replies(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"random\"],\"seed\":5}",
+                          tok);
+    assert_string_equal(tok[1], "");
+    reply r = move(s, id, "M@0,0", tok[0]);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    assert_true(pips_server_idle(s, 5000));
+    json_t *v = view(s, id);
+    json_t *moves = json_object_get(v, "moves");
+    assert_int_equal(json_array_size(moves), 2);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(moves, 1), "seat")), 1);
+    assert_int_equal(json_integer_value(json_object_get(v, "to_move")), 0);
+    assert_false(json_is_true(json_object_get(v, "thinking")));
+    json_decref(v);
+    /* an agent plays first when it holds seat 1 */
+    long long id2 = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"random\",\"human\"]}", tok);
+    assert_true(pips_server_idle(s, 5000));
+    assert_int_equal(n_moves(s, id2), 1);
+    /* a move for the agent's seat is refused */
+    long long id3 = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"random\"]}", tok);
+    pips_server_idle(s, 5000);
+    r = move(s, id3, "L@0,0", "00000000000000000000000000000000");
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    pips_server_free(s);
+}
+
+static void test_undo_needs_every_human_seat(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
+    reply r = move(s, id, "L@0,0", tok[0]);
+    reply_free(&r);
+    r = move(s, id, "M@0,0", tok[1]);
+    reply_free(&r);
+    char path[64], body[200];
+    snprintf(path, sizeof path, "/api/games/%lld/undo", id);
+    r = call(s, "POST", path, "{\"token\":\"nope\"}");
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    /* one seat asks: recorded, nothing taken back yet */
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[0]);
+    r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(json_array_size(json_object_get(r.json, "undo_votes")), 1);
+    reply_free(&r);
+    assert_int_equal(n_moves(s, id), 2);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[1]);
+    r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    assert_int_equal(n_moves(s, id), 1);
+    /* hotseat: one request holding both tokens takes back at once */
+    snprintf(body, sizeof body, "{\"tokens\":[\"%s\",\"%s\"]}", tok[0], tok[1]);
+    r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    assert_int_equal(n_moves(s, id), 0);
+    r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 409);
+    reply_free(&r);
+    /* against an agent, undo takes back the human move and the reply */
+    long long id2 = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"random\"]}", tok);
+    r = move(s, id2, "S@0,0", tok[0]);
+    reply_free(&r);
+    pips_server_idle(s, 5000);
+    assert_int_equal(n_moves(s, id2), 2);
+    snprintf(path, sizeof path, "/api/games/%lld/undo", id2);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[0]);
+    r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    pips_server_idle(s, 5000);
+    assert_int_equal(n_moves(s, id2), 0);
+    pips_server_free(s);
+}
+
+static void test_resign_and_records(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"],\"seed\":3}",
+                          tok);
+    reply r = move(s, id, "L@0,0", tok[0]);
+    reply_free(&r);
+    char path[64], body[200];
+    snprintf(path, sizeof path, "/api/games/%lld/resign", id);
+    r = call(s, "POST", path, "{}");
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[1]);
+    r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 200);
+    assert_true(json_is_true(json_object_get(r.json, "over")));
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(r.json, "result"),
+                                                        "resigned")),
+                     1);
+    reply_free(&r);
+    r = move(s, id, "M@0,0", tok[1]);
+    assert_int_equal(r.status, 409);
+    reply_free(&r);
+    /* the record carries the moves and the resignation; uploading it
+     * makes a new game with the same position and fresh tokens */
+    snprintf(path, sizeof path, "/api/games/%lld/record", id);
+    r = call(s, "GET", path, NULL);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "resigned")), 1);
+    reply up = call(s, "POST", "/api/records", r.raw);
+    if (up.status != 201)
+        fail_msg("upload: %d %s", up.status, up.raw);
+    json_t *g = json_object_get(up.json, "game");
+    assert_string_equal(json_string_value(json_object_get(g, "state")), "0,0:L");
+    assert_true(json_is_true(json_object_get(g, "over")));
+    reply_free(&up);
+    reply_free(&r);
+    /* a record with a bad move is refused, naming the move */
+    r = call(s, "POST", "/api/records",
+             "{\"format\":\"pips-record\",\"version\":1,\"game\":\"tictacdoh\",\"options\":{},"
+             "\"seats\":[\"human\",\"human\"],\"seed\":1,\"moves\":[\"L@0,0\",\"L@0,0\"]}");
+    assert_int_equal(r.status, 400);
+    assert_non_null(strstr(json_string_value(json_object_get(r.json, "error")), "move 2"));
+    reply_free(&r);
+    pips_server_free(s);
+}
+
+static void test_games_survive_a_restart(void **st)
+{
+    (void)st;
+    char db[] = "/tmp/pips-test-server-XXXXXX";
+    int fd = mkstemp(db);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(db);
+    pips_server *s = new_server(db, 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
+    const char *moves[] = {"L@0,0", "M@0,0", "S@1,1", "M@1,1"};
+    for (size_t i = 0; i < 4; i++) {
+        reply r = move(s, id, moves[i], tok[i % 2]);
+        assert_int_equal(r.status, 200);
+        reply_free(&r);
+    }
+    json_t *before = view(s, id);
+    pips_server_free(s);
+
+    s = new_server(db, 0);
+    assert_int_equal(pips_server_broken_games(s), 0);
+    json_t *after = view(s, id);
+    assert_string_equal(json_string_value(json_object_get(before, "state")),
+                         json_string_value(json_object_get(after, "state")));
+    assert_true(json_equal(json_object_get(before, "moves"), json_object_get(after, "moves")));
+    json_decref(before);
+    json_decref(after);
+    /* the tokens still hold their seats; undo is persisted too */
+    reply r = move(s, id, "S@0,1", tok[1]);
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    r = move(s, id, "S@0,1", tok[0]);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    char path[64], body[200];
+    snprintf(path, sizeof path, "/api/games/%lld/undo", id);
+    snprintf(body, sizeof body, "{\"tokens\":[\"%s\",\"%s\"]}", tok[0], tok[1]);
+    r = call(s, "POST", path, body);
+    reply_free(&r);
+    pips_server_free(s);
+    s = new_server(db, 0);
+    assert_int_equal(n_moves(s, id), 4);
+    pips_server_free(s);
+    char aux[300];
+    unlink(db);
+    snprintf(aux, sizeof aux, "%s-wal", db);
+    unlink(aux);
+    snprintf(aux, sizeof aux, "%s-shm", db);
+    unlink(aux);
+}
+
+static void test_game_limit(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 2);
+    char tok[2][64];
+    create(s, "{\"game\":\"tictacdoh\"}", tok);
+    create(s, "{\"game\":\"tictacdoh\"}", tok);
+    expect_error(s, "POST", "/api/games", "{\"game\":\"tictacdoh\"}", 503);
+    pips_server_free(s);
+}
+
+/* Random and mutated requests: every answer is a status with a body; the
+ * server keeps working. */
+static void test_garbage_never_crashes(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 50);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
+    static const char *const paths[] = {"/api/games", "/api/games/1", "/api/games/1/moves",
+                                        "/api/games/1/undo", "/api/games/1/resign",
+                                        "/api/records", "/api/rules", "/api/games/1/record",
+                                        "/api/games/1?ply=-1", "/api/games/1?ply=99999999999",
+                                        "/../etc/passwd", "/api/games/1/events"};
+    static const char *const methods[] = {"GET", "POST", "PUT", "", "HEAD"};
+    static const char *const bodies[] = {
+        "", "{}", "null", "{\"game\":1}", "{\"game\":\"tictacdoh\",\"seats\":null}",
+        "{\"move\":null}", "{\"move\":\"L@9,9\",\"token\":1}", "{\"tokens\":[1,2,3]}",
+        "{\"game\":\"tictacdoh\",\"options\":[]}", "{\"format\":\"pips-record\",\"moves\":7}",
+        "\"\\u0000\"", "{\"move\":\"L@0,0\\u0000x\"}"};
+    pips_rng rng;
+    pips_rng_seed(&rng, 11);
+    char body[512];
+    for (int i = 0; i < 3000; i++) {
+        const char *p = paths[pips_rng_below(&rng, sizeof paths / sizeof paths[0])];
+        const char *m = methods[pips_rng_below(&rng, sizeof methods / sizeof methods[0])];
+        snprintf(body, sizeof body, "%s", bodies[pips_rng_below(&rng, sizeof bodies / sizeof bodies[0])]);
+        size_t len = strlen(body);
+        for (int k = (int)pips_rng_below(&rng, 3); k > 0 && len; k--)
+            body[pips_rng_below(&rng, len)] = (char)pips_rng_below(&rng, 256);
+        pips_http_request req = {m, p, NULL, NULL, 0, body, len};
+        pips_http_response res;
+        pips_server_handle(s, &req, &res);
+        assert_true(res.status >= 200 && res.status < 600);
+        pips_http_response_free(&res);
+    }
+    /* random bytes as paths, queries and bodies */
+    char path[64], query[32];
+    for (int i = 0; i < 2000; i++) {
+        size_t pl = pips_rng_below(&rng, sizeof path - 1), ql = pips_rng_below(&rng, sizeof query);
+        static const char prefix[] = "/api/games/1/";
+        for (size_t k = 0; k < pl; k++)
+            path[k] = k < sizeof prefix - 1 && pips_rng_below(&rng, 4)
+                          ? prefix[k]
+                          : (char)(1 + pips_rng_below(&rng, 255));
+        path[pl] = '\0';
+        for (size_t k = 0; k < ql; k++)
+            query[k] = (char)(1 + pips_rng_below(&rng, 255));
+        query[ql] = '\0';
+        size_t bl = pips_rng_below(&rng, sizeof body);
+        for (size_t k = 0; k < bl; k++)
+            body[k] = (char)pips_rng_below(&rng, 256);
+        pips_http_request req = {pips_rng_below(&rng, 2) ? "POST" : "GET", path,
+                                 ql ? query : NULL, NULL, 0, body, bl};
+        pips_http_response res;
+        pips_server_handle(s, &req, &res);
+        assert_true(res.status >= 200 && res.status < 600);
+        pips_http_response_free(&res);
+    }
+    assert_true(pips_server_idle(s, 5000));
+    reply r = move(s, id, "L@0,0", tok[0]);
+    assert_true(r.status == 200 || r.status == 409 || r.status == 422);
+    reply_free(&r);
+    pips_server_free(s);
+}
+
+static void test_change_notification(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
+    unsigned long long version = 0;
+    char *json = NULL;
+    assert_int_equal(pips_server_wait_change(s, id, &version, 0, &json), 1);
+    free(json);
+    json = NULL;
+    assert_int_equal(pips_server_wait_change(s, id, &version, 10, &json), 0);
+    reply r = move(s, id, "L@0,0", tok[0]);
+    reply_free(&r);
+    assert_int_equal(pips_server_wait_change(s, id, &version, 10, &json), 1);
+    assert_non_null(strstr(json, "L@0,0"));
+    free(json);
+    assert_int_equal(pips_server_wait_change(s, 12345, &version, 10, &json), -1);
+    pips_server_free(s);
+}
+
+static void test_real_socket_round_trip(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    pips_error err;
+    assert_true(pips_server_listen(s, "127.0.0.1", 0, &err));
+    int port = pips_server_port(s);
+    assert_true(port > 0);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    const char *req = "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      "Content-Length: 20\r\nConnection: close\r\n\r\n{\"game\":\"tictacdoh\"}";
+    assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+    char buf[8192];
+    size_t got = 0;
+    ssize_t n;
+    while (got < sizeof buf - 1 && (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)n;
+    buf[got] = '\0';
+    close(fd);
+    assert_non_null(strstr(buf, "HTTP/1.1 201"));
+    assert_non_null(strstr(buf, "\"tokens\""));
+
+    /* the event stream sends the game's view at once */
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    const char *ev = "GET /api/games/1/events HTTP/1.1\r\nHost: x\r\n\r\n";
+    assert_int_equal(write(fd, ev, strlen(ev)), (ssize_t)strlen(ev));
+    got = 0;
+    buf[0] = '\0';
+    while (got < sizeof buf - 1 && (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0) {
+        got += (size_t)n;
+        buf[got] = '\0';
+        if (strstr(buf, "event: state\ndata: {"))
+            break;
+    }
+    assert_non_null(strstr(buf, "text/event-stream"));
+    assert_non_null(strstr(buf, "event: state\ndata: {\"id\":1"));
+
+    /* a body over the limit is refused while reading (server limit 4096) */
+    int fd2 = socket(AF_INET, SOCK_STREAM, 0);
+    assert_int_equal(connect(fd2, (struct sockaddr *)&a, sizeof a), 0);
+    const char *big = "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n"
+                      "Connection: close\r\n\r\n";
+    assert_int_equal(write(fd2, big, strlen(big)), (ssize_t)strlen(big));
+    char pad[10000];
+    memset(pad, ' ', sizeof pad);
+    assert_int_equal(write(fd2, pad, sizeof pad), (ssize_t)sizeof pad);
+    got = 0;
+    while (got < sizeof buf - 1 && (n = read(fd2, buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)n;
+    buf[got] = '\0';
+    close(fd2);
+    assert_non_null(strstr(buf, "HTTP/1.1 413"));
+    /* stopping ends the open event stream */
+    pips_server_free(s);
+    close(fd);
+}
+
+static void test_static_files_stay_in_web_root(void **st)
+{
+    (void)st;
+    pips_server_config cfg = {0};
+    cfg.db_path = ":memory:";
+    cfg.web_root = PIPS_SOURCE_DIR "/web";
+    pips_error err;
+    pips_server *s = pips_server_new(&cfg, &err);
+    assert_non_null(s);
+    static const struct { const char *path; int status; const char *type; } cases[] = {
+        {"/", 200, "text/html"}, {"/app.js", 200, "text/javascript"},
+        {"/games/tictacdoh.js", 200, "text/javascript"}, {"/style.css", 200, "text/css"},
+        {"/../CMakeLists.txt", 404, NULL}, {"/games/../../CMakeLists.txt", 404, NULL},
+        {"//etc/passwd", 404, NULL}, {"/nothing.html", 404, NULL}, {"/games", 404, NULL},
+        {"/app.js\\..", 404, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pips_http_request req = {"GET", cases[i].path, NULL, NULL, 0, "", 0};
+        pips_http_response res;
+        pips_server_handle(s, &req, &res);
+        if (res.status != cases[i].status)
+            fail_msg("%s: %d, want %d", cases[i].path, res.status, cases[i].status);
+        if (cases[i].type)
+            assert_non_null(strstr(res.content_type, cases[i].type));
+        pips_http_response_free(&res);
+    }
+    pips_server_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules_list_games),
+        cmocka_unit_test(test_bad_requests_are_4xx_json),
+        cmocka_unit_test(test_moves_need_the_seat_token),
+        cmocka_unit_test(test_agent_replies),
+        cmocka_unit_test(test_undo_needs_every_human_seat),
+        cmocka_unit_test(test_resign_and_records),
+        cmocka_unit_test(test_games_survive_a_restart),
+        cmocka_unit_test(test_game_limit),
+        cmocka_unit_test(test_garbage_never_crashes),
+        cmocka_unit_test(test_change_notification),
+        cmocka_unit_test(test_real_socket_round_trip),
+        cmocka_unit_test(test_static_files_stay_in_web_root),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,72 @@
+// helpers.mjs — shared by the browser tests: starts `pips serve` on a free
+// port with a throwaway database and launches Debian's chromium (never a
+// downloaded browser) through playwright-core with a fresh profile.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const SOURCE_DIR = resolve(new URL('../..', import.meta.url).pathname);
+export const BUILD_DIR = process.env.PIPS_BUILD_DIR || join(SOURCE_DIR, 'build');
+export const PIPS = process.env.PIPS_BINARY || join(BUILD_DIR, 'pips');
+export const CHROMIUM = process.env.PIPS_CHROMIUM || '/usr/bin/chromium';
+
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'pips-web-'));
+  const proc = spawn(PIPS, ['serve', '--port', '0', '--db', join(dir, 'pips.db'),
+    '--web', join(SOURCE_DIR, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  proc.stderr.on('data', (d) => { err += d; });
+  const url = await new Promise((ok, fail) => {
+    let out = '';
+    const t = setTimeout(() => fail(new Error('pips serve did not start: ' + err)), 5000);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/[^ ]+\/)/.exec(out);
+      if (m) { clearTimeout(t); ok(m[1]); }
+    });
+    proc.on('exit', (code) => fail(new Error(`pips serve exited ${code}: ${err}`)));
+  });
+  return {
+    url,
+    // stops the server; throws when it did not exit cleanly (e.g. a sanitizer report)
+    async stop() {
+      const code = await new Promise((r) => { proc.on('exit', (c) => r(c)); proc.kill('SIGTERM'); });
+      rmSync(dir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`pips serve exited with ${code}: ${err}`);
+    },
+  };
+}
+
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'pips-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic'],
+    viewport: { width: 1100, height: 800 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function screenshotPath(name) {
+  const dir = join(BUILD_DIR, 'web-screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${name}.png`);
+}
+
+export async function apiCall(base, method, path, body) {
+  const res = await fetch(base + 'api/' + path, {
+    method, headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}

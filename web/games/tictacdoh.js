@@ -1,0 +1,175 @@
+// games/tictacdoh.js — the Tic Tac Doh! board in SVG. Pyramids are drawn as
+// triangles of three sizes (S red, M amber, L blue, with 1-3 pips). A tree
+// (each piece smaller than the one below, TTD-R3) is drawn as triangles
+// stacked upward; a nest (each piece larger) as triangles sharing a base,
+// the outer one filled and the hidden ones dashed. The grid shows the
+// occupied cells and every cell a piece may go to (y grows upward, as in
+// the notation "M@1,-1"). Placing: choose a size, then a highlighted cell.
+
+const SVG = 'http://www.w3.org/2000/svg';
+const CELL = 100;
+const SIZES = ['S', 'M', 'L'];
+const WIDTH = { S: 34, M: 52, L: 70 };
+const HEIGHT = { S: 34, M: 50, L: 66 };
+const PIPS = { S: 1, M: 2, L: 3 };
+
+/* "0,0:LM 1,0:S" -> Map "x,y" -> ['L','M'] (bottom first); "-" is empty. */
+export function parseState(text) {
+  const cells = new Map();
+  if (!text || text.trim() === '-') return cells;
+  for (const part of text.trim().split(/\s+/)) {
+    const m = /^(-?\d+),(-?\d+):([SML]+)$/.exec(part);
+    if (m) cells.set(`${Number(m[1])},${Number(m[2])}`, m[3].split(''));
+  }
+  return cells;
+}
+
+/* "S@1,-1" -> { size: 'S', x: 1, y: -1 } or null */
+export function parseMove(text) {
+  const m = /^([SML])@(-?\d+),(-?\d+)$/.exec(text);
+  return m ? { size: m[1], x: Number(m[2]), y: Number(m[3]) } : null;
+}
+
+function el(name, attrs = {}, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+function triangle(g, cx, base, size, cls) {
+  const w = WIDTH[size], h = HEIGHT[size];
+  return el('polygon', {
+    points: `${cx - w / 2},${base} ${cx + w / 2},${base} ${cx},${base - h}`,
+    class: `piece ${size} ${cls || ''}`.trim(),
+  }, g);
+}
+
+function pips(g, cx, base, size) {
+  const n = PIPS[size];
+  for (let i = 0; i < n; i++)
+    el('circle', { cx: cx + (i - (n - 1) / 2) * 8, cy: base - 7, r: 2.6, class: 'pip' }, g);
+}
+
+function stackKind(stack) {
+  if (stack.length < 2) return '';
+  return SIZES.indexOf(stack[1]) < SIZES.indexOf(stack[0]) ? 'tree' : 'nest';
+}
+
+function describe(stack) {
+  if (!stack || stack.length === 0) return 'empty';
+  const names = stack.map((s) => ({ S: 'small', M: 'medium', L: 'large' })[s]);
+  const kind = stackKind(stack);
+  return kind ? `${kind} of ${names.join(', ')} (bottom first)` : `${names[0]} pyramid`;
+}
+
+function drawStack(g, x0, y0, stack) {
+  const cx = x0 + CELL / 2, base = y0 + CELL - 10;
+  const kind = stackKind(stack);
+  const group = el('g', { class: `stack ${kind}` }, g);
+  if (kind === 'nest') {
+    const top = stack[stack.length - 1];
+    triangle(group, cx, base, top);
+    pips(group, cx, base, top);
+    for (const s of stack.slice(0, -1)) triangle(group, cx, base, s, 'inner');
+  } else {
+    let b = base;
+    for (const s of stack) {
+      triangle(group, cx, b, s);
+      pips(group, cx, b, s);
+      b -= HEIGHT[s] * 0.4;
+    }
+  }
+  if (kind) el('text', { x: x0 + 5, y: y0 + 14, class: 'kind' }, g).textContent = kind;
+}
+
+export function createBoard(container, ctx) {
+  const root = document.createElement('div');
+  root.className = 'ttd';
+  const sizesBar = document.createElement('div');
+  sizesBar.className = 'sizes';
+  sizesBar.setAttribute('role', 'group');
+  sizesBar.setAttribute('aria-label', 'size to place (keys S, M, L)');
+  const svg = el('svg', { role: 'group', 'aria-label': 'Tic Tac Doh! board' });
+  root.append(svg, sizesBar);
+  container.append(root);
+  let selected = null;
+  let view = null, live = false;
+  const buttons = {};
+  for (const s of SIZES) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.size = s;
+    b.setAttribute('aria-pressed', 'false');
+    b.addEventListener('click', () => { selected = s; draw(); });
+    buttons[s] = b;
+    sizesBar.append(b);
+  }
+  const onKey = (e) => {
+    if (!live || e.target.closest('input, textarea, select')) return;
+    const s = e.key.toUpperCase();
+    if (SIZES.includes(s) && !buttons[s].disabled) { selected = s; draw(); }
+  };
+  document.addEventListener('keydown', onKey);
+
+  function draw() {
+    const cells = parseState(view.state);
+    const legal = live ? view.legal.map(parseMove).filter(Boolean) : [];
+    const bySize = { S: new Set(), M: new Set(), L: new Set() };
+    for (const m of legal) bySize[m.size].add(`${m.x},${m.y}`);
+    if (live && (!selected || bySize[selected].size === 0))
+      selected = SIZES.find((s) => bySize[s].size > 0) || null;
+    // the stash is shared (5 of each size); what is left follows from the board
+    const used = { S: 0, M: 0, L: 0 };
+    for (const st of cells.values()) for (const s of st) used[s]++;
+    for (const s of SIZES) {
+      const b = buttons[s];
+      b.innerHTML = `<span class="sw" style="background:var(--${s.toLowerCase()})"></span>${s} ×${5 - used[s]}`;
+      b.disabled = !live || bySize[s].size === 0;
+      b.setAttribute('aria-pressed', String(live && selected === s));
+    }
+    sizesBar.hidden = !live;
+    // the area: occupied cells and every possible target
+    const pts = [...cells.keys(), ...legal.map((m) => `${m.x},${m.y}`)]
+      .map((k) => k.split(',').map(Number));
+    if (pts.length === 0) pts.push([0, 0]);
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const minx = Math.min(...xs), maxx = Math.max(...xs), miny = Math.min(...ys), maxy = Math.max(...ys);
+    const cols = maxx - minx + 1, rows = maxy - miny + 1;
+    svg.replaceChildren();
+    svg.setAttribute('viewBox', `-4 -4 ${cols * CELL + 8} ${rows * CELL + 8}`);
+    const targets = selected ? bySize[selected] : new Set();
+    for (let y = maxy; y >= miny; y--) {
+      for (let x = minx; x <= maxx; x++) {
+        const key = `${x},${y}`;
+        const x0 = (x - minx) * CELL, y0 = (maxy - y) * CELL;
+        const isTarget = targets.has(key);
+        const g = el('g', { class: `cell${isTarget ? ' legal' : ''}`, 'data-cell': key }, svg);
+        el('rect', { x: x0 + 2, y: y0 + 2, width: CELL - 4, height: CELL - 4, rx: 6 }, g);
+        el('text', { x: x0 + CELL - 6, y: y0 + 14, 'text-anchor': 'end', class: 'coord' }, g)
+          .textContent = key;
+        const stack = cells.get(key);
+        if (stack) drawStack(g, x0, y0, stack);
+        const label = `cell ${key}: ${describe(stack)}`;
+        if (isTarget) {
+          g.setAttribute('tabindex', '0');
+          g.setAttribute('role', 'button');
+          g.setAttribute('aria-label', `${label}; place ${selected} here`);
+          const play = () => ctx.play(`${selected}@${key}`);
+          g.addEventListener('click', play);
+          g.addEventListener('keydown', (e) => {
+            if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); play(); }
+          });
+        } else {
+          g.setAttribute('role', 'img');
+          g.setAttribute('aria-label', label);
+        }
+      }
+    }
+  }
+
+  return {
+    update(v, isLive) { view = v; live = isLive; draw(); },
+    destroy() { document.removeEventListener('keydown', onKey); root.remove(); },
+  };
+}
