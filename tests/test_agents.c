@@ -117,6 +117,24 @@ static void test_spec_normalised(void **unused)
     }
     assert_string_equal(pips_agent_level_spec(g, "hard"), "alphabeta:depth=4");
     assert_null(pips_agent_level_spec(g, "impossible"));
+    /* IceFrogs' own row picks alphabeta, which three seats cannot use: the
+     * level then falls back to the generic row */
+    pips_error err;
+    const char *three[] = {"players=3"};
+    pips_game *ice2 = pips_game_new("icefrogs", NULL, 0, NULL, &err);
+    pips_game *ice3 = pips_game_new("icefrogs", three, 1, NULL, &err);
+    assert_non_null(ice2);
+    assert_non_null(ice3);
+    pips_agent *h2 = pips_agent_new(ice2, "hard", 1, &err);
+    pips_agent *h3 = pips_agent_new(ice3, "hard", 1, &err);
+    assert_non_null(h2);
+    assert_non_null(h3);
+    assert_string_equal(pips_agent_spec(h2), "alphabeta:depth=4");
+    assert_string_equal(pips_agent_spec(h3), "mcts:iters=10000");
+    pips_agent_free(h2);
+    pips_agent_free(h3);
+    pips_game_free(ice2);
+    pips_game_free(ice3);
     /* a game without its own row takes the generic levels */
     pips_game *toy = toy_game_new(&toy_race_def, NULL, 0);
     assert_string_equal(pips_agent_level_spec(toy, "max"), "mcts:time=5,threads=2");
