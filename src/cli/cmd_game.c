@@ -57,15 +57,16 @@ static void solve_progress(void *ud, uint64_t positions, double seconds)
 int cli_solve(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
-        printf("usage: pips solve GAME [--opt KEY=VALUE]... [--threads N]\n\n"
+        printf("usage: pips solve GAME [--opt KEY=VALUE]... [--threads N] [--table-mb MB]\n\n"
                "Solves a two-player game exactly from its start. Earlier lines give positions\n"
                "searched, memory and time; the last line is win, loss or draw for the player\n"
-               "to move at the start.\n");
+               "to move at the start. --table-mb sizes the transposition table of solvers\n"
+               "that take a budget (0 or absent: the solver's default).\n");
         return 0;
     }
     const char *name = NULL, *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
-    long threads = 2;
+    long threads = 2, table_mb = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--opt")) {
             if (!cli_collect_opt("pips solve", argc, argv, &i, opts, &nopts))
@@ -73,6 +74,11 @@ int cli_solve(int argc, char **argv)
         } else if (!strcmp(argv[i], "--threads")) {
             if (i + 1 >= argc || !pips_parse_int(argv[++i], 1, 64, &threads)) {
                 fprintf(stderr, "pips solve: --threads needs a number 1..64\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--table-mb")) {
+            if (i + 1 >= argc || !pips_parse_int(argv[++i], 1, 1L << 20, &table_mb)) {
+                fprintf(stderr, "pips solve: --table-mb needs a number of MiB 1..1048576\n");
                 return 2;
             }
         } else if (argv[i][0] == '-' || name) {
@@ -89,7 +95,8 @@ int cli_solve(int argc, char **argv)
     pips_game *g = cli_make_game("pips solve", name, opts, nopts);
     if (!g)
         return 2;
-    pips_solve_opts so = {(int)threads, 0, isatty(2) ? solve_progress : NULL, NULL};
+    pips_solve_opts so = {(int)threads, (size_t)table_mb, isatty(2) ? solve_progress : NULL,
+                          NULL};
     pips_solve_result res;
     pips_error err;
     bool ok = pips_solve(g, &so, &res, &err);

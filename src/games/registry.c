@@ -11,12 +11,14 @@ extern const pips_game_def pips_tictacdoh_def;
 extern const pips_game_def pips_icefrogs_def;
 extern const pips_game_def pips_ziggurat_def;
 extern const pips_game_def pips_noname_def;
+extern const pips_game_def pips_nimitz_def;
 
 static const pips_game_def *const game_table[] = {
     &pips_tictacdoh_def,
     &pips_icefrogs_def,
     &pips_ziggurat_def,
     &pips_noname_def,
+    &pips_nimitz_def,
 };
 
 size_t pips_game_count(void) { return sizeof game_table / sizeof game_table[0]; }

@@ -344,42 +344,42 @@ static void ttd_apply(const pips_game *g, void *state, pips_move m)
 {
     (void)g;
     ttd_state *s = state;
-    int c = move_cell(m), z = move_size(m), x = cell_x(c), y = cell_y(c);
-    s->piece[c][s->height[c]++] = (uint8_t)z;
-    s->stash[z]--;
-    if (s->placed == 0) {
-        s->minx = s->maxx = (int8_t)x;
-        s->miny = s->maxy = (int8_t)y;
-    } else {
-        if (x < s->minx) s->minx = (int8_t)x;
-        if (x > s->maxx) s->maxx = (int8_t)x;
-        if (y < s->miny) s->miny = (int8_t)y;
-        if (y > s->maxy) s->maxy = (int8_t)y;
-    }
-    s->placed++;
+    int c = move_cell(m), z = move_size(m);
+    int h = ++s->height[c];
     uint32_t bit = 1u << c;
-    int h = s->height[c];
-    s->occ |= bit;
+    s->piece[c][h - 1] = (uint8_t)z;
+    s->stash[z]--;
+    s->top[z] |= bit;
+    s->counts[z] |= bit; /* the new top always counts */
     if (h == 1) {
+        /* A new cell: the box, the touching cells and the room change. */
+        int8_t x = (int8_t)cell_x(c), y = (int8_t)cell_y(c);
+        if (s->placed == 0) {
+            s->minx = s->maxx = x;
+            s->miny = s->maxy = y;
+        } else {
+            if (x < s->minx) s->minx = x;
+            if (x > s->maxx) s->maxx = x;
+            if (y < s->miny) s->miny = y;
+            if (y > s->maxy) s->maxy = y;
+        }
+        s->occ |= bit;
         s->single |= bit;
-        s->top[z] |= bit;
-        s->counts[z] |= bit;
+        s->near = (s->near | dilate(bit)) & ~s->occ;
+        s->room = s->near & window_mask(s);
     } else {
         int below = s->piece[c][h - 2];
-        s->top[below] &= ~bit;
-        s->top[z] |= bit;
-        s->single &= ~bit;
         bool tree = s->piece[c][1] < s->piece[c][0];
+        s->top[below] &= ~bit;
+        s->single &= ~bit;
         if (h == 2)
             *(tree ? &s->tree2 : &s->nest2) |= bit;
         else
             s->tree2 &= ~bit, s->nest2 &= ~bit;
         if (!tree)
             s->counts[below] &= ~bit; /* a nest counts only as its top */
-        s->counts[z] |= bit;
     }
-    s->near = (s->near | dilate(1u << c)) & ~s->occ;
-    s->room = s->near & window_mask(s);
+    s->placed++;
     update_status(s, z);
 }
 

@@ -1,0 +1,889 @@
+/*
+ * nimitz.c — Nimitz (Erik Oosterwal, 2010) under the project's rulings
+ * NIM-R1..R5 (shared/rules/nimitz.md): options, the placement rules, move
+ * and state text, hashing, the terminal drawing and the game definition.
+ *
+ * Two independent checks of NIM-R2..R4 live here on purpose: the mask-table
+ * generator (nim_cell_options in nimitz.h: precomputed clash and stacking
+ * masks over pieces) used for play, perft and the solver, and check_move,
+ * which compares colour, size and orientation neighbour by neighbour to say
+ * why a move is refused. The tests compare them on random positions.
+ *
+ * Invariants: see nimitz.h. Whose turn it is and the store follow from the
+ * pieces on the board, so the state text lists only the stacks.
+ */
+#include "games/nimitz/nimitz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char COLOUR_CH[] = "roygb";
+static const char *const COLOUR_NAME[5] = {"red", "orange", "yellow", "green", "blue"};
+static const char SIZE_CH[] = "SML";
+static const char *const SIZE_NAME[3] = {"small", "medium", "large"};
+static const char ORIENT_CH[] = "UNESW";
+static const char *const ORIENT_NAME[5] = {"upright", "north", "east", "south", "west"};
+
+static const nim_config *cfg(const pips_game *g) { return g->config; }
+
+typedef uint64_t nim_v2 __attribute__((vector_size(16)));
+
+/* ---- generator (fast path) ---------------------------------------------- */
+
+size_t nim_count(const nim_config *cf, const nim_state *s)
+{
+    unsigned avail = nim_avail(s);
+    size_t n = 0;
+    for (int c = 0; c < cf->cells; c++) {
+        unsigned pm, om;
+        if (nim_cell_options(cf, s, c, avail, &pm, &om))
+            n += (size_t)nim_popcount16(pm) * (size_t)nim_popcount16(om);
+    }
+    return n;
+}
+
+bool nim_any_move(const nim_config *cf, const nim_state *s)
+{
+    unsigned avail = nim_avail(s);
+    if (!avail)
+        return false;
+    for (int c = 0; c < cf->cells; c++) {
+        unsigned pm, om;
+        if (nim_cell_options(cf, s, c, avail, &pm, &om) && pm && om)
+            return true;
+    }
+    return false;
+}
+
+size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
+{
+    unsigned avail = nim_avail(s);
+    size_t n = 0;
+    for (int c = 0; c < cf->cells; c++) {
+        unsigned pm, om;
+        if (!nim_cell_options(cf, s, c, avail, &pm, &om) || !pm || !om)
+            continue;
+        /* The pieces once, then two-lane stores per orientation. */
+        nim_v2 list[8];
+        uint64_t *flat = (uint64_t *)list;
+        size_t k = 0;
+        for (unsigned pb = pm; pb; pb &= pb - 1)
+            flat[k++] = (uint64_t)__builtin_ctz(pb);
+        for (unsigned ob = om; ob; ob &= ob - 1) {
+            uint64_t b = nim_make_move(c, __builtin_ctz(ob), 0);
+            nim_v2 base = {b, b};
+            size_t i = 0;
+            for (; 2 * i + 1 < k; i++) {
+                nim_v2 v = list[i] | base;
+                memcpy(out + n + 2 * i, &v, sizeof v);
+            }
+            if (k & 1)
+                out[n + k - 1] = b | flat[k - 1];
+            n += k;
+        }
+    }
+    return n;
+}
+
+void nim_place(const nim_config *cf, nim_state *s, pips_move m)
+{
+    (void)cf;
+    int c = nim_move_cell(m), o = nim_move_orient(m), p = nim_move_piece(m);
+    int h = s->height[c];
+    s->occ[h] |= 1ull << c;
+    if (h == 0)
+        s->orient[c] = (uint8_t)o;
+    s->slot[c][h] = (uint8_t)(p + 1);
+    s->height[c] = (uint8_t)(h + 1);
+    if (--s->store[p] == 0)
+        s->avail &= (uint16_t)~(1u << p);
+    s->placed++;
+}
+
+void nim_unplace(const nim_config *cf, nim_state *s, pips_move m)
+{
+    (void)cf;
+    int c = nim_move_cell(m), p = nim_move_piece(m);
+    int h = s->height[c] - 1;
+    s->occ[h] &= ~(1ull << c);
+    if (h == 0)
+        s->orient[c] = 0;
+    s->slot[c][h] = 0;
+    s->height[c] = (uint8_t)h;
+    s->store[p]++;
+    s->avail |= (uint16_t)(1u << p);
+    s->placed--;
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+static void add_cell_grid(nim_config *cf, const bool *grid)
+{
+    cf->cells = 0;
+    for (int r = 0; r < cf->rows; r++)
+        for (int col = 0; col < cf->cols; col++) {
+            int i = r * cf->cols + col;
+            if (grid[i]) {
+                cf->cell_at[i] = (int8_t)cf->cells;
+                cf->cell_row[cf->cells] = (uint8_t)r;
+                cf->cell_col[cf->cells] = (uint8_t)col;
+                cf->cells++;
+            } else {
+                cf->cell_at[i] = -1;
+            }
+        }
+}
+
+static int cell_at(const nim_config *cf, int r, int col)
+{
+    if (r < 0 || col < 0 || r >= cf->rows || col >= cf->cols)
+        return -1;
+    return cf->cell_at[r * cf->cols + col];
+}
+
+/* Parses the board option into rows, cols and a cell grid (row 0 = rank 1). */
+static bool parse_board(const char *v, nim_config *cf, bool *grid, pips_error *err)
+{
+    memset(grid, 0, sizeof(bool) * NIM_MAX_SIDE * NIM_MAX_SIDE);
+    long r = 0, c = 0;
+    if (!strcmp(v, "coaster") || !strcmp(v, "volcano")) {
+        r = c = v[0] == 'c' ? 3 : 5;
+    } else if (v[0] >= '0' && v[0] <= '9') {
+        const char *x = strchr(v, 'x');
+        char rows_text[16];
+        if (!x || (size_t)(x - v) >= sizeof rows_text)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "option 'board': '%.64s' is not RxC (e.g. board=4x4)", v);
+        memcpy(rows_text, v, (size_t)(x - v));
+        rows_text[x - v] = '\0';
+        if (!pips_parse_int(rows_text, 1, 64, &r) || !pips_parse_int(x + 1, 1, 64, &c))
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "option 'board': '%.64s' is not RxC with R and C from 1 to 64", v);
+        if (c > NIM_MAX_SIDE || r > NIM_MAX_SIDE)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "option 'board': %ldx%ld has a side over %d (files are a..z)", r,
+                             c, NIM_MAX_SIDE);
+        if (r * c > NIM_MAX_CELLS)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "option 'board': %ldx%ld has %ld cells, the limit is %d", r, c,
+                             r * c, NIM_MAX_CELLS);
+    } else if (v[0] == '#' || v[0] == '.') {
+        /* rows top first, separated by '/' */
+        long nrows = 1, width = -1, cur = 0;
+        for (const char *p = v;; p++) {
+            if (*p == '#' || *p == '.') {
+                cur++;
+            } else if (*p == '/' || *p == '\0') {
+                if (cur == 0)
+                    return pips_fail(err, PIPS_ERR_ARG,
+                                     "option 'board': layout row %ld is empty", nrows);
+                if (width >= 0 && cur != width)
+                    return pips_fail(err, PIPS_ERR_ARG,
+                                     "option 'board': layout row %ld has %ld cells, row 1 has "
+                                     "%ld (pad with '.')",
+                                     nrows, cur, width);
+                width = cur;
+                cur = 0;
+                if (*p == '\0')
+                    break;
+                nrows++;
+            } else {
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "option 'board': layout character '%c' at %ld is not '#' "
+                                 "(cell), '.' (hole) or '/' (next row)",
+                                 *p, (long)(p - v) + 1);
+            }
+        }
+        if (nrows > NIM_MAX_SIDE || width > NIM_MAX_SIDE)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "option 'board': layout is %ldx%ld, sides are limited to %d", nrows,
+                             width, NIM_MAX_SIDE);
+        r = nrows;
+        c = width;
+        long row = 0, col = 0, count = 0;
+        for (const char *p = v; *p; p++) {
+            if (*p == '/') {
+                row++;
+                col = 0;
+                continue;
+            }
+            if (*p == '#') {
+                grid[(r - 1 - row) * c + col] = true;
+                count++;
+            }
+            col++;
+        }
+        if (count == 0)
+            return pips_fail(err, PIPS_ERR_ARG, "option 'board': layout has no cell ('#')");
+        if (count > NIM_MAX_CELLS)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "option 'board': layout has %ld cells, the limit is %d", count,
+                             NIM_MAX_CELLS);
+        cf->rows = (int)r;
+        cf->cols = (int)c;
+        return true;
+    } else {
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "option 'board': '%.64s' is not coaster, volcano, RxC or a layout of "
+                         "'#' and '.' rows separated by '/'",
+                         v);
+    }
+    for (long i = 0; i < r * c; i++)
+        grid[i] = true;
+    cf->rows = (int)r;
+    cf->cols = (int)c;
+    return true;
+}
+
+/* The dihedral transforms of the bounding grid that map cells onto cells. */
+static void find_symmetries(nim_config *cf)
+{
+    cf->n_syms = 0;
+    for (int t = 0; t < 8; t++) {
+        bool swap = t & 4;
+        int nr = swap ? cf->cols : cf->rows, nc = swap ? cf->rows : cf->cols;
+        if (nr != cf->rows || nc != cf->cols)
+            continue;
+        bool ok = true;
+        uint8_t map[NIM_MAX_CELLS];
+        for (int i = 0; i < cf->cells && ok; i++) {
+            int r = cf->cell_row[i], c = cf->cell_col[i];
+            if (t & 1)
+                c = cf->cols - 1 - c;
+            if (t & 2)
+                r = cf->rows - 1 - r;
+            if (swap) {
+                int tmp = r;
+                r = c;
+                c = tmp;
+            }
+            int j = cell_at(cf, r, c);
+            ok = j >= 0;
+            map[i] = (uint8_t)(ok ? j : 0);
+        }
+        if (ok)
+            memcpy(cf->sym[cf->n_syms++], map, sizeof map);
+    }
+}
+
+static bool nim_configure(const pips_game *g, void *config, pips_error *err)
+{
+    nim_config *cf = config;
+    memset(cf, 0, sizeof *cf);
+    bool grid[NIM_MAX_SIDE * NIM_MAX_SIDE];
+    if (!parse_board(pips_options_get(&g->options, "board"), cf, grid, err))
+        return false;
+    long v;
+    const char *t = pips_options_get(&g->options, "players");
+    if (!pips_parse_int(t, 2, 6, &v))
+        return pips_fail(err, PIPS_ERR_ARG, "option 'players': '%.64s' is not 2..6", t);
+    cf->players = (int)v;
+    t = pips_options_get(&g->options, "sets");
+    if (!pips_parse_int(t, 1, 4, &v))
+        return pips_fail(err, PIPS_ERR_ARG, "option 'sets': '%.64s' is not 1..4", t);
+    cf->sets = (int)v;
+    t = pips_options_get(&g->options, "colors");
+    if (!pips_parse_int(t, 2, 5, &v))
+        return pips_fail(err, PIPS_ERR_ARG, "option 'colors': '%.64s' is not 2..5", t);
+    cf->colours = (int)v;
+    t = pips_options_get(&g->options, "misere");
+    if (!pips_parse_bool(t, &cf->misere))
+        return pips_fail(err, PIPS_ERR_ARG, "option 'misere': '%.64s' is not true or false", t);
+    add_cell_grid(cf, grid);
+    for (int i = 0; i < cf->cells; i++) {
+        static const int dr[4] = {1, -1, 0, 0}, dc[4] = {0, 0, 1, -1};
+        for (int d = 0; d < 4; d++) {
+            int j = cell_at(cf, cf->cell_row[i] + dr[d], cf->cell_col[i] + dc[d]);
+            if (j >= 0)
+                cf->adj[i] |= 1ull << j;
+        }
+    }
+    find_symmetries(cf);
+    for (int p = 0; p < NIM_PIECES; p++)
+        for (int q = 0; q < NIM_PIECES; q++) {
+            if (p / 3 == q / 3 || p % 3 == q % 3)
+                cf->clash[p] |= (uint16_t)(1u << q);
+            if (p / 3 != q / 3 && q % 3 < p % 3)
+                cf->on_top[p] |= (uint16_t)(1u << q);
+        }
+    for (int c = 0; c < NIM_MAX_CELLS; c++) {
+        for (int l = 0; l < 3; l++)
+            for (int p = 0; p < NIM_PIECES; p++)
+                cf->zob_piece[c][l][p] = pips_zobrist_key((uint64_t)(c * 3 + l) * 16 + (uint64_t)p);
+        for (int o = 0; o < NIM_ORIENTS; o++)
+            cf->zob_orient[c][o] = pips_zobrist_key(4096 + (uint64_t)c * 8 + (uint64_t)o);
+    }
+    return true;
+}
+
+/* ---- interface ------------------------------------------------------------ */
+
+static int nim_num_players(const pips_game *g) { return cfg(g)->players; }
+
+static size_t nim_max_moves(const pips_game *g)
+{
+    const nim_config *cf = cfg(g);
+    return (size_t)cf->cells * (size_t)cf->colours * 3 * NIM_ORIENTS;
+}
+
+static void nim_initial(const pips_game *g, void *state)
+{
+    const nim_config *cf = cfg(g);
+    nim_state *s = state;
+    memset(s, 0, sizeof *s);
+    for (int p = 0; p < cf->colours * 3; p++) {
+        s->store[p] = (uint8_t)cf->sets;
+        s->avail |= (uint16_t)(1u << p);
+    }
+}
+
+static int nim_to_move(const pips_game *g, const void *state)
+{
+    const nim_state *s = state;
+    return s->over ? PIPS_OVER : s->placed % cfg(g)->players;
+}
+
+static size_t nim_legal_moves(const pips_game *g, const void *state, pips_move *out)
+{
+    const nim_state *s = state;
+    return s->over ? 0 : nim_generate(cfg(g), s, out);
+}
+
+static size_t nim_count_moves(const pips_game *g, const void *state)
+{
+    const nim_state *s = state;
+    return s->over ? 0 : nim_count(cfg(g), s);
+}
+
+static void cell_name(const nim_config *cf, int c, char *buf, size_t n)
+{
+    (void)n; /* buffers are 8 bytes: a letter, at most 2 digits, NUL */
+    int rank = cf->cell_row[c] + 1, i = 0;
+    buf[i++] = (char)('a' + cf->cell_col[c]);
+    if (rank >= 10)
+        buf[i++] = (char)('0' + rank / 10);
+    buf[i++] = (char)('0' + rank % 10);
+    buf[i] = '\0';
+}
+
+static const char *piece_name(int p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s %s", COLOUR_NAME[p / 3], SIZE_NAME[p % 3]);
+    return buf;
+}
+
+/* NIM-R1..R4, checked neighbour by neighbour so a refusal can say why. */
+static bool nim_check_move(const pips_game *g, const void *state, pips_move m, pips_error *err)
+{
+    const nim_config *cf = cfg(g);
+    const nim_state *s = state;
+    if (s->over)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
+    int c = nim_move_cell(m), o = nim_move_orient(m), p = nim_move_piece(m);
+    if (m >> 13 || c >= cf->cells || o >= NIM_ORIENTS || p >= NIM_PIECES)
+        return pips_fail(err, PIPS_ERR_ARG, "not a Nimitz move on this board");
+    char cn[8], pn[32], nn[8];
+    if (p / 3 >= cf->colours)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "colour %s is not in play (colors=%d)",
+                         COLOUR_NAME[p / 3], cf->colours);
+    if (!s->store[p])
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "no %s pyramid is left in the store (NIM-R1)",
+                         piece_name(p, pn, sizeof pn));
+    int h = s->height[c];
+    cell_name(cf, c, cn, sizeof cn);
+    if (h == 3)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "cell %s already holds a 3-level tree (NIM-R2)",
+                         cn);
+    if (h) {
+        int below = s->slot[c][h - 1] - 1;
+        if (below % 3 <= p % 3)
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "a %s pyramid cannot go on the %s one on %s: a tree needs a "
+                             "strictly smaller piece on top (NIM-R2)",
+                             SIZE_NAME[p % 3], SIZE_NAME[below % 3], cn);
+        if (below / 3 == p / 3)
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "a %s pyramid cannot go on the %s one on %s: same colour (NIM-R2)",
+                             COLOUR_NAME[p / 3], COLOUR_NAME[below / 3], cn);
+        if (s->orient[c] != o)
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "the tree on %s points %s, so a piece on it must too (NIM-R3)", cn,
+                             ORIENT_NAME[s->orient[c]]);
+    }
+    for (int n = 0; n < cf->cells; n++) {
+        if (!(cf->adj[c] >> n & 1) || s->height[n] <= h)
+            continue;
+        int q = s->slot[n][h] - 1;
+        const char *what = q / 3 == p / 3 ? "colour"
+                         : q % 3 == p % 3 ? "size"
+                         : s->orient[n] == o ? "orientation"
+                                             : NULL;
+        if (what) {
+            cell_name(cf, n, nn, sizeof nn);
+            piece_name(p, pn, sizeof pn);
+            return pips_fail(err, PIPS_ERR_ILLEGAL,
+                             "%s at level %d on %s shares its %s with the neighbour on %s at "
+                             "that level (NIM-R4)",
+                             pn, h + 1, cn, what, nn);
+        }
+    }
+    return true;
+}
+
+static void nim_apply(const pips_game *g, void *state, pips_move m)
+{
+    nim_state *s = state;
+    nim_place(cfg(g), s, m);
+    s->over = !nim_any_move(cfg(g), s);
+}
+
+static void nim_undo(const pips_game *g, void *state, pips_move m)
+{
+    nim_state *s = state;
+    nim_unplace(cfg(g), s, m);
+    s->over = 0;
+}
+
+/* NIM-R5: the winner of a finished game. */
+static int winner(const nim_config *cf, const nim_state *s)
+{
+    if (cf->misere)
+        return s->placed % cf->players;
+    return (s->placed + cf->players - 1) % cf->players;
+}
+
+static void nim_returns(const pips_game *g, const void *state, double *out)
+{
+    const nim_config *cf = cfg(g);
+    int w = winner(cf, state);
+    for (int p = 0; p < cf->players; p++)
+        out[p] = p == w ? 1.0 : 0.0;
+}
+
+static void nim_result_text(const pips_game *g, const void *state, pips_str *out)
+{
+    const nim_config *cf = cfg(g);
+    const nim_state *s = state;
+    if (!s->over) {
+        pips_str_cat(out, "in progress");
+        return;
+    }
+    int w = winner(cf, s);
+    pips_str_catf(out, "player %d wins (%s)", w + 1,
+                  cf->misere ? "misere: could not place" : "made the last placement");
+}
+
+static void nim_move_to_text(const pips_game *g, const void *state, pips_move m, char *buf)
+{
+    (void)state;
+    const nim_config *cf = cfg(g);
+    int c = nim_move_cell(m), o = nim_move_orient(m), p = nim_move_piece(m);
+    if (m >> 13 || c >= cf->cells || o >= NIM_ORIENTS || p >= NIM_PIECES) {
+        snprintf(buf, PIPS_MOVE_TEXT_MAX, "?");
+        return;
+    }
+    snprintf(buf, PIPS_MOVE_TEXT_MAX, "%c%c@%c%d:%c", COLOUR_CH[p / 3], SIZE_CH[p % 3],
+             'a' + cf->cell_col[c], cf->cell_row[c] + 1, ORIENT_CH[o]);
+}
+
+static int index_of(const char *set, int n, char ch)
+{
+    if (ch >= 'A' && ch <= 'Z')
+        ch = (char)(ch - 'A' + 'a');
+    for (int i = 0; i < n; i++) {
+        char t = set[i];
+        if (t >= 'A' && t <= 'Z')
+            t = (char)(t - 'A' + 'a');
+        if (t == ch)
+            return i;
+    }
+    return -1;
+}
+
+/* Reads a cell name (file letter, rank number) at *p. */
+static bool read_cell(const nim_config *cf, const char **p, int *cell, char *why, size_t wn)
+{
+    const char *q = *p;
+    char f = *q;
+    if (f >= 'A' && f <= 'Z')
+        f = (char)(f - 'A' + 'a');
+    if (f < 'a' || f > 'z') {
+        snprintf(why, wn, "expected a cell such as b2");
+        return false;
+    }
+    q++;
+    if (*q < '1' || *q > '9') {
+        snprintf(why, wn, "expected a rank number after file '%c'", f);
+        return false;
+    }
+    int rank = 0;
+    while (*q >= '0' && *q <= '9' && rank < 1000)
+        rank = rank * 10 + (*q++ - '0');
+    int c = cell_at(cf, rank - 1, f - 'a');
+    if (c < 0) {
+        snprintf(why, wn, "%c%d is not a cell of this board", f, rank);
+        return false;
+    }
+    *cell = c;
+    *p = q;
+    return true;
+}
+
+static bool nim_move_from_text(const pips_game *g, const void *state, const char *text,
+                               pips_move *m, pips_error *err)
+{
+    const nim_config *cf = cfg(g);
+    const nim_state *s = state;
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    int k = index_of(COLOUR_CH, cf->colours, *p);
+    if (k < 0)
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "move '%.40s': unknown colour '%c' (colours: %.*s)", text,
+                         *p ? *p : ' ', cf->colours, COLOUR_CH);
+    p++;
+    int z = index_of(SIZE_CH, 3, *p);
+    if (z < 0)
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "move '%.40s': expected a size S, M or L after the colour", text);
+    p++;
+    if (*p++ != '@')
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "move '%.40s': expected '@' after the piece (e.g. rL@b2:N)", text);
+    int c;
+    char why[64];
+    if (!read_cell(cf, &p, &c, why, sizeof why))
+        return pips_fail(err, PIPS_ERR_ARG, "move '%.40s': %s", text, why);
+    int o;
+    if (*p == ':') {
+        p++;
+        o = index_of(ORIENT_CH, NIM_ORIENTS, *p);
+        if (o < 0)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "move '%.40s': unknown orientation '%c' (U, N, E, S or W)", text,
+                             *p ? *p : ' ');
+        p++;
+    } else if (s->height[c]) {
+        o = s->orient[c]; /* NIM-R3: a tree keeps its orientation */
+    } else {
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "move '%.40s': a piece on an empty cell needs an orientation, e.g. "
+                         "%.8s:U",
+                         text, text);
+    }
+    while (*p == ' ')
+        p++;
+    if (*p)
+        return pips_fail(err, PIPS_ERR_ARG, "move '%.40s': unexpected text '%.10s' at the end",
+                         text, p);
+    *m = nim_make_move(c, o, k * 3 + z);
+    return true;
+}
+
+/* State text: occupied cells in cell order, "b2:N:rLoM" (cell, orientation,
+ * pieces bottom first); "-" for an empty board. */
+static void nim_state_to_text(const pips_game *g, const void *state, pips_str *out)
+{
+    const nim_config *cf = cfg(g);
+    const nim_state *s = state;
+    bool first = true;
+    for (int c = 0; c < cf->cells; c++) {
+        if (!s->height[c])
+            continue;
+        pips_str_catf(out, "%s%c%d:%c:", first ? "" : " ", 'a' + cf->cell_col[c],
+                      cf->cell_row[c] + 1, ORIENT_CH[s->orient[c]]);
+        for (int l = 0; l < s->height[c]; l++) {
+            int p = s->slot[c][l] - 1;
+            char pc[2] = {COLOUR_CH[p / 3], SIZE_CH[p % 3]};
+            pips_str_catn(out, pc, 2);
+        }
+        first = false;
+    }
+    if (first)
+        pips_str_cat(out, "-");
+}
+
+static bool nim_state_from_text(const pips_game *g, const char *text, void *state,
+                                pips_error *err)
+{
+    const nim_config *cf = cfg(g);
+    nim_state s;
+    nim_initial(g, &s);
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    if (*p == '-') {
+        p++;
+        while (*p == ' ')
+            p++;
+        if (*p)
+            return pips_fail(err, PIPS_ERR_ARG, "state: unexpected text after '-'");
+        memcpy(state, &s, sizeof s);
+        return true;
+    }
+    if (!*p)
+        return pips_fail(err, PIPS_ERR_ARG, "state: empty text (write '-' for an empty board)");
+    while (*p) {
+        long at = (long)(p - text) + 1;
+        int c;
+        char why[64];
+        if (!read_cell(cf, &p, &c, why, sizeof why))
+            return pips_fail(err, PIPS_ERR_ARG, "state at char %ld: %s", at, why);
+        char cn[8];
+        cell_name(cf, c, cn, sizeof cn);
+        if (s.height[c])
+            return pips_fail(err, PIPS_ERR_ARG, "state at char %ld: cell %s listed twice", at,
+                             cn);
+        int o = *p == ':' ? index_of(ORIENT_CH, NIM_ORIENTS, p[1]) : -1;
+        if (o < 0 || p[2] != ':')
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "state at char %ld: expected %s:O:PIECES with O one of U N E S W",
+                             at, cn);
+        p += 3;
+        int h = 0;
+        while (*p && *p != ' ') {
+            int k = index_of(COLOUR_CH, cf->colours, p[0]);
+            int z = k < 0 ? -1 : index_of(SIZE_CH, 3, p[1]);
+            if (z < 0)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "state at char %ld: '%.2s' on %s is not a piece such as rL",
+                                 (long)(p - text) + 1, p, cn);
+            if (h == 3)
+                return pips_fail(err, PIPS_ERR_ARG, "state: %s holds more than 3 pieces", cn);
+            int piece = k * 3 + z;
+            if (h) {
+                int below = s.slot[c][h - 1] - 1;
+                if (below % 3 <= z || below / 3 == k)
+                    return pips_fail(err, PIPS_ERR_ARG,
+                                     "state: the stack on %s is not a tree of smaller pieces of "
+                                     "other colours (NIM-R2)",
+                                     cn);
+            }
+            if (!s.store[piece])
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "state: more %s %s pyramids than the %d set(s) hold",
+                                 COLOUR_NAME[k], SIZE_NAME[z], cf->sets);
+            nim_place(cf, &s, nim_make_move(c, o, piece));
+            h++;
+            p += 2;
+        }
+        if (!h)
+            return pips_fail(err, PIPS_ERR_ARG, "state: %s lists no pieces", cn);
+        while (*p == ' ')
+            p++;
+    }
+    /* NIM-R4 holds between neighbours at every level of a reachable position. */
+    for (int c = 0; c < cf->cells; c++)
+        for (int n = c + 1; n < cf->cells; n++) {
+            if (!(cf->adj[c] >> n & 1))
+                continue;
+            int lv = s.height[c] < s.height[n] ? s.height[c] : s.height[n];
+            for (int l = 0; l < lv; l++) {
+                int a = s.slot[c][l] - 1, b = s.slot[n][l] - 1;
+                if (a / 3 == b / 3 || a % 3 == b % 3 || s.orient[c] == s.orient[n]) {
+                    char cn[8], nn[8];
+                    cell_name(cf, c, cn, sizeof cn);
+                    cell_name(cf, n, nn, sizeof nn);
+                    return pips_fail(err, PIPS_ERR_ARG,
+                                     "state: %s and %s share a property at level %d (NIM-R4)",
+                                     cn, nn, l + 1);
+                }
+            }
+        }
+    s.over = !nim_any_move(cf, &s);
+    memcpy(state, &s, sizeof s);
+    return true;
+}
+
+static uint64_t nim_hash(const pips_game *g, const void *state)
+{
+    const nim_config *cf = cfg(g);
+    const nim_state *s = state;
+    uint64_t h = 0;
+    for (int c = 0; c < cf->cells; c++) {
+        if (!s->height[c])
+            continue;
+        h ^= cf->zob_orient[c][s->orient[c]];
+        for (int l = 0; l < s->height[c]; l++)
+            h ^= cf->zob_piece[c][l][s->slot[c][l] - 1];
+    }
+    return h;
+}
+
+/* ---- drawing ---------------------------------------------------------------- */
+
+static const char *const COLOUR_ANSI[5] = {"\033[1;31m", "\033[1;38;5;208m", "\033[1;33m",
+                                           "\033[1;32m", "\033[1;34m"};
+static const char *const ARROW_UNI[5] = {"\u25cf", "\u2191", "\u2192", "\u2193", "\u2190"};
+static const char ARROW_ASCII[5] = {'o', '^', '>', 'v', '<'};
+
+/* Each cell is CELL_WIDTH columns, " A cc cc cc ": the orientation sign,
+ * then the pieces bottom first as colour letter + size letter. */
+#define CELL_WIDTH 12
+static void nim_render(const pips_game *g, const void *state, const pips_render_opts *ro,
+                       pips_str *out)
+{
+    const nim_config *cf = cfg(g);
+    const nim_state *s = state;
+    const char *h = ro->unicode ? "\u2500" : "-";
+    const char *v = ro->unicode ? "\u2502" : "|";
+    /* box corners and joints: [top, middle, bottom][left, inner, right] */
+    static const char *const joint_uni[3][3] = {{"\u250c", "\u252c", "\u2510"},
+                                                {"\u251c", "\u253c", "\u2524"},
+                                                {"\u2514", "\u2534", "\u2518"}};
+    pips_str_cat(out, "   ");
+    for (int col = 0; col < cf->cols; col++)
+        pips_str_catf(out, "       %c     ", 'a' + col);
+    pips_str_cat(out, "\n");
+    for (int r = cf->rows - 1; r >= -1; r--) {
+        int row_kind = r == cf->rows - 1 ? 0 : r >= 0 ? 1 : 2;
+        pips_str_cat(out, "   ");
+        for (int col = 0; col < cf->cols; col++) {
+            pips_str_cat(out, ro->unicode ? joint_uni[row_kind][col ? 1 : 0] : "+");
+            for (int k = 0; k < CELL_WIDTH; k++)
+                pips_str_cat(out, h);
+        }
+        pips_str_cat(out, ro->unicode ? joint_uni[row_kind][2] : "+");
+        pips_str_cat(out, "\n");
+        if (r < 0)
+            break;
+        pips_str_catf(out, "%2d ", r + 1);
+        for (int col = 0; col < cf->cols; col++) {
+            int c = cell_at(cf, r, col);
+            pips_str_cat(out, v);
+            if (c < 0) {
+                pips_str_cat(out, ro->unicode ? " \u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591 "
+                                              : " ########## ");
+                continue;
+            }
+            if (!s->height[c]) {
+                pips_str_cat(out, ro->unicode ? "     \u00b7      " : "     .      ");
+                continue;
+            }
+            pips_str_cat(out, " ");
+            if (ro->unicode)
+                pips_str_cat(out, ARROW_UNI[s->orient[c]]);
+            else
+                pips_str_catn(out, &ARROW_ASCII[s->orient[c]], 1);
+            for (int l = 0; l < 3; l++) {
+                if (l >= s->height[c]) {
+                    pips_str_cat(out, "   ");
+                    continue;
+                }
+                int p = s->slot[c][l] - 1;
+                pips_str_cat(out, " ");
+                if (ro->colour)
+                    pips_str_cat(out, COLOUR_ANSI[p / 3]);
+                char pc[2] = {COLOUR_CH[p / 3], SIZE_CH[p % 3]};
+                pips_str_catn(out, pc, 2);
+                if (ro->colour)
+                    pips_str_cat(out, "\033[0m");
+            }
+            pips_str_cat(out, " ");
+        }
+        pips_str_catf(out, "%s\n", v);
+    }
+    pips_str_cat(out, "cells: orientation (");
+    for (int o = 0; o < NIM_ORIENTS; o++) {
+        if (ro->unicode)
+            pips_str_cat(out, ARROW_UNI[o]);
+        else
+            pips_str_catn(out, &ARROW_ASCII[o], 1);
+        pips_str_catf(out, "=%c%s", ORIENT_CH[o], o < 4 ? " " : "");
+    }
+    pips_str_cat(out, "), then pieces bottom first\nstore:");
+    for (int k = 0; k < cf->colours; k++) {
+        pips_str_cat(out, " ");
+        if (ro->colour)
+            pips_str_cat(out, COLOUR_ANSI[k]);
+        pips_str_catf(out, "%c", COLOUR_CH[k]);
+        for (int z = 2; z >= 0; z--)
+            pips_str_catf(out, " %c%d", SIZE_CH[z], s->store[k * 3 + z]);
+        if (ro->colour)
+            pips_str_cat(out, "\033[0m");
+        pips_str_cat(out, k + 1 < cf->colours ? " |" : "");
+    }
+    pips_str_catf(out, "\nplaced %d   ", s->placed);
+    if (s->over)
+        nim_result_text(g, s, out);
+    else
+        pips_str_catf(out, "player %d to move, %zu placements", s->placed % cf->players + 1,
+                      nim_count(cf, s));
+    pips_str_catf(out, "%s\n", cf->misere ? "   (misere)" : "");
+}
+
+/* ---- definition -------------------------------------------------------------- */
+
+static const pips_option_def nim_options[] = {
+    {"board", "coaster", "coaster|volcano|RxC|layout of '#'/'.' rows joined by '/' (<= 64 cells)"},
+    {"players", "2", "2..6"},
+    {"sets", "1", "1..4 Treehouse sets in the store"},
+    {"colors", "5", "2..5 (red, orange, yellow, green, blue)"},
+    {"misere", "false", "true|false"},
+};
+
+static const char NIM_RULES[] =
+    "Nimitz (Erik Oosterwal, 2010) - an impartial placement game for 2 to 6 players.\n"
+    "The store holds `sets` Treehouse sets: one small, medium and large pyramid of each\n"
+    "colour (red, orange, yellow, green, blue; `colors` keeps the first ones). Players take\n"
+    "turns in seat order; nobody owns pieces.\n"
+    "\n"
+    "NIM-R1 Move. Take any pyramid from the store and place it on an empty cell (level 1)\n"
+    "  or on top of a cell's stack (level = height + 1).\n"
+    "NIM-R2 Trees only. A piece on a stack must be strictly smaller than the top piece and\n"
+    "  of another colour, so stacks are trees of at most 3 levels (L, M, S bottom up).\n"
+    "NIM-R3 One orientation per tree. A piece on an empty cell is upright (U) or flat\n"
+    "  pointing N, E, S or W; a piece on a stack takes the orientation of the stack.\n"
+    "NIM-R4 Neighbours. For each orthogonal neighbour whose stack reaches the new piece's\n"
+    "  level, the piece there at that level must differ from the new one in colour, in\n"
+    "  size and in orientation. Other levels do not matter.\n"
+    "NIM-R5 End. The game ends when the player to move cannot place. Normal play: the\n"
+    "  player who placed last wins. Misere (misere=true): the player who cannot place wins.\n"
+    "  Everyone else loses.\n";
+
+static const char NIM_NOTATION[] =
+    "A move is COLOUR SIZE @ CELL : ORIENTATION, e.g. rL@b2:N.\n"
+    "  colour r o y g b (red orange yellow green blue), size S M L,\n"
+    "  cell = file letter (a = left) + rank number (1 = bottom row),\n"
+    "  orientation U (upright) or N E S W (flat, pointing that way).\n"
+    "On a stack the orientation is the stack's (NIM-R3): it may be left out (oM@b2) and,\n"
+    "if given, must be the stack's. Moves are always written with it, so the text of a move\n"
+    "is unique. Letters are accepted in either case.\n"
+    "State text lists the occupied cells in order as CELL:O:PIECES (pieces bottom first),\n"
+    "e.g. 'a1:U:rL b2:N:gLoMrS', or '-' for an empty board. Turn and store follow from it.\n";
+
+const pips_game_def pips_nimitz_def = {
+    .name = "nimitz",
+    .title = "Nimitz",
+    .rules_text = NIM_RULES,
+    .notation_text = NIM_NOTATION,
+    .options = nim_options,
+    .n_options = sizeof nim_options / sizeof nim_options[0],
+    .config_size = sizeof(nim_config),
+    .state_size = sizeof(nim_state),
+    .flags = PIPS_GAME_IMPARTIAL,
+    .bench_perft_depth = 3,
+    .bench_playouts = 200000,
+    .bench_extra = nim_bench_extra,
+    .configure = nim_configure,
+    .num_players = nim_num_players,
+    .max_moves = nim_max_moves,
+    .initial = nim_initial,
+    .to_move = nim_to_move,
+    .legal_moves = nim_legal_moves,
+    .count_moves = nim_count_moves,
+    .check_move = nim_check_move,
+    .apply = nim_apply,
+    .undo = nim_undo,
+    .returns = nim_returns,
+    .result_text = nim_result_text,
+    .move_to_text = nim_move_to_text,
+    .move_from_text = nim_move_from_text,
+    .state_to_text = nim_state_to_text,
+    .state_from_text = nim_state_from_text,
+    .hash = nim_hash,
+    .render = nim_render,
+    .solve = nim_solve,
+};

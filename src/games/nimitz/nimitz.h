@@ -1,0 +1,110 @@
+/*
+ * nimitz.h — private to Nimitz: the configured board, the state layout and
+ * the fast placement generator shared by the game (nimitz.c) and its exact
+ * solver (nimitz_solve.c).
+ *
+ * Cells are numbered 0..n-1 over the real cells of the layout, bottom rank
+ * first and left to right within a rank, so every board fits a 64-bit mask.
+ * A piece is 0..14 = colour * 3 + size (size 0 = S, 1 = M, 2 = L); a stack
+ * slot holds 1 + piece, 0 for none. Orientations are 0..4 = U, N, E, S, W
+ * and belong to the whole tree on a cell (NIM-R3).
+ *
+ * Invariants of a state: the level masks, the per-cell arrays, the store,
+ * `avail` and `placed` always agree; an empty cell has height 0, orientation 0 and zero
+ * slots; `over` is 1 exactly when the player to move has no placement.
+ * Move encoding: cell << 7 | orientation << 4 | piece.
+ */
+#ifndef PIPS_NIMITZ_H
+#define PIPS_NIMITZ_H
+
+#include "pips/game.h"
+
+#define NIM_MAX_CELLS 64
+#define NIM_MAX_SIDE 26 /* files are letters a..z */
+#define NIM_PIECES 15
+#define NIM_ORIENTS 5
+#define NIM_MAX_SYMS 8
+
+typedef struct nim_config {
+    int cells, rows, cols;
+    int players, sets, colours;
+    bool misere;
+    int8_t cell_at[NIM_MAX_SIDE * NIM_MAX_SIDE]; /* row-major from rank 1; -1 = hole */
+    uint8_t cell_row[NIM_MAX_CELLS];             /* 0 = rank 1 (bottom) */
+    uint8_t cell_col[NIM_MAX_CELLS];             /* 0 = file a */
+    uint64_t adj[NIM_MAX_CELLS];                 /* orthogonal neighbours */
+    int n_syms;                                  /* board symmetries, identity first */
+    uint8_t sym[NIM_MAX_SYMS][NIM_MAX_CELLS];    /* cell -> image cell */
+    uint16_t clash[NIM_PIECES];  /* pieces sharing colour or size with p (NIM-R4) */
+    uint16_t on_top[NIM_PIECES]; /* pieces that may stand on p (NIM-R2) */
+    uint64_t zob_piece[NIM_MAX_CELLS][3][NIM_PIECES];
+    uint64_t zob_orient[NIM_MAX_CELLS][NIM_ORIENTS];
+} nim_config;
+
+typedef struct nim_state {
+    uint64_t occ[3]; /* cells with a piece at level l (0-based) */
+    uint8_t slot[NIM_MAX_CELLS][3];
+    uint8_t orient[NIM_MAX_CELLS];
+    uint8_t height[NIM_MAX_CELLS];
+    uint8_t store[NIM_PIECES];
+    uint8_t placed;
+    uint16_t avail; /* bit p: store[p] > 0 */
+    uint8_t over;
+    uint8_t pad[5];
+} nim_state;
+
+static inline pips_move nim_make_move(int cell, int orient, int piece)
+{
+    return (pips_move)((unsigned)cell << 7 | (unsigned)orient << 4 | (unsigned)piece);
+}
+static inline int nim_move_cell(pips_move m) { return (int)(m >> 7); }
+static inline int nim_move_orient(pips_move m) { return (int)(m >> 4 & 7); }
+static inline int nim_move_piece(pips_move m) { return (int)(m & 15); }
+
+/* The pieces (mask over 0..14) and orientations (mask over 0..4) that may go
+ * on cell c now (NIM-R1..R4). Returns false when the cell is full. */
+static inline bool nim_cell_options(const nim_config *cf, const nim_state *s, int c,
+                                    unsigned avail, unsigned *pieces, unsigned *orients)
+{
+    int h = s->height[c];
+    if (h == 3)
+        return false;
+    unsigned bad = 0, obad = 0;
+    for (uint64_t nb = cf->adj[c] & s->occ[h]; nb; nb &= nb - 1) {
+        int n = __builtin_ctzll(nb);
+        bad |= cf->clash[s->slot[n][h] - 1];
+        obad |= 1u << s->orient[n];
+    }
+    unsigned pm = avail & ~bad, om = 31u & ~obad;
+    if (h) { /* NIM-R2: smaller, other colour; NIM-R3: same orientation */
+        pm &= cf->on_top[s->slot[c][h - 1] - 1];
+        om &= 1u << s->orient[c];
+    }
+    *pieces = pm;
+    *orients = om;
+    return true;
+}
+
+/* Bits set in a 16-bit mask (no popcnt instruction is assumed). */
+static inline unsigned nim_popcount16(unsigned x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
+/* Bit mask of the pieces still in the store. */
+static inline unsigned nim_avail(const nim_state *s) { return s->avail; }
+
+size_t nim_count(const nim_config *cf, const nim_state *s);
+bool nim_any_move(const nim_config *cf, const nim_state *s);
+size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out);
+void nim_place(const nim_config *cf, nim_state *s, pips_move m);
+void nim_unplace(const nim_config *cf, nim_state *s, pips_move m);
+
+bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
+               pips_error *err);
+void nim_bench_extra(const pips_game *g, pips_str *out);
+
+#endif

@@ -1,0 +1,437 @@
+/*
+ * nimitz_solve.c — the exact solver of two-player Nimitz (normal and
+ * misere), def->solve.
+ *
+ * Nimitz is impartial (NIM-R1..R5: both players share the store), so a
+ * position's value for the player to move depends on the position alone:
+ * a win when some placement leads to a loss for the opponent; with no
+ * placement, a loss in normal play and a win in misere play (NIM-R5).
+ *
+ * Positions are stored under a canonical key: the least, over the layout's
+ * rotations and reflections, of the board read cell by cell with colours
+ * and orientations renamed in order of first appearance. Renaming is a
+ * symmetry because colours and orientations are only compared for equality
+ * (the rulings' Symmetries section) and every colour starts with the same
+ * counts; it also covers the board's own remapping of flat orientations.
+ * The key holds the whole position (a cell's sizes, colours and
+ * orientation), so the table never trusts a hash alone.
+ *
+ * Threads share the table (striped spin locks) and search the same tree;
+ * in the first plies a child that another thread is searching (a small
+ * table of busy marks) is put off to a second pass, so threads spread out.
+ * The first thread to finish ends the others, whose unfinished results are
+ * never stored.
+ *
+ * Invariants: a table entry's key is a complete canonical position and its
+ * value is exact; entries may be overwritten, never altered.
+ */
+#include "games/nimitz/nimitz.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SOLVE_MAX_CELLS 15 /* shapes in one word, labels 5 cells a word in three */
+#define KEY_WORDS 4
+#define CELLS_PER_WORD 5
+#define ENTRY_USED (1ull << 63)
+#define ENTRY_WIN (1ull << 62)
+#define BUCKET 4
+#define LOCK_STRIPES 4096
+#define MAX_DEPTH (SOLVE_MAX_CELLS * 3 + 1)
+#define BUSY_SLOTS 4096
+#define SHARED_PLIES 8 /* plies where threads avoid each other's subtrees */
+
+typedef struct tt_entry {
+    uint64_t k[KEY_WORDS]; /* k[3] also holds ENTRY_USED and ENTRY_WIN */
+} tt_entry;
+
+typedef struct solver {
+    const nim_config *cf;
+    bool misere;
+    tt_entry *table;
+    size_t mask; /* entries - 1, a multiple of BUCKET minus 1 */
+    atomic_flag locks[LOCK_STRIPES];
+    atomic_uint_fast64_t stored, nodes;
+    atomic_bool stop;
+    _Atomic uint64_t busy[BUSY_SLOTS]; /* hashes of positions a thread is searching */
+    int result; /* 1 win, 0 loss, -1 none yet */
+    pthread_mutex_t result_lock;
+    const pips_solve_opts *so;
+    int threads;
+    double start;
+} solver;
+
+typedef struct key {
+    uint64_t w[KEY_WORDS];
+} key;
+
+typedef struct child {
+    key k;
+    uint64_t hash;
+    pips_move move;
+    unsigned replies;
+    bool deferred;
+} child;
+
+/* Per-thread search buffers, one row per ply, kept off the stack. */
+typedef struct worker {
+    solver *sv;
+    int id;
+    nim_state root;
+    uint64_t nodes;
+    pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS + 16];
+    child kids[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS];
+} worker;
+
+enum { V_LOSS = 0, V_WIN = 1, V_ABORT = 2 };
+
+/* ---- canonical keys ---------------------------------------------------------- */
+
+static int key_cmp(const key *a, const key *b)
+{
+    for (int i = 0; i < KEY_WORDS; i++)
+        if (a->w[i] != b->w[i])
+            return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+/* The key, for a fixed reading order, is compared in two parts: w[0] holds
+ * the shape (which sizes each cell's tree has, 3 bits a cell), which needs
+ * no renaming, and w[1..3] the renamed labels (12 bits a cell: orientation
+ * and the colour of each level, 3 bits each). Only the reading orders with
+ * the least shape are renamed and compared. */
+static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
+{
+    int n = cf->cells;
+    uint64_t shape_of[SOLVE_MAX_CELLS];
+    for (int c = 0; c < n; c++) {
+        unsigned sh = 0;
+        for (int l = 0; l < s->height[c]; l++)
+            sh |= 1u << ((s->slot[c][l] - 1) % 3);
+        shape_of[c] = sh;
+    }
+    uint64_t shape[NIM_MAX_SYMS], least = UINT64_MAX;
+    for (int t = 0; t < cf->n_syms; t++) {
+        uint64_t v = 0;
+        for (int c = 0; c < n; c++)
+            v |= shape_of[c] << (3 * cf->sym[t][c]);
+        shape[t] = v;
+        if (v < least)
+            least = v;
+    }
+    key best = {{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}};
+    for (int t = 0; t < cf->n_syms; t++) {
+        if (shape[t] != least)
+            continue;
+        uint8_t at[SOLVE_MAX_CELLS]; /* reading position -> source cell */
+        for (int c = 0; c < n; c++)
+            at[cf->sym[t][c]] = (uint8_t)c;
+        int8_t colour_map[5] = {-1, -1, -1, -1, -1}, orient_map[5] = {-1, -1, -1, -1, -1};
+        int next_colour = 0, next_orient = 0;
+        key k = {{least, 0, 0, 0}};
+        for (int j = 0; j < n; j++) {
+            int c = at[j], h = s->height[c];
+            if (!h)
+                continue;
+            int o = s->orient[c];
+            if (orient_map[o] < 0)
+                orient_map[o] = (int8_t)next_orient++;
+            uint64_t code = (uint64_t)orient_map[o];
+            for (int l = 0; l < h; l++) {
+                int col = (s->slot[c][l] - 1) / 3;
+                if (colour_map[col] < 0)
+                    colour_map[col] = (int8_t)next_colour++;
+                code |= (uint64_t)colour_map[col] << (3 + 3 * l);
+            }
+            k.w[1 + j / CELLS_PER_WORD] |= code << (12 * (j % CELLS_PER_WORD));
+        }
+        if (key_cmp(&k, &best) < 0)
+            best = k;
+    }
+    *out = best;
+}
+
+static uint64_t key_hash(const key *k)
+{
+    uint64_t h = k->w[0] * 0x9E3779B97F4A7C15ull;
+    h ^= pips_mix64(k->w[1] + 0x632BE59BD9B4E019ull);
+    h ^= pips_mix64(k->w[2] ^ (h >> 29));
+    h ^= pips_mix64(k->w[3] + h);
+    return pips_mix64(h);
+}
+
+/* ---- the table ----------------------------------------------------------------- */
+
+static void lock(solver *sv, size_t bucket)
+{
+    atomic_flag *f = &sv->locks[bucket % LOCK_STRIPES];
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
+        ;
+}
+
+static void unlock(solver *sv, size_t bucket)
+{
+    atomic_flag_clear_explicit(&sv->locks[bucket % LOCK_STRIPES], memory_order_release);
+}
+
+static bool same_key(const tt_entry *e, const key *k)
+{
+    return e->k[0] == k->w[0] && e->k[1] == k->w[1] && e->k[2] == k->w[2] &&
+           (e->k[3] & ~(ENTRY_USED | ENTRY_WIN)) == k->w[3] && (e->k[3] & ENTRY_USED);
+}
+
+/* V_WIN, V_LOSS, or -1 when unknown. */
+static int tt_probe(solver *sv, const key *k, uint64_t h)
+{
+    size_t b = (size_t)h & sv->mask & ~(size_t)(BUCKET - 1);
+    int v = -1;
+    lock(sv, b / BUCKET);
+    for (int i = 0; i < BUCKET; i++) {
+        const tt_entry *e = &sv->table[b + i];
+        if (same_key(e, k)) {
+            v = (e->k[3] & ENTRY_WIN) ? V_WIN : V_LOSS;
+            break;
+        }
+    }
+    unlock(sv, b / BUCKET);
+    return v;
+}
+
+static void tt_store(solver *sv, const key *k, uint64_t h, int v)
+{
+    size_t b = (size_t)h & sv->mask & ~(size_t)(BUCKET - 1);
+    lock(sv, b / BUCKET);
+    int slot = -1;
+    for (int i = 0; i < BUCKET && slot < 0; i++) {
+        const tt_entry *e = &sv->table[b + i];
+        if (!(e->k[3] & ENTRY_USED) || same_key(e, k))
+            slot = i;
+    }
+    bool fresh = slot >= 0 && !(sv->table[b + slot].k[3] & ENTRY_USED);
+    if (slot < 0)
+        slot = (int)(h >> 60) % BUCKET; /* full bucket: replace one */
+    tt_entry *e = &sv->table[b + slot];
+    e->k[0] = k->w[0];
+    e->k[1] = k->w[1];
+    e->k[2] = k->w[2];
+    e->k[3] = k->w[3] | ENTRY_USED | (v == V_WIN ? ENTRY_WIN : 0);
+    unlock(sv, b / BUCKET);
+    if (fresh)
+        atomic_fetch_add_explicit(&sv->stored, 1, memory_order_relaxed);
+}
+
+/* ---- search ---------------------------------------------------------------------- */
+
+static int cmp_child(const void *a, const void *b)
+{
+    const child *x = a, *y = b;
+    return x->replies < y->replies ? -1 : x->replies > y->replies;
+}
+
+static void report_progress(worker *w)
+{
+    solver *sv = w->sv;
+    atomic_fetch_add_explicit(&sv->nodes, w->nodes, memory_order_relaxed);
+    w->nodes = 0;
+    if (w->id == 0 && sv->so->progress)
+        sv->so->progress(sv->so->progress_ud,
+                         atomic_load_explicit(&sv->stored, memory_order_relaxed),
+                         pips_now() - sv->start);
+}
+
+/* Value for the player to move in s, whose canonical key is k. */
+static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
+{
+    solver *sv = w->sv;
+    const nim_config *cf = sv->cf;
+    if (atomic_load_explicit(&sv->stop, memory_order_relaxed))
+        return V_ABORT;
+    if ((++w->nodes & 0xFFFF) == 0)
+        report_progress(w);
+    pips_move *moves = w->moves[ply];
+    size_t n = nim_generate(cf, s, moves);
+    if (n == 0) {
+        int v = sv->misere ? V_WIN : V_LOSS; /* NIM-R5 */
+        tt_store(sv, k, h, v);
+        return v;
+    }
+    /* Order the children by the opponent's mobility, fewest first; a child
+     * with no reply decides at once. */
+    child *kids = w->kids[ply];
+    size_t nk = 0;
+    for (size_t i = 0; i < n; i++) {
+        nim_place(cf, s, moves[i]);
+        unsigned replies = (unsigned)nim_count(cf, s);
+        nim_unplace(cf, s, moves[i]);
+        if (replies == 0) { /* the opponent is stuck (NIM-R5) */
+            if (sv->misere)
+                continue; /* a win for them: never the move to make */
+            tt_store(sv, k, h, V_WIN);
+            return V_WIN;
+        }
+        kids[nk].move = moves[i];
+        kids[nk].replies = replies;
+        nk++;
+    }
+    qsort(kids, nk, sizeof kids[0], cmp_child);
+    /* Near the root a child another thread is searching is put off to a
+     * second pass (by then usually in the table), so threads spread over
+     * the tree instead of repeating each other. Only the order changes. */
+    bool shared = ply < SHARED_PLIES && sv->threads > 1;
+    for (int pass = 0; pass < (shared ? 2 : 1); pass++)
+        for (size_t j = 0; j < nk; j++) {
+            child *kc = &kids[j];
+            if (pass == 1 && !kc->deferred)
+                continue;
+            kc->deferred = false;
+            nim_place(cf, s, kc->move);
+            canonical_key(cf, s, &kc->k);
+            kc->hash = key_hash(&kc->k);
+            _Atomic uint64_t *slot = &sv->busy[kc->hash % BUSY_SLOTS];
+            uint64_t mark = kc->hash | 1; /* never 0, the free mark */
+            if (shared && pass == 0 && atomic_load_explicit(slot, memory_order_relaxed) == mark) {
+                nim_unplace(cf, s, kc->move);
+                kc->deferred = true;
+                continue;
+            }
+            int v = tt_probe(sv, &kc->k, kc->hash);
+            if (v < 0) {
+                uint64_t free_mark = 0;
+                bool marked = shared && atomic_compare_exchange_strong(slot, &free_mark, mark);
+                v = search(w, s, &kc->k, kc->hash, ply + 1);
+                if (marked)
+                    atomic_store(slot, 0);
+            }
+            nim_unplace(cf, s, kc->move);
+            if (v == V_ABORT)
+                return V_ABORT;
+            if (v == V_LOSS) {
+                tt_store(sv, k, h, V_WIN);
+                return V_WIN;
+            }
+        }
+    tt_store(sv, k, h, V_LOSS);
+    return V_LOSS;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    solver *sv = w->sv;
+    key k;
+    canonical_key(sv->cf, &w->root, &k);
+    int v = search(w, &w->root, &k, key_hash(&k), 0);
+    if (v != V_ABORT) {
+        pthread_mutex_lock(&sv->result_lock);
+        if (sv->result < 0)
+            sv->result = v;
+        pthread_mutex_unlock(&sv->result_lock);
+        atomic_store(&sv->stop, true);
+    }
+    atomic_fetch_add_explicit(&sv->nodes, w->nodes, memory_order_relaxed);
+    w->nodes = 0;
+    return NULL;
+}
+
+bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
+               pips_error *err)
+{
+    const nim_config *cf = g->config;
+    if (cf->players != 2)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "nimitz solve: only 2 players can be solved exactly (players=%d); with "
+                         "more, a loss for the mover does not make a win for one opponent",
+                         cf->players);
+    if (cf->cells > SOLVE_MAX_CELLS)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "nimitz solve: boards of up to %d cells only (this one has %d)",
+                         SOLVE_MAX_CELLS, cf->cells);
+    int threads = so && so->threads > 0 ? so->threads : 1;
+    if (threads > 64)
+        threads = 64;
+    size_t mb = so && so->table_mb ? so->table_mb : 256;
+    size_t entries = BUCKET;
+    while (entries * 2 * sizeof(tt_entry) <= mb * (size_t)1 << 20)
+        entries *= 2;
+    pips_solve_opts defaults = {threads, mb, NULL, NULL};
+    solver *sv = pips_calloc(g->alloc, 1, sizeof *sv);
+    worker *ws = pips_calloc(g->alloc, (size_t)threads, sizeof *ws);
+    pthread_t *tids = pips_calloc(g->alloc, (size_t)threads, sizeof *tids);
+    if (sv)
+        sv->table = pips_calloc(g->alloc, entries, sizeof(tt_entry));
+    if (!sv || !ws || !tids || !sv->table) {
+        if (sv)
+            pips_free(g->alloc, sv->table);
+        pips_free(g->alloc, sv);
+        pips_free(g->alloc, ws);
+        pips_free(g->alloc, tids);
+        return pips_fail(err, PIPS_ERR_NOMEM, "nimitz solve: cannot allocate a %zu MB table",
+                         entries * sizeof(tt_entry) >> 20);
+    }
+    sv->cf = cf;
+    sv->misere = cf->misere;
+    sv->mask = entries - 1;
+    for (int i = 0; i < LOCK_STRIPES; i++)
+        atomic_flag_clear(&sv->locks[i]);
+    atomic_init(&sv->stored, 0);
+    atomic_init(&sv->nodes, 0);
+    atomic_init(&sv->stop, false);
+    sv->result = -1;
+    pthread_mutex_init(&sv->result_lock, NULL);
+    sv->so = so ? so : &defaults;
+    sv->threads = threads;
+    for (int i = 0; i < BUSY_SLOTS; i++)
+        atomic_init(&sv->busy[i], 0);
+    sv->start = pips_now();
+    int started = 0;
+    for (int i = 0; i < threads; i++) {
+        ws[i].sv = sv;
+        ws[i].id = i;
+        g->def->initial(g, &ws[i].root);
+        if (i == 0 || pthread_create(&tids[i], NULL, worker_main, &ws[i]) == 0)
+            started = i + 1;
+        else
+            break;
+    }
+    worker_main(&ws[0]); /* the calling thread is worker 0 */
+    for (int i = 1; i < started; i++)
+        pthread_join(tids[i], NULL);
+    res->value = sv->result == V_WIN ? PIPS_WIN : PIPS_LOSS;
+    res->positions = atomic_load(&sv->stored);
+    res->nodes = atomic_load(&sv->nodes);
+    res->seconds = pips_now() - sv->start;
+    res->memory_bytes = entries * sizeof(tt_entry) + (size_t)threads * sizeof(worker);
+    pthread_mutex_destroy(&sv->result_lock);
+    pips_free(g->alloc, sv->table);
+    pips_free(g->alloc, sv);
+    pips_free(g->alloc, ws);
+    pips_free(g->alloc, tids);
+    return true;
+}
+
+/* `pips bench` figures for the solver: two small exact solves on one thread. */
+void nim_bench_extra(const pips_game *g, pips_str *out)
+{
+    static const char *const variants[][3] = {
+        {"board=3x3", "colors=3", "misere=false"},
+        {"board=3x3", "colors=3", "misere=true"},
+    };
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+        pips_error err;
+        pips_game *small = pips_game_new(g->def->name, variants[i], 3, g->alloc, &err);
+        pips_solve_opts so = {1, 16, NULL, NULL};
+        pips_solve_result res;
+        if (!small || !nim_solve(small, &so, &res, &err)) {
+            pips_str_catf(out, "solve %s %s %s: %s\n", variants[i][0], variants[i][1],
+                          variants[i][2], err.msg);
+        } else {
+            pips_str_catf(out, "solve %s %s %s: %s, %llu positions, %.3f s, %.0f positions/s\n",
+                          variants[i][0], variants[i][1], variants[i][2],
+                          pips_value_name(res.value), (unsigned long long)res.positions,
+                          res.seconds, res.seconds > 0 ? (double)res.positions / res.seconds : 0.0);
+        }
+        pips_game_free(small);
+    }
+}

@@ -1,0 +1,608 @@
+/*
+ * test_nimitz.c — Nimitz under NIM-R1..R5: options, each ruling, the
+ * rulebook's three examples, move and state text, winners for 2..6 players,
+ * perft counts, and the fast generator cross-checked against check_move
+ * (an independent neighbour-by-neighbour implementation of the rules).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pips/game.h"
+
+#define MAX_OPTS 8
+
+static pips_game *make_game(const char *opts)
+{
+    char buf[512];
+    const char *kv[MAX_OPTS];
+    size_t n = 0;
+    snprintf(buf, sizeof buf, "%s", opts);
+    for (char *tok = strtok(buf, " "); tok && n < MAX_OPTS; tok = strtok(NULL, " "))
+        kv[n++] = tok;
+    pips_error err;
+    pips_game *g = pips_game_new("nimitz", kv, n, NULL, &err);
+    if (!g)
+        fail_msg("nimitz %s: %s", opts, err.msg);
+    return g;
+}
+
+static void *load(const pips_game *g, const char *text)
+{
+    pips_error err;
+    void *s = pips_state_new(g, &err);
+    assert_non_null(s);
+    if (!g->def->state_from_text(g, text, s, &err))
+        fail_msg("state '%s' rejected: %s", text, err.msg);
+    return s;
+}
+
+/* Is the move text legal in the position given by state text? */
+static bool legal_in(const pips_game *g, const char *state_text, const char *move,
+                     pips_error *err)
+{
+    void *s = load(g, state_text);
+    pips_move m;
+    bool ok = pips_parse_move(g, s, move, &m, err);
+    pips_state_free(g, s);
+    return ok;
+}
+
+static void expect_legal(const pips_game *g, const char *st, const char *move)
+{
+    pips_error err;
+    if (!legal_in(g, st, move, &err))
+        fail_msg("'%s' in '%s' should be legal: %s", move, st, err.msg);
+}
+
+static void expect_illegal(const pips_game *g, const char *st, const char *move,
+                           const char *msg_part)
+{
+    pips_error err;
+    if (legal_in(g, st, move, &err))
+        fail_msg("'%s' in '%s' should be illegal", move, st);
+    if (msg_part && !strstr(err.msg, msg_part))
+        fail_msg("'%s' in '%s': message '%s' lacks '%s'", move, st, err.msg, msg_part);
+}
+
+static void expect_option_error(const char *opts, const char *msg_part)
+{
+    char buf[512];
+    const char *kv[MAX_OPTS];
+    size_t n = 0;
+    snprintf(buf, sizeof buf, "%s", opts);
+    for (char *tok = strtok(buf, " "); tok && n < MAX_OPTS; tok = strtok(NULL, " "))
+        kv[n++] = tok;
+    pips_error err;
+    pips_game *g = pips_game_new("nimitz", kv, n, NULL, &err);
+    if (g)
+        fail_msg("options '%s' should be rejected", opts);
+    if (!strstr(err.msg, msg_part))
+        fail_msg("options '%s': message '%s' lacks '%s'", opts, err.msg, msg_part);
+}
+
+static void test_options(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("");
+    assert_int_equal(pips_num_players(g), 2);
+    assert_string_equal(g->def->title, "Nimitz");
+    pips_game_free(g);
+    g = make_game("board=volcano players=6 sets=4 colors=2 misere=true");
+    assert_int_equal(pips_num_players(g), 6);
+    pips_game_free(g);
+    g = make_game("board=######/######/######");
+    void *s = pips_state_new(g, NULL);
+    g->def->initial(g, s);
+    assert_int_equal(g->def->count_moves(g, s), 18 * 75);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    g = make_game("board=8x8");
+    pips_game_free(g);
+    expect_option_error("board=9x9", "limit is 64");
+    expect_option_error("board=0x3", "RxC");
+    expect_option_error("board=1x27", "a..z");
+    expect_option_error("board=##/###", "row 2 has 3 cells");
+    expect_option_error("board=#a#", "character 'a'");
+    expect_option_error("board=.../...", "no cell");
+    expect_option_error("board=hexagon", "coaster, volcano");
+    expect_option_error("board=##//##", "row 2 is empty");
+    expect_option_error("players=1", "'players'");
+    expect_option_error("players=7", "2..6");
+    expect_option_error("sets=0", "1..4");
+    expect_option_error("sets=5", "1..4");
+    expect_option_error("colors=1", "2..5");
+    expect_option_error("colors=6", "2..5");
+    expect_option_error("misere=maybe", "true or false");
+}
+
+/* NIM-R1: any store piece, any cell, any of 5 orientations on an empty cell. */
+static void test_r1_moves(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("");
+    void *s = load(g, "-");
+    assert_int_equal(g->def->count_moves(g, s), 675);
+    pips_move moves[675];
+    assert_int_equal(g->def->legal_moves(g, s, moves), 675);
+    pips_state_free(g, s);
+    expect_legal(g, "-", "rL@a1:U");
+    expect_legal(g, "-", "bS@c3:W");
+    expect_legal(g, "b2:N:rL", "oM@b2:N"); /* on top: level 2 */
+    /* a piece taken from the store is gone (one set) */
+    expect_illegal(g, "a1:U:rL", "rL@c3:E", "left in the store");
+    pips_game_free(g);
+    /* with two sets the second copy is available, once */
+    g = make_game("sets=2");
+    expect_legal(g, "a1:U:rL", "rL@c3:E");
+    expect_illegal(g, "a1:U:rL c3:E:rL", "rL@b2:N", "left in the store");
+    s = load(g, "-");
+    assert_int_equal(g->def->count_moves(g, s), 675); /* copies give one move */
+    pips_state_free(g, s);
+    pips_game_free(g);
+    g = make_game("colors=3");
+    expect_illegal(g, "-", "gL@a1:U", "unknown colour 'g'");
+    s = load(g, "-");
+    assert_int_equal(g->def->count_moves(g, s), 9 * 9 * 5);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* NIM-R2: strictly smaller, other colour, 3 levels at most. */
+static void test_r2_trees(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("sets=2");
+    expect_illegal(g, "b2:N:rM", "oL@b2", "strictly smaller");  /* a nest */
+    expect_illegal(g, "b2:N:rM", "oM@b2", "strictly smaller");  /* same size */
+    expect_illegal(g, "b2:N:rL", "rM@b2", "same colour");
+    expect_legal(g, "b2:N:rL", "oS@b2");                        /* L-S tree */
+    expect_legal(g, "b2:N:rLoM", "rS@b2");                      /* colour may recur */
+    expect_illegal(g, "b2:N:rLoMyS", "gS@b2", "3-level");
+    pips_error err;
+    void *s = pips_state_new(g, NULL);
+    assert_false(g->def->state_from_text(g, "b2:N:rMoL", s, &err));
+    assert_non_null(strstr(err.msg, "NIM-R2"));
+    assert_false(g->def->state_from_text(g, "b2:N:rLrM", s, &err));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* NIM-R3: a tree keeps the orientation of its base. */
+static void test_r3_orientation(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("");
+    expect_illegal(g, "b2:N:rL", "oM@b2:E", "NIM-R3");
+    expect_illegal(g, "b2:N:rL", "oM@b2:U", "NIM-R3");
+    expect_legal(g, "b2:N:rL", "oM@b2:N");
+    /* orientation may be omitted on a stack, not on an empty cell */
+    void *s = load(g, "b2:N:rL");
+    pips_move a, b;
+    pips_error err;
+    assert_true(g->def->move_from_text(g, s, "oM@b2", &a, &err));
+    assert_true(g->def->move_from_text(g, s, "oM@b2:N", &b, &err));
+    assert_true(a == b);
+    char buf[PIPS_MOVE_TEXT_MAX];
+    g->def->move_to_text(g, s, a, buf);
+    assert_string_equal(buf, "oM@b2:N");
+    assert_false(g->def->move_from_text(g, s, "oM@a1", &a, &err));
+    assert_non_null(strstr(err.msg, "needs an orientation"));
+    /* the only moves onto b2 are pointing N */
+    pips_move moves[675];
+    size_t n = g->def->legal_moves(g, s, moves);
+    size_t onto = 0;
+    for (size_t i = 0; i < n; i++) {
+        g->def->move_to_text(g, s, moves[i], buf);
+        if (!strncmp(buf + 3, "b2", 2)) {
+            assert_int_equal(buf[6], 'N');
+            onto++;
+        }
+    }
+    assert_int_equal(onto, 4 * 2); /* 4 other colours x sizes M, S */
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* NIM-R4: neighbours at the new piece's level differ in colour, size and
+ * orientation; other levels and diagonals do not matter. */
+static void test_r4_neighbours(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("sets=2");
+    expect_illegal(g, "b2:N:rL", "rM@b1:E", "colour");
+    expect_illegal(g, "b2:N:rL", "oL@b1:E", "size");
+    expect_illegal(g, "b2:N:rL", "oM@b1:N", "orientation");
+    expect_legal(g, "b2:N:rL", "oM@b1:E");
+    expect_legal(g, "b2:N:rL", "rL@a1:N"); /* diagonal: ignored */
+    expect_legal(g, "b2:N:rL", "oM@b3:S");
+    /* level 2 against level 2 only */
+    expect_legal(g, "a2:E:gLrM b2:N:bM", "yS@b2"); /* differs from rM in all three */
+    expect_illegal(g, "a2:E:gLrM b2:N:bM", "rS@b2", "colour");
+    expect_illegal(g, "a2:E:gLoS b2:N:bM", "yS@b2", "size");
+    /* an empty cell next to a tall tree only meets its level-1 piece */
+    expect_legal(g, "a2:E:gLrM", "rS@b2:N");
+    expect_illegal(g, "a2:E:gLrM", "gS@b2:N", "colour");
+    /* state text that breaks NIM-R4 is refused */
+    pips_error err;
+    void *s = pips_state_new(g, NULL);
+    assert_false(g->def->state_from_text(g, "a1:U:rL a2:N:rM", s, &err));
+    assert_non_null(strstr(err.msg, "NIM-R4"));
+    assert_false(g->def->state_from_text(g, "a1:U:rL a2:U:oM", s, &err));
+    assert_true(g->def->state_from_text(g, "a1:U:rL c1:U:rL", s, &err));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* The rulebook's three examples (NIM-R4 with NIM-R2/R3). */
+static void test_rulebook_examples(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("");
+    /* 1: red may go on blue even though red pieces stand in adjacent squares
+     * (they are at level 1, the new red at level 2). */
+    expect_legal(g, "a2:E:rM b2:N:bL", "rS@b2:N");
+    /* 2: not if an adjacent square holds a tree with red at that level. */
+    expect_illegal(g, "a2:E:gLrM b2:N:bM", "rS@b2:N", "colour");
+    expect_legal(g, "a2:E:gLrM b2:N:bM", "yS@b2:N");
+    /* 3: no 2-1 tree (small on medium) beside a 3-1 tree (small on large):
+     * the two smalls would meet at level 2. */
+    expect_illegal(g, "a2:E:gLrS b2:N:bM", "yS@b2:N", "size");
+    expect_legal(g, "a2:E:gLrS c2:N:bM", "yS@c2:N"); /* not adjacent: fine */
+    pips_game_free(g);
+}
+
+/* The seat that made placement number `placed` (1-based), by walking turns. */
+static int seat_of_placement(int placed, int players)
+{
+    int seat = 0;
+    for (int i = 1; i < placed; i++)
+        seat = seat + 1 == players ? 0 : seat + 1;
+    return seat;
+}
+
+/* NIM-R5: normal play rewards the last placer, misere the stuck player. */
+static void test_r5_winners(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *board, *sets, *text;
+        int placed;
+    } ends[] = {
+        {"1x1", "1", "a1:U:rS", 1},
+        {"1x1", "1", "a1:N:rLoS", 2},
+        {"1x1", "1", "a1:U:rLoMrS", 3},
+        {"1x2", "1", "a1:U:rLoMyS b1:N:oS", 4},
+        {"1x2", "2", "a1:U:rLoMrS b1:N:oMrS", 5},
+        {"1x3", "1", "a1:U:rLoMyS b1:N:oS c1:E:yLrS", 6},
+    };
+    for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++)
+        for (int players = 2; players <= 6; players++)
+            for (int misere = 0; misere <= 1; misere++) {
+                char opts[128];
+                snprintf(opts, sizeof opts, "board=%s sets=%s colors=3 players=%d misere=%s",
+                         ends[e].board, ends[e].sets, players, misere ? "true" : "false");
+                pips_game *g = make_game(opts);
+                void *s = load(g, ends[e].text);
+                assert_int_equal(g->def->to_move(g, s), PIPS_OVER);
+                double ret[PIPS_MAX_PLAYERS];
+                g->def->returns(g, s, ret);
+                int last = seat_of_placement(ends[e].placed, players);
+                int stuck = last + 1 == players ? 0 : last + 1;
+                int want = misere ? stuck : last;
+                for (int p = 0; p < players; p++)
+                    if (ret[p] != (p == want ? 1.0 : 0.0))
+                        fail_msg("%s '%s': seat %d returns %g, winner should be %d", opts,
+                                 ends[e].text, p, ret[p], want);
+                pips_str t;
+                pips_str_init(&t, NULL);
+                g->def->result_text(g, s, &t);
+                char expect[32];
+                snprintf(expect, sizeof expect, "player %d wins", want + 1);
+                assert_non_null(strstr(pips_str_cstr(&t), expect));
+                pips_str_free(&t);
+                pips_state_free(g, s);
+                pips_game_free(g);
+            }
+    /* and a game that is not over says so */
+    pips_game *g = make_game("board=1x1");
+    void *s = load(g, "a1:U:rL");
+    assert_int_equal(g->def->to_move(g, s), 1);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_text(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("board=volcano");
+    void *s = load(g, "-");
+    pips_error err;
+    pips_move m;
+    const char *bad[][2] = {
+        {"xL@b2:N", "unknown colour 'x'"}, {"rX@b2:N", "size"},     {"rLb2:N", "'@'"},
+        {"rL@f2:N", "not a cell"},         {"rL@b9:N", "not a cell"}, {"rL@b2:Q", "orientation"},
+        {"rL@b2:N junk", "unexpected"},    {"rL@2:N", "cell"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (g->def->move_from_text(g, s, bad[i][0], &m, &err))
+            fail_msg("move '%s' should not parse", bad[i][0]);
+        if (!strstr(err.msg, bad[i][1]))
+            fail_msg("move '%s': message '%s' lacks '%s'", bad[i][0], err.msg, bad[i][1]);
+    }
+    assert_true(g->def->move_from_text(g, s, " Rl@E5:w ", &m, &err));
+    char buf[PIPS_MOVE_TEXT_MAX];
+    g->def->move_to_text(g, s, m, buf);
+    assert_string_equal(buf, "rL@e5:W");
+    /* a refused move leaves the state untouched */
+    void *before = malloc(g->def->state_size);
+    assert_true(pips_play_text(g, s, "rL@c3:U", &err));
+    memcpy(before, s, g->def->state_size);
+    assert_false(pips_play_text(g, s, "rM@c3", &err));
+    assert_false(pips_play_text(g, s, "oM@c4:U", &err));
+    assert_memory_equal(before, s, g->def->state_size);
+    free(before);
+    /* state text: order-independent input, canonical output, errors */
+    void *t = load(g, "e5:S:bLgS a1:U:rL");
+    pips_str text;
+    pips_str_init(&text, NULL);
+    g->def->state_to_text(g, t, &text);
+    assert_string_equal(pips_str_cstr(&text), "a1:U:rL e5:S:bLgS");
+    const char *bad_states[][2] = {
+        {"", "empty"},           {"a1:U:rL a1:N:oM", "twice"}, {"a1:X:rL", "O:PIECES"},
+        {"a1:U:", "no pieces"},  {"a1:U:rLoMyS", NULL},        {"a1:U:rLoMySgS", "more than 3"},
+        {"z1:U:rL", "not a cell"}, {"a1:U:qL", "not a piece"}, {"- a1:U:rL", "after '-'"},
+    };
+    for (size_t i = 0; i < sizeof bad_states / sizeof bad_states[0]; i++) {
+        bool ok = g->def->state_from_text(g, bad_states[i][0], t, &err);
+        if (!bad_states[i][1]) {
+            assert_true(ok);
+            continue;
+        }
+        if (ok)
+            fail_msg("state '%s' should be refused", bad_states[i][0]);
+        if (!strstr(err.msg, bad_states[i][1]))
+            fail_msg("state '%s': message '%s' lacks '%s'", bad_states[i][0], err.msg,
+                     bad_states[i][1]);
+    }
+    pips_str_free(&text);
+    pips_state_free(g, t);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    /* more pieces than the sets hold */
+    g = make_game("");
+    s = pips_state_new(g, NULL);
+    assert_false(g->def->state_from_text(g, "a1:U:rL c1:U:rL", s, &err));
+    assert_non_null(strstr(err.msg, "set(s) hold"));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_render(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("board=volcano");
+    void *s = load(g, "a1:U:rLoMyS c3:N:gLbMrS e5:W:bLyM b4:E:oS");
+    pips_render_opts ro = {false, false};
+    pips_str out;
+    pips_str_init(&out, NULL);
+    g->def->render(g, s, &ro, &out);
+    const char *t = pips_str_cstr(&out);
+    for (const char *p = t; *p; p++)
+        assert_true((unsigned char)*p < 128 && *p != '\033');
+    assert_non_null(strstr(t, "o rL oM yS"));
+    assert_non_null(strstr(t, "^ gL bM rS"));
+    assert_non_null(strstr(t, "< bL yM"));
+    assert_non_null(strstr(t, "> oS"));
+    assert_true(t[strlen(t) - 1] == '\n');
+    pips_str_clear(&out);
+    ro.unicode = ro.colour = true;
+    g->def->render(g, s, &ro, &out);
+    t = pips_str_cstr(&out);
+    assert_non_null(strstr(t, "\u2191"));
+    assert_non_null(strstr(t, "\u2190"));
+    assert_non_null(strstr(t, "\033[1;31mrS\033[0m"));
+    pips_str_free(&out);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    /* holes of a layout are drawn */
+    g = make_game("board=#.#/###");
+    s = load(g, "-");
+    pips_str_init(&out, NULL);
+    ro.unicode = ro.colour = false;
+    g->def->render(g, s, &ro, &out);
+    assert_non_null(strstr(pips_str_cstr(&out), "########"));
+    pips_str_free(&out);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* An independent perft: every encodable move filtered by check_move. */
+static uint64_t slow_perft(const pips_game *g, void *s, int depth)
+{
+    if (depth == 0)
+        return 1;
+    if (g->def->to_move(g, s) == PIPS_OVER)
+        return 0;
+    uint64_t total = 0;
+    size_t cells = pips_max_moves(g); /* cells * colours * 3 * 5 */
+    (void)cells;
+    for (pips_move m = 0; m < (1u << 13); m++) {
+        if (!g->def->check_move(g, s, m, NULL))
+            continue;
+        if (depth == 1) {
+            total++;
+            continue;
+        }
+        g->def->apply(g, s, m);
+        total += slow_perft(g, s, depth - 1);
+        g->def->undo(g, s, m);
+    }
+    return total;
+}
+
+static uint64_t perft_of(const char *opts, int depth)
+{
+    pips_game *g = make_game(opts);
+    void *s = load(g, "-");
+    uint64_t n = pips_perft(g, s, depth);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    return n;
+}
+
+/* Reference counts: NIM-R1..R4 per the rulings file (d = 1, 2) and the
+ * project's own deeper counts (docs/games/nimitz.md). */
+static void test_perft(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *opts;
+        uint64_t count[4];
+    } table[] = {
+        {"", {675, 312300, 94771800, 0}},
+        {"board=volcano", {1875, 2929500, 0, 0}},
+        {"board=##./###/.##", {525, 177000, 36073900, 0}},
+        {"board=######/######/######", {1350, 1458000, 0, 0}},
+        {"sets=2", {675, 330300, 112712400, 0}},
+        {"colors=3", {405, 104490, 16036380, 0}},
+        {"board=2x2 colors=2 sets=2", {120, 5640, 62680, 0}},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        for (int d = 1; d <= 4; d++)
+            if (table[i].count[d - 1]) {
+                uint64_t got = perft_of(table[i].opts, d);
+                if (got != table[i].count[d - 1])
+                    fail_msg("perft(%d) '%s' = %llu, want %llu", d, table[i].opts,
+                             (unsigned long long)got, (unsigned long long)table[i].count[d - 1]);
+            }
+}
+
+/* The fast generator agrees with check_move, move by move, at depth 2 and
+ * on random positions of several variants. */
+static void test_generator_matches_check(void **st)
+{
+    (void)st;
+    const char *variants[] = {"",
+                              "board=volcano players=3",
+                              "board=##./###/.## sets=2",
+                              "sets=2 colors=3",
+                              "board=1x4 colors=2 sets=3 players=5",
+                              "board=#.#/###/#.# colors=4 misere=true"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        pips_game *g = make_game(variants[v]);
+        size_t cap = pips_max_moves(g);
+        pips_move *moves = calloc(cap, sizeof *moves);
+        void *s = pips_state_new(g, NULL);
+        g->def->initial(g, s);
+        if (v != 1) {
+            uint64_t fast = pips_perft(g, s, 2), slow = slow_perft(g, s, 2);
+            if (fast != slow)
+                fail_msg("'%s': perft(2) %llu but check_move counts %llu", variants[v],
+                         (unsigned long long)fast, (unsigned long long)slow);
+        }
+        for (uint64_t seed = 0; seed < 60; seed++) {
+            pips_rng rng;
+            pips_rng_seed(&rng, seed * 7 + v);
+            g->def->initial(g, s);
+            while (g->def->to_move(g, s) != PIPS_OVER) {
+                size_t n = g->def->legal_moves(g, s, moves);
+                assert_int_equal(n, g->def->count_moves(g, s));
+                size_t legal = 0;
+                for (pips_move m = 0; m < (1u << 13); m++)
+                    legal += g->def->check_move(g, s, m, NULL);
+                if (legal != n)
+                    fail_msg("'%s' seed %llu: generator %zu moves, check_move %zu", variants[v],
+                             (unsigned long long)seed, n, legal);
+                for (size_t i = 0; i < n; i++)
+                    assert_true(g->def->check_move(g, s, moves[i], NULL));
+                g->def->apply(g, s, moves[pips_rng_below(&rng, n)]);
+            }
+            assert_int_equal(g->def->count_moves(g, s), 0);
+            /* really stuck: nothing passes check_move either */
+            for (pips_move m = 0; m < (1u << 13); m++)
+                assert_false(g->def->check_move(g, s, m, NULL));
+        }
+        pips_state_free(g, s);
+        free(moves);
+        pips_game_free(g);
+    }
+}
+
+/* The invariants of test_invariants on non-default options. */
+static void test_variant_invariants(void **st)
+{
+    (void)st;
+    const char *variants[] = {"board=volcano players=4 sets=2", "board=######/######/######",
+                              "board=1x5 colors=2 players=3 misere=true", "sets=4 colors=3"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        pips_game *g = make_game(variants[v]);
+        size_t ss = g->def->state_size, cap = pips_max_moves(g);
+        unsigned char *s = calloc(1, ss), *t = calloc(1, ss), *u = calloc(1, ss);
+        pips_move *moves = calloc(cap, sizeof *moves);
+        pips_str text;
+        pips_str_init(&text, NULL);
+        for (uint64_t seed = 0; seed < 100; seed++) {
+            pips_rng rng;
+            pips_rng_seed(&rng, seed);
+            g->def->initial(g, s);
+            for (;;) {
+                pips_str_clear(&text);
+                g->def->state_to_text(g, s, &text);
+                pips_error err;
+                memset(t, 0x5A, ss);
+                if (!g->def->state_from_text(g, pips_str_cstr(&text), t, &err))
+                    fail_msg("%s: '%s': %s", variants[v], pips_str_cstr(&text), err.msg);
+                assert_memory_equal(s, t, ss);
+                assert_true(g->def->hash(g, s) == g->def->hash(g, t));
+                if (g->def->to_move(g, s) == PIPS_OVER)
+                    break;
+                size_t n = g->def->legal_moves(g, s, moves);
+                for (size_t i = 0; i < n; i++) {
+                    char buf[PIPS_MOVE_TEXT_MAX];
+                    pips_move back;
+                    g->def->move_to_text(g, s, moves[i], buf);
+                    assert_true(g->def->move_from_text(g, s, buf, &back, &err));
+                    assert_true(back == moves[i]);
+                }
+                pips_move m = moves[pips_rng_below(&rng, n)];
+                memcpy(u, s, ss);
+                g->def->apply(g, s, m);
+                assert_true(g->def->hash(g, s) != g->def->hash(g, u));
+                memcpy(t, s, ss);
+                g->def->undo(g, t, m);
+                assert_memory_equal(t, u, ss);
+            }
+        }
+        pips_str_free(&text);
+        free(s);
+        free(t);
+        free(u);
+        free(moves);
+        pips_game_free(g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_r1_moves),
+        cmocka_unit_test(test_r2_trees),
+        cmocka_unit_test(test_r3_orientation),
+        cmocka_unit_test(test_r4_neighbours),
+        cmocka_unit_test(test_rulebook_examples),
+        cmocka_unit_test(test_r5_winners),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_render),
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_generator_matches_check),
+        cmocka_unit_test(test_variant_invariants),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

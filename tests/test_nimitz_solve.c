@@ -1,0 +1,194 @@
+/*
+ * test_nimitz_solve.c — the exact Nimitz solver (def->solve) against a
+ * plain minimax over the public interface (no table, no symmetry), in
+ * normal and misere play (NIM-R5), with one and two threads; and its
+ * refusal for 3+ players.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pips/game.h"
+
+static pips_game *make_game(const char *opts)
+{
+    char buf[256];
+    const char *kv[8];
+    size_t n = 0;
+    snprintf(buf, sizeof buf, "%s", opts);
+    for (char *tok = strtok(buf, " "); tok && n < 8; tok = strtok(NULL, " "))
+        kv[n++] = tok;
+    pips_error err;
+    pips_game *g = pips_game_new("nimitz", kv, n, NULL, &err);
+    if (!g)
+        fail_msg("nimitz %s: %s", opts, err.msg);
+    return g;
+}
+
+/* Plain minimax: true when the player to move wins (NIM-R5). */
+static bool brute_wins(const pips_game *g, unsigned char *s, pips_move *buf, size_t cap,
+                       bool misere, uint64_t *nodes)
+{
+    (*nodes)++;
+    if (g->def->to_move(g, s) == PIPS_OVER)
+        return misere;
+    pips_move *moves = buf;
+    size_t n = g->def->legal_moves(g, s, moves);
+    for (size_t i = 0; i < n; i++) {
+        g->def->apply(g, s, moves[i]);
+        bool opp = brute_wins(g, s, buf + cap, cap, misere, nodes);
+        g->def->undo(g, s, moves[i]);
+        if (!opp)
+            return true;
+    }
+    return false;
+}
+
+static void check_variant(const char *opts, bool misere, int threads)
+{
+    char full[256];
+    snprintf(full, sizeof full, "%s misere=%s", opts, misere ? "true" : "false");
+    pips_game *g = make_game(full);
+    size_t cap = pips_max_moves(g);
+    pips_move *buf = calloc(cap * 64, sizeof *buf);
+    unsigned char *s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    uint64_t nodes = 0;
+    bool win = brute_wins(g, s, buf, cap, misere, &nodes);
+    pips_solve_opts so = {threads, 16, NULL, NULL};
+    pips_solve_result res;
+    pips_error err;
+    if (!g->def->solve(g, &so, &res, &err))
+        fail_msg("solve %s: %s", full, err.msg);
+    if (res.value != (win ? PIPS_WIN : PIPS_LOSS))
+        fail_msg("%s: solver says %s, minimax (%llu nodes) says %s", full,
+                 pips_value_name(res.value), (unsigned long long)nodes, win ? "win" : "loss");
+    assert_true(res.positions > 0 && res.nodes > 0 && res.memory_bytes > 0);
+    free(buf);
+    free(s);
+    pips_game_free(g);
+}
+
+static const char *const SMALL[] = {
+    "board=1x1 colors=2",        "board=1x2 colors=2",        "board=1x2 colors=3",
+    "board=1x3 colors=2",        "board=1x3 colors=3",        "board=2x2 colors=2",
+    "board=1x2 colors=2 sets=2", "board=2x2 colors=2 sets=2", "board=#./## colors=3",
+    "board=1x4 colors=2",        "board=1x2 colors=4",        "board=2x2 colors=3",
+    "board=1x4 colors=3",        "board=2x3 colors=2",        "board=1x3 colors=2 sets=2",
+    "board=2x2 colors=4",        "board=1x5 colors=2",
+};
+
+/* NIM-R5 normal play: the solver agrees with minimax. */
+static void test_normal_matches_minimax(void **st)
+{
+    (void)st;
+    for (size_t i = 0; i < sizeof SMALL / sizeof SMALL[0]; i++)
+        check_variant(SMALL[i], false, 1);
+}
+
+/* NIM-R5 misere play. */
+static void test_misere_matches_minimax(void **st)
+{
+    (void)st;
+    for (size_t i = 0; i < sizeof SMALL / sizeof SMALL[0]; i++)
+        check_variant(SMALL[i], true, 1);
+}
+
+static void test_two_threads(void **st)
+{
+    (void)st;
+    check_variant("board=2x2 colors=2 sets=2", false, 2);
+    check_variant("board=2x2 colors=2 sets=2", true, 2);
+    check_variant("board=1x3 colors=3", false, 2);
+}
+
+static void count_progress(void *ud, uint64_t positions, double seconds)
+{
+    (void)positions;
+    (void)seconds;
+    (*(int *)ud)++;
+}
+
+/* A larger solve reports progress and a stable value across thread counts. */
+static void test_progress_and_threads_agree(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("board=2x2 colors=3");
+    int calls = 0;
+    pips_solve_opts so = {1, 32, count_progress, &calls};
+    pips_solve_result one, two;
+    pips_error err;
+    assert_true(g->def->solve(g, &so, &one, &err));
+    so.threads = 2;
+    assert_true(g->def->solve(g, &so, &two, &err));
+    assert_int_equal(one.value, two.value);
+    assert_true(calls > 0 || one.nodes < 65536);
+    pips_game_free(g);
+}
+
+/* The value does not depend on how a layout is turned or mirrored (the
+ * symmetries the solver folds together, and the cell numbering it reads). */
+static void test_turned_layouts_agree(void **st)
+{
+    (void)st;
+    static const char *const family[][4] = {
+        {"board=##./.##", "board=.##/##.", "board=.#/##/#.", "board=#./##/.#"},
+        {"board=###/#..", "board=###/..#", "board=#../###", "board=..#/###"},
+    };
+    for (size_t f = 0; f < sizeof family / sizeof family[0]; f++)
+        for (int misere = 0; misere <= 1; misere++) {
+            int first = -2;
+            for (int i = 0; i < 4; i++) {
+                char opts[128];
+                snprintf(opts, sizeof opts, "%s colors=3 misere=%s", family[f][i],
+                         misere ? "true" : "false");
+                pips_game *g = make_game(opts);
+                pips_solve_opts so = {1, 16, NULL, NULL};
+                pips_solve_result res;
+                pips_error err;
+                assert_true(g->def->solve(g, &so, &res, &err));
+                if (first == -2)
+                    first = res.value;
+                else if ((int)res.value != first)
+                    fail_msg("%s: %s, but %s gave %s", opts, pips_value_name(res.value),
+                             family[f][0], pips_value_name((pips_value)first));
+                pips_game_free(g);
+            }
+        }
+}
+
+/* 3+ players have no two-valued outcome: the solver says so. */
+static void test_refuses_more_players(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("board=1x2 players=3");
+    pips_solve_opts so = {1, 16, NULL, NULL};
+    pips_solve_result res;
+    pips_error err;
+    assert_false(g->def->solve(g, &so, &res, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "2 players"));
+    pips_game_free(g);
+    g = make_game("board=volcano");
+    assert_false(g->def->solve(g, &so, &res, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    pips_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_normal_matches_minimax),
+        cmocka_unit_test(test_misere_matches_minimax),
+        cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_progress_and_threads_agree),
+        cmocka_unit_test(test_turned_layouts_agree),
+        cmocka_unit_test(test_refuses_more_players),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
