@@ -24,4 +24,8 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Re
     -DPIPS_FUZZ=ON >/dev/null
 ninja -C build-fuzz
 (cd build-fuzz && ctest --output-on-failure -R '^corpus_' -j"$jobs")
+echo "== MPI build: the playtest lab over 2 and 3 local ranks"
+cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DPIPS_WERROR=ON -DPIPS_MPI=ON >/dev/null
+ninja -C build-mpi pips-cli
+(cd build-mpi && ctest --output-on-failure -R '^mpi_')
 echo "== all tests passed"

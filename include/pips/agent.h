@@ -1,9 +1,11 @@
 /*
  * pips/agent.h — players that choose moves through the game interface only,
  * so every agent serves every game. An agent is made from a spec string:
- *   "random", "greedy", "alphabeta:depth=6", "mcts:iters=1000",
+ *   "random", "greedy", "alphabeta:depth=6", "alphabeta:time=0.5",
+ *   "expectimax:depth=3", "mcts:iters=1000", "mcts:time=1,threads=2",
  *   "mcts:hard", "hard" (a named strength level: easy, medium, hard, max,
- *   mapped per game to an agent and a budget).
+ *   mapped per game to an agent and a budget). docs/ai.md lists every
+ *   parameter. A time budget is never exceeded by more than 10%.
  * Every agent is deterministic for a given seed when its budget is in
  * iterations or depth (not time).
  */
@@ -39,8 +41,17 @@ size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out,
 /* Tells the agent a move was played (for tree reuse). May be ignored. */
 void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m);
 
-/* Agent kinds, for help texts: NULL-terminated list of names. */
+/* Agent kinds and strength levels, for help texts: NULL-terminated names. */
 const char *const *pips_agent_kinds(void);
+
+/* The root value (in [0, 1], for the seat that moved) of the agent's last
+ * choose/analyze when it searched (alphabeta, expectimax, mcts): true and
+ * *value set, or false when there is none. */
+bool pips_agent_last_value(const pips_agent *a, double *value);
+
+/* The spec a bare strength level ("easy", "medium", "hard", "max") stands
+ * for in game g, or NULL for an unknown level. */
+const char *pips_agent_level_spec(const pips_game *g, const char *level);
 
 #ifdef __cplusplus
 }

@@ -1,16 +1,27 @@
 /*
- * agent.c — building agents from spec strings and the uniform random agent.
- * Search agents register their constructor in agent_kinds below.
+ * agent.c — building agents from spec strings (kinds, parameters, named
+ * strength levels), the helpers shared by the search kinds, and the uniform
+ * random agent.
+ *
+ * Spec grammar: LEVEL | KIND | KIND:LEVEL | KIND:KEY=VALUE[,KEY=VALUE]...
+ * A bare LEVEL resolves through the per-game table (by def->name, falling
+ * back to the generic row) to a full spec; KIND:LEVEL takes the kind's
+ * generic parameters for that level. The stored spec is the resolved one.
  *
  * Invariant: an agent owns its rng, seeded from the seed it was made with,
  * so the same seed and budget reproduce the same moves.
  */
 #include "pips/agent.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ai/agent_impl.h"
+
+/* ---- random ---------------------------------------------------------------- */
 
 static bool random_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
@@ -22,7 +33,7 @@ static bool random_choose(pips_agent *a, const void *state, pips_move *out, pips
     return true;
 }
 
-static bool random_init(pips_agent *a, const char *params, pips_error *err)
+bool agent_random_init(pips_agent *a, const char *params, pips_error *err)
 {
     if (params && *params)
         return pips_fail(err, PIPS_ERR_ARG, "agent 'random' takes no parameters ('%s')", params);
@@ -31,24 +42,106 @@ static bool random_init(pips_agent *a, const char *params, pips_error *err)
     return true;
 }
 
+/* ---- kinds and levels --------------------------------------------------------- */
+
 typedef struct agent_kind {
     const char *name;
     bool (*init)(pips_agent *a, const char *params, pips_error *err);
 } agent_kind;
 
 static const agent_kind agent_kinds[] = {
-    {"random", random_init},
+    {"random", agent_random_init},       {"greedy", agent_greedy_init},
+    {"alphabeta", agent_alphabeta_init}, {"expectimax", agent_expectimax_init},
+    {"mcts", agent_mcts_init},
 };
+#define N_KINDS (sizeof agent_kinds / sizeof agent_kinds[0])
+
+static const char *const level_names[] = {"easy", "medium", "hard", "max"};
+#define N_LEVELS 4
+
+/* A bare level: per game (NULL game = the generic fallback). */
+typedef struct game_level {
+    const char *game;
+    const char *spec[N_LEVELS];
+} game_level;
+
+static const game_level game_levels[] = {
+    /* Tic Tac Doh! is short (<= 15 plies) and tactical: alphabeta:depth=4 beats
+     * mcts:iters=10000 (measured ladder in docs/ai.md). */
+    {"tictacdoh", {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"}},
+    /* IceFrogs (two seats): alphabeta:depth=4 beat mcts:iters=1000 92-7 in 100 games;
+     * with three seats alphabeta is refused and the generic row applies. */
+    {"icefrogs", {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"}},
+    {NULL, {"greedy", "mcts:iters=1000", "mcts:iters=10000", "mcts:time=5,threads=2"}},
+};
+
+/* KIND:LEVEL: the kind's parameters for each level (NULL = no levels). */
+typedef struct kind_level {
+    const char *kind;
+    const char *params[N_LEVELS];
+} kind_level;
+
+static const kind_level kind_levels[] = {
+    {"mcts", {"iters=200", "iters=1000", "iters=10000", "time=5,threads=2"}},
+    {"alphabeta", {"depth=2", "depth=4", "depth=8", "time=5"}},
+    {"expectimax", {"depth=1", "depth=2", "depth=3", "time=5"}},
+};
+
+static int level_index(const char *text)
+{
+    for (int i = 0; i < N_LEVELS; i++)
+        if (!strcmp(text, level_names[i]))
+            return i;
+    return -1;
+}
 
 const char *const *pips_agent_kinds(void)
 {
-    static const char *const names[] = {"random", NULL};
+    static const char *const names[] = {"random", "greedy",    "alphabeta", "expectimax",
+                                        "mcts",   "easy",      "medium",    "hard",
+                                        "max",    NULL};
     return names;
+}
+
+const char *pips_agent_level_spec(const pips_game *g, const char *level)
+{
+    int li = level_index(level);
+    if (li < 0)
+        return NULL;
+    size_t n = sizeof game_levels / sizeof game_levels[0];
+    for (size_t i = 0; i < n; i++)
+        if (game_levels[i].game && !strcmp(game_levels[i].game, g->def->name))
+            return game_levels[i].spec[li];
+    return game_levels[n - 1].spec[li];
+}
+
+static pips_agent *agent_alloc(const pips_game *g, uint64_t seed, pips_error *err)
+{
+    pips_agent *a = pips_calloc(g->alloc, 1, sizeof *a);
+    if (!a) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory for an agent");
+        return NULL;
+    }
+    a->game = g;
+    a->seed = seed;
+    pips_rng_seed(&a->rng, seed);
+    a->moves = pips_calloc(g->alloc, pips_max_moves(g), sizeof *a->moves);
+    if (!a->moves) {
+        pips_free(g->alloc, a);
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory for an agent");
+        return NULL;
+    }
+    return a;
 }
 
 pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
                            pips_error *err)
 {
+    if (!spec || !*spec) {
+        pips_fail(err, PIPS_ERR_ARG, "agent: empty spec (agents: random, greedy, alphabeta, "
+                                     "expectimax, mcts; levels: easy, medium, hard, max)");
+        return NULL;
+    }
     char kind[64];
     const char *colon = strchr(spec, ':');
     size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -58,29 +151,50 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
     }
     memcpy(kind, spec, klen);
     kind[klen] = '\0';
-    for (size_t i = 0; i < sizeof agent_kinds / sizeof agent_kinds[0]; i++) {
+    if (!colon && level_index(kind) >= 0) {
+        /* the game's row, or the generic row when the game's choice does not
+         * fit this configuration (e.g. alphabeta with three seats) */
+        pips_error first;
+        pips_agent *a = pips_agent_new(g, pips_agent_level_spec(g, kind), seed, &first);
+        if (a || first.code != PIPS_ERR_UNSUPPORTED) {
+            if (!a && err)
+                *err = first;
+            return a;
+        }
+        size_t n = sizeof game_levels / sizeof game_levels[0];
+        return pips_agent_new(g, game_levels[n - 1].spec[level_index(kind)], seed, err);
+    }
+    const char *params = colon ? colon + 1 : "";
+    for (size_t i = 0; i < N_KINDS; i++) {
         if (strcmp(agent_kinds[i].name, kind) != 0)
             continue;
-        pips_agent *a = pips_calloc(g->alloc, 1, sizeof *a);
-        if (!a) {
-            pips_fail(err, PIPS_ERR_NOMEM, "out of memory for agent '%s'", kind);
-            return NULL;
+        int li = level_index(params);
+        if (li >= 0) {
+            const char *lp = NULL;
+            for (size_t k = 0; k < sizeof kind_levels / sizeof kind_levels[0]; k++)
+                if (!strcmp(kind_levels[k].kind, kind))
+                    lp = kind_levels[k].params[li];
+            if (!lp) {
+                pips_fail(err, PIPS_ERR_ARG, "agent '%s' has no strength levels ('%s')", kind,
+                          params);
+                return NULL;
+            }
+            params = lp;
         }
-        a->game = g;
-        pips_rng_seed(&a->rng, seed);
-        a->moves = pips_calloc(g->alloc, pips_max_moves(g), sizeof *a->moves);
-        if (!a->moves) {
-            pips_free(g->alloc, a);
-            pips_fail(err, PIPS_ERR_NOMEM, "out of memory for agent '%s'", kind);
+        pips_agent *a = agent_alloc(g, seed, err);
+        if (!a)
             return NULL;
-        }
-        if (!agent_kinds[i].init(a, colon ? colon + 1 : "", err)) {
+        if (!agent_kinds[i].init(a, params, err)) {
+            pips_error_prefix(err, "agent '%.100s': ", spec);
             pips_agent_free(a);
             return NULL;
         }
         return a;
     }
-    pips_fail(err, PIPS_ERR_ARG, "unknown agent '%s' (agents: random)", kind);
+    pips_fail(err, PIPS_ERR_ARG,
+              "unknown agent '%s' (agents: random, greedy, alphabeta, expectimax, mcts; "
+              "levels: easy, medium, hard, max)",
+              kind);
     return NULL;
 }
 
@@ -96,22 +210,33 @@ void pips_agent_free(pips_agent *a)
 
 const char *pips_agent_spec(const pips_agent *a) { return a->spec; }
 
-bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+static bool check_decision(const pips_agent *a, const void *state, pips_error *err)
 {
     int who = pips_to_move(a->game, state);
     if (who < 0)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "not a decision node (%s)",
                          who == PIPS_OVER ? "the game is over" : "a chance event is due");
+    return true;
+}
+
+bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+{
+    if (!check_decision(a, state, err))
+        return false;
+    a->has_last_value = false;
     return a->choose(a, state, out, err);
 }
 
 size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
                           pips_error *err)
 {
+    if (!check_decision(a, state, err))
+        return 0;
+    a->has_last_value = false;
     if (a->analyze)
         return a->analyze(a, state, out, max, err);
     pips_move m;
-    if (max == 0 || !pips_agent_choose(a, state, &m, err))
+    if (max == 0 || !a->choose(a, state, &m, err))
         return 0;
     out[0].move = m;
     out[0].value = 0.5;
@@ -123,4 +248,145 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
 {
     if (a->observe)
         a->observe(a, state_before, m);
+}
+
+bool pips_agent_last_value(const pips_agent *a, double *value)
+{
+    if (a->has_last_value && value)
+        *value = a->last_value;
+    return a->has_last_value;
+}
+
+/* ---- parameter parsing ------------------------------------------------------- */
+
+bool agent_param_next(const char **p, const char *kind, char *key, char *value, bool *bad,
+                      pips_error *err)
+{
+    *bad = false;
+    const char *s = *p;
+    if (!*s)
+        return false;
+    const char *end = strchr(s, ',');
+    size_t len = end ? (size_t)(end - s) : strlen(s);
+    const char *eq = memchr(s, '=', len);
+    if (!eq || eq == s) {
+        *bad = true;
+        return pips_fail(err, PIPS_ERR_ARG, "%s: expected KEY=VALUE, got '%.*s'", kind,
+                         (int)(len > 60 ? 60 : len), s);
+    }
+    size_t klen = (size_t)(eq - s), vlen = len - klen - 1;
+    if (klen >= AGENT_KEY_MAX || vlen >= AGENT_VALUE_MAX || vlen == 0) {
+        *bad = true;
+        return pips_fail(err, PIPS_ERR_ARG, "%s: bad parameter '%.*s'", kind,
+                         (int)(len > 60 ? 60 : len), s);
+    }
+    memcpy(key, s, klen);
+    key[klen] = '\0';
+    memcpy(value, eq + 1, vlen);
+    value[vlen] = '\0';
+    *p = end ? end + 1 : s + len;
+    if (end && !**p) {
+        *bad = true;
+        return pips_fail(err, PIPS_ERR_ARG, "%s: trailing ',' in parameters", kind);
+    }
+    return true;
+}
+
+bool agent_param_long(const char *kind, const char *key, const char *value, long lo, long hi,
+                      long *out, pips_error *err)
+{
+    if (!pips_parse_int(value, lo, hi, out))
+        return pips_fail(err, PIPS_ERR_ARG, "%s: %s='%s' must be a whole number in %ld..%ld",
+                         kind, key, value, lo, hi);
+    return true;
+}
+
+bool agent_param_double(const char *kind, const char *key, const char *value, double lo,
+                        double hi, double *out, pips_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (errno || end == value || *end || !isfinite(v) || v < lo || v > hi)
+        return pips_fail(err, PIPS_ERR_ARG, "%s: %s='%s' must be a number in %g..%g", kind,
+                         key, value, lo, hi);
+    *out = v;
+    return true;
+}
+
+/* ---- search helpers -------------------------------------------------------------- */
+
+size_t agent_search_moves(const pips_game *g, const void *state, uint64_t salt,
+                          pips_move *out, double *prob)
+{
+    const pips_game_def *d = g->def;
+    int who = d->to_move(g, state);
+    if (who == PIPS_OVER)
+        return 0;
+    if (who == PIPS_CHANCE)
+        return d->chance_outcomes(g, state, out, prob);
+    if (d->legal_moves && !(d->flags & PIPS_GAME_NOT_ENUMERABLE))
+        return d->legal_moves(g, state, out);
+    pips_rng rng;
+    pips_rng_derive(&rng, salt, d->hash(g, state));
+    return pips_node_moves(g, state, &rng, out, NULL);
+}
+
+void agent_leaf_values(const pips_game *g, const void *state, pips_rng *rng, int playouts,
+                       void *scratch, pips_move *moves, double *out)
+{
+    const pips_game_def *d = g->def;
+    int np = pips_num_players(g);
+    int who = d->to_move(g, state);
+    if (who == PIPS_OVER) {
+        d->returns(g, state, out);
+        return;
+    }
+    if (d->evaluate) {
+        d->evaluate(g, state, out);
+        return;
+    }
+    double tmp[PIPS_MAX_PLAYERS];
+    for (int p = 0; p < np; p++)
+        out[p] = 0;
+    if (playouts < 1)
+        playouts = 1;
+    for (int i = 0; i < playouts; i++) {
+        memcpy(scratch, state, d->state_size);
+        pips_random_playout(g, scratch, rng, moves, AGENT_PLAYOUT_MAX_PLIES);
+        if (d->to_move(g, scratch) == PIPS_OVER) {
+            d->returns(g, scratch, tmp);
+        } else {
+            for (int p = 0; p < np; p++)
+                tmp[p] = 1.0 / np;
+        }
+        for (int p = 0; p < np; p++)
+            out[p] += tmp[p];
+    }
+    for (int p = 0; p < np; p++)
+        out[p] /= playouts;
+}
+
+static int eval_cmp(const void *x, const void *y)
+{
+    const pips_move_eval *a = x, *b = y;
+    if (a->value != b->value)
+        return a->value > b->value ? -1 : 1;
+    if (a->visits != b->visits)
+        return a->visits > b->visits ? -1 : 1;
+    return 0;
+}
+
+void agent_sort_evals(pips_move_eval *ev, size_t n)
+{
+    /* insertion sort: stable, so equal moves keep their generation order */
+    for (size_t i = 1; i < n; i++) {
+        pips_move_eval t = ev[i];
+        size_t j = i;
+        while (j > 0 && eval_cmp(&t, &ev[j - 1]) < 0) {
+            ev[j] = ev[j - 1];
+            j--;
+        }
+        ev[j] = t;
+    }
 }

@@ -1,6 +1,11 @@
 /*
  * agent_impl.h — the private shape of an agent: common fields plus the
- * methods a kind fills in at init. Kinds keep their own data in `impl`.
+ * methods a kind fills in at init, and the helpers every search kind shares
+ * (parameter parsing, budgets, move generation, leaf evaluation). Kinds keep
+ * their own data in `impl`.
+ *
+ * Invariant: every helper here is deterministic for a given rng/seed; the
+ * only non-determinism an agent may show comes from a time budget.
  */
 #ifndef PIPS_AGENT_IMPL_H
 #define PIPS_AGENT_IMPL_H
@@ -9,15 +14,69 @@
 
 struct pips_agent {
     const pips_game *game;
+    uint64_t seed;
     pips_rng rng;
     pips_move *moves; /* max_moves scratch */
     char spec[128];
     void *impl;
+    bool has_last_value;
+    double last_value; /* root value of the last search, for the mover */
     bool (*choose)(pips_agent *a, const void *state, pips_move *out, pips_error *err);
     size_t (*analyze)(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
                       pips_error *err);
     void (*observe)(pips_agent *a, const void *state_before, pips_move m);
     void (*destroy)(pips_agent *a);
 };
+
+/* Kind constructors: params is the text after "kind:" ("" when none), with
+ * any strength level already replaced by its parameters. */
+bool agent_random_init(pips_agent *a, const char *params, pips_error *err);
+bool agent_greedy_init(pips_agent *a, const char *params, pips_error *err);
+bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err);
+bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err);
+bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err);
+
+/* ---- parameters: "key=value,key=value" ---------------------------------- */
+
+#define AGENT_KEY_MAX 32
+#define AGENT_VALUE_MAX 64
+
+/* Reads the next key=value pair from *p (advancing it). Returns false at the
+ * end (with err untouched) or on a malformed pair (with *err set and
+ * *bad = true). */
+bool agent_param_next(const char **p, const char *kind, char *key, char *value, bool *bad,
+                      pips_error *err);
+bool agent_param_long(const char *kind, const char *key, const char *value, long lo, long hi,
+                      long *out, pips_error *err);
+bool agent_param_double(const char *kind, const char *key, const char *value, double lo,
+                        double hi, double *out, pips_error *err);
+
+/* ---- budgets ------------------------------------------------------------- */
+
+/* A time budget is honoured by stopping the search at this fraction of it,
+ * leaving room for bookkeeping, so the whole move stays within +10%. */
+#define AGENT_TIME_SAFETY 0.9
+
+/* ---- search helpers ------------------------------------------------------- */
+
+/* Moves at a node for a search that must see the same moves whenever it
+ * meets the same state: decisions, chance outcomes (prob filled), or, for a
+ * non-enumerable game, candidates drawn from an rng derived from salt and
+ * the state's hash. */
+size_t agent_search_moves(const pips_game *g, const void *state, uint64_t salt,
+                          pips_move *out, double *prob);
+
+/* Per-seat value of state in [0, 1]: the returns at a terminal, otherwise the
+ * evaluate hook, otherwise the mean of `playouts` random playouts (a playout
+ * cut off before the end counts as an even share). state is not changed;
+ * scratch holds state_size bytes and moves max_moves entries. */
+void agent_leaf_values(const pips_game *g, const void *state, pips_rng *rng, int playouts,
+                       void *scratch, pips_move *moves, double *out);
+
+/* Longest random playout before it is cut off. */
+#define AGENT_PLAYOUT_MAX_PLIES 100000
+
+/* Sorts evaluations best first (value, then visits, then move order kept). */
+void agent_sort_evals(pips_move_eval *ev, size_t n);
 
 #endif

@@ -22,6 +22,8 @@ static const command commands[] = {
     {"serve", cli_serve, "run the game server: web UI and JSON API"},
     {"solve", cli_solve, "solve a small game exactly: win, loss or draw"},
     {"bench", cli_bench, "fixed benchmark workload per game"},
+    {"playtest", cli_playtest, "play many games between agents and report statistics"},
+    {"analyze", cli_analyze, "rank the moves of a position with an agent"},
 };
 
 static void usage(FILE *f)

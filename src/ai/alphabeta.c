@@ -1,0 +1,404 @@
+/*
+ * alphabeta.c — iterative-deepening negamax with alpha-beta pruning for
+ * two-player games without chance.
+ *
+ * Scores are for the seat to move, in [-1, 1]: a decided terminal is
+ * +-(1 - 0.001 * ply) so quicker wins and slower losses are preferred; any
+ * other terminal result is 0.9 * (own return - other's return); a leaf at the
+ * depth limit is 0.8 * the same difference from the evaluate hook or from a
+ * few random playouts. Proven scores (|s| > PROVEN) are stored in the
+ * transposition table relative to the node so they stay exact across plies.
+ *
+ * The table is keyed by the game hash and every hit is verified by comparing
+ * the full stored state, so hash collisions never corrupt the search.
+ * Moves are ordered: the table move first, then the order_moves hook.
+ * A move where the same seat moves again is searched without negation.
+ * Budget: depth=D, time=T (seconds, checked inside the search), or both.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ai/agent_impl.h"
+
+#define AB_MAX_DEPTH 64
+#define AB_INF 2.0
+#define AB_PROVEN 0.92
+#define AB_PLY_STEP 0.001
+
+enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
+
+typedef struct tt_entry {
+    uint64_t key;
+    pips_move best;
+    float score;
+    int16_t depth;
+    uint8_t flag;    /* 0 = empty */
+    uint8_t horizon; /* the subtree met the depth limit somewhere */
+} tt_entry;
+
+typedef struct ab_impl {
+    int depth_limit; /* 0: none (time only) */
+    double time_limit; /* 0: none */
+    int playouts;
+    size_t tt_size; /* power of two */
+    tt_entry *tt;
+    unsigned char *tt_states; /* tt_size * state_size */
+    pips_move *moves;  /* (AB_MAX_DEPTH + 1) * max_moves */
+    int *order;        /* max_moves scores for ordering */
+    unsigned char *states; /* (AB_MAX_DEPTH + 2) * state_size */
+    unsigned char *scratch;
+    pips_move *playout_moves;
+    pips_move_eval *root;  /* root moves with their last scores */
+    size_t max_moves, state_size;
+    /* per search */
+    double deadline;
+    bool aborted, hit_horizon;
+    uint64_t nodes;
+} ab_impl;
+
+static double score_to_tt(double s, int ply)
+{
+    if (s > AB_PROVEN)
+        return s + AB_PLY_STEP * ply;
+    if (s < -AB_PROVEN)
+        return s - AB_PLY_STEP * ply;
+    return s;
+}
+
+static double score_from_tt(double s, int ply)
+{
+    if (s > AB_PROVEN)
+        return s - AB_PLY_STEP * ply;
+    if (s < -AB_PROVEN)
+        return s + AB_PLY_STEP * ply;
+    return s;
+}
+
+static tt_entry *tt_probe(ab_impl *ab, const pips_game *g, const void *state, uint64_t key)
+{
+    size_t i = (size_t)(key & (ab->tt_size - 1));
+    tt_entry *e = &ab->tt[i];
+    if (!e->flag || e->key != key)
+        return NULL;
+    if (memcmp(ab->tt_states + i * ab->state_size, state, ab->state_size) != 0)
+        return NULL;
+    (void)g;
+    return e;
+}
+
+static void tt_store(ab_impl *ab, const void *state, uint64_t key, int depth, double score,
+                     int flag, pips_move best, bool horizon)
+{
+    size_t i = (size_t)(key & (ab->tt_size - 1));
+    tt_entry *e = &ab->tt[i];
+    /* keep a deeper result of the same position; otherwise replace */
+    if (e->flag && e->key == key && e->depth > depth &&
+        !memcmp(ab->tt_states + i * ab->state_size, state, ab->state_size))
+        return;
+    e->key = key;
+    e->best = best;
+    e->score = (float)score;
+    e->depth = (int16_t)depth;
+    e->flag = (uint8_t)flag;
+    e->horizon = horizon;
+    memcpy(ab->tt_states + i * ab->state_size, state, ab->state_size);
+}
+
+static bool out_of_time(ab_impl *ab)
+{
+    if (ab->aborted)
+        return true;
+    if (ab->time_limit > 0 && (ab->nodes & 15) == 0 && pips_now() > ab->deadline)
+        ab->aborted = true;
+    return ab->aborted;
+}
+
+/* Orders moves[0..n) in place: the table move first, then by the hook. */
+static void order_moves(ab_impl *ab, const pips_game *g, const void *state, pips_move *moves,
+                        size_t n, pips_move tt_move)
+{
+    if (g->def->order_moves && n > 1) {
+        g->def->order_moves(g, state, moves, n, ab->order);
+        for (size_t i = 1; i < n; i++) { /* stable insertion sort, highest first */
+            pips_move m = moves[i];
+            int s = ab->order[i];
+            size_t j = i;
+            while (j > 0 && ab->order[j - 1] < s) {
+                moves[j] = moves[j - 1];
+                ab->order[j] = ab->order[j - 1];
+                j--;
+            }
+            moves[j] = m;
+            ab->order[j] = s;
+        }
+    }
+    if (tt_move != PIPS_MOVE_NONE)
+        for (size_t i = 1; i < n; i++)
+            if (moves[i] == tt_move) {
+                memmove(moves + 1, moves, i * sizeof *moves);
+                moves[0] = tt_move;
+                break;
+            }
+}
+
+static double negamax(pips_agent *a, const void *state, int persp, int depth, int ply,
+                      double alpha, double beta)
+{
+    ab_impl *ab = a->impl;
+    const pips_game *g = a->game;
+    const pips_game_def *d = g->def;
+    ab->nodes++;
+    if (out_of_time(ab))
+        return 0;
+    int who = d->to_move(g, state);
+    double v[PIPS_MAX_PLAYERS];
+    if (who == PIPS_OVER) {
+        d->returns(g, state, v);
+        double diff = v[persp] - v[1 - persp];
+        if (fabs(diff) >= 0.999)
+            return (diff > 0 ? 1 : -1) * (1.0 - AB_PLY_STEP * ply);
+        return 0.9 * diff;
+    }
+    if (who != persp)
+        return -negamax(a, state, who, depth, ply, -beta, -alpha);
+    if (depth <= 0 || ply >= AB_MAX_DEPTH) {
+        ab->hit_horizon = true;
+        agent_leaf_values(g, state, &a->rng, ab->playouts, ab->scratch, ab->playout_moves, v);
+        return 0.8 * (v[persp] - v[1 - persp]);
+    }
+    uint64_t key = d->hash(g, state);
+    pips_move tt_move = PIPS_MOVE_NONE;
+    double alpha0 = alpha;
+    tt_entry *e = tt_probe(ab, g, state, key);
+    if (e) {
+        tt_move = e->best;
+        if (e->depth >= depth) {
+            double s = score_from_tt(e->score, ply);
+            if (e->flag == TT_EXACT || (e->flag == TT_LOWER && s >= beta) ||
+                (e->flag == TT_UPPER && s <= alpha)) {
+                ab->hit_horizon |= e->horizon;
+                return s;
+            }
+        }
+    }
+    pips_move *moves = ab->moves + (size_t)ply * ab->max_moves;
+    size_t n = agent_search_moves(g, state, a->seed, moves, NULL);
+    if (n == 0) { /* a broken game; value the position rather than fail */
+        agent_leaf_values(g, state, &a->rng, ab->playouts, ab->scratch, ab->playout_moves, v);
+        return 0.8 * (v[persp] - v[1 - persp]);
+    }
+    order_moves(ab, g, state, moves, n, tt_move);
+    unsigned char *child = ab->states + (size_t)(ply + 1) * ab->state_size;
+    double best = -AB_INF;
+    pips_move best_move = n ? moves[0] : PIPS_MOVE_NONE;
+    bool horizon_above = ab->hit_horizon;
+    ab->hit_horizon = false;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(child, state, ab->state_size);
+        d->apply(g, child, moves[i]);
+        double s = negamax(a, child, persp, depth - 1, ply + 1, alpha, beta);
+        if (ab->aborted)
+            return 0;
+        if (s > best) {
+            best = s;
+            best_move = moves[i];
+        }
+        if (s > alpha)
+            alpha = s;
+        if (alpha >= beta)
+            break;
+    }
+    int flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+    tt_store(ab, state, key, depth, score_to_tt(best, ply), flag, best_move, ab->hit_horizon);
+    ab->hit_horizon |= horizon_above;
+    return best;
+}
+
+/* One root iteration at depth: every root move gets a score (exact for all
+ * moves when `all`, otherwise a bound for the ones pruned). Returns false
+ * when the time ran out. The root list is re-sorted best first. */
+static bool root_iteration(pips_agent *a, const void *state, size_t n, int depth, bool all)
+{
+    ab_impl *ab = a->impl;
+    const pips_game *g = a->game;
+    int me = g->def->to_move(g, state);
+    unsigned char *child = ab->states + ab->state_size;
+    double alpha = -AB_INF;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(child, state, ab->state_size);
+        g->def->apply(g, child, ab->root[i].move);
+        uint64_t before = ab->nodes;
+        double s = all ? negamax(a, child, me, depth - 1, 1, -AB_INF, AB_INF)
+                       : negamax(a, child, me, depth - 1, 1, alpha, AB_INF);
+        if (ab->aborted)
+            return false;
+        /* a pruned move's score is an upper bound <= alpha: keep it below */
+        ab->root[i].value = (!all && i > 0 && s <= alpha) ? s - 1e-9 : s;
+        ab->root[i].visits = ab->nodes - before;
+        if (s > alpha)
+            alpha = s;
+    }
+    agent_sort_evals(ab->root, n);
+    return true;
+}
+
+/* Iterative deepening; leaves the root list sorted best first with scores
+ * from the deepest finished iteration. Returns the number of root moves. */
+static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *err)
+{
+    ab_impl *ab = a->impl;
+    const pips_game *g = a->game;
+    double start = pips_now();
+    ab->deadline = start + ab->time_limit * AGENT_TIME_SAFETY;
+    ab->aborted = false;
+    ab->nodes = 0;
+    size_t n = agent_search_moves(g, state, a->seed, a->moves, NULL);
+    if (n == 0) {
+        pips_fail(err, PIPS_ERR_ILLEGAL, "no legal move: the game is over");
+        return 0;
+    }
+    /* start from the hook's order */
+    memcpy(ab->states, state, ab->state_size);
+    order_moves(ab, g, state, a->moves, n, PIPS_MOVE_NONE);
+    for (size_t i = 0; i < n; i++)
+        ab->root[i] = (pips_move_eval){a->moves[i], 0, 0};
+    pips_move_eval *saved = ab->root + ab->max_moves; /* last finished iteration */
+    memcpy(saved, ab->root, n * sizeof *saved);
+    int limit = ab->depth_limit ? ab->depth_limit : AB_MAX_DEPTH;
+    for (int depth = 1; depth <= limit; depth++) {
+        ab->hit_horizon = false;
+        if (!root_iteration(a, state, n, depth, all))
+            break;
+        memcpy(saved, ab->root, n * sizeof *saved);
+        /* stop when the result is proven or the whole tree was seen */
+        if (!ab->hit_horizon || fabs(saved[0].value) > AB_PROVEN)
+            break;
+        if (!all && n == 1)
+            break;
+    }
+    memcpy(ab->root, saved, n * sizeof *saved);
+    for (size_t i = 0; i < n; i++) {
+        double v = (ab->root[i].value + 1) / 2;
+        ab->root[i].value = v < 0 ? 0 : v > 1 ? 1 : v;
+    }
+    a->has_last_value = true;
+    a->last_value = ab->root[0].value;
+    return n;
+}
+
+static bool ab_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+{
+    ab_impl *ab = a->impl;
+    if (!ab_search(a, state, false, err))
+        return false;
+    *out = ab->root[0].move;
+    return true;
+}
+
+static size_t ab_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
+                         pips_error *err)
+{
+    ab_impl *ab = a->impl;
+    size_t n = ab_search(a, state, true, err);
+    if (n > max)
+        n = max;
+    memcpy(out, ab->root, n * sizeof *out);
+    return n;
+}
+
+static void ab_destroy(pips_agent *a)
+{
+    ab_impl *ab = a->impl;
+    if (!ab)
+        return;
+    const pips_allocator *al = a->game->alloc;
+    pips_free(al, ab->tt);
+    pips_free(al, ab->tt_states);
+    pips_free(al, ab->moves);
+    pips_free(al, ab->order);
+    pips_free(al, ab->states);
+    pips_free(al, ab->scratch);
+    pips_free(al, ab->playout_moves);
+    pips_free(al, ab->root);
+    pips_free(al, ab);
+}
+
+bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
+{
+    const pips_game *g = a->game;
+    if (pips_num_players(g) != 2 || (g->def->flags & PIPS_GAME_CHANCE))
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "alphabeta needs a two-player game without chance; %s has %d "
+                         "players%s (use mcts or expectimax)",
+                         g->def->name, pips_num_players(g),
+                         (g->def->flags & PIPS_GAME_CHANCE) ? " and chance" : "");
+    long depth = 0, playouts = 4, tt_mb = 16;
+    double time = 0;
+    char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
+    bool bad;
+    const char *p = params;
+    while (agent_param_next(&p, "alphabeta", key, value, &bad, err)) {
+        if (!strcmp(key, "depth")) {
+            if (!agent_param_long("alphabeta", key, value, 1, AB_MAX_DEPTH, &depth, err))
+                return false;
+        } else if (!strcmp(key, "time")) {
+            if (!agent_param_double("alphabeta", key, value, 0.001, 86400, &time, err))
+                return false;
+        } else if (!strcmp(key, "playouts")) {
+            if (!agent_param_long("alphabeta", key, value, 1, 1000, &playouts, err))
+                return false;
+        } else if (!strcmp(key, "tt")) {
+            if (!agent_param_long("alphabeta", key, value, 1, 4096, &tt_mb, err))
+                return false;
+        } else {
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "alphabeta: unknown parameter '%s' (depth, time, playouts, tt)",
+                             key);
+        }
+    }
+    if (bad)
+        return false;
+    if (!depth && time == 0)
+        depth = 4;
+    const pips_allocator *al = g->alloc;
+    ab_impl *ab = pips_calloc(al, 1, sizeof *ab);
+    if (!ab)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    a->impl = ab;
+    a->destroy = ab_destroy;
+    ab->depth_limit = (int)depth;
+    ab->time_limit = time;
+    ab->playouts = (int)playouts;
+    ab->max_moves = pips_max_moves(g);
+    ab->state_size = g->def->state_size;
+    size_t per_entry = sizeof(tt_entry) + ab->state_size;
+    size_t want = ((size_t)tt_mb << 20) / per_entry;
+    ab->tt_size = 1024;
+    while (ab->tt_size * 2 <= want)
+        ab->tt_size *= 2;
+    ab->tt = pips_calloc(al, ab->tt_size, sizeof *ab->tt);
+    ab->tt_states = pips_calloc(al, ab->tt_size, ab->state_size);
+    ab->moves = pips_calloc(al, (AB_MAX_DEPTH + 1) * ab->max_moves, sizeof *ab->moves);
+    ab->order = pips_calloc(al, ab->max_moves, sizeof *ab->order);
+    ab->states = pips_calloc(al, AB_MAX_DEPTH + 2, ab->state_size);
+    ab->scratch = pips_calloc(al, 1, ab->state_size);
+    ab->playout_moves = pips_calloc(al, ab->max_moves, sizeof *ab->playout_moves);
+    ab->root = pips_calloc(al, 2 * ab->max_moves, sizeof *ab->root);
+    if (!ab->tt || !ab->tt_states || !ab->moves || !ab->order || !ab->states || !ab->scratch ||
+        !ab->playout_moves || !ab->root)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tables");
+    a->choose = ab_choose;
+    a->analyze = ab_analyze;
+    int len = snprintf(a->spec, sizeof a->spec, "alphabeta:");
+    if (depth)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "depth=%ld,", depth);
+    if (time > 0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+    if (playouts != 4 && !g->def->evaluate)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
+    if (tt_mb != 16)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "tt=%ld,", tt_mb);
+    a->spec[len - 1] = '\0';
+    return true;
+}

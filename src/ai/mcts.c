@@ -1,0 +1,677 @@
+/*
+ * mcts.c — Monte Carlo tree search (UCT) for any game: N players (each node
+ * keeps the summed returns of every seat and a decision node's mover picks
+ * by its own mean), chance nodes (an outcome is sampled by probability on
+ * every pass), and non-enumerable games (a node's candidate moves are drawn
+ * once, when it is expanded, and stay fixed).
+ *
+ * A tree is an arena of nodes; a node's children are contiguous. A pass
+ * descends from the root (unvisited children first, in an order shuffled at
+ * expansion; then UCT), stops at the first new node, plays a random playout
+ * and adds its returns along the path (or, with leaf=eval, the default when
+ * the game has an evaluate hook, adds the hook's values for the new leaf
+ * instead of a playout's returns). A node is expanded the second time a
+ * pass reaches it, so the tree grows by about one expansion per pass.
+ *
+ * Root parallelism: threads=T builds T independent trees, each with its own
+ * rng drawn in order from the agent's rng and iters/T passes, and sums their
+ * root statistics by move, so an iteration budget stays deterministic.
+ * Tree reuse: after pips_agent_observe the subtree under the played move is
+ * kept (copied into a fresh arena) when the next search starts there.
+ * Budget: iters=N or time=T (the clock is read on every pass).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ai/agent_impl.h"
+
+#define MCTS_MAX_THREADS 64
+#define NODE_NONE 0u
+
+typedef struct mnode {
+    pips_move move;       /* the move from the parent */
+    uint32_t first_child; /* index of the first child; NODE_NONE until expanded */
+    uint32_t n_children;
+    uint32_t visits;
+    float prob;     /* probability as a chance outcome */
+    int8_t to_move; /* mover at this node, once expanded */
+    uint8_t expanded;
+    uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
+} mnode;
+
+typedef struct mtree {
+    const pips_game *game;
+    int np;
+    size_t state_size, max_moves;
+    mnode *nodes;
+    float *sums; /* np per node: summed returns */
+    size_t count, cap, max_nodes;
+    bool valid;
+    unsigned char *root_state, *work;
+    pips_move *moves, *playout_buf;
+    double *prob;
+    uint32_t *path;
+    size_t path_cap;
+    pips_rng rng;
+    double c;
+    bool eval_leaves; /* value new leaves with the evaluate hook, not a playout */
+    bool ordered;     /* try unvisited children in the order_moves hook's order */
+    int *order;       /* max_moves scores for ordering */
+    uint64_t passes;
+} mtree;
+
+typedef struct mcts_impl {
+    long iters;
+    double time_limit;
+    int threads;
+    double c;
+    size_t max_nodes;
+    bool reuse;
+    bool eval_leaves;
+    bool ordered;
+    mtree trees[MCTS_MAX_THREADS];
+    pips_move_eval *evals; /* 2 * max_moves */
+    double *proven;        /* per merged move: its proven value, or -1 */
+    int *rank_class;       /* per merged move: 2 proven win, 1 open, 0 proven loss */
+} mcts_impl;
+
+/* ---- arena ------------------------------------------------------------------ */
+
+static bool tree_reserve(mtree *t, size_t more)
+{
+    if (t->count + more <= t->cap)
+        return true;
+    if (t->count + more > t->max_nodes)
+        return false;
+    size_t cap = t->cap ? t->cap : 1024;
+    while (cap < t->count + more)
+        cap *= 2;
+    if (cap > t->max_nodes)
+        cap = t->max_nodes;
+    const pips_allocator *al = t->game->alloc;
+    mnode *nodes = pips_realloc(al, t->nodes, cap * sizeof *nodes);
+    if (!nodes)
+        return false;
+    t->nodes = nodes;
+    float *sums = pips_realloc(al, t->sums, cap * (size_t)t->np * sizeof *sums);
+    if (!sums)
+        return false;
+    t->sums = sums;
+    t->cap = cap;
+    return true;
+}
+
+static void tree_reset(mtree *t, const void *state)
+{
+    memcpy(t->root_state, state, t->state_size);
+    t->count = 0;
+    tree_reserve(t, 1);
+    t->count = 1;
+    memset(&t->nodes[0], 0, sizeof t->nodes[0]);
+    t->nodes[0].move = PIPS_MOVE_NONE;
+    for (int p = 0; p < t->np; p++)
+        t->sums[p] = 0;
+    t->valid = true;
+}
+
+/* Creates the children of node at state (the moves drawn once, here). */
+static bool expand(mtree *t, uint32_t node, const void *state)
+{
+    const pips_game *g = t->game;
+    int who = g->def->to_move(g, state);
+    size_t n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
+    if (!tree_reserve(t, n))
+        return false;
+    mnode *nd = &t->nodes[node];
+    nd->to_move = (int8_t)who;
+    nd->expanded = 1;
+    nd->n_children = (uint32_t)n;
+    nd->first_child = (uint32_t)t->count;
+    if (who >= 0)
+        for (size_t i = n; i > 1; i--) { /* shuffle: unvisited children in random order */
+            size_t j = (size_t)pips_rng_below(&t->rng, i);
+            pips_move m = t->moves[i - 1];
+            t->moves[i - 1] = t->moves[j];
+            t->moves[j] = m;
+        }
+    if (who >= 0 && t->ordered && g->def->order_moves && n > 1) {
+        /* the hook's order first (stable over the shuffle): unvisited children
+         * are tried in this order */
+        g->def->order_moves(g, state, t->moves, n, t->order);
+        for (size_t i = 1; i < n; i++) {
+            pips_move m = t->moves[i];
+            int sc = t->order[i];
+            size_t j = i;
+            while (j > 0 && t->order[j - 1] < sc) {
+                t->moves[j] = t->moves[j - 1];
+                t->order[j] = t->order[j - 1];
+                j--;
+            }
+            t->moves[j] = m;
+            t->order[j] = sc;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        mnode *c = &t->nodes[t->count + i];
+        memset(c, 0, sizeof *c);
+        c->move = t->moves[i];
+        c->prob = who == PIPS_CHANCE ? (float)t->prob[i] : 0.0f;
+        memset(t->sums + (t->count + i) * (size_t)t->np, 0, (size_t)t->np * sizeof(float));
+    }
+    t->count += n;
+    return true;
+}
+
+static uint32_t select_child(mtree *t, uint32_t node)
+{
+    mnode *nd = &t->nodes[node];
+    uint32_t first = nd->first_child, n = nd->n_children;
+    if (nd->to_move == PIPS_CHANCE) {
+        double r = pips_rng_double(&t->rng), acc = 0;
+        for (uint32_t i = 0; i + 1 < n; i++) {
+            acc += t->nodes[first + i].prob;
+            if (r < acc)
+                return first + i;
+        }
+        return first + n - 1;
+    }
+    int who = nd->to_move;
+    double log_n = log((double)(nd->visits > 0 ? nd->visits : 1));
+    double best = -1;
+    uint32_t pick = first;
+    for (uint32_t i = 0; i < n; i++) {
+        const mnode *c = &t->nodes[first + i];
+        if (c->visits == 0)
+            return first + i;
+        double mean = t->sums[(size_t)(first + i) * t->np + who] / c->visits;
+        double u = c->proven ? mean : mean + t->c * sqrt(log_n / c->visits);
+        if (u > best) {
+            best = u;
+            pick = first + i;
+        }
+    }
+    return pick;
+}
+
+/* The proven value of seat p at node n (only for proven nodes). */
+static double proven_value(const mtree *t, uint32_t n, int p)
+{
+    return t->sums[(size_t)n * t->np + p] / t->nodes[n].visits;
+}
+
+/* Marks node proven when its children settle it: a decision node when one
+ * child gives its mover the best possible return (1) or every child is
+ * proven (then the best of them for the mover); a chance node when every
+ * outcome is proven (the expectation). The node's sums are reset to the
+ * exact value times its visits so its mean is that value from now on. */
+static bool try_prove(mtree *t, uint32_t n)
+{
+    mnode *nd = &t->nodes[n];
+    if (!nd->expanded || nd->n_children == 0 || nd->visits == 0)
+        return false;
+    int np = t->np, who = nd->to_move;
+    double v[PIPS_MAX_PLAYERS] = {0};
+    bool all = true, found = false;
+    double best = -1;
+    for (uint32_t i = 0; i < nd->n_children && !found; i++) {
+        uint32_t c = nd->first_child + i;
+        if (!t->nodes[c].proven || t->nodes[c].visits == 0) {
+            all = false;
+            if (who != PIPS_CHANCE)
+                continue;
+            break;
+        }
+        if (who == PIPS_CHANCE) {
+            for (int p = 0; p < np; p++)
+                v[p] += t->nodes[c].prob * proven_value(t, c, p);
+        } else {
+            double mine = proven_value(t, c, who);
+            if (mine > best) {
+                best = mine;
+                for (int p = 0; p < np; p++)
+                    v[p] = proven_value(t, c, p);
+            }
+            found = mine >= 1.0 - 1e-6;
+        }
+    }
+    if (!found && !all)
+        return false;
+    nd->proven = 1;
+    for (int p = 0; p < np; p++)
+        t->sums[(size_t)n * np + p] = (float)(v[p] * nd->visits);
+    return true;
+}
+
+static void one_pass(mtree *t)
+{
+    const pips_game *g = t->game;
+    const pips_game_def *d = g->def;
+    memcpy(t->work, t->root_state, t->state_size);
+    uint32_t node = 0;
+    size_t len = 0;
+    t->path[len++] = 0;
+    for (;;) {
+        mnode *nd = &t->nodes[node];
+        if (nd->proven)
+            break;
+        if (!nd->expanded) {
+            if (d->to_move(g, t->work) == PIPS_OVER) {
+                nd->proven = 1;
+                break;
+            }
+            if (nd->visits == 0 && node != 0)
+                break; /* a new leaf: play out from here */
+            if (!expand(t, node, t->work))
+                break; /* arena full: keep playing out from here */
+            nd = &t->nodes[node];
+        }
+        if (nd->n_children == 0)
+            break;
+        uint32_t child = select_child(t, node);
+        d->apply(g, t->work, t->nodes[child].move);
+        node = child;
+        if (len == t->path_cap) {
+            size_t cap = t->path_cap * 2;
+            uint32_t *p = pips_realloc(g->alloc, t->path, cap * sizeof *p);
+            if (!p)
+                break;
+            t->path = p;
+            t->path_cap = cap;
+        }
+        t->path[len++] = node;
+    }
+    double r[PIPS_MAX_PLAYERS];
+    const mnode *leaf = &t->nodes[node];
+    if (leaf->proven && leaf->visits > 0) {
+        for (int p = 0; p < t->np; p++)
+            r[p] = t->sums[(size_t)node * t->np + p] / leaf->visits;
+    } else if (d->to_move(g, t->work) == PIPS_OVER) {
+        d->returns(g, t->work, r);
+    } else if (t->eval_leaves) {
+        d->evaluate(g, t->work, r);
+    } else {
+        pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
+        if (d->to_move(g, t->work) == PIPS_OVER) {
+            d->returns(g, t->work, r);
+        } else {
+            for (int p = 0; p < t->np; p++)
+                r[p] = 1.0 / t->np;
+        }
+    }
+    for (size_t i = 0; i < len; i++) {
+        uint32_t n = t->path[i];
+        t->nodes[n].visits++;
+        float *s = t->sums + (size_t)n * t->np;
+        for (int p = 0; p < t->np; p++)
+            s[p] += (float)r[p];
+    }
+    /* MCTS-Solver: settle proven values upward while they keep settling */
+    for (size_t i = len; i-- > 0;) {
+        uint32_t n = t->path[i];
+        if (!t->nodes[n].proven && !try_prove(t, n))
+            break;
+    }
+    t->passes++;
+}
+
+/* ---- the search ------------------------------------------------------------------ */
+
+typedef struct run_args {
+    mtree *tree;
+    long passes;     /* > 0: this many; 0: until the deadline */
+    double deadline;
+} run_args;
+
+static void *run_tree(void *arg)
+{
+    run_args *ra = arg;
+    mtree *t = ra->tree;
+    /* a proven root needs no more passes */
+    if (ra->passes > 0) {
+        for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++)
+            one_pass(t);
+    } else {
+        do
+            one_pass(t);
+        while (!t->nodes[0].proven && pips_now() < ra->deadline);
+    }
+    return NULL;
+}
+
+/* Runs the budget on every tree from state and merges the root statistics
+ * into impl->evals (visits and the mover's mean), best first. */
+static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
+{
+    mcts_impl *mi = a->impl;
+    const pips_game *g = a->game;
+    int me = g->def->to_move(g, state);
+    double start = pips_now();
+    run_args args[MCTS_MAX_THREADS];
+    for (int k = 0; k < mi->threads; k++) {
+        mtree *t = &mi->trees[k];
+        pips_rng_derive(&t->rng, pips_rng_next(&a->rng), (uint64_t)k);
+        if (!mi->reuse || !t->valid || memcmp(t->root_state, state, t->state_size) != 0)
+            tree_reset(t, state);
+        if (!t->nodes[0].expanded && !expand(t, 0, t->root_state))
+            return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree"), 0;
+        args[k].tree = t;
+        args[k].deadline = start + mi->time_limit * AGENT_TIME_SAFETY;
+        args[k].passes = 0;
+        if (mi->iters > 0)
+            args[k].passes = mi->iters / mi->threads + (k < mi->iters % mi->threads ? 1 : 0);
+    }
+    if (mi->threads == 1) {
+        run_tree(&args[0]);
+    } else {
+        pthread_t tid[MCTS_MAX_THREADS];
+        int started = 0;
+        for (int k = 1; k < mi->threads; k++) {
+            if (pthread_create(&tid[k], NULL, run_tree, &args[k]) != 0)
+                break;
+            started = k;
+        }
+        run_tree(&args[0]);
+        for (int k = 1; k <= started; k++)
+            pthread_join(tid[k], NULL);
+        for (int k = started + 1; k < mi->threads; k++)
+            run_tree(&args[k]); /* a thread failed to start: run its share here */
+    }
+    /* merge root children by move, in tree order */
+    size_t n = 0, cap = 2 * pips_max_moves(g);
+    for (int k = 0; k < mi->threads; k++) {
+        const mtree *t = &mi->trees[k];
+        const mnode *root = &t->nodes[0];
+        for (uint32_t i = 0; i < root->n_children; i++) {
+            const mnode *c = &t->nodes[root->first_child + i];
+            double sum = t->sums[(size_t)(root->first_child + i) * t->np + me];
+            size_t j = 0;
+            while (j < n && mi->evals[j].move != c->move)
+                j++;
+            if (j == n) {
+                if (n == cap)
+                    continue;
+                mi->proven[n] = -1;
+                mi->evals[n++] = (pips_move_eval){c->move, 0, 0};
+            }
+            mi->evals[j].visits += c->visits;
+            mi->evals[j].value += sum; /* a sum until divided below */
+            if (c->proven && c->visits)
+                mi->proven[j] = sum / c->visits;
+        }
+    }
+    /* rank: proven wins, then the rest, then proven losses; within a class
+     * most visits, then the higher mean (stable otherwise) */
+    for (size_t j = 0; j < n; j++) {
+        pips_move_eval *e = &mi->evals[j];
+        e->value = e->visits ? e->value / e->visits : 0;
+        if (mi->proven[j] >= 0)
+            e->value = mi->proven[j];
+        mi->rank_class[j] = mi->proven[j] < 0 ? 1 : mi->proven[j] >= 1 - 1e-6 ? 2
+                                                    : mi->proven[j] <= 1e-6   ? 0
+                                                                              : 1;
+    }
+    for (size_t i = 1; i < n; i++) {
+        pips_move_eval e = mi->evals[i];
+        int cls = mi->rank_class[i];
+        double pv = mi->proven[i];
+        size_t j = i;
+        while (j > 0) {
+            const pips_move_eval *f = &mi->evals[j - 1];
+            int fc = mi->rank_class[j - 1];
+            bool before = fc < cls || (fc == cls && (f->visits < e.visits ||
+                                                     (f->visits == e.visits && f->value < e.value)));
+            if (!before)
+                break;
+            mi->evals[j] = *f;
+            mi->rank_class[j] = fc;
+            mi->proven[j] = mi->proven[j - 1];
+            j--;
+        }
+        mi->evals[j] = e;
+        mi->rank_class[j] = cls;
+        mi->proven[j] = pv;
+    }
+    if (n == 0) {
+        pips_fail(err, PIPS_ERR_ILLEGAL, "no legal move: the game is over");
+        return 0;
+    }
+    a->has_last_value = true;
+    a->last_value = mi->evals[0].value;
+    return n;
+}
+
+static bool mcts_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+{
+    mcts_impl *mi = a->impl;
+    if (!mcts_search(a, state, err))
+        return false;
+    *out = mi->evals[0].move;
+    return true;
+}
+
+static size_t mcts_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
+                           pips_error *err)
+{
+    mcts_impl *mi = a->impl;
+    size_t n = mcts_search(a, state, err);
+    if (n > max)
+        n = max;
+    memcpy(out, mi->evals, n * sizeof *out);
+    return n;
+}
+
+/* Re-roots a tree at the child reached by m, copying that subtree into a
+ * fresh arena (breadth first, children kept contiguous). */
+static void reroot(mtree *t, const void *state_before, pips_move m)
+{
+    if (!t->valid)
+        return;
+    const pips_game *g = t->game;
+    if (memcmp(t->root_state, state_before, t->state_size) != 0 || !t->nodes[0].expanded) {
+        t->valid = false;
+        return;
+    }
+    const mnode *root = &t->nodes[0];
+    uint32_t keep = NODE_NONE;
+    for (uint32_t i = 0; i < root->n_children; i++)
+        if (t->nodes[root->first_child + i].move == m)
+            keep = root->first_child + i;
+    if (keep == NODE_NONE) {
+        t->valid = false;
+        return;
+    }
+    const pips_allocator *al = g->alloc;
+    size_t np = (size_t)t->np;
+    /* count the subtree to size the new arena */
+    mnode *nodes = pips_malloc(al, t->count * sizeof *nodes);
+    float *sums = pips_malloc(al, t->count * np * sizeof *sums);
+    uint32_t *from = pips_malloc(al, t->count * sizeof *from);
+    if (!nodes || !sums || !from) {
+        pips_free(al, nodes);
+        pips_free(al, sums);
+        pips_free(al, from);
+        t->valid = false;
+        return;
+    }
+    size_t count = 1;
+    from[0] = keep;
+    for (size_t i = 0; i < count; i++) {
+        const mnode *old = &t->nodes[from[i]];
+        nodes[i] = *old;
+        memcpy(sums + i * np, t->sums + (size_t)from[i] * np, np * sizeof *sums);
+        if (old->expanded && old->n_children) {
+            nodes[i].first_child = (uint32_t)count;
+            for (uint32_t k = 0; k < old->n_children; k++)
+                from[count++] = old->first_child + k;
+        }
+    }
+    nodes[0].move = PIPS_MOVE_NONE;
+    pips_free(al, t->nodes);
+    pips_free(al, t->sums);
+    pips_free(al, from);
+    t->nodes = nodes;
+    t->sums = sums;
+    t->cap = t->count;
+    t->count = count;
+    g->def->apply(g, t->root_state, m);
+}
+
+static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
+{
+    mcts_impl *mi = a->impl;
+    for (int k = 0; k < mi->threads; k++) {
+        if (mi->reuse)
+            reroot(&mi->trees[k], state_before, m);
+        else
+            mi->trees[k].valid = false;
+    }
+}
+
+static void mcts_destroy(pips_agent *a)
+{
+    mcts_impl *mi = a->impl;
+    if (!mi)
+        return;
+    const pips_allocator *al = a->game->alloc;
+    for (int k = 0; k < MCTS_MAX_THREADS; k++) {
+        mtree *t = &mi->trees[k];
+        pips_free(al, t->nodes);
+        pips_free(al, t->sums);
+        pips_free(al, t->root_state);
+        pips_free(al, t->work);
+        pips_free(al, t->moves);
+        pips_free(al, t->playout_buf);
+        pips_free(al, t->prob);
+        pips_free(al, t->path);
+        pips_free(al, t->order);
+    }
+    pips_free(al, mi->evals);
+    pips_free(al, mi->proven);
+    pips_free(al, mi->rank_class);
+    pips_free(al, mi);
+}
+
+static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
+{
+    const pips_allocator *al = g->alloc;
+    t->game = g;
+    t->np = pips_num_players(g);
+    t->state_size = g->def->state_size;
+    t->max_moves = pips_max_moves(g);
+    t->max_nodes = mi->max_nodes;
+    t->c = mi->c;
+    t->eval_leaves = mi->eval_leaves;
+    t->ordered = mi->ordered;
+    t->order = pips_calloc(al, t->max_moves, sizeof *t->order);
+    t->root_state = pips_calloc(al, 1, t->state_size);
+    t->work = pips_calloc(al, 1, t->state_size);
+    t->moves = pips_calloc(al, t->max_moves, sizeof *t->moves);
+    t->playout_buf = pips_calloc(al, t->max_moves, sizeof *t->playout_buf);
+    t->prob = pips_calloc(al, t->max_moves, sizeof *t->prob);
+    t->path_cap = 256;
+    t->path = pips_calloc(al, t->path_cap, sizeof *t->path);
+    return t->order && t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
+           tree_reserve(t, 1);
+}
+
+bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
+{
+    const pips_game *g = a->game;
+    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, ordered = 0;
+    bool has_eval = g->def->evaluate != NULL;
+    int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
+    double time = 0, c = 1.0;
+    char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
+    bool bad;
+    const char *p = params;
+    while (agent_param_next(&p, "mcts", key, value, &bad, err)) {
+        bool ok;
+        if (!strcmp(key, "iters"))
+            ok = agent_param_long("mcts", key, value, 1, 1000000000L, &iters, err);
+        else if (!strcmp(key, "time"))
+            ok = agent_param_double("mcts", key, value, 0.001, 86400, &time, err);
+        else if (!strcmp(key, "threads"))
+            ok = agent_param_long("mcts", key, value, 1, MCTS_MAX_THREADS, &threads, err);
+        else if (!strcmp(key, "c"))
+            ok = agent_param_double("mcts", key, value, 0, 100, &c, err);
+        else if (!strcmp(key, "nodes"))
+            ok = agent_param_long("mcts", key, value, 1000, 2000000000L, &max_nodes, err);
+        else if (!strcmp(key, "reuse"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &reuse, err);
+        else if (!strcmp(key, "order"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &ordered, err);
+        else if (!strcmp(key, "leaf")) {
+            ok = true;
+            if (!strcmp(value, "playout"))
+                leaf = 0;
+            else if (!strcmp(value, "eval") && has_eval)
+                leaf = 1;
+            else if (!strcmp(value, "eval"))
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: leaf=eval needs the game's evaluate hook, which %s "
+                                 "lacks",
+                                 g->def->name);
+            else
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: leaf='%s' must be playout or eval", value);
+        } else
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
+                             "order, nodes, reuse)",
+                             key);
+        if (!ok)
+            return false;
+    }
+    if (bad)
+        return false;
+    if (iters && time > 0)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: give iters or time, not both");
+    if (!iters && time == 0)
+        iters = 1000;
+    const pips_allocator *al = g->alloc;
+    mcts_impl *mi = pips_calloc(al, 1, sizeof *mi);
+    if (!mi)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    a->impl = mi;
+    a->destroy = mcts_destroy;
+    mi->iters = iters;
+    mi->time_limit = time;
+    mi->threads = (int)threads;
+    mi->c = c;
+    mi->max_nodes = (size_t)max_nodes;
+    mi->reuse = reuse != 0;
+    mi->eval_leaves = leaf == 1;
+    mi->ordered = ordered != 0;
+    for (int k = 0; k < mi->threads; k++)
+        if (!tree_init(&mi->trees[k], g, mi))
+            return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
+    mi->evals = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->evals);
+    mi->proven = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->proven);
+    mi->rank_class = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->rank_class);
+    if (!mi->evals || !mi->proven || !mi->rank_class)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    a->choose = mcts_choose;
+    a->analyze = mcts_analyze;
+    a->observe = mcts_observe;
+    int len = snprintf(a->spec, sizeof a->spec, "mcts:");
+    if (iters)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "iters=%ld,", iters);
+    else
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+    if (threads != 1)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "threads=%ld,", threads);
+    if (c != 1.0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "c=%g,", c);
+    if (max_nodes != 4000000)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
+    if (!reuse)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "reuse=0,");
+    if (ordered)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=1,");
+    if (has_eval && leaf == 0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
+    a->spec[len - 1] = '\0';
+    return true;
+}

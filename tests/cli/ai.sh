@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# ai.sh — `pips analyze`, `pips playtest` and AI seats in `pips play`, end to
+# end: forced wins found, reports identical across thread counts, records
+# that replay, clear errors for bad specs.
+set -u
+PIPS=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+
+# X to move completes M, tree(L,M), M: the best move must be an immediate win.
+best=$("$PIPS" analyze tictacdoh --state '0,0:LM 1,0:M 1,1:S' --agent alphabeta:depth=3 2>/dev/null | tail -n 1)
+[ -n "$best" ]; check "analyze prints a best move ($best)" $?
+top=$("$PIPS" analyze tictacdoh --state '0,0:LM 1,0:M 1,1:S' --agent alphabeta:depth=3 --top 1 2>/dev/null | grep '^1 ')
+awk '{ exit !($3 > 0.99) }' <<<"$top"; check "the best move is a win ($top)" $?
+"$PIPS" analyze tictacdoh --state 'bogus' >/dev/null 2>&1; [ $? -ne 0 ]; check "analyze rejects a bad state" $?
+"$PIPS" analyze tictacdoh --state '-' --agent nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "analyze rejects an unknown agent" $?
+
+# Same seed, same report, whatever --threads (timing aside).
+"$PIPS" playtest tictacdoh --seats greedy,mcts:iters=200 --games 12 --seed 3 --threads 1 --out "$tmp/a" --records >/dev/null 2>&1
+check "playtest runs (1 thread)" $?
+"$PIPS" playtest tictacdoh --seats greedy,mcts:iters=200 --games 12 --seed 3 --threads 2 --out "$tmp/b" >/dev/null 2>&1
+check "playtest runs (2 threads)" $?
+strip() { python3 -c 'import json,sys
+def clean(v):
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items() if "time" not in k and "second" not in k and "rate" not in k and k != "threads"}
+    if isinstance(v, list):
+        return [clean(x) for x in v]
+    return v
+print(json.dumps(clean(json.load(open(sys.argv[1]))), sort_keys=True))' "$1"; }
+[ "$(strip "$tmp/a/report.json")" = "$(strip "$tmp/b/report.json")" ]; check "report identical for 1 and 2 threads" $?
+for f in report.md seats.svg lengths.svg; do [ -s "$tmp/a/$f" ]; check "playtest wrote $f" $?; done
+n=$(ls "$tmp/a/records" | wc -l); [ "$n" = 12 ]; check "one record per game ($n)" $?
+"$PIPS" replay "$(ls "$tmp/a/records"/* | head -n 1)" >/dev/null; check "a playtest record replays" $?
+"$PIPS" playtest tictacdoh --seats greedy --games 2 >/dev/null 2>&1; [ $? -ne 0 ]; check "playtest needs one agent per seat" $?
+
+# A variant comparison and a game with chance.
+"$PIPS" playtest ziggurat --opt players=2 --opt max_turns=60 --seats random,greedy --games 4 --seed 1 \
+    --vs-opt move_die=d6 >"$tmp/zig.md" 2>/dev/null
+check "playtest --vs-opt on Ziggurat" $?
+grep -q 'move_die' "$tmp/zig.md"; check "the comparison names the variant" $?
+
+# AI seats in play, and hint.
+"$PIPS" play nimitz --opt board=2x2 --opt colors=2 --seat greedy --seat mcts:iters=100 --seed 2 </dev/null | grep -q 'result: '
+check "play with AI seats only runs to the end" $?
+printf 'hint\nquit\n' | "$PIPS" play tictacdoh --seat human --seat random | grep -q 'hint (.*@'
+check "hint suggests moves" $?
+exit $fail

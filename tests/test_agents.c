@@ -1,0 +1,560 @@
+/*
+ * test_agents.c — the agents through the game interface: spec parsing and
+ * errors, legality and determinism of every kind on Tic Tac Doh! and on a
+ * test-only game with three players, chance and non-enumerable moves
+ * (toy_game.h), forced wins found by alphabeta and mcts (checked against an
+ * exact solver written here), chance handled by greedy/expectimax/mcts, and
+ * mcts beating random.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pips/agent.h"
+#include "toy_game.h"
+
+static pips_game *ttd(void)
+{
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    return g;
+}
+
+static void *state_from(const pips_game *g, const char *text)
+{
+    pips_error err;
+    void *s = pips_state_new(g, &err);
+    assert_non_null(s);
+    if (!g->def->state_from_text(g, text, s, &err))
+        fail_msg("state '%s': %s", text, err.msg);
+    return s;
+}
+
+/* ---- specs ------------------------------------------------------------------ */
+
+static void test_bad_specs(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    static const struct {
+        const char *spec, *needle;
+    } cases[] = {
+        {"", "empty spec"},
+        {"foo", "unknown agent 'foo'"},
+        {"mcts:iters=0", "iters='0'"},
+        {"mcts:iters=abc", "iters='abc'"},
+        {"mcts:depth=3", "unknown parameter 'depth'"},
+        {"mcts:iters=10,time=1", "not both"},
+        {"mcts:iters", "expected KEY=VALUE"},
+        {"mcts:iters=5,", "trailing ','"},
+        {"mcts:time=-1", "time='-1'"},
+        {"greedy:hard", "no strength levels"},
+        {"random:x=1", "takes no parameters"},
+        {"alphabeta:depth=0", "depth='0'"},
+        {"alphabeta:depth=3,playouts=0", "playouts='0'"},
+        {"expectimax:depth=99", "depth='99'"},
+        {":x", "expected KIND"},
+        {"mcts:threads=65", "threads='65'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pips_error err;
+        pips_error_clear(&err);
+        pips_agent *a = pips_agent_new(g, cases[i].spec, 1, &err);
+        if (a)
+            fail_msg("spec '%s' was accepted", cases[i].spec);
+        if (!strstr(err.msg, cases[i].needle))
+            fail_msg("spec '%s': message '%s' lacks '%s'", cases[i].spec, err.msg,
+                     cases[i].needle);
+    }
+    /* alphabeta refuses games with chance or more than two players */
+    pips_game *toy = toy_game_new(&toy_race_def, NULL, 0);
+    assert_non_null(toy);
+    pips_error err;
+    assert_null(pips_agent_new(toy, "alphabeta:depth=2", 1, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "two-player game without chance"));
+    pips_game_free(toy);
+    pips_game_free(g);
+}
+
+static void test_spec_normalised(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    static const struct {
+        const char *spec, *want;
+    } cases[] = {
+        {"random", "random"},
+        {"greedy", "greedy"},
+        {"easy", "greedy"},
+        {"medium", "mcts:iters=1000"},
+        {"hard", "alphabeta:depth=4"},
+        {"max", "alphabeta:time=2"},
+        {"mcts:hard", "mcts:iters=10000"},
+        {"mcts:max", "mcts:time=5,threads=2"},
+        {"alphabeta:medium", "alphabeta:depth=4"},
+        {"expectimax:easy", "expectimax:depth=1"},
+        {"mcts", "mcts:iters=1000"},
+        {"alphabeta", "alphabeta:depth=4"},
+        {"mcts:time=1,threads=2", "mcts:time=1,threads=2"},
+        {"alphabeta:time=0.5", "alphabeta:time=0.5"},
+        {"alphabeta:depth=6,time=2", "alphabeta:depth=6,time=2"},
+        {"mcts:iters=50,c=0.7,reuse=0", "mcts:iters=50,c=0.7,reuse=0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pips_error err;
+        pips_agent *a = pips_agent_new(g, cases[i].spec, 1, &err);
+        if (!a)
+            fail_msg("spec '%s': %s", cases[i].spec, err.msg);
+        assert_string_equal(pips_agent_spec(a), cases[i].want);
+        pips_agent_free(a);
+    }
+    assert_string_equal(pips_agent_level_spec(g, "hard"), "alphabeta:depth=4");
+    assert_null(pips_agent_level_spec(g, "impossible"));
+    /* IceFrogs' own row picks alphabeta, which three seats cannot use: the
+     * level then falls back to the generic row */
+    pips_error err;
+    const char *three[] = {"players=3"};
+    pips_game *ice2 = pips_game_new("icefrogs", NULL, 0, NULL, &err);
+    pips_game *ice3 = pips_game_new("icefrogs", three, 1, NULL, &err);
+    assert_non_null(ice2);
+    assert_non_null(ice3);
+    pips_agent *h2 = pips_agent_new(ice2, "hard", 1, &err);
+    pips_agent *h3 = pips_agent_new(ice3, "hard", 1, &err);
+    assert_non_null(h2);
+    assert_non_null(h3);
+    assert_string_equal(pips_agent_spec(h2), "alphabeta:depth=4");
+    assert_string_equal(pips_agent_spec(h3), "mcts:iters=10000");
+    pips_agent_free(h2);
+    pips_agent_free(h3);
+    pips_game_free(ice2);
+    pips_game_free(ice3);
+    /* a game without its own row takes the generic levels */
+    pips_game *toy = toy_game_new(&toy_race_def, NULL, 0);
+    assert_string_equal(pips_agent_level_spec(toy, "max"), "mcts:time=5,threads=2");
+    pips_game_free(toy);
+    pips_game_free(g);
+}
+
+/* ---- legality and determinism ------------------------------------------------- */
+
+/* Plays one game with `spec` in every seat (seat s seeded seed + s), every
+ * decision checked legal; writes the moves to out and returns how many. */
+static size_t play_game(const pips_game *g, const char *spec, uint64_t seed, pips_move *out,
+                        size_t cap)
+{
+    pips_error err;
+    int np = pips_num_players(g);
+    pips_agent *agents[PIPS_MAX_PLAYERS];
+    for (int s = 0; s < np; s++) {
+        agents[s] = pips_agent_new(g, spec, seed + (uint64_t)s, &err);
+        if (!agents[s])
+            fail_msg("spec '%s': %s", spec, err.msg);
+    }
+    void *state = pips_state_new(g, &err);
+    g->def->initial(g, state);
+    pips_rng rng;
+    pips_rng_seed(&rng, seed ^ 0xabcdef);
+    size_t mm = pips_max_moves(g), n = 0;
+    pips_move *buf = calloc(mm, sizeof *buf);
+    double *prob = calloc(mm, sizeof *prob);
+    for (;;) {
+        int who = pips_to_move(g, state);
+        if (who == PIPS_OVER)
+            break;
+        pips_move m;
+        if (who == PIPS_CHANCE) {
+            size_t k = g->def->chance_outcomes(g, state, buf, prob);
+            m = buf[pips_sample_chance(&rng, prob, k)];
+        } else {
+            if (!pips_agent_choose(agents[who], state, &m, &err))
+                fail_msg("spec '%s': choose failed: %s", spec, err.msg);
+            if (!pips_check_move(g, state, m, &err))
+                fail_msg("spec '%s' chose an illegal move: %s", spec, err.msg);
+        }
+        for (int s = 0; s < np; s++)
+            pips_agent_observe(agents[s], state, m);
+        g->def->apply(g, state, m);
+        assert_true(n < cap);
+        out[n++] = m;
+    }
+    for (int s = 0; s < np; s++)
+        pips_agent_free(agents[s]);
+    free(buf);
+    free(prob);
+    pips_state_free(g, state);
+    return n;
+}
+
+static void check_legal_and_deterministic(const pips_game *g, const char *const *specs,
+                                          size_t n_specs, int games)
+{
+    pips_move a[512], b[512];
+    for (size_t i = 0; i < n_specs; i++)
+        for (int k = 0; k < games; k++) {
+            size_t na = play_game(g, specs[i], 100 + (uint64_t)k, a, 512);
+            size_t nb = play_game(g, specs[i], 100 + (uint64_t)k, b, 512);
+            if (na != nb || memcmp(a, b, na * sizeof *a) != 0)
+                fail_msg("spec '%s' on %s: two runs with seed %d differ", specs[i],
+                         g->def->name, 100 + k);
+        }
+}
+
+/* TTD-R2/R3 legality is the game's; here every agent must keep to it. */
+static void test_legal_deterministic_ttd(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    static const char *const specs[] = {
+        "random",          "greedy",          "alphabeta:depth=3",         "expectimax:depth=1",
+        "mcts:iters=200",  "mcts:iters=200,threads=2", "mcts:iters=100,reuse=0", "easy",
+    };
+    check_legal_and_deterministic(g, specs, sizeof specs / sizeof specs[0], 3);
+    pips_game_free(g);
+}
+
+static void test_legal_deterministic_chance_nplayer(void **unused)
+{
+    (void)unused;
+    static const char *const specs[] = {"random", "greedy", "expectimax:depth=2",
+                                        "mcts:iters=200", "mcts:iters=200,threads=2", "hard"};
+    const char *three[] = {"players=3", "mode=enum"};
+    pips_game *g = toy_game_new(&toy_race_def, three, 2);
+    assert_non_null(g);
+    check_legal_and_deterministic(g, specs, sizeof specs / sizeof specs[0], 3);
+    pips_game_free(g);
+    /* non-enumerable moves: candidates drawn per node */
+    const char *free2[] = {"players=2", "mode=free"};
+    g = toy_game_new(&toy_race_free_def, free2, 2);
+    assert_non_null(g);
+    check_legal_and_deterministic(g, specs, sizeof specs / sizeof specs[0], 3);
+    pips_game_free(g);
+}
+
+/* ---- finding wins ----------------------------------------------------------------- */
+
+/* An exact solver for tests: the value (+1 win, 0 draw, -1 loss) for the
+ * seat to move, by plain negamax with a cutoff at the first win. */
+static int solve_value(const pips_game *g, const void *state)
+{
+    int who = pips_to_move(g, state);
+    if (who == PIPS_OVER)
+        return 99; /* the caller reads the returns */
+    pips_move moves[128];
+    assert_true(pips_max_moves(g) <= 128);
+    size_t n = g->def->legal_moves(g, state, moves);
+    unsigned char child[512];
+    assert_true(g->def->state_size <= sizeof child);
+    int best = -2;
+    for (size_t i = 0; i < n && best < 1; i++) {
+        memcpy(child, state, g->def->state_size);
+        g->def->apply(g, child, moves[i]);
+        int v;
+        if (pips_to_move(g, child) == PIPS_OVER) {
+            double r[PIPS_MAX_PLAYERS];
+            g->def->returns(g, child, r);
+            v = r[who] > r[1 - who] ? 1 : r[who] < r[1 - who] ? -1 : 0;
+        } else {
+            int nv = solve_value(g, child);
+            v = pips_to_move(g, child) == who ? nv : -nv;
+        }
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static int move_value(const pips_game *g, const void *state, pips_move m)
+{
+    unsigned char child[512];
+    int who = pips_to_move(g, state);
+    memcpy(child, state, g->def->state_size);
+    g->def->apply(g, child, m);
+    if (pips_to_move(g, child) == PIPS_OVER) {
+        double r[PIPS_MAX_PLAYERS];
+        g->def->returns(g, child, r);
+        return r[who] > r[1 - who] ? 1 : r[who] < r[1 - who] ? -1 : 0;
+    }
+    int v = solve_value(g, child);
+    return pips_to_move(g, child) == who ? v : -v;
+}
+
+/* True when the mover of state (a two-player game) can force a win within
+ * `plies` plies (odd): some move wins at once, or leaves a position where
+ * every reply is followed by a forced win within plies - 2. */
+static bool wins_within(const pips_game *g, const void *state, int plies)
+{
+    int who = pips_to_move(g, state);
+    pips_move moves[128], replies[128];
+    unsigned char child[512], grand[512];
+    size_t ss = g->def->state_size;
+    size_t n = g->def->legal_moves(g, state, moves);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(child, state, ss);
+        g->def->apply(g, child, moves[i]);
+        if (pips_to_move(g, child) == PIPS_OVER) {
+            double r[PIPS_MAX_PLAYERS];
+            g->def->returns(g, child, r);
+            if (r[who] > r[1 - who])
+                return true;
+            continue;
+        }
+        if (plies < 3)
+            continue;
+        size_t k = g->def->legal_moves(g, child, replies);
+        bool all = k > 0;
+        for (size_t j = 0; j < k && all; j++) {
+            memcpy(grand, child, ss);
+            g->def->apply(g, grand, replies[j]);
+            if (pips_to_move(g, grand) == PIPS_OVER) {
+                double r[PIPS_MAX_PLAYERS];
+                g->def->returns(g, grand, r);
+                all = r[who] > r[1 - who];
+            } else {
+                all = wins_within(g, grand, plies - 2);
+            }
+        }
+        if (all)
+            return true;
+    }
+    return false;
+}
+
+static const char *const searchers[] = {"alphabeta:depth=5", "alphabeta:time=0.5",
+                                        "mcts:iters=20000", "mcts:iters=20000,threads=2",
+                                        "expectimax:depth=3"};
+
+/* TTD-R5: a line of three cells counting as one size wins at once. */
+static void test_win_in_one(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = state_from(g, "0,0:L 1,0:L"); /* X to move: L at -1,0 or 2,0 wins */
+    for (size_t i = 0; i < sizeof searchers / sizeof searchers[0]; i++) {
+        pips_error err;
+        pips_agent *a = pips_agent_new(g, searchers[i], 7, &err);
+        assert_non_null(a);
+        pips_move m;
+        assert_true(pips_agent_choose(a, s, &m, &err));
+        if (move_value(g, s, m) != 1)
+            fail_msg("%s missed the win in one", searchers[i]);
+        double v;
+        assert_true(pips_agent_last_value(a, &v));
+        assert_true(v > 0.9);
+        pips_agent_free(a);
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* Forced wins that take three plies (TTD-R5, R7): positions from seeded
+ * random games where the mover can force a win within three plies but not
+ * at once; every searcher must pick a move the exact solver rates a win. */
+static void test_forced_win_in_three(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    pips_move moves[128];
+    unsigned char state[512], save[512];
+    size_t ss = g->def->state_size;
+    int found = 0;
+    for (uint64_t seed = 1; seed < 400 && found < 4; seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        g->def->initial(g, state);
+        for (int ply = 0; ply < 15 && pips_to_move(g, state) >= 0; ply++) {
+            if (ply >= 8) {
+                size_t n = g->def->legal_moves(g, state, moves);
+                bool immediate = false;
+                for (size_t i = 0; i < n && !immediate; i++) {
+                    memcpy(save, state, ss);
+                    g->def->apply(g, save, moves[i]);
+                    immediate = pips_to_move(g, save) == PIPS_OVER &&
+                                move_value(g, state, moves[i]) == 1;
+                }
+                if (!immediate && wins_within(g, state, 3)) {
+                    found++;
+                    for (size_t k = 0; k < sizeof searchers / sizeof searchers[0]; k++) {
+                        pips_error err;
+                        pips_agent *a = pips_agent_new(g, searchers[k], seed, &err);
+                        pips_move m;
+                        assert_true(pips_agent_choose(a, state, &m, &err));
+                        if (move_value(g, state, m) != 1) {
+                            pips_str t;
+                            pips_str_init(&t, NULL);
+                            g->def->state_to_text(g, state, &t);
+                            fail_msg("%s misses the forced win in '%s'", searchers[k],
+                                     pips_str_cstr(&t));
+                        }
+                        pips_agent_free(a);
+                    }
+                    break;
+                }
+            }
+            size_t n = g->def->legal_moves(g, state, moves);
+            g->def->apply(g, state, moves[pips_rng_below(&rng, n)]);
+        }
+    }
+    assert_true(found >= 3);
+    pips_game_free(g);
+}
+
+/* Chance: at 8 on the track a step of 2 or 3 wins whatever the bonus, a step
+ * of 1 only with the bonus (and the next seat, at 9, then wins for sure);
+ * every agent sees it through the chance node. */
+static void test_chance_choice(void **unused)
+{
+    (void)unused;
+    const char *three[] = {"players=3", "mode=enum"};
+    pips_game *g = toy_game_new(&toy_race_def, three, 2);
+    void *s = state_from(g, "0,8,9,0;1;0;0;0");
+    static const char *const specs[] = {"greedy", "expectimax:depth=1", "expectimax:depth=2",
+                                        "mcts:iters=2000", "mcts:iters=2000,threads=2"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        pips_error err;
+        pips_agent *a = pips_agent_new(g, specs[i], 3, &err);
+        assert_non_null(a);
+        pips_move m;
+        assert_true(pips_agent_choose(a, s, &m, &err));
+        if (m < 2000)
+            fail_msg("%s chose step %llu at 8", specs[i], (unsigned long long)(m / 1000));
+        pips_move_eval ev[4];
+        size_t n = pips_agent_analyze(a, s, ev, 4, &err);
+        assert_int_equal(n, 3);
+        assert_true(ev[0].value > 0.95 && ev[0].move >= 2000);
+        for (size_t k = 1; k < n; k++)
+            assert_true(ev[k - 1].value >= ev[k].value || ev[k - 1].visits >= ev[k].visits);
+        pips_agent_free(a);
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* Analysis ranks every legal move with a value in [0, 1]. */
+static void test_analyze_ranks_all(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = state_from(g, "0,0:L 1,0:M 0,1:S");
+    pips_move moves[128];
+    size_t legal = g->def->legal_moves(g, s, moves);
+    static const char *const specs[] = {"greedy", "alphabeta:depth=3", "expectimax:depth=1",
+                                        "mcts:iters=3000"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        pips_error err;
+        pips_agent *a = pips_agent_new(g, specs[i], 5, &err);
+        pips_move_eval ev[128];
+        size_t n = pips_agent_analyze(a, s, ev, 128, &err);
+        assert_int_equal(n, legal);
+        for (size_t k = 0; k < n; k++) {
+            assert_true(ev[k].value >= 0 && ev[k].value <= 1);
+            assert_true(pips_check_move(g, s, ev[k].move, &err));
+        }
+        pips_agent_free(a);
+    }
+    /* analysis at a finished game is an error, not a crash */
+    void *over = state_from(g, "0,0:L 1,0:L 2,0:L");
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=10", 1, &err);
+    pips_move_eval ev[4];
+    assert_int_equal(pips_agent_analyze(a, over, ev, 4, &err), 0);
+    assert_non_null(strstr(err.msg, "game is over"));
+    pips_agent_free(a);
+    pips_state_free(g, over);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* Tree reuse: after observing its own move and the reply, the next search
+ * starts from the kept subtree, so its root holds more visits than one
+ * search's budget; with reuse=0 it holds exactly the budget (no proven root
+ * this early). */
+static void test_mcts_tree_reuse(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    for (int reuse = 0; reuse <= 1; reuse++) {
+        pips_error err;
+        pips_agent *a = pips_agent_new(g, reuse ? "mcts:iters=4000" : "mcts:iters=4000,reuse=0",
+                                       9, &err);
+        void *s = state_from(g, "-");
+        pips_move m;
+        assert_true(pips_agent_choose(a, s, &m, &err));
+        pips_agent_observe(a, s, m);
+        g->def->apply(g, s, m);
+        pips_move moves[128];
+        assert_true(g->def->legal_moves(g, s, moves) > 0);
+        pips_agent_observe(a, s, moves[0]);
+        g->def->apply(g, s, moves[0]);
+        pips_move_eval ev[128];
+        size_t n = pips_agent_analyze(a, s, ev, 128, &err);
+        uint64_t total = 0;
+        for (size_t i = 0; i < n; i++)
+            total += ev[i].visits;
+        if (reuse)
+            assert_true(total > 4000);
+        else
+            assert_true(total == 4000);
+        pips_state_free(g, s);
+        pips_agent_free(a);
+    }
+    pips_game_free(g);
+}
+
+/* mcts must beat random clearly: 40 games, seats alternating. */
+static void test_mcts_beats_random(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    double score = 0;
+    int games = 40;
+    for (int k = 0; k < games; k++) {
+        pips_error err;
+        int mseat = k % 2;
+        pips_agent *ag[2];
+        ag[mseat] = pips_agent_new(g, "mcts:iters=500", 1000 + (uint64_t)k, &err);
+        ag[1 - mseat] = pips_agent_new(g, "random", 2000 + (uint64_t)k, &err);
+        void *s = pips_state_new(g, &err);
+        g->def->initial(g, s);
+        while (pips_to_move(g, s) >= 0) {
+            pips_move m;
+            int who = pips_to_move(g, s);
+            assert_true(pips_agent_choose(ag[who], s, &m, &err));
+            pips_agent_observe(ag[0], s, m);
+            pips_agent_observe(ag[1], s, m);
+            g->def->apply(g, s, m);
+        }
+        double r[2];
+        g->def->returns(g, s, r);
+        score += r[mseat];
+        pips_state_free(g, s);
+        pips_agent_free(ag[0]);
+        pips_agent_free(ag[1]);
+    }
+    pips_game_free(g);
+    if (score < 0.8 * games)
+        fail_msg("mcts scored only %.1f of %d against random", score, games);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_spec_normalised),
+        cmocka_unit_test(test_legal_deterministic_ttd),
+        cmocka_unit_test(test_legal_deterministic_chance_nplayer),
+        cmocka_unit_test(test_win_in_one),
+        cmocka_unit_test(test_forced_win_in_three),
+        cmocka_unit_test(test_chance_choice),
+        cmocka_unit_test(test_analyze_ranks_all),
+        cmocka_unit_test(test_mcts_tree_reuse),
+        cmocka_unit_test(test_mcts_beats_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
