@@ -90,7 +90,8 @@ static const char PLAY_HELP[] =
     "agent spec such as 'random' (default: seat 1 human, the others random). With no\n"
     "human seat the game plays itself to the end without reading input. The board uses\n"
     "Unicode and colour when stdout is a terminal.\n\n"
-    "At the prompt type a move, or: help, moves, undo, hint, state, quit.\n";
+    "At the prompt type a move, or: help, moves (legal moves; for Noname, 'suggest'\n"
+    "lists candidate placements), undo, hint, state, quit.\n";
 
 int cli_play(int argc, char **argv)
 {
@@ -226,12 +227,12 @@ int cli_play(int argc, char **argv)
                 break;
             }
             if (!strcmp(line, "help") || !strcmp(line, "?")) {
-                printf("type a move (%s), or: moves, undo, hint, state, quit\n",
+                printf("type a move (%s), or: moves (suggest), undo, hint, state, quit\n",
                        "see 'pips rules' for notation");
                 fputs(g->def->notation_text, stdout);
                 continue;
             }
-            if (!strcmp(line, "moves")) {
+            if (!strcmp(line, "moves") || !strcmp(line, "suggest")) {
                 print_legal(g, m->state);
                 continue;
             }

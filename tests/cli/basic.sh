@@ -52,6 +52,21 @@ printf 'M@2,2\nL@0,0\nundo\nS@0,0\nmoves\nquit\n' | "$PIPS" play tictacdoh --sea
 grep -q 'illegal: ' "$tmp/human.out"; check "play refuses an illegal move" $?
 grep -q 'legal moves' "$tmp/human.out"; check "play lists legal moves" $?
 
+printf 'suggest\nrS@100,100/U\nquit\n' | "$PIPS" play noname --seat human --seat random >"$tmp/noname.out"
+grep -q 'suggested moves' "$tmp/noname.out" && grep -q '(random): ' "$tmp/noname.out"
+check "noname in the terminal: suggest, then a typed placement" $?
+for g in nimitz icefrogs ziggurat noname; do
+    opt=(); [ $g = ziggurat ] && opt=(--opt players=2 --opt max_turns=200)
+    "$PIPS" play $g "${opt[@]}" --seat random --seat random --seed 3 --record "$tmp/$g.json" </dev/null >/dev/null
+    check "$g plays itself to the end" $?
+    "$PIPS" replay "$tmp/$g.json" >/dev/null; check "$g record replays" $?
+done
+[ "$("$PIPS" perft nimitz 2 2>/dev/null | tail -n 1)" = 312300 ]; check "nimitz perft(2) from the rulings" $?
+[ "$("$PIPS" perft icefrogs 3 --opt players=3 2>/dev/null | tail -n 1)" = 216 ]; check "icefrogs 3-player perft(3)" $?
+[ "$("$PIPS" perft ziggurat 1 2>/dev/null | tail -n 1)" = 64 ]; check "ziggurat perft(1) = opening-roll outcomes" $?
+"$PIPS" perft noname 1 >/dev/null 2>&1; [ $? -ne 0 ]; check "perft refuses a continuous game" $?
+[ "$("$PIPS" solve nimitz --opt board=1x3 --opt colors=3 2>/dev/null | tail -n 1)" = win ]; check "solve a small nimitz" $?
+"$PIPS" solve ziggurat >/dev/null 2>&1; [ $? -ne 0 ]; check "solve refuses a game with chance" $?
 [ "$("$PIPS" solve tictacdoh 2>/dev/null | tail -n 1)" = draw ]; check "solve: Tic Tac Doh! is a draw" $?
 "$PIPS" bench tictacdoh | tail -n 1 | grep -q '^total nodes: [0-9]'; check "bench prints a total" $?
 exit $fail
