@@ -383,7 +383,7 @@ int pips_server_wait_change(pips_server *s, long long id, unsigned long long *ve
             result = -1;
             break;
         }
-        if (g->version > *version) {
+        if (g->version > *version && !g->writing) { /* uncommitted changes are not shown */
             *json = srv_game_json(s, g, -1);
             *version = g->version;
             result = *json ? 1 : -1;
