@@ -14,10 +14,12 @@
  */
 #include "server/server_impl.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const migrations[] = {
     /* 1: games and moves */
@@ -82,6 +84,35 @@ static bool migrate(pips_server *s, pips_error *err)
     return true;
 }
 
+/* SQLite says only "unable to open database file" when the file or its
+ * directory cannot be written (it needs both for the WAL): name the cause. */
+static void explain_unwritable(const char *path, pips_error *err)
+{
+    if (!err || !strcmp(path, ":memory:"))
+        return;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    const char *what = NULL;
+    int e = 0;
+    if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+        what = "the file";
+        e = errno;
+    } else if (access(dir, W_OK) != 0) {
+        what = "its directory";
+        e = errno;
+    }
+    if (what) {
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (%s is not writable: %s)", what,
+                 strerror(e));
+    }
+}
+
 bool store_open(pips_server *s, pips_error *err)
 {
     const char *path = s->cfg.db_path ? s->cfg.db_path : ":memory:";
@@ -90,6 +121,7 @@ bool store_open(pips_server *s, pips_error *err)
                         NULL) != SQLITE_OK) {
         pips_fail(err, PIPS_ERR_IO, "database '%s': %s", path,
                   s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        explain_unwritable(path, err);
         sqlite3_close(s->db);
         s->db = NULL;
         return false;
@@ -99,6 +131,7 @@ bool store_open(pips_server *s, pips_error *err)
     if (!exec(s, "PRAGMA journal_mode=WAL;", err) || !exec(s, sync, err) ||
         !exec(s, "PRAGMA foreign_keys=ON;", err) || !migrate(s, err)) {
         pips_error_prefix(err, "'%s': ", path);
+        explain_unwritable(path, err);
         store_close(s);
         return false;
     }
