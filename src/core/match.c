@@ -399,7 +399,8 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
             goto fail;
         }
         if (!pips_match_play_text(m, json_string_value(mv), err)) {
-            err->code = PIPS_ERR_RECORD;
+            if (err && err->code != PIPS_ERR_NOMEM) /* out of memory stays NOMEM */
+                err->code = PIPS_ERR_RECORD;
             pips_error_prefix(err, "record: move %zu '%.40s': ", i + 1, json_string_value(mv));
             goto fail;
         }
