@@ -337,6 +337,36 @@ static void test_solve_from_near_the_end(void **st)
     assert_true(solved > 0);
 }
 
+/* The solver keeps to its table budget: from the start of a game too big to
+ * solve in 1 MB it stops with NOMEM instead of growing until the machine
+ * runs out (found by the walk above picking a deep position first). */
+static void test_solve_keeps_to_table_budget(void **st)
+{
+    (void)st;
+    size_t tried = 0;
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        if (d->flags & (PIPS_GAME_CHANCE | PIPS_GAME_NOT_ENUMERABLE))
+            continue;
+        pips_game *g = pips_game_new(d->name, NULL, 0, NULL, NULL);
+        assert_non_null(g);
+        void *s = pips_state_new(g, NULL);
+        d->initial(g, s);
+        pips_solve_opts so = {1, 1, NULL, NULL};
+        pips_solve_result res;
+        pips_error err;
+        pips_error_clear(&err);
+        if (pips_num_players(g) == 2 && !pips_solve_from(g, s, false, &so, &res, &err)) {
+            assert_int_equal(err.code, PIPS_ERR_NOMEM);
+            assert_non_null(strstr(err.msg, "budget"));
+            tried++;
+        }
+        pips_state_free(g, s);
+        pips_game_free(g);
+    }
+    assert_true(tried > 0);
+}
+
 /* ---- agents ---- */
 
 /* An agent spec of `kind` with a small budget, made with no failure; the
@@ -412,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_records_every_game),
         cmocka_unit_test(test_perft_every_game),
         cmocka_unit_test(test_solve_from_near_the_end),
+        cmocka_unit_test(test_solve_keeps_to_table_budget),
         cmocka_unit_test(test_agents_every_kind_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
