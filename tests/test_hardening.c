@@ -229,6 +229,89 @@ static void test_records_every_game(void **st)
     }
 }
 
+/* A single failure (the k-th allocation fails, later ones succeed): no call
+ * may swallow it and answer as if nothing happened. A record is either
+ * refused with NOMEM or equal to the one written without failures. */
+typedef struct one_shot {
+    pips_allocator base;
+    unsigned long count, fail_at;
+} one_shot;
+
+static void *one_shot_realloc(void *ud, void *ptr, size_t size)
+{
+    one_shot *o = ud;
+    if (++o->count == o->fail_at)
+        return NULL;
+    return realloc(ptr, size);
+}
+
+static void one_shot_free(void *ud, void *ptr)
+{
+    (void)ud;
+    free(ptr);
+}
+
+static void test_record_single_failures_every_game(void **st)
+{
+    (void)st;
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const char *name = pips_game_def_at(i)->name;
+        one_shot o = {{one_shot_realloc, one_shot_free, NULL}, 0, 0};
+        o.base.ud = &o;
+        pips_match *m = pips_match_new(name, NULL, 0, 3, &o.base, NULL);
+        assert_non_null(m);
+        pips_rng rng;
+        pips_rng_seed(&rng, 17 + i);
+        pips_move *buf = malloc(pips_max_moves(m->game) * sizeof *buf);
+        for (int ply = 0; ply < 20; ply++) {
+            int who = pips_to_move(m->game, m->state);
+            if (who == PIPS_OVER)
+                break;
+            if (who == PIPS_CHANCE) {
+                assert_true(pips_match_roll(m, NULL, NULL));
+                continue;
+            }
+            size_t n = pips_node_moves(m->game, m->state, &rng, buf, NULL);
+            assert_true(n > 0);
+            assert_true(pips_match_play(m, buf[pips_rng_below(&rng, n)], NULL));
+        }
+        free(buf);
+        char *want = pips_match_to_record(m, NULL);
+        assert_non_null(want);
+        unsigned long total = o.count;
+        for (unsigned long k = 1; k <= total + 8; k++) {
+            o.count = 0;
+            o.fail_at = k;
+            pips_error err;
+            pips_error_clear(&err);
+            char *got = pips_match_to_record(m, &err);
+            o.fail_at = 0;
+            if (got)
+                assert_string_equal(got, want);
+            else
+                expect_nomem(&err, "pips_match_to_record (one failure)", name, k);
+            pips_free(&o.base, got);
+        }
+        for (unsigned long k = 1; k < 400; k++) {
+            one_shot r = {{one_shot_realloc, one_shot_free, NULL}, 0, k};
+            r.base.ud = &r;
+            pips_error err;
+            pips_error_clear(&err);
+            pips_match *back = pips_match_from_record(want, &r.base, &err);
+            r.fail_at = 0;
+            if (!back) {
+                expect_nomem(&err, "pips_match_from_record (one failure)", name, k);
+                continue;
+            }
+            assert_int_equal(back->n_moves, m->n_moves);
+            assert_memory_equal(back->state, m->state, m->game->def->state_size);
+            pips_match_free(back);
+        }
+        pips_free(&o.base, want);
+        pips_match_free(m);
+    }
+}
+
 /* ---- perft and the solver ---- */
 
 static void test_perft_every_game(void **st)
@@ -440,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_state_new_every_game),
         cmocka_unit_test(test_match_play_roll_undo_every_game),
         cmocka_unit_test(test_records_every_game),
+        cmocka_unit_test(test_record_single_failures_every_game),
         cmocka_unit_test(test_perft_every_game),
         cmocka_unit_test(test_solve_from_near_the_end),
         cmocka_unit_test(test_solve_keeps_to_table_budget),

@@ -158,11 +158,11 @@ size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pip
     if (who == PIPS_CHANCE) {
         if (prob)
             return d->chance_outcomes(g, state, out, prob);
-        double *tmp = malloc(d->max_moves(g) * sizeof *tmp);
+        double *tmp = pips_malloc(g->alloc, d->max_moves(g) * sizeof *tmp);
         if (!tmp)
             return 0;
         size_t n = d->chance_outcomes(g, state, out, tmp);
-        free(tmp);
+        pips_free(g->alloc, tmp);
         return n;
     }
     if (d->legal_moves && !(d->flags & PIPS_GAME_NOT_ENUMERABLE))

@@ -214,6 +214,10 @@ char *pips_match_to_record(const pips_match *m, pips_error *err)
     pips_str text;
     pips_str_init(&text, g->alloc);
     g->def->result_text(g, m->state, &text);
+    if (text.failed) { /* a truncated result text must not be written */
+        pips_str_free(&text);
+        goto fail;
+    }
     json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
     pips_str_free(&text);
     if (over) {
