@@ -56,6 +56,7 @@
 #define CREATES_EACH 12
 #define MOVES_PER_GAME 40
 #define SLOW_CLIENTS 4
+#define ROUNDS 4
 
 static int port;
 static double deadline;
@@ -1101,6 +1102,7 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    long total_before = games_total(&c);
     slow_client slow[SLOW_CLIENTS];
     pthread_t slow_threads[SLOW_CLIENTS];
     for (int k = 0; k < SLOW_CLIENTS; k++) {
@@ -1111,21 +1113,8 @@ int main(int argc, char **argv)
 
     part_refusals();
 
-    /* part 2: the games, created first, then played by two threads each */
-    int first = n_games;
-    for (int k = 0; k < n_names * GAMES_PER_NAME && n_games < MAX_GAMES; k++)
-        if (create_game(&c, names[k % n_names], 1000 + k, &games[n_games]))
-            n_games++;
-    int n_play = n_games - first;
-    seat_client *clients = calloc((size_t)n_play * 2, sizeof *clients);
-    pthread_t *threads = calloc((size_t)n_play * 2, sizeof *threads);
-    for (int k = 0; k < n_play * 2; k++) {
-        clients[k].g = &games[first + k / 2];
-        clients[k].seat = k % 2;
-        clients[k].rng = 0x40057 + (uint64_t)k;
-        pthread_create(&threads[k], NULL, seat_main, &clients[k]);
-    }
-    long total_before = games_total(&c), created = 0;
+    /* part 2b alongside the first round of part 2 */
+    long created = 0;
     creator creators[CREATORS];
     pthread_t creator_threads[CREATORS];
     for (int k = 0; k < CREATORS; k++) {
@@ -1133,15 +1122,37 @@ int main(int argc, char **argv)
         creators[k].created = 0;
         pthread_create(&creator_threads[k], NULL, creator_main, &creators[k]);
     }
-    for (int k = 0; k < CREATORS; k++) {
-        pthread_join(creator_threads[k], NULL);
-        created += creators[k].created;
-    }
+    /* part 2: rounds of games, created first, then played by two threads
+     * each, until ROUNDS rounds or 40% of the time is gone */
     long stray = 0, bad = 0;
-    for (int k = 0; k < n_play * 2; k++) {
-        pthread_join(threads[k], NULL);
-        stray += clients[k].stray;
-        bad += clients[k].bad;
+    int n_play = 0, rounds = 0;
+    for (; rounds < ROUNDS && (rounds == 0 || now() < start + 0.4 * seconds); rounds++) {
+        int first = n_games;
+        for (int k = 0; k < n_names * GAMES_PER_NAME && n_games < MAX_GAMES; k++)
+            if (create_game(&c, names[k % n_names], 1000 * rounds + k, &games[n_games]))
+                n_games++;
+        int n_round = n_games - first;
+        seat_client *clients = calloc((size_t)n_round * 2, sizeof *clients);
+        pthread_t *threads = calloc((size_t)n_round * 2, sizeof *threads);
+        for (int k = 0; k < n_round * 2; k++) {
+            clients[k].g = &games[first + k / 2];
+            clients[k].seat = k % 2;
+            clients[k].rng = 0x40057 + (uint64_t)(k + 1000 * rounds);
+            pthread_create(&threads[k], NULL, seat_main, &clients[k]);
+        }
+        if (rounds == 0)
+            for (int k = 0; k < CREATORS; k++) {
+                pthread_join(creator_threads[k], NULL);
+                created += creators[k].created;
+            }
+        for (int k = 0; k < n_round * 2; k++) {
+            pthread_join(threads[k], NULL);
+            stray += clients[k].stray;
+            bad += clients[k].bad;
+        }
+        free(clients);
+        free(threads);
+        n_play += n_round;
     }
     double played = now() - start;
     long max_lat_us = atomic_load(&max_latency_us);
@@ -1156,23 +1167,22 @@ int main(int argc, char **argv)
 
     for (int k = 0; k < n_games; k++)
         verify_game(&c, &games[k], 0);
-    /* the slow creator (index 1) made one game; the others made none */
+    /* every game made is counted once: part 1's, the played ones, the
+     * concurrent creators', and the slow creator's (index 1) */
     long total_after = games_total(&c);
-    if (total_after < 0 || total_after != total_before + created + 1)
-        failf("games: %ld before, %ld created concurrently (+1 slow), %ld after", total_before,
-              created, total_after);
+    if (total_after < 0 || total_after != total_before + 1 + n_play + created + 1)
+        failf("games: %ld before, 1 + %d + %ld made concurrently + 1 slow, %ld after", total_before,
+              n_play, created, total_after);
     conn_close(&c);
     if (!write_summary(argv[3]))
         failf("cannot write %s", argv[3]);
-    free(clients);
-    free(threads);
     printf("hostile: %ld requests (%ld refused, checked), %ld moves acknowledged, %d games "
-           "(%d played by %d concurrent seat clients), %ld more made by %d concurrent creators, "
+           "(%d played in %d rounds by %d concurrent seat clients), %ld more made by %d concurrent creators, "
            "%d slow clients (slowest %.1f s), "
            "%ld stray and %ld bad on-turn requests, max latency %.0f ms, %.1f s, "
            "%ld transport errors, %ld failures\n",
            (long)atomic_load(&n_requests), (long)atomic_load(&n_refused),
-           (long)atomic_load(&n_acked), n_games, n_play, n_play * 2, created, CREATORS, SLOW_CLIENTS, slowest,
+           (long)atomic_load(&n_acked), n_games, n_play, rounds, n_play / rounds * 2, created, CREATORS, SLOW_CLIENTS, slowest,
            stray, bad, max_lat_us / 1e3, played, (long)atomic_load(&n_transport),
            (long)atomic_load(&n_failures));
     if (atomic_load(&n_transport))
