@@ -222,6 +222,7 @@ if $can_mount && mount -t tmpfs -o size=1m tmpfs "$work/mnt-full"; then
             continue
         fi
         expect_500 "move on a full disk" "full"
+        fullmsg=$BODY
         [ "$(moves_of)" = "${acked[*]} " ] || fail "disk full: the refused move changed the game"
         full=true
         break
@@ -238,7 +239,7 @@ if $can_mount && mount -t tmpfs -o size=1m tmpfs "$work/mnt-full"; then
     [ "$(moves_of)" = "${acked[*]} " ] || fail "after disk full: '$(moves_of)' vs '${acked[*]} '"
     stop
     umount "$work/mnt-full"
-    echo "ok: disk full (1 MiB tmpfs): 500 'database or disk is full', recovered, ${#acked[@]} moves kept"
+    echo "ok: disk full (1 MiB tmpfs): 500 $fullmsg; recovered, ${#acked[@]} moves kept"
 else
     echo "skip: disk full (needs root and mount for a small tmpfs)"
 fi
@@ -269,6 +270,7 @@ if $have_sqlite3; then
     STATUS=$(head -1 "$work/locked.out")
     BODY=$(sed -n 2p "$work/locked.out")
     expect_500 "move while the database is locked" "locked|busy"
+    lockmsg=$BODY
     [ "$(moves_of)" = "${acked[*]} " ] || fail "locked: the refused move changed the game"
     wait "$locker"
     locker=
@@ -277,7 +279,7 @@ if $have_sqlite3; then
     [ "$(moves_of)" = "${acked[*]} " ] || fail "locked: moves '$(moves_of)'"
     stop
     integrity "$db"
-    echo "ok: database locked by sqlite3 for 8 s: 500 'database is locked' after $waited ms, other requests answered meanwhile, recovered"
+    echo "ok: database locked by sqlite3 for 8 s: 500 $lockmsg after $waited ms; other requests answered meanwhile; recovered"
 else
     echo "skip: database locked (no sqlite3 CLI; test_hardening_server covers it in-process)"
 fi
