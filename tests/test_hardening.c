@@ -27,6 +27,7 @@
 #include "pips/agent.h"
 #include "pips/game.h"
 #include "pips/match.h"
+#include "games/ziggurat/ziggurat.h"
 
 #define MAX_ATTEMPTS 100000
 #define WALK_PLIES 80
@@ -312,6 +313,57 @@ static void test_record_single_failures_every_game(void **st)
     }
 }
 
+/* Ziggurat's own record format (ZIG records, games/ziggurat/record.c) has a
+ * reader of its own: it too must say NOMEM, not "bad record". */
+static void test_ziggurat_record_read_walk(void **st)
+{
+    (void)st;
+    if (!pips_game_find("ziggurat"))
+        skip();
+    pips_match *m = pips_match_new("ziggurat", NULL, 0, 8, NULL, NULL);
+    assert_non_null(m);
+    pips_rng rng;
+    pips_rng_seed(&rng, 8);
+    pips_move *buf = malloc(pips_max_moves(m->game) * sizeof *buf);
+    for (int ply = 0; ply < 40 && !pips_match_over(m); ply++) {
+        if (pips_to_move(m->game, m->state) == PIPS_CHANCE) {
+            assert_true(pips_match_roll(m, NULL, NULL));
+            continue;
+        }
+        size_t n = pips_node_moves(m->game, m->state, &rng, buf, NULL);
+        assert_true(n > 0);
+        assert_true(pips_match_play(m, buf[pips_rng_below(&rng, n)], NULL));
+    }
+    free(buf);
+    pips_str rec;
+    pips_str_init(&rec, NULL);
+    pips_error err;
+    assert_true(pips_ziggurat_record_write(m->game, m->moves, m->n_moves, 8, &rec, &err));
+    unsigned long k = 1;
+    for (; k < MAX_ATTEMPTS; k++) {
+        pips_failing_allocator fa;
+        pips_failing_allocator_init(&fa, k);
+        pips_game *g = NULL;
+        pips_move *moves = NULL;
+        size_t n = 0;
+        uint64_t seed;
+        pips_error_clear(&err);
+        if (pips_ziggurat_record_read(pips_str_cstr(&rec), &fa.base, &g, &moves, &n, &seed,
+                                      &err)) {
+            never_fail(&fa);
+            assert_int_equal(n, m->n_moves);
+            assert_memory_equal(moves, m->moves, n * sizeof *moves);
+            pips_free(&fa.base, moves);
+            pips_game_free(g);
+            break;
+        }
+        expect_nomem(&err, "pips_ziggurat_record_read", "ziggurat", k);
+    }
+    assert_true(k < MAX_ATTEMPTS);
+    pips_str_free(&rec);
+    pips_match_free(m);
+}
+
 /* ---- perft and the solver ---- */
 
 static void test_perft_every_game(void **st)
@@ -524,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_match_play_roll_undo_every_game),
         cmocka_unit_test(test_records_every_game),
         cmocka_unit_test(test_record_single_failures_every_game),
+        cmocka_unit_test(test_ziggurat_record_read_walk),
         cmocka_unit_test(test_perft_every_game),
         cmocka_unit_test(test_solve_from_near_the_end),
         cmocka_unit_test(test_solve_keeps_to_table_budget),
