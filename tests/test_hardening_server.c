@@ -211,6 +211,25 @@ static void test_record_resigned_checked(void **st)
     pips_server_free(s);
 }
 
+/* An agent budget of "nan" compares false with every limit: refused up front. */
+static void test_agent_budget_nan_refused(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:");
+    static const char *const specs[] = {"random:time=nan", "random:iters=NAN", "random:depth=nan"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        char body[256];
+        snprintf(body, sizeof body, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"%s\"]}",
+                 specs[i]);
+        reply r = call(s, "POST", "/api/games", body);
+        assert_int_equal(r.status, 400);
+        assert_non_null(strstr(json_string_value(json_object_get(r.json, "error")),
+                               "not a number"));
+        json_decref(r.json);
+    }
+    pips_server_free(s);
+}
+
 /* ---- a database that refuses the write ---- */
 
 static void test_locked_database_refuses_cleanly(void **st)
@@ -275,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_view_waits_for_commit),
         cmocka_unit_test(test_empty_ply_query_refused),
         cmocka_unit_test(test_record_resigned_checked),
+        cmocka_unit_test(test_agent_budget_nan_refused),
         cmocka_unit_test(test_locked_database_refuses_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

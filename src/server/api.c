@@ -208,6 +208,9 @@ static bool agent_within_limits(const pips_server *s, const char *spec, pips_err
         if (eq && eq < end) {
             size_t klen = (size_t)(eq - p);
             double v = strtod(eq + 1, NULL);
+            if (v != v) /* NaN passes every comparison below */
+                return pips_fail(err, PIPS_ERR_ARG, "agent '%s': a budget is not a number",
+                                 spec);
             if (klen == 4 && !strncmp(p, "time", 4) && v > s->cfg.max_think_seconds)
                 return pips_fail(err, PIPS_ERR_ARG,
                                  "agent '%s': time=%g exceeds this server's limit of %g s", spec,
