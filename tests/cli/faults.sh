@@ -166,12 +166,15 @@ for _ in 1 2 3; do
     acked+=("$MOVE")
 done
 stop
-if [ -n "$ro_method" ]; then
-    mount -o remount,ro "$work/mnt-ro" || fail "remount read-only"
+if [ -n "$ro_method" ] && ! mount -o remount,ro "$work/mnt-ro" 2> /dev/null; then
+    ro_method= # mounted but not remountable: no read-only test on it
+    echo "note: cannot remount the tmpfs read-only"
+elif [ -n "$ro_method" ]; then
+    :
 elif [ "$(id -u)" = 0 ] && chattr +i "$rodir"/pips.db* "$rodir" 2> /dev/null; then
     ro_method="chattr +i on the file and its directory"
 elif [ "$(id -u)" != 0 ]; then
-    chmod a-w "$rodir/pips.db" "$rodir"/pips.db-* "$rodir"
+    chmod a-w "$rodir"/pips.db* "$rodir"
     ro_method="chmod a-w"
 fi
 if [ -z "$ro_method" ]; then
@@ -197,7 +200,7 @@ else
     case $ro_method in
         read-only*) mount -o remount,rw "$work/mnt-ro" ;;
         chattr*) chattr -i "$rodir" "$rodir"/pips.db* ;;
-        chmod*) chmod u+w "$rodir" "$rodir/pips.db" "$rodir"/pips.db-* ;;
+        chmod*) chmod u+w "$rodir" "$rodir"/pips.db* ;;
     esac
     start "$rodir/pips.db" || fail "cannot restart after read-only"
     [ "$(moves_of)" = "${acked[*]} " ] || fail "after read-only: moves '$(moves_of)'"
