@@ -230,6 +230,33 @@ static void test_agent_budget_nan_refused(void **st)
     pips_server_free(s);
 }
 
+/* Found by fuzz_http: an error message quoting raw input that is not UTF-8
+ * (jansson's parse error quotes the bad token; "%.64s" can cut a character
+ * in two) made json_string fail, and the answer was a bare {} with no
+ * "error". Every 4xx must carry its message. */
+static void test_error_message_not_utf8(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:");
+    char long_name[128];
+    memset(long_name, 'a', 63);
+    strcpy(long_name + 63, "\xc3\xa9-game"); /* the 64-byte cut falls inside the é */
+    char body[256];
+    snprintf(body, sizeof body, "{\"game\":\"%s\"}", long_name);
+    const char *bodies[] = {
+        "{\"game\":\"tictacdoh\",\"se\\\xcf\x9c\":1}", /* invalid escape before bad UTF-8 */
+        "{\"game\":\xff\xfe}",
+        body,
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        reply r = call(s, "POST", "/api/games", bodies[i]);
+        assert_true(r.status >= 400 && r.status < 500);
+        assert_true(is_json_error(&r));
+        json_decref(r.json);
+    }
+    pips_server_free(s);
+}
+
 /* ---- a database that refuses the write ---- */
 
 static void test_locked_database_refuses_cleanly(void **st)
@@ -295,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_empty_ply_query_refused),
         cmocka_unit_test(test_record_resigned_checked),
         cmocka_unit_test(test_agent_budget_nan_refused),
+        cmocka_unit_test(test_error_message_not_utf8),
         cmocka_unit_test(test_locked_database_refuses_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,7 +72,7 @@ static void reply_error(pips_http_response *res, int status, const char *fmt, ..
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     json_t *o = json_object();
-    json_object_set_new(o, "error", json_string(msg));
+    json_object_set_new(o, "error", srv_json_text(msg)); /* msg may quote raw input */
     reply_json(res, status, o);
 }
 
