@@ -386,6 +386,7 @@ static void part_refusals(void)
         "null",
         "{\"move\":\"L@0,0\",\"move\":\"M@1,1\"}",
         "{\"move\":\"\xff\xfe\"}",
+        "{\"move\":\"x\",\"se\\\xcf\x9c\":1}",
         "{\"move\":L@0,0}",
         "{\"move\":12,\"token\":\"%s\"}",
         "{\"move\":null,\"token\":\"%s\"}",
