@@ -837,7 +837,7 @@ static void *slow_main(void *arg)
             close(fd);
             return NULL;
         }
-        usleep(25000);
+        usleep(40000);
     }
     atomic_fetch_add(&n_requests, 1);
     if (give_up) {
