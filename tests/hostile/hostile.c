@@ -2,7 +2,8 @@
  * hostile.c — a hostile client for `pips serve`, run by tests/cli/hostile.sh.
  *
  *   pips_hostile run PORT SUMMARY_FILE [SECONDS=20]
- *   pips_hostile verify PORT SUMMARY_FILE
+ *   pips_hostile verify PORT SUMMARY_FILE [MAX_UNACKED=0]
+ *   pips_hostile stream PORT SUMMARY_FILE SECONDS
  *
  * `run` attacks a running server on 127.0.0.1:PORT in three overlapping parts:
  *   1. refused requests, one at a time, on a hotseat game: oversized bodies,
@@ -16,7 +17,10 @@
  *      sometimes first sends a bad request (only it may change the game on
  *      its turn, so the view must be unchanged after), then a legal move with
  *      the "ply" precondition, then replays it (409 or 403 expected). Off
- *      turn it sends its stray move with the ply it saw (403 or 409).
+ *      turn it sends its stray move with the ply it saw (403 or 409). Up
+ *      to ROUNDS rounds of new games. Alongside the first round, creator
+ *      threads make games, half of their requests invalid: the game count
+ *      must grow by exactly the games made.
  *   3. slow clients that send their request one byte at a time (and one that
  *      gives up half-way) while parts 1 and 2 run: every other request's
  *      latency is measured and must stay far below the slow clients' time.
@@ -24,6 +28,12 @@
  * acknowledged with 200, in order: every legal move acknowledged exactly
  * once. The acknowledged moves go to SUMMARY_FILE so `verify` can check them
  * again after the server is restarted on the same database.
+ * `verify` checks a summary against a server; MAX_UNACKED stored moves per
+ * game may lack an acknowledgement (in flight when the server was killed)
+ * and are then adopted into the summary. `stream` (tests/cli/faults.sh)
+ * plays moves on 4 new games at once as fast as it can until SECONDS pass
+ * or the server goes away (killed), adding the acknowledged ones to the
+ * summary; a failed connection is not an error there.
  * Bounded: a fixed number of games and moves, a deadline, 10 s socket
  * timeouts. Exit status 0 when every check held, 1 otherwise.
  */
