@@ -315,6 +315,134 @@ static void test_locked_database_refuses_cleanly(void **st)
     assert_int_equal(system(cmd), 0);
 }
 
+/* ---- a corrupt database ---- */
+
+/* Overwrites the middle leaf page of `table` with garbage; false when the
+ * SQLite library has no dbstat table to find it with. */
+static bool corrupt_page_of(const char *db, const char *table)
+{
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(h, "SELECT pageno FROM dbstat WHERE name=?1 AND pagetype='leaf' "
+                              "ORDER BY pageno", -1, &q, NULL) != SQLITE_OK) {
+        sqlite3_close(h);
+        return false;
+    }
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    long pages[4096];
+    size_t n = 0;
+    while (n < 4096 && sqlite3_step(q) == SQLITE_ROW)
+        pages[n++] = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(h);
+    assert_true(n >= 3);
+    FILE *f = fopen(db, "r+b");
+    assert_non_null(f);
+    unsigned char junk[4096];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (unsigned char)(i * 37 + 11);
+    assert_int_equal(fseek(f, (pages[n / 2] - 1) * 4096L, SEEK_SET), 0);
+    assert_int_equal(fwrite(junk, 1, sizeof junk, f), sizeof junk);
+    assert_int_equal(fclose(f), 0);
+    return true;
+}
+
+#define CORRUPT_GAMES 120
+
+/* Makes CORRUPT_GAMES finished hotseat games in db; n_moves[i] for game i+1. */
+static void fill_database(const char *db, long n_moves[CORRUPT_GAMES])
+{
+    pips_server *s = new_server(db);
+    for (int i = 0; i < CORRUPT_GAMES; i++) {
+        char tokens[2][64];
+        long long id = create(s, tokens);
+        assert_int_equal(id, i + 1);
+        n_moves[i] = 0;
+        for (int ply = 0; ply < 12; ply++) {
+            char path[64], body[256];
+            snprintf(path, sizeof path, "/api/games/%lld", id);
+            reply v = call(s, "GET", path, NULL);
+            json_t *legal = json_object_get(v.json, "legal");
+            const char *mv = json_string_value(
+                json_array_get(legal, (size_t)(ply * 5 + i) % (json_array_size(legal) + 1)));
+            if (!mv) {
+                json_decref(v.json);
+                break;
+            }
+            snprintf(body, sizeof body, "{\"move\":\"%s\",\"token\":\"%s\"}", mv,
+                     tokens[ply % 2]);
+            json_decref(v.json);
+            snprintf(path, sizeof path, "/api/games/%lld/moves", id);
+            reply r = call(s, "POST", path, body);
+            assert_int_equal(r.status, 200);
+            json_decref(r.json);
+            n_moves[i]++;
+        }
+    }
+    pips_server_free(s); /* checkpoints: everything is in the main file */
+}
+
+/* A corrupt page of moves: the games it holds are counted broken and not
+ * served; every other game is served with all its moves. Before, a read
+ * error ended the replay early and the game was served with moves missing. */
+static void test_corrupt_moves_page(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/pips-hardening-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char db[128];
+    snprintf(db, sizeof db, "%s/corrupt.db", dir);
+    long n_moves[CORRUPT_GAMES];
+    fill_database(db, n_moves);
+    if (!corrupt_page_of(db, "moves"))
+        skip();
+    pips_server *s = new_server(db);
+    size_t broken = pips_server_broken_games(s), missing = 0;
+    assert_true(broken > 0 && broken < CORRUPT_GAMES);
+    for (int i = 0; i < CORRUPT_GAMES; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/api/games/%d", i + 1);
+        reply v = call(s, "GET", path, NULL);
+        if (v.status == 404)
+            missing++;
+        else
+            assert_int_equal(json_integer_value(json_object_get(v.json, "n_moves")), n_moves[i]);
+        json_decref(v.json);
+    }
+    assert_int_equal(missing, broken);
+    pips_server_free(s);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A corrupt page of the games table: the server refuses to start and says
+ * why, rather than serving the games before the bad page only. */
+static void test_corrupt_games_page(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/pips-hardening-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char db[128];
+    snprintf(db, sizeof db, "%s/corrupt.db", dir);
+    long n_moves[CORRUPT_GAMES];
+    fill_database(db, n_moves);
+    if (!corrupt_page_of(db, "games"))
+        skip();
+    pips_server_config cfg = {0};
+    cfg.db_path = db;
+    pips_error err;
+    pips_error_clear(&err);
+    pips_server *s = pips_server_new(&cfg, &err);
+    assert_null(s);
+    assert_int_equal(err.code, PIPS_ERR_IO);
+    assert_non_null(strstr(err.msg, "reading the games"));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +452,8 @@ int main(void)
         cmocka_unit_test(test_agent_budget_nan_refused),
         cmocka_unit_test(test_error_message_not_utf8),
         cmocka_unit_test(test_locked_database_refuses_cleanly),
+        cmocka_unit_test(test_corrupt_moves_page),
+        cmocka_unit_test(test_corrupt_games_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

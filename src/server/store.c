@@ -471,13 +471,21 @@ static srv_game *load_game(sqlite3_stmt *row, sqlite3_stmt *moves, pips_error *e
     snprintf(g->updated, sizeof g->updated, "%s", (const char *)sqlite3_column_text(row, 8));
     sqlite3_bind_int64(moves, 1, id);
     long ply = 0;
-    while (ok && sqlite3_step(moves) == SQLITE_ROW) {
+    int rc;
+    while (ok && (rc = sqlite3_step(moves)) == SQLITE_ROW) {
         const char *text = (const char *)sqlite3_column_text(moves, 0);
         if (!pips_match_play_text(g->m, text ? text : "", err)) {
             pips_error_prefix(err, "game %lld move %ld: ", id, ply + 1);
             ok = false;
         }
         ply++;
+    }
+    /* a read error (corrupt page, I/O) must not pass for the end of the
+     * moves: the game would be served with its last moves missing */
+    if (ok && rc != SQLITE_DONE) {
+        pips_fail(err, PIPS_ERR_IO, "game %lld: reading move %ld: %s", id, ply + 1,
+                  sqlite3_errstr(rc));
+        ok = false;
     }
     sqlite3_reset(moves);
     snprintf(g->m->finished, sizeof g->m->finished, "%s",
@@ -508,7 +516,7 @@ bool store_load_all(pips_server *s, pips_error *err)
         return db_fail(s, err, "reading moves");
     }
     bool ok = true;
-    int rc;
+    int rc = SQLITE_DONE;
     while (ok && (rc = sqlite3_step(rows)) == SQLITE_ROW) {
         pips_error gerr;
         srv_game *g = load_game(rows, moves, &gerr);
@@ -519,6 +527,13 @@ bool store_load_all(pips_server *s, pips_error *err)
             ok = false;
         }
     }
+    /* the table of games cannot be read to its end: refuse to start rather
+     * than serve some games and silently drop the others */
+    if (ok && rc != SQLITE_DONE)
+        ok = pips_fail(err, PIPS_ERR_IO,
+                       "database: reading the games (after %zu): %s; check it with "
+                       "sqlite3 (PRAGMA integrity_check, .recover)",
+                       s->n_games + s->broken, sqlite3_errstr(rc));
     sqlite3_finalize(rows);
     sqlite3_finalize(moves);
     return ok;
