@@ -315,6 +315,24 @@ static void test_locked_database_refuses_cleanly(void **st)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A database path that is a device or a directory is refused before SQLite
+ * touches it (it used to leave /dev/null-journal behind). */
+static void test_database_not_a_file(void **st)
+{
+    (void)st;
+    static const char *const paths[] = {"/dev/null", "/tmp"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        pips_server_config cfg = {0};
+        cfg.db_path = paths[i];
+        pips_error err;
+        pips_error_clear(&err);
+        pips_server *s = pips_server_new(&cfg, &err);
+        assert_null(s);
+        assert_non_null(strstr(err.msg, "not a regular file"));
+    }
+    assert_int_equal(access("/dev/null-journal", F_OK), -1);
+}
+
 /* ---- a corrupt database ---- */
 
 /* Overwrites the middle leaf page of `table` with garbage; false when the
@@ -452,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_agent_budget_nan_refused),
         cmocka_unit_test(test_error_message_not_utf8),
         cmocka_unit_test(test_locked_database_refuses_cleanly),
+        cmocka_unit_test(test_database_not_a_file),
         cmocka_unit_test(test_corrupt_moves_page),
         cmocka_unit_test(test_corrupt_games_page),
     };

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const migrations[] = {
@@ -116,6 +117,11 @@ static void explain_unwritable(const char *path, pips_error *err)
 bool store_open(pips_server *s, pips_error *err)
 {
     const char *path = s->cfg.db_path ? s->cfg.db_path : ":memory:";
+    /* a device or a directory: SQLite would try it and leave a journal
+     * file beside it (as in /dev/null-journal) */
+    struct stat st;
+    if (strcmp(path, ":memory:") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return pips_fail(err, PIPS_ERR_IO, "database '%s': not a regular file", path);
     if (sqlite3_open_v2(path, &s->db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         NULL) != SQLITE_OK) {
