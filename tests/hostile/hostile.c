@@ -20,7 +20,9 @@
  *      turn it sends its stray move with the ply it saw (403 or 409). Up
  *      to ROUNDS rounds of new games. Alongside the first round, creator
  *      threads make games, half of their requests invalid: the game count
- *      must grow by exactly the games made.
+ *      must grow by exactly the games made. Four games per round are also
+ *      watched through their event streams (versions must rise, move counts
+ *      never fall).
  *   3. slow clients that send their request one byte at a time (and one that
  *      gives up half-way) while parts 1 and 2 run: every other request's
  *      latency is measured and must stay far below the slow clients' time.
@@ -67,6 +69,7 @@
 #define MOVES_PER_GAME 40
 #define SLOW_CLIENTS 4
 #define ROUNDS 4
+#define WATCHERS 4
 
 static int port;
 static double deadline;
@@ -768,6 +771,83 @@ static void *seat_main(void *arg)
     return NULL;
 }
 
+/* ---- part 2c: event-stream readers on games being played ---- */
+
+typedef struct watcher {
+    long long id;
+    long events;
+} watcher;
+
+static atomic_bool round_over; /* the seat clients of this round are done */
+
+/* Reads GET /api/games/{id}/events (HTTP/1.0: no chunking, the server
+ * closes at the end) until the game is over, its round ends or the
+ * deadline: every event
+ * must be a JSON view of that game, its version rising and its move count
+ * never falling. */
+static void *watch_main(void *arg)
+{
+    watcher *w = arg;
+    int fd = open_socket();
+    if (fd < 0) {
+        failf("watcher of game %lld: cannot connect", w->id);
+        return NULL;
+    }
+    struct timeval tv = {0, 200000}; /* wake up to see the round end */
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char req[128];
+    int n = snprintf(req, sizeof req, "GET /api/games/%lld/events HTTP/1.0\r\n\r\n", w->id);
+    send_all(fd, req, (size_t)n);
+    atomic_fetch_add(&n_requests, 1);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    long long last_version = -1, last_moves = -1;
+    bool over = false;
+    while (!over && now() < deadline && !atomic_load(&round_over)) {
+        if (len + 4096 > cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        ssize_t r = recv(fd, buf + len, cap - len - 1, 0);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+                continue;
+            break;
+        }
+        len += (size_t)r;
+        buf[len] = '\0';
+        /* complete events end with a blank line */
+        char *line;
+        while ((line = strstr(buf, "data: ")) && strstr(line, "\n\n")) {
+            char *end = strstr(line, "\n\n");
+            *end = '\0';
+            json_t *j = json_loads(line + 6, 0, NULL);
+            long long version = json_integer_value(json_object_get(j, "version"));
+            long long moves = json_integer_value(json_object_get(j, "n_moves"));
+            if (!j || json_integer_value(json_object_get(j, "id")) != w->id)
+                failf("watcher of game %lld: bad event %.100s", w->id, line + 6);
+            else if (version <= last_version || moves < last_moves)
+                failf("watcher of game %lld: version %lld after %lld, %lld moves after %lld",
+                      w->id, version, last_version, moves, last_moves);
+            last_version = version;
+            last_moves = moves;
+            over = json_is_true(json_object_get(j, "over"));
+            json_decref(j);
+            w->events++;
+            size_t used = (size_t)(end + 2 - buf);
+            memmove(buf, end + 2, len - used + 1);
+            len -= used;
+        }
+    }
+    free(buf);
+    close(fd);
+    if (w->events == 0)
+        failf("watcher of game %lld: no event", w->id);
+    return NULL;
+}
+
 /* ---- part 2b: concurrent creators, half of their requests refused ---- */
 
 typedef struct creator {
@@ -1135,7 +1215,7 @@ int main(int argc, char **argv)
     }
     /* part 2: rounds of games, created first, then played by two threads
      * each, until ROUNDS rounds or 40% of the time is gone */
-    long stray = 0, bad = 0;
+    long stray = 0, bad = 0, events = 0;
     int n_play = 0, rounds = 0;
     for (; rounds < ROUNDS && (rounds == 0 || now() < start + 0.4 * seconds); rounds++) {
         int first = n_games;
@@ -1151,6 +1231,15 @@ int main(int argc, char **argv)
             clients[k].rng = 0x40057 + (uint64_t)(k + 1000 * rounds);
             pthread_create(&threads[k], NULL, seat_main, &clients[k]);
         }
+        watcher watchers[WATCHERS];
+        pthread_t watch_threads[WATCHERS];
+        int n_watch = n_round < WATCHERS ? n_round : WATCHERS;
+        atomic_store(&round_over, false);
+        for (int k = 0; k < n_watch; k++) {
+            watchers[k].id = games[first + k].id;
+            watchers[k].events = 0;
+            pthread_create(&watch_threads[k], NULL, watch_main, &watchers[k]);
+        }
         if (rounds == 0)
             for (int k = 0; k < CREATORS; k++) {
                 pthread_join(creator_threads[k], NULL);
@@ -1160,6 +1249,11 @@ int main(int argc, char **argv)
             pthread_join(threads[k], NULL);
             stray += clients[k].stray;
             bad += clients[k].bad;
+        }
+        atomic_store(&round_over, true);
+        for (int k = 0; k < n_watch; k++) {
+            pthread_join(watch_threads[k], NULL);
+            events += watchers[k].events;
         }
         free(clients);
         free(threads);
@@ -1189,11 +1283,11 @@ int main(int argc, char **argv)
         failf("cannot write %s", argv[3]);
     printf("hostile: %ld requests (%ld refused, checked), %ld moves acknowledged, %d games "
            "(%d played in %d rounds by %d concurrent seat clients), %ld more made by %d concurrent creators, "
-           "%d slow clients (slowest %.1f s), "
+           "%ld events read by %d stream watchers per round, %d slow clients (slowest %.1f s), "
            "%ld stray and %ld bad on-turn requests, max latency %.0f ms, %.1f s, "
            "%ld transport errors, %ld failures\n",
            (long)atomic_load(&n_requests), (long)atomic_load(&n_refused),
-           (long)atomic_load(&n_acked), n_games, n_play, rounds, n_play / rounds * 2, created, CREATORS, SLOW_CLIENTS, slowest,
+           (long)atomic_load(&n_acked), n_games, n_play, rounds, n_play / rounds * 2, created, CREATORS, events, WATCHERS, SLOW_CLIENTS, slowest,
            stray, bad, max_lat_us / 1e3, played, (long)atomic_load(&n_transport),
            (long)atomic_load(&n_failures));
     if (atomic_load(&n_transport))
