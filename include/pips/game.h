@@ -223,6 +223,10 @@ bool pips_play_text(const pips_game *g, void *state, const char *text, pips_erro
 /* Counts move sequences of exactly depth plies (chance outcomes count as
  * plies) from state. Requires enumerable moves. */
 uint64_t pips_perft(const pips_game *g, const void *state, int depth);
+/* The same, telling an allocation failure (false, PIPS_ERR_NOMEM) from a
+ * count of 0; pips_perft returns 0 then. */
+bool pips_perft_count(const pips_game *g, const void *state, int depth, uint64_t *count,
+                      pips_error *err);
 
 /* Plays uniformly random moves (chance by its probabilities) from state to
  * the end; returns the number of plies played. state ends terminal or after

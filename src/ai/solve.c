@@ -30,6 +30,7 @@ typedef struct solver {
     uint64_t nodes;
     double start;
     bool oom;
+    bool over_budget; /* the table would outgrow so->table_mb */
     void (*canonical)(const pips_game *g, const void *state, void *out);
 } solver;
 
@@ -143,6 +144,13 @@ static int solve_rec(solver *s, const void *state, int ply)
     if (best == -2)
         best = 0; /* no move at a live node: the game defines no value; treat as draw */
     if (s->tt.used * 2 >= s->tt.slots) {
+        /* the budget bounds memory: without it a deep search grows until the
+         * machine runs out (a full table cannot stay: probing needs a hole) */
+        size_t budget = s->so && s->so->table_mb ? s->so->table_mb << 20 : SIZE_MAX;
+        if (s->tt.slots * 2 * (sizeof(uint64_t) + 1 + s->ss) > budget) {
+            s->oom = s->over_budget = true;
+            return 0;
+        }
         if (!table_grow(&s->tt)) {
             s->oom = true;
             return 0;
@@ -212,7 +220,11 @@ bool pips_solve_from(const pips_game *g, const void *start, bool use_canonical,
             res->memory_bytes = s.tt.slots * (sizeof(uint64_t) + 1 + s.ss);
         }
     }
-    if (!ok)
+    if (!ok && s.over_budget)
+        pips_fail(err, PIPS_ERR_NOMEM,
+                  "%s: the transposition table budget of %zu MB is full after %zu positions",
+                  d->name, so->table_mb, s.tt.used);
+    else if (!ok)
         pips_fail(err, PIPS_ERR_NOMEM, "%s: out of memory (or too deep) while solving",
                   d->name);
     table_free(&s.tt);

@@ -158,11 +158,11 @@ size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pip
     if (who == PIPS_CHANCE) {
         if (prob)
             return d->chance_outcomes(g, state, out, prob);
-        double *tmp = malloc(d->max_moves(g) * sizeof *tmp);
+        double *tmp = pips_malloc(g->alloc, d->max_moves(g) * sizeof *tmp);
         if (!tmp)
             return 0;
         size_t n = d->chance_outcomes(g, state, out, tmp);
-        free(tmp);
+        pips_free(g->alloc, tmp);
         return n;
     }
     if (d->legal_moves && !(d->flags & PIPS_GAME_NOT_ENUMERABLE))
@@ -263,20 +263,31 @@ static uint64_t perft_rec(perft_ctx *c, const void *state, int depth, int ply)
     return total;
 }
 
-uint64_t pips_perft(const pips_game *g, const void *state, int depth)
+bool pips_perft_count(const pips_game *g, const void *state, int depth, uint64_t *count,
+                      pips_error *err)
 {
+    *count = 1;
     if (depth <= 0)
-        return 1;
+        return true;
     perft_ctx c = {g, g->def->max_moves(g), g->def->state_size, NULL, NULL, NULL};
     c.moves = pips_malloc(g->alloc, (size_t)depth * c.max_moves * sizeof *c.moves);
     c.states = pips_malloc(g->alloc, (size_t)depth * c.state_size);
     c.prob = pips_malloc(g->alloc, c.max_moves * sizeof *c.prob);
-    uint64_t total = 0;
-    if (c.moves && c.states && c.prob)
-        total = perft_rec(&c, state, depth, 0);
+    bool ok = c.moves && c.states && c.prob;
+    *count = ok ? perft_rec(&c, state, depth, 0) : 0;
     pips_free(g->alloc, c.moves);
     pips_free(g->alloc, c.states);
     pips_free(g->alloc, c.prob);
+    if (!ok)
+        return pips_fail(err, PIPS_ERR_NOMEM, "%s: out of memory for perft to depth %d",
+                         g->def->name, depth);
+    return true;
+}
+
+uint64_t pips_perft(const pips_game *g, const void *state, int depth)
+{
+    uint64_t total;
+    pips_perft_count(g, state, depth, &total, NULL);
     return total;
 }
 

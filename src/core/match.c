@@ -214,6 +214,10 @@ char *pips_match_to_record(const pips_match *m, pips_error *err)
     pips_str text;
     pips_str_init(&text, g->alloc);
     g->def->result_text(g, m->state, &text);
+    if (text.failed) { /* a truncated result text must not be written */
+        pips_str_free(&text);
+        goto fail;
+    }
     json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
     pips_str_free(&text);
     if (over) {
@@ -399,7 +403,8 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
             goto fail;
         }
         if (!pips_match_play_text(m, json_string_value(mv), err)) {
-            err->code = PIPS_ERR_RECORD;
+            if (err && err->code != PIPS_ERR_NOMEM) /* out of memory stays NOMEM */
+                err->code = PIPS_ERR_RECORD;
             pips_error_prefix(err, "record: move %zu '%.40s': ", i + 1, json_string_value(mv));
             goto fail;
         }

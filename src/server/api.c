@@ -72,7 +72,7 @@ static void reply_error(pips_http_response *res, int status, const char *fmt, ..
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     json_t *o = json_object();
-    json_object_set_new(o, "error", json_string(msg));
+    json_object_set_new(o, "error", srv_json_text(msg)); /* msg may quote raw input */
     reply_json(res, status, o);
 }
 
@@ -208,6 +208,9 @@ static bool agent_within_limits(const pips_server *s, const char *spec, pips_err
         if (eq && eq < end) {
             size_t klen = (size_t)(eq - p);
             double v = strtod(eq + 1, NULL);
+            if (v != v) /* NaN passes every comparison below */
+                return pips_fail(err, PIPS_ERR_ARG, "agent '%s': a budget is not a number",
+                                 spec);
             if (klen == 4 && !strncmp(p, "time", 4) && v > s->cfg.max_think_seconds)
                 return pips_fail(err, PIPS_ERR_ARG,
                                  "agent '%s': time=%g exceeds this server's limit of %g s", spec,
@@ -480,8 +483,15 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
     json_error_t je;
     json_t *root = json_loads(text, JSON_PRESERVE_ORDER, &je);
     json_t *r = json_object_get(root, "resigned");
-    if (json_is_integer(r) && json_integer_value(r) >= 0 &&
-        json_integer_value(r) < PIPS_MAX_PLAYERS) {
+    if (r && !json_is_null(r) &&
+        (!json_is_integer(r) || json_integer_value(r) < 0 ||
+         json_integer_value(r) >= PIPS_MAX_PLAYERS)) {
+        json_decref(root);
+        free(text);
+        reply_error(res, 400, "record: \"resigned\" must be a seat number (0-based)");
+        return;
+    }
+    if (json_is_integer(r)) {
         resigned = (int)json_integer_value(r);
         json_object_del(root, "result");
         char *d = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -499,8 +509,14 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
     }
     g->resigned = -1;
     g->m = pips_match_from_record(text, NULL, &err);
+    if (g->m && resigned >= g->m->n_seats) {
+        pips_fail(&err, PIPS_ERR_ARG, "\"resigned\": seat %d of a %d-seat game", resigned,
+                  g->m->n_seats);
+        pips_match_free(g->m);
+        g->m = NULL;
+    }
     if (g->m) {
-        if (resigned < g->m->n_seats && !pips_match_over(g->m))
+        if (resigned >= 0 && !pips_match_over(g->m))
             g->resigned = resigned;
         for (int i = 0; i < g->m->n_seats; i++)
             if (!srv_is_human(g->m->seats[i]) && !agent_within_limits(s, g->m->seats[i], &err)) {
@@ -871,16 +887,21 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
         } else if (!*action) {
             char buf[32];
             long ply = -1;
+            /* a view never shows a change before its commit: it might still be
+             * rolled back (disk full, database locked) */
+            srv_wait_writable(s, g);
             if (query_param(req->query, "ply", buf, sizeof buf)) {
                 char *end;
+                errno = 0;
                 ply = strtol(buf, &end, 10);
-                if (*end || ply < 0 || (size_t)ply > g->m->n_moves) {
+                if (end == buf || *end || errno || ply < 0 || (size_t)ply > g->m->n_moves) {
                     reply_error(res, 400, "ply: expected 0..%zu", g->m->n_moves);
                     return;
                 }
             }
             reply_text_json(res, 200, srv_game_json(s, g, ply));
         } else if (!strcmp(action, "record")) {
+            srv_wait_writable(s, g);
             get_record(s, g, res);
         } else {
             /* the listener streams; the handler only vouches for the game */

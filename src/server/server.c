@@ -63,6 +63,24 @@ uint64_t srv_random_u64(void)
 
 bool srv_is_human(const char *seat) { return !strcmp(seat, "human"); }
 
+json_t *srv_json_text(const char *text)
+{
+    json_t *v = json_string(text);
+    if (v)
+        return v;
+    /* not UTF-8 (a message quoting raw input, or cut inside a character by
+     * a %.64s): json_string refuses it, so keep its ASCII and mark the rest */
+    char *copy = strdup(text);
+    if (!copy)
+        return NULL;
+    for (char *p = copy; *p; p++)
+        if ((unsigned char)*p >= 0x80)
+            *p = '?';
+    v = json_string(copy);
+    free(copy);
+    return v;
+}
+
 /* ---- the game table ---- */
 
 srv_game *srv_find(pips_server *s, long long id)
@@ -383,7 +401,7 @@ int pips_server_wait_change(pips_server *s, long long id, unsigned long long *ve
             result = -1;
             break;
         }
-        if (g->version > *version) {
+        if (g->version > *version && !g->writing) { /* uncommitted changes are not shown */
             *json = srv_game_json(s, g, -1);
             *version = g->version;
             result = *json ? 1 : -1;
@@ -508,7 +526,7 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
     }
     json_object_set_new(o, "legal", legal);
     json_object_set_new(o, "thinking", json_boolean(g->thinking || g->queued));
-    json_object_set_new(o, "ai_error", json_string(g->ai_error));
+    json_object_set_new(o, "ai_error", srv_json_text(g->ai_error));
     json_t *votes = json_array();
     for (int i = 0; i < m->n_seats; i++)
         if (g->undo_votes & (1u << i))

@@ -10,6 +10,7 @@
 #ifndef PIPS_SERVER_IMPL_H
 #define PIPS_SERVER_IMPL_H
 
+#include <jansson.h>
 #include <pthread.h>
 #include <sqlite3.h>
 
@@ -94,6 +95,8 @@ bool srv_roll_chance(srv_game *g, pips_error *err);
 /* Marks a change: version++, wake waiters, queue an agent move if due. */
 void srv_touch(pips_server *s, srv_game *g);
 bool srv_is_human(const char *seat);
+/* A JSON string of text; bytes of text that are not UTF-8 become '?'. */
+json_t *srv_json_text(const char *text);
 /* The game's JSON view; ply < 0 for the current position. */
 char *srv_game_json(pips_server *s, srv_game *g, long ply);
 void srv_random_token(char *out);

@@ -14,10 +14,13 @@
  */
 #include "server/server_impl.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const migrations[] = {
     /* 1: games and moves */
@@ -82,14 +85,49 @@ static bool migrate(pips_server *s, pips_error *err)
     return true;
 }
 
+/* SQLite says only "unable to open database file" when the file or its
+ * directory cannot be written (it needs both for the WAL): name the cause. */
+static void explain_unwritable(const char *path, pips_error *err)
+{
+    if (!err || !strcmp(path, ":memory:"))
+        return;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    const char *what = NULL;
+    int e = 0;
+    if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+        what = "the file";
+        e = errno;
+    } else if (access(dir, W_OK) != 0) {
+        what = "its directory";
+        e = errno;
+    }
+    if (what) {
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (%s is not writable: %s)", what,
+                 strerror(e));
+    }
+}
+
 bool store_open(pips_server *s, pips_error *err)
 {
     const char *path = s->cfg.db_path ? s->cfg.db_path : ":memory:";
+    /* a device or a directory: SQLite would try it and leave a journal
+     * file beside it (as in /dev/null-journal) */
+    struct stat st;
+    if (strcmp(path, ":memory:") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return pips_fail(err, PIPS_ERR_IO, "database '%s': not a regular file", path);
     if (sqlite3_open_v2(path, &s->db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         NULL) != SQLITE_OK) {
         pips_fail(err, PIPS_ERR_IO, "database '%s': %s", path,
                   s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        explain_unwritable(path, err);
         sqlite3_close(s->db);
         s->db = NULL;
         return false;
@@ -99,6 +137,7 @@ bool store_open(pips_server *s, pips_error *err)
     if (!exec(s, "PRAGMA journal_mode=WAL;", err) || !exec(s, sync, err) ||
         !exec(s, "PRAGMA foreign_keys=ON;", err) || !migrate(s, err)) {
         pips_error_prefix(err, "'%s': ", path);
+        explain_unwritable(path, err);
         store_close(s);
         return false;
     }
@@ -438,13 +477,21 @@ static srv_game *load_game(sqlite3_stmt *row, sqlite3_stmt *moves, pips_error *e
     snprintf(g->updated, sizeof g->updated, "%s", (const char *)sqlite3_column_text(row, 8));
     sqlite3_bind_int64(moves, 1, id);
     long ply = 0;
-    while (ok && sqlite3_step(moves) == SQLITE_ROW) {
+    int rc;
+    while (ok && (rc = sqlite3_step(moves)) == SQLITE_ROW) {
         const char *text = (const char *)sqlite3_column_text(moves, 0);
         if (!pips_match_play_text(g->m, text ? text : "", err)) {
             pips_error_prefix(err, "game %lld move %ld: ", id, ply + 1);
             ok = false;
         }
         ply++;
+    }
+    /* a read error (corrupt page, I/O) must not pass for the end of the
+     * moves: the game would be served with its last moves missing */
+    if (ok && rc != SQLITE_DONE) {
+        pips_fail(err, PIPS_ERR_IO, "game %lld: reading move %ld: %s", id, ply + 1,
+                  sqlite3_errstr(rc));
+        ok = false;
     }
     sqlite3_reset(moves);
     snprintf(g->m->finished, sizeof g->m->finished, "%s",
@@ -475,7 +522,7 @@ bool store_load_all(pips_server *s, pips_error *err)
         return db_fail(s, err, "reading moves");
     }
     bool ok = true;
-    int rc;
+    int rc = SQLITE_DONE;
     while (ok && (rc = sqlite3_step(rows)) == SQLITE_ROW) {
         pips_error gerr;
         srv_game *g = load_game(rows, moves, &gerr);
@@ -486,6 +533,13 @@ bool store_load_all(pips_server *s, pips_error *err)
             ok = false;
         }
     }
+    /* the table of games cannot be read to its end: refuse to start rather
+     * than serve some games and silently drop the others */
+    if (ok && rc != SQLITE_DONE)
+        ok = pips_fail(err, PIPS_ERR_IO,
+                       "database: reading the games (after %zu): %s; check it with "
+                       "sqlite3 (PRAGMA integrity_check, .recover)",
+                       s->n_games + s->broken, sqlite3_errstr(rc));
     sqlite3_finalize(rows);
     sqlite3_finalize(moves);
     return ok;

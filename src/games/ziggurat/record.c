@@ -95,7 +95,8 @@ static bool play(reader *r, const char *text, int line, pips_error *err)
     pips_move m;
     if (!pips_parse_move(r->g, &r->s, text, &m, err)) {
         pips_error_prefix(err, "record line %d: ", line);
-        err->code = PIPS_ERR_RECORD;
+        if (err && err->code != PIPS_ERR_NOMEM) /* out of memory is not a bad record */
+            err->code = PIPS_ERR_RECORD;
         return false;
     }
     if (r->n == r->cap) {
@@ -201,7 +202,8 @@ bool pips_ziggurat_record_read(const char *text, const pips_allocator *alloc, pi
     pips_error e;
     pips_game *g = pips_game_new("ziggurat", kv, nkv, alloc, &e);
     if (!g)
-        return pips_fail(err, PIPS_ERR_RECORD, "record line 1: %s", e.msg);
+        return pips_fail(err, e.code == PIPS_ERR_NOMEM ? PIPS_ERR_NOMEM : PIPS_ERR_RECORD,
+                         "record line 1: %s", e.msg);
     char want[16];
     seats_text(g->config, want);
     if (seats && strcmp(seats, want) != 0) {
