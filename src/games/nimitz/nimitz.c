@@ -86,6 +86,48 @@ size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
     return n;
 }
 
+/* The index-th set bit of mask (0-based; index < popcount(mask)). */
+static inline int nth_bit(unsigned mask, unsigned index)
+{
+    while (index--)
+        mask &= mask - 1;
+    return __builtin_ctz(mask);
+}
+
+/* A uniformly random legal move, drawn by counting: cell c offers
+ * |pieces| x |orientations| moves (the product nim_generate writes), so one
+ * draw below the total picks a cell by its share, then an orientation and a
+ * piece by the quotient and remainder. Every legal move has the same chance
+ * 1/total, as when picking from the written list. */
+pips_move nim_random(const nim_config *cf, const nim_state *s, pips_rng *rng)
+{
+    unsigned avail = nim_avail(s);
+    if (!avail)
+        return PIPS_MOVE_NONE;
+    unsigned pms[NIM_MAX_CELLS], oms[NIM_MAX_CELLS], counts[NIM_MAX_CELLS], total = 0;
+    for (int c = 0; c < cf->cells; c++) {
+        unsigned pm = 0, om = 0;
+        nim_cell_options(cf, s, c, avail, &pm, &om);
+        pms[c] = pm;
+        oms[c] = om;
+        counts[c] = (unsigned)__builtin_popcount(pm) * (unsigned)__builtin_popcount(om);
+        total += counts[c];
+    }
+    if (!total)
+        return PIPS_MOVE_NONE;
+    unsigned r = (unsigned)pips_rng_below(rng, total);
+    int c = 0;
+    while (r >= counts[c])
+        r -= counts[c++];
+    unsigned per_orient = (unsigned)__builtin_popcount(pms[c]);
+    unsigned oi = 0;
+    while (r >= per_orient) {
+        r -= per_orient;
+        oi++;
+    }
+    return nim_make_move(c, nth_bit(oms[c], oi), nth_bit(pms[c], r));
+}
+
 void nim_place(const nim_config *cf, nim_state *s, pips_move m)
 {
     (void)cf;
@@ -348,6 +390,16 @@ static size_t nim_legal_moves(const pips_game *g, const void *state, pips_move *
 {
     const nim_state *s = state;
     return s->over ? 0 : nim_generate(cfg(g), s, out);
+}
+
+static bool nim_random_move(const pips_game *g, const void *state, pips_rng *rng,
+                            pips_move *out)
+{
+    const nim_state *s = state;
+    if (s->over)
+        return false;
+    *out = nim_random(cfg(g), s, rng);
+    return *out != PIPS_MOVE_NONE;
 }
 
 static size_t nim_count_moves(const pips_game *g, const void *state)
@@ -875,6 +927,7 @@ const pips_game_def pips_nimitz_def = {
     .legal_moves = nim_legal_moves,
     .count_moves = nim_count_moves,
     .check_move = nim_check_move,
+    .random_move = nim_random_move,
     .apply = nim_apply,
     .undo = nim_undo,
     .returns = nim_returns,

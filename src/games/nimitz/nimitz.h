@@ -100,6 +100,9 @@ static inline unsigned nim_avail(const nim_state *s) { return s->avail; }
 size_t nim_count(const nim_config *cf, const nim_state *s);
 bool nim_any_move(const nim_config *cf, const nim_state *s);
 size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out);
+/* A uniformly random legal move (as if picked from nim_generate's list), or
+ * PIPS_MOVE_NONE when there is none. */
+pips_move nim_random(const nim_config *cf, const nim_state *s, pips_rng *rng);
 void nim_place(const nim_config *cf, nim_state *s, pips_move m);
 void nim_unplace(const nim_config *cf, nim_state *s, pips_move m);
 
