@@ -64,12 +64,50 @@ static inline uint32_t dilate(uint32_t m)
     return (v | ((v << 1) & ~COL(0)) | ((v >> 1) & ~COL(4))) & ALL_CELLS;
 }
 
+/* dilate() of each single cell, for the placement fast path. */
+static const uint32_t CELL_DILATE[TTD_CELLS] = {
+    0x0000063u, 0x00000E7u, 0x00001CEu, 0x000039Cu, 0x0000318u,
+    0x0000C63u, 0x0001CE7u, 0x00039CEu, 0x000739Cu, 0x0006318u,
+    0x0018C60u, 0x0039CE0u, 0x00739C0u, 0x00E7380u, 0x00C6300u,
+    0x0318C00u, 0x0739C00u, 0x0E73800u, 0x1CE7000u, 0x18C6000u,
+    0x0318000u, 0x0738000u, 0x0E70000u, 0x1CE0000u, 0x18C0000u,
+};
+
+/* Cells at most two columns and two rows from each cell: a piece set there
+ * still fits a 3x3 window with that cell (TTD-R1). The cells that fit every
+ * window holding the bounding box are the cells of this table at two
+ * opposite corners of the box. */
+static const uint32_t CELL_SPAN2[TTD_CELLS] = {
+    0x0001CE7u, 0x0003DEFu, 0x0007FFFu, 0x0007BDEu, 0x000739Cu,
+    0x0039CE7u, 0x007BDEFu, 0x00FFFFFu, 0x00F7BDEu, 0x00E739Cu,
+    0x0739CE7u, 0x0F7BDEFu, 0x1FFFFFFu, 0x1EF7BDEu, 0x1CE739Cu,
+    0x0739CE0u, 0x0F7BDE0u, 0x1FFFFE0u, 0x1EF7BC0u, 0x1CE7380u,
+    0x0739C00u, 0x0F7BC00u, 0x1FFFC00u, 0x1EF7800u, 0x1CE7000u,
+};
+
 /* Does m hold three cells in a row, column or diagonal? (TTD-R5) */
 static inline bool has_line(uint32_t m)
 {
     uint32_t starts03 = COL(0) | COL(1) | COL(2), starts24 = COL(2) | COL(3) | COL(4);
     return (m & (m >> 1) & (m >> 2) & starts03) || (m & (m >> 5) & (m >> 10)) ||
            (m & (m >> 6) & (m >> 12) & starts03) || (m & (m >> 4) & (m >> 8) & starts24);
+}
+
+/* Bit k set when the 3x3 pattern k (bit 3 * row + column) holds a row,
+ * column or diagonal: TTD-R5 within the window. */
+static const uint64_t LINE_PATTERNS[8] = {
+    0xFF80808080808080ULL, 0xFFF0AA80FAF0AA80ULL, 0xFFCC8080CCCC8080ULL, 0xFFFCAA80FEFCAA80ULL,
+    0xFFFAF0F0AAAA8080ULL, 0xFFFAFAF0FAFAAA80ULL, 0xFFFEF0F0EEEE8080ULL, 0xFFFFFFFFFFFFFFFFULL,
+};
+
+/* has_line() for cells of the bounding box (which fits 3x3, TTD-R1): moved
+ * to the grid's lower-left corner, the box's rows are gathered into a 9-bit
+ * pattern that indexes LINE_PATTERNS. */
+static inline bool has_line_in_box(const ttd_state *s, uint32_t m)
+{
+    uint32_t v = m >> cell_of(s->minx, s->miny);
+    uint32_t k = (v & 7u) | (v >> 2 & 0x38u) | (v >> 4 & 0x1C0u);
+    return LINE_PATTERNS[k >> 6] >> (k & 63) & 1;
 }
 
 /* Cells inside every 3x3 window that still holds the bounding box (TTD-R1). */
@@ -153,6 +191,33 @@ static inline uint32_t targets(const ttd_state *s, int z)
     return empty | stack;
 }
 
+/* targets() of the three sizes at once, t[1..3], sharing the stack terms: a
+ * smaller piece goes on a single or a 2-high tree one size up, a larger one
+ * on a single or a 2-high nest one size down (TTD-R3). */
+static inline void all_targets(const ttd_state *s, uint32_t t[4])
+{
+    uint32_t tree_base = s->single | s->tree2, nest_base = s->single | s->nest2;
+    t[1] = s->stash[1] ? s->room | (tree_base & s->top[2]) : 0;
+    t[2] = s->stash[2] ? s->room | (nest_base & s->top[1]) | (tree_base & s->top[3]) : 0;
+    t[3] = s->stash[3] ? s->room | (nest_base & s->top[2]) : 0;
+}
+
+/* The cell of the r-th set bit of bits (0-based, r < popcount): a popcount
+ * of the low 12 cells halves the bit-clearing walk. */
+static inline int nth_cell(uint32_t bits, unsigned r)
+{
+    unsigned low = (unsigned)__builtin_popcount(bits & 0xFFFu);
+    int base = 0;
+    if (r >= low) {
+        r -= low;
+        bits >>= 12;
+        base = 12;
+    }
+    while (r--)
+        bits &= bits - 1;
+    return base + __builtin_ctz(bits);
+}
+
 static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
 {
     size_t n = 0;
@@ -188,13 +253,13 @@ static bool can_stack(const ttd_state *s, int c, int size)
 
 /* Status after the piece on cell c was placed (TTD-R5..R7). Only c changed
  * and no line existed before, so any line now runs through c. */
-static void update_status(ttd_state *s, int placed_size)
+static inline __attribute__((always_inline)) void update_status(ttd_state *s, int placed_size)
 {
     int mover = (s->placed - 1) % 2;
     uint8_t mover_wins = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
     /* Only counts[placed_size] gained a cell, so only it can hold a new line;
      * placed_size 0 (a position read from text) checks every size. */
-    bool line = placed_size ? has_line(s->counts[placed_size])
+    bool line = placed_size ? has_line_in_box(s, s->counts[placed_size])
                             : has_line(s->counts[1]) || has_line(s->counts[2]) ||
                                   has_line(s->counts[3]);
     if (line)
@@ -203,10 +268,12 @@ static void update_status(ttd_state *s, int placed_size)
         s->status = TTD_DRAW;
     else if (s->room)
         s->status = TTD_ONGOING; /* pieces remain and an empty cell takes any size */
-    else if (!targets(s, 1) && !targets(s, 2) && !targets(s, 3))
-        s->status = mover_wins; /* TTD-R7: the player to move is stuck */
-    else
-        s->status = TTD_ONGOING;
+    else {
+        uint32_t t[4];
+        all_targets(s, t);
+        /* TTD-R7: a player to move who is stuck loses */
+        s->status = (t[1] | t[2] | t[3]) ? TTD_ONGOING : mover_wins;
+    }
 }
 
 /* ---- interface ---- */
@@ -272,23 +339,25 @@ static bool ttd_random_move(const pips_game *g, const void *state, pips_rng *rng
         *out = make_move(cell_of(0, 0), 1 + (int)pips_rng_below(rng, 3));
         return true;
     }
+    /* The r-th move of gen_moves' order (sizes, then cells) without
+     * writing the list. */
     uint32_t t[4];
-    unsigned count[4], total = 0;
-    for (int z = 1; z <= 3; z++) {
-        t[z] = targets(s, z);
-        count[z] = (unsigned)__builtin_popcount(t[z]);
-        total += count[z];
-    }
+    all_targets(s, t);
+    unsigned n1 = (unsigned)__builtin_popcount(t[1]), n2 = (unsigned)__builtin_popcount(t[2]);
+    unsigned total = n1 + n2 + (unsigned)__builtin_popcount(t[3]);
     if (!total)
         return false;
     unsigned r = (unsigned)pips_rng_below(rng, total);
     int z = 1;
-    while (r >= count[z])
-        r -= count[z++];
-    uint32_t bits = t[z];
-    while (r--)
-        bits &= bits - 1;
-    *out = make_move(__builtin_ctz(bits), z);
+    if (r >= n1) {
+        r -= n1;
+        z = 2;
+        if (r >= n2) {
+            r -= n2;
+            z = 3;
+        }
+    }
+    *out = make_move(nth_cell(t[z], r), z);
     return true;
 }
 
@@ -365,8 +434,10 @@ static void ttd_apply(const pips_game *g, void *state, pips_move m)
         }
         s->occ |= bit;
         s->single |= bit;
-        s->near = (s->near | dilate(bit)) & ~s->occ;
-        s->room = s->near & window_mask(s);
+        s->near = (s->near | CELL_DILATE[c]) & ~s->occ;
+        /* window_mask() from two opposite corners of the box */
+        s->room = s->near & CELL_SPAN2[cell_of(s->minx, s->miny)] &
+                  CELL_SPAN2[cell_of(s->maxx, s->maxy)];
     } else {
         int below = s->piece[c][h - 2];
         bool tree = s->piece[c][1] < s->piece[c][0];
