@@ -64,6 +64,12 @@ static inline uint32_t dilate(uint32_t m)
     return (v | ((v << 1) & ~COL(0)) | ((v >> 1) & ~COL(4))) & ALL_CELLS;
 }
 
+/* cell_x() and cell_y() of each cell. */
+static const int8_t CELL_X[TTD_CELLS] = {-2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1, 0,
+                                         1,  2,  -2, -1, 0, 1, 2, -2, -1, 0, 1, 2};
+static const int8_t CELL_Y[TTD_CELLS] = {-2, -2, -2, -2, -2, -1, -1, -1, -1, -1, 0, 0, 0,
+                                         0,  0,  1,  1,  1,  1,  1,  2,  2,  2, 2, 2};
+
 /* dilate() of each single cell, for the placement fast path. */
 static const uint32_t CELL_DILATE[TTD_CELLS] = {
     0x0000063u, 0x00000E7u, 0x00001CEu, 0x000039Cu, 0x0000318u,
@@ -100,12 +106,12 @@ static const uint64_t LINE_PATTERNS[8] = {
     0xFFFAF0F0AAAA8080ULL, 0xFFFAFAF0FAFAAA80ULL, 0xFFFEF0F0EEEE8080ULL, 0xFFFFFFFFFFFFFFFFULL,
 };
 
-/* has_line() for cells of the bounding box (which fits 3x3, TTD-R1): moved
- * to the grid's lower-left corner, the box's rows are gathered into a 9-bit
+/* has_line() for cells of the bounding box (which fits 3x3, TTD-R1) whose
+ * lower-left corner is cell `corner`: moved to the grid's lower-left corner, the box's rows are gathered into a 9-bit
  * pattern that indexes LINE_PATTERNS. */
-static inline bool has_line_in_box(const ttd_state *s, uint32_t m)
+static inline bool has_line_in_box(uint32_t m, int corner)
 {
-    uint32_t v = m >> cell_of(s->minx, s->miny);
+    uint32_t v = m >> corner;
     uint32_t k = (v & 7u) | (v >> 2 & 0x38u) | (v >> 4 & 0x1C0u);
     return LINE_PATTERNS[k >> 6] >> (k & 63) & 1;
 }
@@ -253,13 +259,13 @@ static bool can_stack(const ttd_state *s, int c, int size)
 
 /* Status after the piece on cell c was placed (TTD-R5..R7). Only c changed
  * and no line existed before, so any line now runs through c. */
-static inline __attribute__((always_inline)) void update_status(ttd_state *s, int placed_size)
+static void update_status(ttd_state *s, int placed_size)
 {
     int mover = (s->placed - 1) % 2;
     uint8_t mover_wins = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
     /* Only counts[placed_size] gained a cell, so only it can hold a new line;
      * placed_size 0 (a position read from text) checks every size. */
-    bool line = placed_size ? has_line_in_box(s, s->counts[placed_size])
+    bool line = placed_size ? has_line_in_box(s->counts[placed_size], cell_of(s->minx, s->miny))
                             : has_line(s->counts[1]) || has_line(s->counts[2]) ||
                                   has_line(s->counts[3]);
     if (line)
@@ -414,30 +420,37 @@ static void ttd_apply(const pips_game *g, void *state, pips_move m)
     (void)g;
     ttd_state *s = state;
     int c = move_cell(m), z = move_size(m);
-    int h = ++s->height[c];
-    uint32_t bit = 1u << c;
+    int h = s->height[c] + 1, placed = s->placed + 1;
+    uint32_t bit = 1u << c, room = s->room;
+    uint32_t counts_z = s->counts[z] | bit; /* the new top always counts */
+    int minx = s->minx, miny = s->miny;
+    s->height[c] = (uint8_t)h;
     s->piece[c][h - 1] = (uint8_t)z;
     s->stash[z]--;
+    s->placed = (uint8_t)placed;
     s->top[z] |= bit;
-    s->counts[z] |= bit; /* the new top always counts */
+    s->counts[z] = counts_z;
     if (h == 1) {
         /* A new cell: the box, the touching cells and the room change. */
-        int8_t x = (int8_t)cell_x(c), y = (int8_t)cell_y(c);
-        if (s->placed == 0) {
-            s->minx = s->maxx = x;
-            s->miny = s->maxy = y;
+        int x = CELL_X[c], y = CELL_Y[c], maxx = s->maxx, maxy = s->maxy;
+        if (placed == 1) {
+            s->minx = s->maxx = (int8_t)x;
+            s->miny = s->maxy = (int8_t)y;
+            minx = maxx = x;
+            miny = maxy = y;
         } else {
-            if (x < s->minx) s->minx = x;
-            if (x > s->maxx) s->maxx = x;
-            if (y < s->miny) s->miny = y;
-            if (y > s->maxy) s->maxy = y;
+            if (x < minx) s->minx = (int8_t)(minx = x);
+            if (x > maxx) s->maxx = (int8_t)(maxx = x);
+            if (y < miny) s->miny = (int8_t)(miny = y);
+            if (y > maxy) s->maxy = (int8_t)(maxy = y);
         }
-        s->occ |= bit;
+        uint32_t occ = s->occ | bit, near = (s->near | CELL_DILATE[c]) & ~occ;
+        s->occ = occ;
         s->single |= bit;
-        s->near = (s->near | CELL_DILATE[c]) & ~s->occ;
+        s->near = near;
         /* window_mask() from two opposite corners of the box */
-        s->room = s->near & CELL_SPAN2[cell_of(s->minx, s->miny)] &
-                  CELL_SPAN2[cell_of(s->maxx, s->maxy)];
+        room = near & CELL_SPAN2[cell_of(minx, miny)] & CELL_SPAN2[cell_of(maxx, maxy)];
+        s->room = room;
     } else {
         int below = s->piece[c][h - 2];
         bool tree = s->piece[c][1] < s->piece[c][0];
@@ -450,8 +463,19 @@ static void ttd_apply(const pips_game *g, void *state, pips_move m)
         if (!tree)
             s->counts[below] &= ~bit; /* a nest counts only as its top */
     }
-    s->placed++;
-    update_status(s, z);
+    /* update_status() for this placement: only counts[z] gained a cell. */
+    uint8_t mover_wins = placed & 1 ? TTD_WIN_X : TTD_WIN_O, status = TTD_ONGOING;
+    if (has_line_in_box(counts_z, cell_of(minx, miny)))
+        status = mover_wins;
+    else if (placed == TTD_TOTAL)
+        status = TTD_DRAW;
+    else if (!room) {
+        uint32_t t[4];
+        all_targets(s, t);
+        if (!(t[1] | t[2] | t[3]))
+            status = mover_wins; /* TTD-R7: the player to move is stuck */
+    }
+    s->status = status;
 }
 
 static void ttd_undo(const pips_game *g, void *state, pips_move m)
