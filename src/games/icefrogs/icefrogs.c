@@ -494,17 +494,22 @@ static bool icf_check_move(const pips_game *g, const void *state, pips_move m, p
 /* ---- applying moves ---- */
 
 /* Pieces on cells before c: the heights summed eight bytes at a time (a
- * multiply adds the bytes of a word; every sum stays below 256). */
+ * multiply adds the bytes of a word; every sum stays below 256), the last
+ * word masked to the cells before c. That word may reach past height[] into
+ * top[], which lies in the same state and is masked off. */
 static int pool_offset(const icf_state *s, int c)
 {
     int off = 0, i = 0;
+    uint64_t w;
     for (; i + 8 <= c; i += 8) {
-        uint64_t w;
         memcpy(&w, s->height + i, 8);
         off += (int)((w * 0x0101010101010101ULL) >> 56);
     }
-    for (; i < c; i++)
-        off += s->height[i];
+    if (c > i) {
+        memcpy(&w, s->height + i, 8);
+        w &= ~0ULL >> (64 - 8 * (c - i));
+        off += (int)((w * 0x0101010101010101ULL) >> 56);
+    }
     return off;
 }
 
