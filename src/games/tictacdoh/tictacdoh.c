@@ -415,67 +415,87 @@ static bool ttd_check_move(const pips_game *g, const void *state, pips_move m,
     return true;
 }
 
-static void ttd_apply(const pips_game *g, void *state, pips_move m)
+/* update_status() after a placement of size z on a box with lower-left
+ * corner `corner`: only counts[z] gained a cell, so only it can hold a new
+ * line; room is the state's room after the placement. */
+static inline uint8_t status_after(const ttd_state *s, uint32_t counts_z, int corner,
+                                   int placed, uint32_t room)
 {
-    (void)g;
-    ttd_state *s = state;
-    int c = move_cell(m), z = move_size(m);
+    uint8_t mover_wins = placed & 1 ? TTD_WIN_X : TTD_WIN_O;
+    if (has_line_in_box(counts_z, corner))
+        return mover_wins;
+    if (placed == TTD_TOTAL)
+        return TTD_DRAW;
+    if (room)
+        return TTD_ONGOING; /* pieces remain and an empty cell takes any size */
+    uint32_t t[4];
+    all_targets(s, t);
+    return (t[1] | t[2] | t[3]) ? TTD_ONGOING : mover_wins; /* TTD-R7: stuck */
+}
+
+/* ttd_apply() for a piece going on top of a stack (the rarer case). */
+static __attribute__((noinline)) void apply_on_stack(ttd_state *s, int c, int z)
+{
     int h = s->height[c] + 1, placed = s->placed + 1;
-    uint32_t bit = 1u << c, room = s->room;
-    uint32_t counts_z = s->counts[z] | bit; /* the new top always counts */
-    int minx = s->minx, miny = s->miny;
+    uint32_t bit = 1u << c, counts_z = s->counts[z] | bit; /* the new top always counts */
     s->height[c] = (uint8_t)h;
     s->piece[c][h - 1] = (uint8_t)z;
     s->stash[z]--;
     s->placed = (uint8_t)placed;
     s->top[z] |= bit;
     s->counts[z] = counts_z;
-    if (h == 1) {
-        /* A new cell: the box, the touching cells and the room change. */
-        int x = CELL_X[c], y = CELL_Y[c], maxx = s->maxx, maxy = s->maxy;
-        if (placed == 1) {
-            s->minx = s->maxx = (int8_t)x;
-            s->miny = s->maxy = (int8_t)y;
-            minx = maxx = x;
-            miny = maxy = y;
-        } else {
-            if (x < minx) s->minx = (int8_t)(minx = x);
-            if (x > maxx) s->maxx = (int8_t)(maxx = x);
-            if (y < miny) s->miny = (int8_t)(miny = y);
-            if (y > maxy) s->maxy = (int8_t)(maxy = y);
-        }
-        uint32_t occ = s->occ | bit, near = (s->near | CELL_DILATE[c]) & ~occ;
-        s->occ = occ;
-        s->single |= bit;
-        s->near = near;
-        /* window_mask() from two opposite corners of the box */
-        room = near & CELL_SPAN2[cell_of(minx, miny)] & CELL_SPAN2[cell_of(maxx, maxy)];
-        s->room = room;
+    int below = s->piece[c][h - 2];
+    bool tree = s->piece[c][1] < s->piece[c][0];
+    s->top[below] &= ~bit;
+    s->single &= ~bit;
+    if (h == 2)
+        *(tree ? &s->tree2 : &s->nest2) |= bit;
+    else
+        s->tree2 &= ~bit, s->nest2 &= ~bit;
+    if (!tree)
+        s->counts[below] &= ~bit; /* a nest counts only as its top */
+    s->status = status_after(s, counts_z, cell_of(s->minx, s->miny), placed, s->room);
+}
+
+static void ttd_apply(const pips_game *g, void *state, pips_move m)
+{
+    (void)g;
+    ttd_state *s = state;
+    int c = move_cell(m), z = move_size(m);
+    if (s->height[c]) {
+        apply_on_stack(s, c, z);
+        return;
+    }
+    /* A new cell: the box, the touching cells and the room change too. */
+    int placed = s->placed + 1;
+    uint32_t bit = 1u << c, counts_z = s->counts[z] | bit;
+    s->height[c] = 1;
+    s->piece[c][0] = (uint8_t)z;
+    s->stash[z]--;
+    s->placed = (uint8_t)placed;
+    s->top[z] |= bit;
+    s->counts[z] = counts_z;
+    int x = CELL_X[c], y = CELL_Y[c];
+    int minx = x, maxx = x, miny = y, maxy = y;
+    if (placed == 1) {
+        s->minx = s->maxx = (int8_t)x;
+        s->miny = s->maxy = (int8_t)y;
     } else {
-        int below = s->piece[c][h - 2];
-        bool tree = s->piece[c][1] < s->piece[c][0];
-        s->top[below] &= ~bit;
-        s->single &= ~bit;
-        if (h == 2)
-            *(tree ? &s->tree2 : &s->nest2) |= bit;
-        else
-            s->tree2 &= ~bit, s->nest2 &= ~bit;
-        if (!tree)
-            s->counts[below] &= ~bit; /* a nest counts only as its top */
+        minx = s->minx, maxx = s->maxx, miny = s->miny, maxy = s->maxy;
+        if (x < minx) s->minx = (int8_t)(minx = x);
+        if (x > maxx) s->maxx = (int8_t)(maxx = x);
+        if (y < miny) s->miny = (int8_t)(miny = y);
+        if (y > maxy) s->maxy = (int8_t)(maxy = y);
     }
-    /* update_status() for this placement: only counts[z] gained a cell. */
-    uint8_t mover_wins = placed & 1 ? TTD_WIN_X : TTD_WIN_O, status = TTD_ONGOING;
-    if (has_line_in_box(counts_z, cell_of(minx, miny)))
-        status = mover_wins;
-    else if (placed == TTD_TOTAL)
-        status = TTD_DRAW;
-    else if (!room) {
-        uint32_t t[4];
-        all_targets(s, t);
-        if (!(t[1] | t[2] | t[3]))
-            status = mover_wins; /* TTD-R7: the player to move is stuck */
-    }
-    s->status = status;
+    uint32_t occ = s->occ | bit, near = (s->near | CELL_DILATE[c]) & ~occ;
+    s->occ = occ;
+    s->single |= bit;
+    s->near = near;
+    /* window_mask() from two opposite corners of the box */
+    int corner = cell_of(minx, miny);
+    uint32_t room = near & CELL_SPAN2[corner] & CELL_SPAN2[cell_of(maxx, maxy)];
+    s->room = room;
+    s->status = status_after(s, counts_z, corner, placed, room);
 }
 
 static void ttd_undo(const pips_game *g, void *state, pips_move m)
