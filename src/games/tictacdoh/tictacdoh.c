@@ -208,20 +208,29 @@ static inline void all_targets(const ttd_state *s, uint32_t t[4])
     t[3] = s->stash[3] ? s->room | (nest_base & s->top[2]) : 0;
 }
 
-/* The cell of the r-th set bit of bits (0-based, r < popcount): a popcount
- * of the low 12 cells halves the bit-clearing walk. */
+/* One halving step of nth_cell: when the r-th set bit lies above the low
+ * `width` bits, drop them and count them off. Branch free. */
+static inline void rank_step(uint32_t *bits, unsigned *r, int *cell, int width)
+{
+    unsigned low = (unsigned)__builtin_popcount(*bits & ((1u << width) - 1));
+    unsigned above = 0u - (unsigned)(*r >= low); /* all ones when r lies above */
+    *r -= low & above;
+    *bits >>= width & (int)above;
+    *cell += width & (int)above;
+}
+
+/* The cell of the r-th set bit of bits (0-based, r < popcount), by halving
+ * the window five times without a branch: a random r would make the
+ * branches of a bit-clearing walk mispredict about once a draw. */
 static inline int nth_cell(uint32_t bits, unsigned r)
 {
-    unsigned low = (unsigned)__builtin_popcount(bits & 0xFFFu);
-    int base = 0;
-    if (r >= low) {
-        r -= low;
-        bits >>= 12;
-        base = 12;
-    }
-    while (r--)
-        bits &= bits - 1;
-    return base + __builtin_ctz(bits);
+    int cell = 0;
+    rank_step(&bits, &r, &cell, 16);
+    rank_step(&bits, &r, &cell, 8);
+    rank_step(&bits, &r, &cell, 4);
+    rank_step(&bits, &r, &cell, 2);
+    rank_step(&bits, &r, &cell, 1);
+    return cell;
 }
 
 static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
@@ -354,15 +363,10 @@ static bool ttd_random_move(const pips_game *g, const void *state, pips_rng *rng
     if (!total)
         return false;
     unsigned r = (unsigned)pips_rng_below(rng, total);
-    int z = 1;
-    if (r >= n1) {
-        r -= n1;
-        z = 2;
-        if (r >= n2) {
-            r -= n2;
-            z = 3;
-        }
-    }
+    /* the size without branches (a random r mispredicts them) */
+    unsigned past1 = r >= n1, past2 = r >= n1 + n2;
+    int z = 1 + (int)past1 + (int)past2;
+    r -= (n1 & (0u - past1)) + (n2 & (0u - past2));
     *out = make_move(nth_cell(t[z], r), z);
     return true;
 }
