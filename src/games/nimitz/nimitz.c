@@ -7,7 +7,10 @@
  * generator (nim_cell_options in nimitz.h: precomputed clash and stacking
  * masks over pieces) used for play, perft and the solver, and check_move,
  * which compares colour, size and orientation neighbour by neighbour to say
- * why a move is refused. The tests compare them on random positions.
+ * why a move is refused. The tests compare them on random positions. The
+ * playout path (nim_random, nim_any_move) uses a branch-free twin of the
+ * mask-table generator, nim_cell_options_flat; the tests check its draws
+ * against the generator's list.
  *
  * Invariants: see nimitz.h. Whose turn it is and the store follow from the
  * pieces on the board, so the state text lists only the stacks.
