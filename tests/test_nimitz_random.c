@@ -112,8 +112,8 @@ static void test_uniform_over_legal(void **st)
                     break;
                 size_t n = g->def->legal_moves(g, s, moves);
                 g->def->apply(g, s, moves[pips_rng_below(&play, n)]);
-                if (v == 4 && ply == 1)
-                    break; /* the volcano's early plies are the big lists */
+                if (v == 4 && ply == 0)
+                    break; /* the volcano's opening is the big list */
             }
         }
         pips_state_free(g, s);
@@ -133,7 +133,7 @@ static void test_same_draw_as_list(void **st)
         pips_game *g = make_game(variants[v]);
         pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
         void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
-        for (uint64_t seed = 0; seed < 200; seed++) {
+        for (uint64_t seed = 0; seed < 120; seed++) {
             pips_rng ra, rb;
             pips_rng_seed(&ra, seed);
             pips_rng_seed(&rb, seed);
