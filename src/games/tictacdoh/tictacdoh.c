@@ -107,8 +107,9 @@ static const uint64_t LINE_PATTERNS[8] = {
 };
 
 /* has_line() for cells of the bounding box (which fits 3x3, TTD-R1) whose
- * lower-left corner is cell `corner`: moved to the grid's lower-left corner, the box's rows are gathered into a 9-bit
- * pattern that indexes LINE_PATTERNS. */
+ * lower-left corner is cell `corner`: moved to the grid's lower-left corner,
+ * the box's rows are gathered into a 9-bit pattern that indexes
+ * LINE_PATTERNS. */
 static inline bool has_line_in_box(uint32_t m, int corner)
 {
     uint32_t v = m >> corner;
@@ -266,17 +267,13 @@ static bool can_stack(const ttd_state *s, int c, int size)
             (s->nest2 & s->top[size - 1])) >> c & 1;
 }
 
-/* Status after the piece on cell c was placed (TTD-R5..R7). Only c changed
- * and no line existed before, so any line now runs through c. */
-static void update_status(ttd_state *s, int placed_size)
+/* Status of a position read from text (TTD-R5..R7): a line means the last
+ * placer won. Placements take status_after() instead. */
+static void update_status(ttd_state *s)
 {
     int mover = (s->placed - 1) % 2;
     uint8_t mover_wins = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
-    /* Only counts[placed_size] gained a cell, so only it can hold a new line;
-     * placed_size 0 (a position read from text) checks every size. */
-    bool line = placed_size ? has_line_in_box(s->counts[placed_size], cell_of(s->minx, s->miny))
-                            : has_line(s->counts[1]) || has_line(s->counts[2]) ||
-                                  has_line(s->counts[3]);
+    bool line = has_line(s->counts[1]) || has_line(s->counts[2]) || has_line(s->counts[3]);
     if (line)
         s->status = mover_wins;
     else if (s->placed == TTD_TOTAL)
@@ -708,7 +705,7 @@ static bool ttd_state_from_text(const pips_game *g, const char *text, void *stat
             return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d touches no other piece",
                              cell_x(c), cell_y(c));
     /* Status: a line means the last placer won (the game stops at a line). */
-    update_status(&s, 0);
+    update_status(&s);
     memcpy(state, &s, sizeof s);
     return true;
 }
