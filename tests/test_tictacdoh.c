@@ -1,13 +1,15 @@
 /*
  * test_tictacdoh.c — Tic Tac Doh! against its rulings TTD-R1..R7, the
- * rulebook's stacking examples, perft counts, an independent move generator
- * and the exact solution.
+ * rulebook's stacking examples, perft counts, an independent move generator,
+ * the exact solution, and the random_move playout shortcut (uniform over the
+ * legal list).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +305,102 @@ static void test_perft(void **unused)
     pips_game_free(g);
 }
 
+/* Draws 200 times the number of legal moves from random_move and checks
+ * each draw is in the legal list and the counts look uniform: every move
+ * within half to twice its expectation (a miss is below 1e-12 per move for a
+ * correct draw) and the chi-square statistic under df + 8 sd + 10. */
+static void check_uniform(const pips_game *g, const void *s, pips_rng *rng, const char *what)
+{
+    enum { MOVE_SPACE = 100, DRAWS_PER_MOVE = 200 }; /* moves are cell * 4 + size */
+    pips_move moves[75], m;
+    int index_of[MOVE_SPACE];
+    unsigned count[75] = {0};
+    size_t n = g->def->legal_moves(g, s, moves);
+    if (n == 0) {
+        assert_false(g->def->random_move(g, s, rng, &m));
+        return;
+    }
+    for (int i = 0; i < MOVE_SPACE; i++)
+        index_of[i] = -1;
+    for (size_t i = 0; i < n; i++)
+        index_of[moves[i]] = (int)i;
+    for (size_t d = 0; d < DRAWS_PER_MOVE * n; d++) {
+        if (!g->def->random_move(g, s, rng, &m))
+            fail_msg("%s: random_move found no move among %zu", what, n);
+        if (m >= MOVE_SPACE || index_of[m] < 0)
+            fail_msg("%s: random_move gave %llu, not in the legal list", what,
+                     (unsigned long long)m);
+        count[index_of[m]]++;
+    }
+    double expect = DRAWS_PER_MOVE, chi2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (count[i] < expect / 2 || count[i] > expect * 2)
+            fail_msg("%s: move %llu drawn %u times, expected about %.0f", what,
+                     (unsigned long long)moves[i], count[i], expect);
+        chi2 += (count[i] - expect) * (count[i] - expect) / expect;
+    }
+    double df = (double)(n - 1), bound = df + 8 * sqrt(2 * df) + 10;
+    if (chi2 > bound)
+        fail_msg("%s: chi-square %.1f over %zu moves exceeds %.1f", what, chi2, n, bound);
+}
+
+/* TTD-R1..R3: random_move is uniform over the legal placements at every ply
+ * of many random games, and finds none once the game is over (TTD-R5..R7). */
+static void test_random_move_uniform(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = pips_state_new(g, NULL);
+    pips_move moves[75];
+    pips_rng play, draw;
+    pips_rng_seed(&draw, 77);
+    for (uint64_t game = 0; game < 80; game++) {
+        pips_rng_seed(&play, game);
+        g->def->initial(g, s);
+        for (int ply = 0;; ply++) {
+            char what[64];
+            snprintf(what, sizeof what, "game %llu ply %d", (unsigned long long)game, ply);
+            check_uniform(g, s, &draw, what);
+            if (g->def->to_move(g, s) == PIPS_OVER)
+                break;
+            size_t n = g->def->legal_moves(g, s, moves);
+            g->def->apply(g, s, moves[pips_rng_below(&play, n)]);
+        }
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* random_move draws exactly legal_moves[below(n)] for the same generator
+ * state (sizes, then cells), so seeded playouts and the bench fingerprint do
+ * not depend on the shortcut. */
+static void test_random_move_same_as_list(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
+    pips_move moves[75];
+    for (uint64_t seed = 0; seed < 2000; seed++) {
+        pips_rng ra, rb;
+        pips_rng_seed(&ra, seed);
+        pips_rng_seed(&rb, seed);
+        g->def->initial(g, a);
+        g->def->initial(g, b);
+        while (g->def->to_move(g, a) != PIPS_OVER) {
+            pips_move m;
+            assert_true(g->def->random_move(g, a, &ra, &m));
+            size_t n = g->def->legal_moves(g, b, moves);
+            assert_true(m == moves[pips_rng_below(&rb, n)]);
+            g->def->apply(g, a, m);
+            g->def->apply(g, b, m);
+        }
+        assert_memory_equal(a, b, g->def->state_size);
+    }
+    pips_state_free(g, a);
+    pips_state_free(g, b);
+    pips_game_free(g);
+}
+
 static void test_text_errors_leave_state_untouched(void **unused)
 {
     (void)unused;
@@ -412,6 +510,8 @@ int main(void)
         cmocka_unit_test(test_r4_r5_counting_and_winner),
         cmocka_unit_test(test_r6_r7_draws_and_stuck_players),
         cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_random_move_uniform),
+        cmocka_unit_test(test_random_move_same_as_list),
         cmocka_unit_test(test_text_errors_leave_state_untouched),
         cmocka_unit_test(test_solution_is_a_draw),
         cmocka_unit_test(test_evaluation_hints),

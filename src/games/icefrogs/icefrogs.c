@@ -59,6 +59,7 @@ typedef struct icf_config {
     int players;
     int max_plies;
     uint64_t board;                    /* the 37 cells (ICF-R1) */
+    uint64_t adj[ICF_GRID];            /* neighbours() of each cell */
     int8_t cells[ICF_CELLS];           /* cell ids in naming order a1, b1, b2, c1, ... */
     int8_t q[ICF_GRID], r[ICF_GRID];
     int8_t row[ICF_GRID], col[ICF_GRID]; /* row 0..8 (a..i), column 0.. in the row */
@@ -186,6 +187,8 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
                 cf->mirror[c] = (int8_t)cell_id(-q - r, r);
             }
     }
+    for (int i = 0; i < ICF_CELLS; i++)
+        cf->adj[cf->cells[i]] = neighbours(bit(cf->cells[i]), cf->board);
     /* ICF-R2: start spaces. */
     static const int START2[2][2] = {{2, -4}, {-2, 4}};
     static const int START3[3][2] = {{2, -4}, {-4, 2}, {2, 2}};
@@ -313,12 +316,35 @@ static uint64_t source_dests(const icf_config *cf, const icf_state *s, int src)
            ~bit(src);
 }
 
-static size_t gen_moves(const icf_config *cf, const icf_state *s, pips_move *out,
-                        bool count_only)
+/* reach() for the move generator: the steps from the neighbour table, and
+ * no flood at all when no neighbour can be jumped (the common case). */
+static inline uint64_t reach_fast(const icf_config *cf, icf_view v, int from)
 {
-    size_t n = 0;
-    int p = s->to_move, own = cf->start[p];
-    uint64_t board = cf->board, not_own = ~bit(own);
+    uint64_t adj = cf->adj[from];
+    uint64_t dest = adj & (v.empty | v.ge);
+    if (!(adj & v.le))
+        return dest;
+    uint64_t board = cf->board, seen = bit(from), landed = 0, frontier = seen;
+    while (frontier) {
+        uint64_t l = jump_landings(frontier, v.le, board);
+        dest |= l & v.ge;
+        frontier = l & v.empty & ~seen;
+        seen |= frontier;
+        landed |= frontier;
+    }
+    return dest | landed | (landed ? neighbours(landed, board) & v.ge : 0);
+}
+
+/* Most sources of one player: every top piece (15) and three entering sizes. */
+#define ICF_MAX_SOURCES (3 * ICF_PER_SIZE + 3)
+
+/* The sources of the player to move in move order (own top pieces by cell,
+ * then entering S, M, L) with their final cells (ICF-R3..R7); returns how
+ * many. A source with no final cell is listed with an empty set. */
+static int source_sets(const icf_config *cf, const icf_state *s, int *src, uint64_t *dest)
+{
+    int p = s->to_move, own = cf->start[p], k = 0;
+    uint64_t not_own = ~bit(own);
     /* Every jump moves a piece by an even step in both axial coordinates, so
      * a chain never lands next to the cell it left: the piece can neither
      * jump over that cell nor step onto it after a jump, and landing on it
@@ -327,27 +353,35 @@ static size_t gen_moves(const icf_config *cf, const icf_state *s, pips_move *out
      * compare the two). */
     icf_view views[4];
     for (int z = 1; z <= 3; z++)
-        views[z] = view_of(board, s->occ, s->ge2, s->ge3, z);
+        views[z] = view_of(cf->board, s->occ, s->ge2, s->ge3, z);
     for (uint64_t mine = s->own[p]; mine; mine &= mine - 1) {
         int c = __builtin_ctzll(mine);
-        uint64_t d = reach(board, views[psize(s->top[c])], c) & not_own & ~bit(c);
-        if (count_only) {
-            n += (size_t)__builtin_popcountll(d);
-            continue;
-        }
-        pips_move base = make_move(c, 0);
-        for (; d; d &= d - 1)
-            out[n++] = base + (pips_move)__builtin_ctzll(d);
+        src[k] = c;
+        dest[k++] = reach_fast(cf, views[psize(s->top[c])], c) & not_own & ~bit(c);
     }
     for (int z = 1; z <= 3; z++) {
         if (!s->supply[p][z])
             continue;
-        uint64_t d = reach(board, views[z], own) & not_own;
+        src[k] = ICF_ENTER_BASE + z - 1;
+        dest[k++] = reach_fast(cf, views[z], own) & not_own;
+    }
+    return k;
+}
+
+static size_t gen_moves(const icf_config *cf, const icf_state *s, pips_move *out,
+                        bool count_only)
+{
+    int src[ICF_MAX_SOURCES];
+    uint64_t dest[ICF_MAX_SOURCES];
+    int k = source_sets(cf, s, src, dest);
+    size_t n = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t d = dest[i];
         if (count_only) {
             n += (size_t)__builtin_popcountll(d);
             continue;
         }
-        pips_move base = make_move(ICF_ENTER_BASE + z - 1, 0);
+        pips_move base = make_move(src[i], 0);
         for (; d; d &= d - 1)
             out[n++] = base + (pips_move)__builtin_ctzll(d);
     }
@@ -369,6 +403,39 @@ static size_t icf_count_moves(const pips_game *g, const void *state)
 {
     const icf_state *s = state;
     return s->status ? 0 : gen_moves(CF(g), s, NULL, true);
+}
+
+/* A uniformly random legal move without writing the list: one draw below
+ * the number of moves picks a source by its share and then its final cell,
+ * the move that picking by index from gen_moves' list would give. */
+static bool icf_random_move(const pips_game *g, const void *state, pips_rng *rng,
+                            pips_move *out)
+{
+    const icf_config *cf = CF(g);
+    const icf_state *s = state;
+    if (s->status)
+        return false;
+    int src[ICF_MAX_SOURCES];
+    uint64_t dest[ICF_MAX_SOURCES];
+    unsigned count[ICF_MAX_SOURCES], total = 0;
+    int k = source_sets(cf, s, src, dest);
+    for (int i = 0; i < k; i++) {
+        count[i] = (unsigned)__builtin_popcountll(dest[i]);
+        total += count[i];
+    }
+    if (total == 0) { /* ICF-R9: the forced pass is the only move */
+        *out = ICF_PASS;
+        return true;
+    }
+    unsigned r = (unsigned)pips_rng_below(rng, total);
+    int i = 0;
+    while (r >= count[i])
+        r -= count[i++];
+    uint64_t d = dest[i];
+    while (r--)
+        d &= d - 1;
+    *out = make_move(src[i], __builtin_ctzll(d));
+    return true;
 }
 
 static bool icf_check_move(const pips_game *g, const void *state, pips_move m, pips_error *err)
@@ -427,17 +494,22 @@ static bool icf_check_move(const pips_game *g, const void *state, pips_move m, p
 /* ---- applying moves ---- */
 
 /* Pieces on cells before c: the heights summed eight bytes at a time (a
- * multiply adds the bytes of a word; every sum stays below 256). */
+ * multiply adds the bytes of a word; every sum stays below 256), the last
+ * word masked to the cells before c. That word may reach past height[] into
+ * top[], which lies in the same state and is masked off. */
 static int pool_offset(const icf_state *s, int c)
 {
     int off = 0, i = 0;
+    uint64_t w;
     for (; i + 8 <= c; i += 8) {
-        uint64_t w;
         memcpy(&w, s->height + i, 8);
         off += (int)((w * 0x0101010101010101ULL) >> 56);
     }
-    for (; i < c; i++)
-        off += s->height[i];
+    if (c > i) {
+        memcpy(&w, s->height + i, 8);
+        w &= ~0ULL >> (64 - 8 * (c - i));
+        off += (int)((w * 0x0101010101010101ULL) >> 56);
+    }
     return off;
 }
 
@@ -1042,6 +1114,7 @@ const pips_game_def pips_icefrogs_def = {
     .to_move = icf_to_move,
     .legal_moves = icf_legal_moves,
     .count_moves = icf_count_moves,
+    .random_move = icf_random_move,
     .check_move = icf_check_move,
     .apply = icf_apply,
     .returns = icf_returns,

@@ -7,7 +7,10 @@
  * generator (nim_cell_options in nimitz.h: precomputed clash and stacking
  * masks over pieces) used for play, perft and the solver, and check_move,
  * which compares colour, size and orientation neighbour by neighbour to say
- * why a move is refused. The tests compare them on random positions.
+ * why a move is refused. The tests compare them on random positions. The
+ * playout path (nim_random, nim_any_move) uses a branch-free twin of the
+ * mask-table generator, nim_cell_options_flat; the tests check its draws
+ * against the generator's list.
  *
  * Invariants: see nimitz.h. Whose turn it is and the store follow from the
  * pieces on the board, so the state text lists only the stacks.
@@ -50,7 +53,7 @@ bool nim_any_move(const nim_config *cf, const nim_state *s)
         return false;
     for (int c = 0; c < cf->cells; c++) {
         unsigned pm, om;
-        if (nim_cell_options(cf, s, c, avail, &pm, &om) && pm && om)
+        if (nim_cell_options_flat(cf, s, c, avail, &pm, &om) && pm && om)
             return true;
     }
     return false;
@@ -84,6 +87,66 @@ size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
         }
     }
     return n;
+}
+
+/* The index-th set bit of a 16-bit mask (0-based, index < popcount), by
+ * halving the window without a branch (random ranks mispredict branches). */
+static inline void rank_step(unsigned *mask, unsigned *index, int *at, int width)
+{
+    unsigned low = (unsigned)__builtin_popcount(*mask & ((1u << width) - 1));
+    unsigned above = 0u - (unsigned)(*index >= low); /* all ones: the bit lies above */
+    *index -= low & above;
+    *mask >>= width & (int)above;
+    *at += width & (int)above;
+}
+
+static inline int nth_bit16(unsigned mask, unsigned index)
+{
+    int at = 0;
+    rank_step(&mask, &index, &at, 8);
+    rank_step(&mask, &index, &at, 4);
+    rank_step(&mask, &index, &at, 2);
+    rank_step(&mask, &index, &at, 1);
+    return at;
+}
+
+/* A uniformly random legal move, drawn by counting: cell c offers
+ * |pieces| x |orientations| moves (the product nim_generate writes), so one
+ * draw below the total picks a cell by its share, then an orientation and a
+ * piece by the quotient and remainder. Every legal move has the same chance
+ * 1/total, as when picking from the written list, and it is the very move
+ * that list holds at the drawn index. */
+pips_move nim_random(const nim_config *cf, const nim_state *s, pips_rng *rng)
+{
+    unsigned avail = nim_avail(s);
+    if (!avail)
+        return PIPS_MOVE_NONE;
+    unsigned pms[NIM_MAX_CELLS], oms[NIM_MAX_CELLS], counts[NIM_MAX_CELLS], total = 0;
+    for (int c = 0; c < cf->cells; c++) {
+        unsigned pm = 0, om = 0;
+        nim_cell_options_flat(cf, s, c, avail, &pm, &om);
+        pms[c] = pm;
+        oms[c] = om;
+        counts[c] = (unsigned)__builtin_popcount(pm) * (unsigned)__builtin_popcount(om);
+        total += counts[c];
+    }
+    if (!total)
+        return PIPS_MOVE_NONE;
+    unsigned r = (unsigned)pips_rng_below(rng, total);
+    /* The cell: how many cells end at or below r (running totals grow, so
+     * they are the first ones); r then counts from the cell's first move. */
+    unsigned running = 0, before = 0;
+    int c = 0;
+    for (int i = 0; i < cf->cells; i++) {
+        running += counts[i];
+        unsigned passed = 0u - (unsigned)(running <= r);
+        c += (int)(passed & 1);
+        before = (before & ~passed) | (running & passed);
+    }
+    r -= before;
+    unsigned per_orient = (unsigned)__builtin_popcount(pms[c]);
+    unsigned oi = r / per_orient;
+    return nim_make_move(c, nth_bit16(oms[c], oi), nth_bit16(pms[c], r - oi * per_orient));
 }
 
 void nim_place(const nim_config *cf, nim_state *s, pips_move m)
@@ -307,6 +370,18 @@ static bool nim_configure(const pips_game *g, void *config, pips_error *err)
             if (p / 3 != q / 3 && q % 3 < p % 3)
                 cf->on_top[p] |= (uint16_t)(1u << q);
         }
+    cf->on_top_slot[0] = (1u << NIM_PIECES) - 1;
+    for (int p = 0; p < NIM_PIECES; p++) {
+        cf->clash_slot[p + 1] = cf->clash[p];
+        cf->on_top_slot[p + 1] = cf->on_top[p];
+    }
+    for (int i = 0; i < cf->cells; i++) {
+        int k = 0;
+        for (uint64_t nb = cf->adj[i]; nb; nb &= nb - 1)
+            cf->nbr[i][k++] = (uint8_t)__builtin_ctzll(nb);
+        while (k < 4)
+            cf->nbr[i][k++] = (uint8_t)i;
+    }
     for (int c = 0; c < NIM_MAX_CELLS; c++) {
         for (int l = 0; l < 3; l++)
             for (int p = 0; p < NIM_PIECES; p++)
@@ -348,6 +423,16 @@ static size_t nim_legal_moves(const pips_game *g, const void *state, pips_move *
 {
     const nim_state *s = state;
     return s->over ? 0 : nim_generate(cfg(g), s, out);
+}
+
+static bool nim_random_move(const pips_game *g, const void *state, pips_rng *rng,
+                            pips_move *out)
+{
+    const nim_state *s = state;
+    if (s->over)
+        return false;
+    *out = nim_random(cfg(g), s, rng);
+    return *out != PIPS_MOVE_NONE;
 }
 
 static size_t nim_count_moves(const pips_game *g, const void *state)
@@ -875,6 +960,7 @@ const pips_game_def pips_nimitz_def = {
     .legal_moves = nim_legal_moves,
     .count_moves = nim_count_moves,
     .check_move = nim_check_move,
+    .random_move = nim_random_move,
     .apply = nim_apply,
     .undo = nim_undo,
     .returns = nim_returns,

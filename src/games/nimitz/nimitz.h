@@ -37,6 +37,12 @@ typedef struct nim_config {
     uint8_t sym[NIM_MAX_SYMS][NIM_MAX_CELLS];    /* cell -> image cell */
     uint16_t clash[NIM_PIECES];  /* pieces sharing colour or size with p (NIM-R4) */
     uint16_t on_top[NIM_PIECES]; /* pieces that may stand on p (NIM-R2) */
+    /* For the branch-free playout path: the neighbours of each cell padded
+     * to four with the cell itself, and clash[] and on_top[] indexed by slot
+     * value (0, no piece: nothing clashes and any piece may go). */
+    uint8_t nbr[NIM_MAX_CELLS][4];
+    uint16_t clash_slot[NIM_PIECES + 1];
+    uint16_t on_top_slot[NIM_PIECES + 1];
     uint64_t zob_piece[NIM_MAX_CELLS][3][NIM_PIECES];
     uint64_t zob_orient[NIM_MAX_CELLS][NIM_ORIENTS];
 } nim_config;
@@ -85,6 +91,33 @@ static inline bool nim_cell_options(const nim_config *cf, const nim_state *s, in
     return true;
 }
 
+/* nim_cell_options() without data-dependent branches but the full-cell test,
+ * for playouts, whose random positions make the neighbour loop's branches
+ * mispredict. A padding neighbour is the cell itself, whose slot at its own
+ * height is empty, so it rules nothing out; so does an empty neighbour. */
+static inline bool nim_cell_options_flat(const nim_config *cf, const nim_state *s, int c,
+                                         unsigned avail, unsigned *pieces, unsigned *orients)
+{
+    int h = s->height[c];
+    if (h == 3)
+        return false;
+    const uint8_t *nb = cf->nbr[c];
+    unsigned v0 = s->slot[nb[0]][h], v1 = s->slot[nb[1]][h];
+    unsigned v2 = s->slot[nb[2]][h], v3 = s->slot[nb[3]][h];
+    unsigned bad = cf->clash_slot[v0] | cf->clash_slot[v1] | cf->clash_slot[v2] |
+                   cf->clash_slot[v3];
+    unsigned obad = ((1u << s->orient[nb[0]]) & (0u - (unsigned)(v0 != 0))) |
+                    ((1u << s->orient[nb[1]]) & (0u - (unsigned)(v1 != 0))) |
+                    ((1u << s->orient[nb[2]]) & (0u - (unsigned)(v2 != 0))) |
+                    ((1u << s->orient[nb[3]]) & (0u - (unsigned)(v3 != 0)));
+    /* NIM-R2/R3 on a stack; an empty cell has slot[c][0] == 0 (any piece)
+     * and any orientation. */
+    unsigned below = s->slot[c][h - (h > 0)];
+    *pieces = avail & ~bad & cf->on_top_slot[below];
+    *orients = 31u & ~obad & ((1u << s->orient[c]) | (0u - (unsigned)(h == 0)));
+    return true;
+}
+
 /* Bits set in a 16-bit mask (no popcnt instruction is assumed). */
 static inline unsigned nim_popcount16(unsigned x)
 {
@@ -100,6 +133,9 @@ static inline unsigned nim_avail(const nim_state *s) { return s->avail; }
 size_t nim_count(const nim_config *cf, const nim_state *s);
 bool nim_any_move(const nim_config *cf, const nim_state *s);
 size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out);
+/* A uniformly random legal move (as if picked from nim_generate's list), or
+ * PIPS_MOVE_NONE when there is none. */
+pips_move nim_random(const nim_config *cf, const nim_state *s, pips_rng *rng);
 void nim_place(const nim_config *cf, nim_state *s, pips_move m);
 void nim_unplace(const nim_config *cf, nim_state *s, pips_move m);
 

@@ -64,12 +64,57 @@ static inline uint32_t dilate(uint32_t m)
     return (v | ((v << 1) & ~COL(0)) | ((v >> 1) & ~COL(4))) & ALL_CELLS;
 }
 
+/* cell_x() and cell_y() of each cell. */
+static const int8_t CELL_X[TTD_CELLS] = {-2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1, 0,
+                                         1,  2,  -2, -1, 0, 1, 2, -2, -1, 0, 1, 2};
+static const int8_t CELL_Y[TTD_CELLS] = {-2, -2, -2, -2, -2, -1, -1, -1, -1, -1, 0, 0, 0,
+                                         0,  0,  1,  1,  1,  1,  1,  2,  2,  2, 2, 2};
+
+/* dilate() of each single cell, for the placement fast path. */
+static const uint32_t CELL_DILATE[TTD_CELLS] = {
+    0x0000063u, 0x00000E7u, 0x00001CEu, 0x000039Cu, 0x0000318u,
+    0x0000C63u, 0x0001CE7u, 0x00039CEu, 0x000739Cu, 0x0006318u,
+    0x0018C60u, 0x0039CE0u, 0x00739C0u, 0x00E7380u, 0x00C6300u,
+    0x0318C00u, 0x0739C00u, 0x0E73800u, 0x1CE7000u, 0x18C6000u,
+    0x0318000u, 0x0738000u, 0x0E70000u, 0x1CE0000u, 0x18C0000u,
+};
+
+/* Cells at most two columns and two rows from each cell: a piece set there
+ * still fits a 3x3 window with that cell (TTD-R1). The cells that fit every
+ * window holding the bounding box are the cells of this table at two
+ * opposite corners of the box. */
+static const uint32_t CELL_SPAN2[TTD_CELLS] = {
+    0x0001CE7u, 0x0003DEFu, 0x0007FFFu, 0x0007BDEu, 0x000739Cu,
+    0x0039CE7u, 0x007BDEFu, 0x00FFFFFu, 0x00F7BDEu, 0x00E739Cu,
+    0x0739CE7u, 0x0F7BDEFu, 0x1FFFFFFu, 0x1EF7BDEu, 0x1CE739Cu,
+    0x0739CE0u, 0x0F7BDE0u, 0x1FFFFE0u, 0x1EF7BC0u, 0x1CE7380u,
+    0x0739C00u, 0x0F7BC00u, 0x1FFFC00u, 0x1EF7800u, 0x1CE7000u,
+};
+
 /* Does m hold three cells in a row, column or diagonal? (TTD-R5) */
 static inline bool has_line(uint32_t m)
 {
     uint32_t starts03 = COL(0) | COL(1) | COL(2), starts24 = COL(2) | COL(3) | COL(4);
     return (m & (m >> 1) & (m >> 2) & starts03) || (m & (m >> 5) & (m >> 10)) ||
            (m & (m >> 6) & (m >> 12) & starts03) || (m & (m >> 4) & (m >> 8) & starts24);
+}
+
+/* Bit k set when the 3x3 pattern k (bit 3 * row + column) holds a row,
+ * column or diagonal: TTD-R5 within the window. */
+static const uint64_t LINE_PATTERNS[8] = {
+    0xFF80808080808080ULL, 0xFFF0AA80FAF0AA80ULL, 0xFFCC8080CCCC8080ULL, 0xFFFCAA80FEFCAA80ULL,
+    0xFFFAF0F0AAAA8080ULL, 0xFFFAFAF0FAFAAA80ULL, 0xFFFEF0F0EEEE8080ULL, 0xFFFFFFFFFFFFFFFFULL,
+};
+
+/* has_line() for cells of the bounding box (which fits 3x3, TTD-R1) whose
+ * lower-left corner is cell `corner`: moved to the grid's lower-left corner,
+ * the box's rows are gathered into a 9-bit pattern that indexes
+ * LINE_PATTERNS. */
+static inline bool has_line_in_box(uint32_t m, int corner)
+{
+    uint32_t v = m >> corner;
+    uint32_t k = (v & 7u) | (v >> 2 & 0x38u) | (v >> 4 & 0x1C0u);
+    return LINE_PATTERNS[k >> 6] >> (k & 63) & 1;
 }
 
 /* Cells inside every 3x3 window that still holds the bounding box (TTD-R1). */
@@ -153,6 +198,42 @@ static inline uint32_t targets(const ttd_state *s, int z)
     return empty | stack;
 }
 
+/* targets() of the three sizes at once, t[1..3], sharing the stack terms: a
+ * smaller piece goes on a single or a 2-high tree one size up, a larger one
+ * on a single or a 2-high nest one size down (TTD-R3). */
+static inline void all_targets(const ttd_state *s, uint32_t t[4])
+{
+    uint32_t tree_base = s->single | s->tree2, nest_base = s->single | s->nest2;
+    t[1] = s->stash[1] ? s->room | (tree_base & s->top[2]) : 0;
+    t[2] = s->stash[2] ? s->room | (nest_base & s->top[1]) | (tree_base & s->top[3]) : 0;
+    t[3] = s->stash[3] ? s->room | (nest_base & s->top[2]) : 0;
+}
+
+/* One halving step of nth_cell: when the r-th set bit lies above the low
+ * `width` bits, drop them and count them off. Branch free. */
+static inline void rank_step(uint32_t *bits, unsigned *r, int *cell, int width)
+{
+    unsigned low = (unsigned)__builtin_popcount(*bits & ((1u << width) - 1));
+    unsigned above = 0u - (unsigned)(*r >= low); /* all ones when r lies above */
+    *r -= low & above;
+    *bits >>= width & (int)above;
+    *cell += width & (int)above;
+}
+
+/* The cell of the r-th set bit of bits (0-based, r < popcount), by halving
+ * the window five times without a branch: a random r would make the
+ * branches of a bit-clearing walk mispredict about once a draw. */
+static inline int nth_cell(uint32_t bits, unsigned r)
+{
+    int cell = 0;
+    rank_step(&bits, &r, &cell, 16);
+    rank_step(&bits, &r, &cell, 8);
+    rank_step(&bits, &r, &cell, 4);
+    rank_step(&bits, &r, &cell, 2);
+    rank_step(&bits, &r, &cell, 1);
+    return cell;
+}
+
 static size_t gen_moves(const ttd_state *s, pips_move *out, bool count_only)
 {
     size_t n = 0;
@@ -186,27 +267,25 @@ static bool can_stack(const ttd_state *s, int c, int size)
             (s->nest2 & s->top[size - 1])) >> c & 1;
 }
 
-/* Status after the piece on cell c was placed (TTD-R5..R7). Only c changed
- * and no line existed before, so any line now runs through c. */
-static void update_status(ttd_state *s, int placed_size)
+/* Status of a position read from text (TTD-R5..R7): a line means the last
+ * placer won. Placements take status_after() instead. */
+static void update_status(ttd_state *s)
 {
     int mover = (s->placed - 1) % 2;
     uint8_t mover_wins = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
-    /* Only counts[placed_size] gained a cell, so only it can hold a new line;
-     * placed_size 0 (a position read from text) checks every size. */
-    bool line = placed_size ? has_line(s->counts[placed_size])
-                            : has_line(s->counts[1]) || has_line(s->counts[2]) ||
-                                  has_line(s->counts[3]);
+    bool line = has_line(s->counts[1]) || has_line(s->counts[2]) || has_line(s->counts[3]);
     if (line)
         s->status = mover_wins;
     else if (s->placed == TTD_TOTAL)
         s->status = TTD_DRAW;
     else if (s->room)
         s->status = TTD_ONGOING; /* pieces remain and an empty cell takes any size */
-    else if (!targets(s, 1) && !targets(s, 2) && !targets(s, 3))
-        s->status = mover_wins; /* TTD-R7: the player to move is stuck */
-    else
-        s->status = TTD_ONGOING;
+    else {
+        uint32_t t[4];
+        all_targets(s, t);
+        /* TTD-R7: a player to move who is stuck loses */
+        s->status = (t[1] | t[2] | t[3]) ? TTD_ONGOING : mover_wins;
+    }
 }
 
 /* ---- interface ---- */
@@ -272,23 +351,20 @@ static bool ttd_random_move(const pips_game *g, const void *state, pips_rng *rng
         *out = make_move(cell_of(0, 0), 1 + (int)pips_rng_below(rng, 3));
         return true;
     }
+    /* The r-th move of gen_moves' order (sizes, then cells) without
+     * writing the list. */
     uint32_t t[4];
-    unsigned count[4], total = 0;
-    for (int z = 1; z <= 3; z++) {
-        t[z] = targets(s, z);
-        count[z] = (unsigned)__builtin_popcount(t[z]);
-        total += count[z];
-    }
+    all_targets(s, t);
+    unsigned n1 = (unsigned)__builtin_popcount(t[1]), n2 = (unsigned)__builtin_popcount(t[2]);
+    unsigned total = n1 + n2 + (unsigned)__builtin_popcount(t[3]);
     if (!total)
         return false;
     unsigned r = (unsigned)pips_rng_below(rng, total);
-    int z = 1;
-    while (r >= count[z])
-        r -= count[z++];
-    uint32_t bits = t[z];
-    while (r--)
-        bits &= bits - 1;
-    *out = make_move(__builtin_ctz(bits), z);
+    /* the size without branches (a random r mispredicts them) */
+    unsigned past1 = r >= n1, past2 = r >= n1 + n2;
+    int z = 1 + (int)past1 + (int)past2;
+    r -= (n1 & (0u - past1)) + (n2 & (0u - past2));
+    *out = make_move(nth_cell(t[z], r), z);
     return true;
 }
 
@@ -340,47 +416,87 @@ static bool ttd_check_move(const pips_game *g, const void *state, pips_move m,
     return true;
 }
 
+/* update_status() after a placement of size z on a box with lower-left
+ * corner `corner`: only counts[z] gained a cell, so only it can hold a new
+ * line; room is the state's room after the placement. */
+static inline uint8_t status_after(const ttd_state *s, uint32_t counts_z, int corner,
+                                   int placed, uint32_t room)
+{
+    uint8_t mover_wins = placed & 1 ? TTD_WIN_X : TTD_WIN_O;
+    if (has_line_in_box(counts_z, corner))
+        return mover_wins;
+    if (placed == TTD_TOTAL)
+        return TTD_DRAW;
+    if (room)
+        return TTD_ONGOING; /* pieces remain and an empty cell takes any size */
+    uint32_t t[4];
+    all_targets(s, t);
+    return (t[1] | t[2] | t[3]) ? TTD_ONGOING : mover_wins; /* TTD-R7: stuck */
+}
+
+/* ttd_apply() for a piece going on top of a stack (the rarer case). */
+static __attribute__((noinline)) void apply_on_stack(ttd_state *s, int c, int z)
+{
+    int h = s->height[c] + 1, placed = s->placed + 1;
+    uint32_t bit = 1u << c, counts_z = s->counts[z] | bit; /* the new top always counts */
+    s->height[c] = (uint8_t)h;
+    s->piece[c][h - 1] = (uint8_t)z;
+    s->stash[z]--;
+    s->placed = (uint8_t)placed;
+    s->top[z] |= bit;
+    s->counts[z] = counts_z;
+    int below = s->piece[c][h - 2];
+    bool tree = s->piece[c][1] < s->piece[c][0];
+    s->top[below] &= ~bit;
+    s->single &= ~bit;
+    if (h == 2)
+        *(tree ? &s->tree2 : &s->nest2) |= bit;
+    else
+        s->tree2 &= ~bit, s->nest2 &= ~bit;
+    if (!tree)
+        s->counts[below] &= ~bit; /* a nest counts only as its top */
+    s->status = status_after(s, counts_z, cell_of(s->minx, s->miny), placed, s->room);
+}
+
 static void ttd_apply(const pips_game *g, void *state, pips_move m)
 {
     (void)g;
     ttd_state *s = state;
     int c = move_cell(m), z = move_size(m);
-    int h = ++s->height[c];
-    uint32_t bit = 1u << c;
-    s->piece[c][h - 1] = (uint8_t)z;
-    s->stash[z]--;
-    s->top[z] |= bit;
-    s->counts[z] |= bit; /* the new top always counts */
-    if (h == 1) {
-        /* A new cell: the box, the touching cells and the room change. */
-        int8_t x = (int8_t)cell_x(c), y = (int8_t)cell_y(c);
-        if (s->placed == 0) {
-            s->minx = s->maxx = x;
-            s->miny = s->maxy = y;
-        } else {
-            if (x < s->minx) s->minx = x;
-            if (x > s->maxx) s->maxx = x;
-            if (y < s->miny) s->miny = y;
-            if (y > s->maxy) s->maxy = y;
-        }
-        s->occ |= bit;
-        s->single |= bit;
-        s->near = (s->near | dilate(bit)) & ~s->occ;
-        s->room = s->near & window_mask(s);
-    } else {
-        int below = s->piece[c][h - 2];
-        bool tree = s->piece[c][1] < s->piece[c][0];
-        s->top[below] &= ~bit;
-        s->single &= ~bit;
-        if (h == 2)
-            *(tree ? &s->tree2 : &s->nest2) |= bit;
-        else
-            s->tree2 &= ~bit, s->nest2 &= ~bit;
-        if (!tree)
-            s->counts[below] &= ~bit; /* a nest counts only as its top */
+    if (s->height[c]) {
+        apply_on_stack(s, c, z);
+        return;
     }
-    s->placed++;
-    update_status(s, z);
+    /* A new cell: the box, the touching cells and the room change too. */
+    int placed = s->placed + 1;
+    uint32_t bit = 1u << c, counts_z = s->counts[z] | bit;
+    s->height[c] = 1;
+    s->piece[c][0] = (uint8_t)z;
+    s->stash[z]--;
+    s->placed = (uint8_t)placed;
+    s->top[z] |= bit;
+    s->counts[z] = counts_z;
+    int x = CELL_X[c], y = CELL_Y[c];
+    int minx = x, maxx = x, miny = y, maxy = y;
+    if (placed == 1) {
+        s->minx = s->maxx = (int8_t)x;
+        s->miny = s->maxy = (int8_t)y;
+    } else {
+        minx = s->minx, maxx = s->maxx, miny = s->miny, maxy = s->maxy;
+        if (x < minx) s->minx = (int8_t)(minx = x);
+        if (x > maxx) s->maxx = (int8_t)(maxx = x);
+        if (y < miny) s->miny = (int8_t)(miny = y);
+        if (y > maxy) s->maxy = (int8_t)(maxy = y);
+    }
+    uint32_t occ = s->occ | bit, near = (s->near | CELL_DILATE[c]) & ~occ;
+    s->occ = occ;
+    s->single |= bit;
+    s->near = near;
+    /* window_mask() from two opposite corners of the box */
+    int corner = cell_of(minx, miny);
+    uint32_t room = near & CELL_SPAN2[corner] & CELL_SPAN2[cell_of(maxx, maxy)];
+    s->room = room;
+    s->status = status_after(s, counts_z, corner, placed, room);
 }
 
 static void ttd_undo(const pips_game *g, void *state, pips_move m)
@@ -589,7 +705,7 @@ static bool ttd_state_from_text(const pips_game *g, const char *text, void *stat
             return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d touches no other piece",
                              cell_x(c), cell_y(c));
     /* Status: a line means the last placer won (the game stops at a line). */
-    update_status(&s, 0);
+    update_status(&s);
     memcpy(state, &s, sizeof s);
     return true;
 }

@@ -1,0 +1,182 @@
+/*
+ * test_icefrogs_random.c — the random_move playout shortcut of IceFrogs
+ * against the legal move list (ICF-R3..R9): on positions along random games
+ * for 2 and 3 players it returns only legal moves and draws every legal move
+ * with about equal frequency (a loose chi-square bound and per-move bounds,
+ * fixed seeds); a forced pass is its only move (ICF-R9); it finds none once
+ * the game is over; and it picks exactly the move that picking by index from
+ * legal_moves would, so seeded playouts (and the bench fingerprint) are
+ * unchanged by the shortcut.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pips/game.h"
+
+#define MOVE_SPACE (68u * 64u) /* source * 64 + destination; the pass is 67 * 64 */
+#define DRAWS_PER_MOVE 200
+
+static pips_game *make_game(const char *opt)
+{
+    pips_error err;
+    const char *kv[1] = {opt};
+    pips_game *g = pips_game_new("icefrogs", kv, opt ? 1 : 0, NULL, &err);
+    if (!g)
+        fail_msg("icefrogs %s: %s", opt ? opt : "", err.msg);
+    return g;
+}
+
+/* Draws DRAWS_PER_MOVE times the number of legal moves from random_move and
+ * checks each draw is in the legal list and the counts look uniform: every
+ * move within half to twice its expectation (a miss is below 1e-12 per move
+ * for a correct draw) and the chi-square statistic under df + 8 sd + 10. */
+static void check_uniform(const pips_game *g, const void *s, pips_rng *rng, pips_move *moves,
+                          int *index_of, const char *what)
+{
+    size_t n = g->def->legal_moves(g, s, moves);
+    pips_move m;
+    if (n == 0) {
+        assert_false(g->def->random_move(g, s, rng, &m));
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        index_of[moves[i]] = (int)i;
+    unsigned *count = calloc(n, sizeof *count);
+    for (size_t d = 0; d < DRAWS_PER_MOVE * n; d++) {
+        if (!g->def->random_move(g, s, rng, &m))
+            fail_msg("%s: random_move found no move among %zu", what, n);
+        if (m >= MOVE_SPACE || index_of[m] < 0)
+            fail_msg("%s: random_move gave %llu, not in the legal list", what,
+                     (unsigned long long)m);
+        count[index_of[m]]++;
+    }
+    double expect = DRAWS_PER_MOVE, chi2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (count[i] < expect / 2 || count[i] > expect * 2)
+            fail_msg("%s: move %llu drawn %u times, expected about %.0f", what,
+                     (unsigned long long)moves[i], count[i], expect);
+        chi2 += (count[i] - expect) * (count[i] - expect) / expect;
+    }
+    double df = (double)(n - 1), bound = df + 8 * sqrt(2 * df) + 10;
+    if (chi2 > bound)
+        fail_msg("%s: chi-square %.1f over %zu moves exceeds %.1f", what, chi2, n, bound);
+    for (size_t i = 0; i < n; i++)
+        index_of[moves[i]] = -1;
+    free(count);
+}
+
+/* ICF-R3..R7: uniform over the legal moves every 25 plies of random games
+ * (stacks, jump chains and crowded stars appear as they go); ICF-R8/R9: no
+ * move once the game is over. */
+static void test_uniform_over_legal(void **st)
+{
+    (void)st;
+    const char *variants[] = {NULL, "players=3"};
+    int *index_of = malloc(MOVE_SPACE * sizeof *index_of);
+    for (unsigned i = 0; i < MOVE_SPACE; i++)
+        index_of[i] = -1;
+    for (size_t v = 0; v < 2; v++) {
+        pips_game *g = make_game(variants[v]);
+        pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
+        void *s = pips_state_new(g, NULL);
+        pips_rng play, draw;
+        pips_rng_seed(&draw, 500 + v);
+        for (uint64_t game = 0; game < 16; game++) {
+            pips_rng_seed(&play, v * 1000 + game);
+            g->def->initial(g, s);
+            for (int ply = 0;; ply++) {
+                bool over = g->def->to_move(g, s) == PIPS_OVER;
+                if (ply % 25 == (int)game % 25 || over) {
+                    char what[96];
+                    snprintf(what, sizeof what, "%s game %llu ply %d",
+                             variants[v] ? variants[v] : "players=2", (unsigned long long)game,
+                             ply);
+                    check_uniform(g, s, &draw, moves, index_of, what);
+                }
+                if (over)
+                    break;
+                size_t n = g->def->legal_moves(g, s, moves);
+                g->def->apply(g, s, moves[pips_rng_below(&play, n)]);
+            }
+        }
+        pips_state_free(g, s);
+        free(moves);
+        pips_game_free(g);
+    }
+    free(index_of);
+}
+
+/* ICF-R9: with every piece buried or blocked the forced pass is the only
+ * move, and random_move gives it. */
+static void test_forced_pass(void **st)
+{
+    (void)st;
+    pips_game *g = make_game(NULL);
+    void *s = pips_state_new(g, NULL);
+    pips_error err;
+    if (!g->def->state_from_text(
+            g, "c1:1L1L1L1L1L1M1M1M1M1M1S1S1S1S1S2S ply=0 passes=0", s, &err))
+        fail_msg("%s", err.msg);
+    pips_move list[4], m;
+    assert_int_equal(g->def->legal_moves(g, s, list), 1);
+    pips_rng rng;
+    pips_rng_seed(&rng, 3);
+    for (int i = 0; i < 20; i++) {
+        assert_true(g->def->random_move(g, s, &rng, &m));
+        assert_true(m == list[0]);
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* The shortcut draws exactly legal_moves[below(n)] for the same generator
+ * state, so seeded playouts are the same game with or without it. */
+static void test_same_draw_as_list(void **st)
+{
+    (void)st;
+    const char *variants[] = {NULL, "players=3"};
+    for (size_t v = 0; v < 2; v++) {
+        pips_game *g = make_game(variants[v]);
+        pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
+        void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
+        for (uint64_t seed = 0; seed < 60; seed++) {
+            pips_rng ra, rb;
+            pips_rng_seed(&ra, seed);
+            pips_rng_seed(&rb, seed);
+            g->def->initial(g, a);
+            g->def->initial(g, b);
+            while (g->def->to_move(g, a) != PIPS_OVER) {
+                pips_move m;
+                assert_true(g->def->random_move(g, a, &ra, &m));
+                size_t n = g->def->legal_moves(g, b, moves);
+                assert_true(m == moves[pips_rng_below(&rb, n)]);
+                g->def->apply(g, a, m);
+                g->def->apply(g, b, m);
+            }
+            pips_move m;
+            assert_false(g->def->random_move(g, a, &ra, &m));
+            assert_memory_equal(a, b, g->def->state_size);
+        }
+        pips_state_free(g, a);
+        pips_state_free(g, b);
+        free(moves);
+        pips_game_free(g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uniform_over_legal),
+        cmocka_unit_test(test_forced_pass),
+        cmocka_unit_test(test_same_draw_as_list),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
