@@ -19,9 +19,8 @@
 #include <string.h>
 
 #include "pips/game.h"
+#include "random_move_check.h"
 
-#define MOVE_SPACE (68u * 64u) /* source * 64 + destination; the pass is 67 * 64 */
-#define DRAWS_PER_MOVE 200
 
 static pips_game *make_game(const char *opt)
 {
@@ -33,44 +32,6 @@ static pips_game *make_game(const char *opt)
     return g;
 }
 
-/* Draws DRAWS_PER_MOVE times the number of legal moves from random_move and
- * checks each draw is in the legal list and the counts look uniform: every
- * move within half to twice its expectation (a miss is below 1e-12 per move
- * for a correct draw) and the chi-square statistic under df + 8 sd + 10. */
-static void check_uniform(const pips_game *g, const void *s, pips_rng *rng, pips_move *moves,
-                          int *index_of, const char *what)
-{
-    size_t n = g->def->legal_moves(g, s, moves);
-    pips_move m;
-    if (n == 0) {
-        assert_false(g->def->random_move(g, s, rng, &m));
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        index_of[moves[i]] = (int)i;
-    unsigned *count = calloc(n, sizeof *count);
-    for (size_t d = 0; d < DRAWS_PER_MOVE * n; d++) {
-        if (!g->def->random_move(g, s, rng, &m))
-            fail_msg("%s: random_move found no move among %zu", what, n);
-        if (m >= MOVE_SPACE || index_of[m] < 0)
-            fail_msg("%s: random_move gave %llu, not in the legal list", what,
-                     (unsigned long long)m);
-        count[index_of[m]]++;
-    }
-    double expect = DRAWS_PER_MOVE, chi2 = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (count[i] < expect / 2 || count[i] > expect * 2)
-            fail_msg("%s: move %llu drawn %u times, expected about %.0f", what,
-                     (unsigned long long)moves[i], count[i], expect);
-        chi2 += (count[i] - expect) * (count[i] - expect) / expect;
-    }
-    double df = (double)(n - 1), bound = df + 8 * sqrt(2 * df) + 10;
-    if (chi2 > bound)
-        fail_msg("%s: chi-square %.1f over %zu moves exceeds %.1f", what, chi2, n, bound);
-    for (size_t i = 0; i < n; i++)
-        index_of[moves[i]] = -1;
-    free(count);
-}
 
 /* ICF-R3..R7: uniform over the legal moves every 25 plies of random games
  * (stacks, jump chains and crowded stars appear as they go); ICF-R8/R9: no
@@ -79,9 +40,6 @@ static void test_uniform_over_legal(void **st)
 {
     (void)st;
     const char *variants[] = {NULL, "players=3"};
-    int *index_of = malloc(MOVE_SPACE * sizeof *index_of);
-    for (unsigned i = 0; i < MOVE_SPACE; i++)
-        index_of[i] = -1;
     for (size_t v = 0; v < 2; v++) {
         pips_game *g = make_game(variants[v]);
         pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
@@ -98,7 +56,7 @@ static void test_uniform_over_legal(void **st)
                     snprintf(what, sizeof what, "%s game %llu ply %d",
                              variants[v] ? variants[v] : "players=2", (unsigned long long)game,
                              ply);
-                    check_uniform(g, s, &draw, moves, index_of, what);
+                    check_random_move_uniform(g, s, &draw, what);
                 }
                 if (over)
                     break;
@@ -110,7 +68,6 @@ static void test_uniform_over_legal(void **st)
         free(moves);
         pips_game_free(g);
     }
-    free(index_of);
 }
 
 /* ICF-R9: with every piece buried or blocked the forced pass is the only

@@ -18,10 +18,9 @@
 #include <string.h>
 
 #include "pips/game.h"
+#include "random_move_check.h"
 
 #define MAX_OPTS 8
-#define MOVE_SPACE (1u << 13) /* cell << 7 | orientation << 4 | piece */
-#define DRAWS_PER_MOVE 200
 
 static pips_game *make_game(const char *opts)
 {
@@ -38,48 +37,6 @@ static pips_game *make_game(const char *opts)
     return g;
 }
 
-/* Draws DRAWS_PER_MOVE times the number of legal moves from random_move and
- * checks each draw is in the legal list and the counts look uniform: every
- * move within half to twice its expectation (a miss is below 1e-12 per move
- * for a correct draw) and the chi-square statistic under df + 8 sd + 10. */
-static void check_uniform(const pips_game *g, const void *s, pips_rng *rng, pips_move *moves,
-                          int *index_of, const char *what)
-{
-    size_t n = g->def->legal_moves(g, s, moves);
-    pips_move m;
-    if (n == 0) {
-        assert_false(g->def->random_move(g, s, rng, &m));
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        index_of[moves[i]] = (int)i;
-    unsigned *count = calloc(n, sizeof *count);
-    size_t draws = DRAWS_PER_MOVE * n;
-    for (size_t d = 0; d < draws; d++) {
-        if (!g->def->random_move(g, s, rng, &m))
-            fail_msg("%s: random_move found no move among %zu", what, n);
-        if (m >= MOVE_SPACE || index_of[m] < 0) {
-            pips_error err;
-            pips_check_move(g, s, m, &err);
-            fail_msg("%s: random_move gave %llu, not in the legal list (%s)", what,
-                     (unsigned long long)m, err.msg);
-        }
-        count[index_of[m]]++;
-    }
-    double expect = DRAWS_PER_MOVE, chi2 = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (count[i] < expect / 2 || count[i] > expect * 2)
-            fail_msg("%s: move %llu drawn %u times, expected about %.0f", what,
-                     (unsigned long long)moves[i], count[i], expect);
-        chi2 += (count[i] - expect) * (count[i] - expect) / expect;
-    }
-    double df = (double)(n - 1), bound = df + 8 * sqrt(2 * df) + 10;
-    if (chi2 > bound)
-        fail_msg("%s: chi-square %.1f over %zu moves exceeds %.1f", what, chi2, n, bound);
-    for (size_t i = 0; i < n; i++)
-        index_of[moves[i]] = -1;
-    free(count);
-}
 
 /* NIM-R1..R4: uniform over the legal placements on positions along random
  * games (every few plies, so openings, middle games and ends all appear);
@@ -90,9 +47,6 @@ static void test_uniform_over_legal(void **st)
     const char *variants[] = {"", "sets=2 colors=3 players=3", "board=##./###/.## colors=4",
                               "board=1x4 colors=2 sets=3 players=5", "board=volcano"};
     const int games[] = {6, 6, 6, 10, 1};
-    int *index_of = malloc(MOVE_SPACE * sizeof *index_of);
-    for (unsigned i = 0; i < MOVE_SPACE; i++)
-        index_of[i] = -1;
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         pips_game *g = make_game(variants[v]);
         pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
@@ -107,7 +61,7 @@ static void test_uniform_over_legal(void **st)
                 snprintf(what, sizeof what, "'%s' game %d ply %d", variants[v], k, ply);
                 /* the opening (675 moves on the coaster) once per variant */
                 if ((ply > 0 || k == 0) && (ply % 3 == k % 3 || v == 4))
-                    check_uniform(g, s, &draw, moves, index_of, what);
+                    check_random_move_uniform(g, s, &draw, what);
                 if (g->def->to_move(g, s) == PIPS_OVER)
                     break;
                 size_t n = g->def->legal_moves(g, s, moves);
@@ -120,7 +74,6 @@ static void test_uniform_over_legal(void **st)
         free(moves);
         pips_game_free(g);
     }
-    free(index_of);
 }
 
 /* The shortcut draws exactly legal_moves[below(n)] for the same generator

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pips/game.h"
+#include "random_move_check.h"
 
 static pips_game *ttd(void)
 {
@@ -305,44 +306,6 @@ static void test_perft(void **unused)
     pips_game_free(g);
 }
 
-/* Draws 200 times the number of legal moves from random_move and checks
- * each draw is in the legal list and the counts look uniform: every move
- * within half to twice its expectation (a miss is below 1e-12 per move for a
- * correct draw) and the chi-square statistic under df + 8 sd + 10. */
-static void check_uniform(const pips_game *g, const void *s, pips_rng *rng, const char *what)
-{
-    enum { MOVE_SPACE = 100, DRAWS_PER_MOVE = 200 }; /* moves are cell * 4 + size */
-    pips_move moves[75], m;
-    int index_of[MOVE_SPACE];
-    unsigned count[75] = {0};
-    size_t n = g->def->legal_moves(g, s, moves);
-    if (n == 0) {
-        assert_false(g->def->random_move(g, s, rng, &m));
-        return;
-    }
-    for (int i = 0; i < MOVE_SPACE; i++)
-        index_of[i] = -1;
-    for (size_t i = 0; i < n; i++)
-        index_of[moves[i]] = (int)i;
-    for (size_t d = 0; d < DRAWS_PER_MOVE * n; d++) {
-        if (!g->def->random_move(g, s, rng, &m))
-            fail_msg("%s: random_move found no move among %zu", what, n);
-        if (m >= MOVE_SPACE || index_of[m] < 0)
-            fail_msg("%s: random_move gave %llu, not in the legal list", what,
-                     (unsigned long long)m);
-        count[index_of[m]]++;
-    }
-    double expect = DRAWS_PER_MOVE, chi2 = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (count[i] < expect / 2 || count[i] > expect * 2)
-            fail_msg("%s: move %llu drawn %u times, expected about %.0f", what,
-                     (unsigned long long)moves[i], count[i], expect);
-        chi2 += (count[i] - expect) * (count[i] - expect) / expect;
-    }
-    double df = (double)(n - 1), bound = df + 8 * sqrt(2 * df) + 10;
-    if (chi2 > bound)
-        fail_msg("%s: chi-square %.1f over %zu moves exceeds %.1f", what, chi2, n, bound);
-}
 
 /* TTD-R1..R3: random_move is uniform over the legal placements at every ply
  * of many random games, and finds none once the game is over (TTD-R5..R7). */
@@ -360,7 +323,7 @@ static void test_random_move_uniform(void **unused)
         for (int ply = 0;; ply++) {
             char what[64];
             snprintf(what, sizeof what, "game %llu ply %d", (unsigned long long)game, ply);
-            check_uniform(g, s, &draw, what);
+            check_random_move_uniform(g, s, &draw, what);
             if (g->def->to_move(g, s) == PIPS_OVER)
                 break;
             size_t n = g->def->legal_moves(g, s, moves);
