@@ -64,4 +64,34 @@ static void check_random_move_uniform(const pips_game *g, const void *s, pips_rn
     free(count);
 }
 
+/* The shortcut must draw exactly legal_moves[below(n)] for the same
+ * generator state, so seeded playouts are the same games with or without it:
+ * plays games from seeds 0..n_seeds-1 both ways and compares every move, the
+ * final states, and that no move is drawn once the game is over. */
+static void check_random_move_matches_list(const pips_game *g, uint64_t n_seeds)
+{
+    pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
+    void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
+    for (uint64_t seed = 0; seed < n_seeds; seed++) {
+        pips_rng ra, rb;
+        pips_rng_seed(&ra, seed);
+        pips_rng_seed(&rb, seed);
+        g->def->initial(g, a);
+        g->def->initial(g, b);
+        pips_move m;
+        while (g->def->to_move(g, a) != PIPS_OVER) {
+            assert_true(g->def->random_move(g, a, &ra, &m));
+            size_t n = g->def->legal_moves(g, b, moves);
+            assert_true(m == moves[pips_rng_below(&rb, n)]);
+            g->def->apply(g, a, m);
+            g->def->apply(g, b, m);
+        }
+        assert_false(g->def->random_move(g, a, &ra, &m));
+        assert_memory_equal(a, b, g->def->state_size);
+    }
+    pips_state_free(g, a);
+    pips_state_free(g, b);
+    free(moves);
+}
+
 #endif

@@ -101,29 +101,7 @@ static void test_same_draw_as_list(void **st)
     const char *variants[] = {NULL, "players=3"};
     for (size_t v = 0; v < 2; v++) {
         pips_game *g = make_game(variants[v]);
-        pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
-        void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
-        for (uint64_t seed = 0; seed < 60; seed++) {
-            pips_rng ra, rb;
-            pips_rng_seed(&ra, seed);
-            pips_rng_seed(&rb, seed);
-            g->def->initial(g, a);
-            g->def->initial(g, b);
-            while (g->def->to_move(g, a) != PIPS_OVER) {
-                pips_move m;
-                assert_true(g->def->random_move(g, a, &ra, &m));
-                size_t n = g->def->legal_moves(g, b, moves);
-                assert_true(m == moves[pips_rng_below(&rb, n)]);
-                g->def->apply(g, a, m);
-                g->def->apply(g, b, m);
-            }
-            pips_move m;
-            assert_false(g->def->random_move(g, a, &ra, &m));
-            assert_memory_equal(a, b, g->def->state_size);
-        }
-        pips_state_free(g, a);
-        pips_state_free(g, b);
-        free(moves);
+        check_random_move_matches_list(g, 60);
         pips_game_free(g);
     }
 }

@@ -341,26 +341,7 @@ static void test_random_move_same_as_list(void **unused)
 {
     (void)unused;
     pips_game *g = ttd();
-    void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
-    pips_move moves[75];
-    for (uint64_t seed = 0; seed < 2000; seed++) {
-        pips_rng ra, rb;
-        pips_rng_seed(&ra, seed);
-        pips_rng_seed(&rb, seed);
-        g->def->initial(g, a);
-        g->def->initial(g, b);
-        while (g->def->to_move(g, a) != PIPS_OVER) {
-            pips_move m;
-            assert_true(g->def->random_move(g, a, &ra, &m));
-            size_t n = g->def->legal_moves(g, b, moves);
-            assert_true(m == moves[pips_rng_below(&rb, n)]);
-            g->def->apply(g, a, m);
-            g->def->apply(g, b, m);
-        }
-        assert_memory_equal(a, b, g->def->state_size);
-    }
-    pips_state_free(g, a);
-    pips_state_free(g, b);
+    check_random_move_matches_list(g, 2000);
     pips_game_free(g);
 }
 

@@ -7,7 +7,7 @@
 // go under build/web-screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, screenshotPath, apiCall } from './helpers.mjs';
+import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -18,21 +18,6 @@ after(async () => {
   if (browser) await browser.close();
   if (server) await server.stop();
 });
-
-async function newPage() {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (e) => { throw e; });
-  return page;
-}
-
-/* Waits until it is this browser's turn (the agent has answered) or the game is over. */
-async function myTurn(page) {
-  await page.waitForFunction(() => {
-    const s = document.getElementById('status');
-    return s && (/^Your move/.test(s.textContent) || /^Game over/.test(s.textContent));
-  }, null, { timeout: 10000 });
-  return (await page.textContent('#status')).startsWith('Your move');
-}
 
 const moveTexts = (page) => page.$$eval('#moves li', (l) => l.map((x) => x.textContent));
 
@@ -59,7 +44,7 @@ async function icefrogsPieces(page) {
 }
 
 test('IceFrogs: lobby, moves by clicking supply, pieces and cells, keyboard, reload', async () => {
-  const page = await newPage();
+  const page = await newPage(browser);
   await page.goto(server.url);
   await page.selectOption('#game', 'icefrogs');
   await page.selectOption('#seat-0', 'human');
@@ -135,7 +120,7 @@ test('IceFrogs with three players: three start spaces and supplies', async () =>
   const r = await apiCall(server.url, 'POST', 'games',
     { game: 'icefrogs', options: { players: 3 }, seats: ['human', 'random', 'random'], seed: 5 });
   assert.equal(r.status, 201);
-  const page = await newPage();
+  const page = await newPage(browser);
   await openGame(page, r.json);
   await page.waitForSelector('.icefrogs svg .cell');
   assert.deepEqual(await page.$$eval('.icefrogs .cell.start', (l) => l.map((g) => g.dataset.cell)),
@@ -169,7 +154,7 @@ test('Ziggurat: steps by clicking squares and buttons against random, dice, relo
     { game: 'ziggurat', options: { players: 2 }, seats: ['human', 'random'], seed: 3 });
   assert.equal(r.status, 201);
   const id = r.json.id;
-  const page = await newPage();
+  const page = await newPage(browser);
   await openGame(page, r.json);
   await page.waitForSelector('.ziggurat svg .sq');
   // ZIG-R1, R2: 64 squares and 4 Starts; three Drones per colour on its Start
@@ -249,7 +234,7 @@ test('Ziggurat with Queens, four players: Queens drawn distinct', async () => {
   const r = await apiCall(server.url, 'POST', 'games',
     { game: 'ziggurat', options: { queen: true, queen_height: 2 }, seats: ['human', 'random', 'random', 'random'], seed: 8 });
   assert.equal(r.status, 201);
-  const page = await newPage();
+  const page = await newPage(browser);
   await openGame(page, r.json);
   await page.waitForSelector('.ziggurat svg .sq');
   await myTurn(page);
@@ -290,7 +275,7 @@ test('Noname: place by press-and-drag (lying, heading) and by click (upright), s
   const r = await apiCall(server.url, 'POST', 'games', { game: 'noname', seats: ['human', 'random'], seed: 2 });
   assert.equal(r.status, 201);
   const id = r.json.id;
-  const page = await newPage();
+  const page = await newPage(browser);
   await openGame(page, r.json);
   await page.waitForSelector('.noname svg .nn-table');
   const played = [];
@@ -386,7 +371,7 @@ test('Ziggurat: two steps between the same squares are offered as a choice', asy
   }
   assert.ok(pair, 'found a square pair with two steps');
   const [, from, to] = /([a-i@]\d)-([a-i@]\d)$/.exec(pair[0]);
-  const page = await newPage();
+  const page = await newPage(browser);
   await openGame(page, r.json);
   await page.waitForSelector('.ziggurat svg .sq');
   await myTurn(page);
@@ -412,7 +397,7 @@ test('Nimitz: choose a piece from the store, then a cell (and an orientation); r
   const r = await apiCall(server.url, 'POST', 'games', { game: 'nimitz', options: { board: 'volcano' }, seats: ['human', 'random'], seed: 4 });
   assert.equal(r.status, 201);
   const id = r.json.id;
-  const page = await newPage();
+  const page = await newPage(browser);
   await openGame(page, r.json);
   await page.waitForSelector('.nimitz svg .cell');
   assert.equal(await page.$$eval('.nimitz .cell', (l) => l.length), 25);
@@ -447,7 +432,7 @@ test('Nimitz: choose a piece from the store, then a cell (and an orientation); r
 });
 
 test('board modules: state and move parsers on the documented examples; Noname geometry', async () => {
-  const page = await newPage();
+  const page = await newPage(browser);
   await page.goto(server.url);
   const out = await page.evaluate(async () => {
     const [ice, zig, non, nim] = await Promise.all(['icefrogs', 'ziggurat', 'noname', 'nimitz']

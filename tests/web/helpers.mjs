@@ -70,3 +70,20 @@ export async function apiCall(base, method, path, body) {
   });
   return { status: res.status, json: await res.json() };
 }
+
+/* A new page in the browser's context; a page error fails the test. */
+export async function newPage(browser) {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  return page;
+}
+
+/* Waits until it is this browser's turn (the agent has answered) or the game
+ * is over; true when it is this browser's move. */
+export async function myTurn(page) {
+  await page.waitForFunction(() => {
+    const s = document.getElementById('status');
+    return s && (/^Your move/.test(s.textContent) || /^Game over/.test(s.textContent));
+  }, null, { timeout: 10000 });
+  return (await page.textContent('#status')).startsWith('Your move');
+}

@@ -5,7 +5,7 @@
 // build/web-screenshots/ as an artefact.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, screenshotPath, apiCall } from './helpers.mjs';
+import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -17,23 +17,8 @@ after(async () => {
   if (server) await server.stop();
 });
 
-async function newPage() {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (e) => { throw e; });
-  return page;
-}
-
-/* Waits until it is this browser's turn (the agent has answered). */
-async function myTurn(page) {
-  await page.waitForFunction(() => {
-    const s = document.getElementById('status');
-    return s && (/^Your move/.test(s.textContent) || /^Game over/.test(s.textContent));
-  }, null, { timeout: 10000 });
-  return (await page.textContent('#status')).startsWith('Your move');
-}
-
 test('Tic Tac Doh!: lobby, play by clicking against random, reload restores', async () => {
-  const page = await newPage();
+  const page = await newPage(browser);
   await page.goto(server.url);
   await page.selectOption('#game', 'tictacdoh');
   await page.selectOption('#seat-0', 'human');
@@ -120,7 +105,7 @@ test('Tic Tac Doh!: lobby, play by clicking against random, reload restores', as
 });
 
 test('generic text board: legal move buttons and typed moves; phone width; polling', async () => {
-  const page = await newPage();
+  const page = await newPage(browser);
   // no EventSource: the page falls back to polling for the agent's replies
   await page.addInitScript(() => { delete window.EventSource; });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -162,7 +147,7 @@ test('every registered game opens and plays against random; one screenshot each'
     const seats = Array.from({ length: g.players }, (_, i) => (i === 0 ? 'human' : 'random'));
     const r = await apiCall(server.url, 'POST', 'games', { game: g.name, seats, seed: 1 });
     assert.equal(r.status, 201, `${g.name}: ${JSON.stringify(r.json)}`);
-    const page = await newPage();
+    const page = await newPage(browser);
     await page.goto(server.url);
     await page.evaluate(([id, tokens]) => {
       localStorage.setItem('pips-tokens-' + id, JSON.stringify(tokens));
@@ -188,7 +173,7 @@ test('share link gives a seat to another browser; both see moves live (SSE)', as
     { game: 'tictacdoh', seats: ['human', 'human'], seed: 9 });
   assert.equal(r.status, 201);
   const id = r.json.id;
-  const a = await newPage();
+  const a = await newPage(browser);
   await a.goto(server.url);
   await a.evaluate(([gid, t0]) => {
     localStorage.setItem('pips-tokens-' + gid, JSON.stringify([t0, null]));
