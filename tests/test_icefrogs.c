@@ -797,6 +797,29 @@ static void mirror_text(const char *in, char *out, size_t cap)
     out[k] = '\0';
 }
 
+/* Stacks of three or more keep their lower pieces apart from the top two;
+ * moving pieces off and onto tall stacks must give the same bytes as
+ * reading the resulting position from text (equal positions, equal bytes). */
+static void test_tall_stacks_move_exactly(void **st)
+{
+    (void)st;
+    fixture f = open_game(NULL, NULL);
+    const pips_game_def *d = f.g->def;
+    load(&f, "b1:1L2L1L c2:1L2L1M2M1S c3:2L1L2M d1:2L1M2M1S ply=4 passes=0");
+    play(&f, "c2-c3"); /* ICF-R4: the small steps onto the medium */
+    expect_state(&f, "b1:1L2L1L c2:1L2L1M2M c3:2L1L2M1S d1:2L1M2M1S ply=5 passes=0");
+    play(&f, "c2-c1");
+    const char *after = "b1:1L2L1L c1:2M c2:1L2L1M c3:2L1L2M1S d1:2L1M2M1S ply=6 passes=0";
+    expect_state(&f, after);
+    unsigned char *fresh = malloc(d->state_size);
+    pips_error err;
+    assert_true(d->state_from_text(f.g, after, fresh, &err));
+    assert_memory_equal(fresh, f.s, d->state_size);
+    assert_true(d->hash(f.g, fresh) == d->hash(f.g, f.s));
+    free(fresh);
+    close_game(&f);
+}
+
 static void test_canonical_mirror(void **st)
 {
     (void)st;
@@ -878,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_ai_hooks),
         cmocka_unit_test(test_r3_r7_check_move_agrees_two_players),
         cmocka_unit_test(test_r3_r7_check_move_agrees_three_players),
+        cmocka_unit_test(test_tall_stacks_move_exactly),
         cmocka_unit_test(test_canonical_mirror),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

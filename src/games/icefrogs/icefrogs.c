@@ -9,15 +9,17 @@
  * lands on a star cell's bit, so move generation floods whole sets of cells.
  * Start spaces (ICF-R2): 2 players a1 and i1; 3 players a1, g1, g7.
  *
- * Stacks are kept in one pool of pieces, cell by cell in id order and bottom
- * first inside a cell; height[] says how many belong to each cell. top[],
- * under[] and the masks cache the upper pieces for move generation. A piece
- * code is owner << 2 | size (size 1..3), 0 = none.
+ * A stack is its top piece (top[]), the piece under it (under[]) and the
+ * pieces below those two, kept in one pool (deep[]) cell by cell in id order
+ * and bottom first inside a cell, deep_h[] of them per cell. Most moves only
+ * touch top[] and under[]; the pool moves only for stacks of three or more.
+ * The masks cache the top pieces for move generation. A piece code is
+ * owner << 2 | size (size 1..3), 0 = none.
  *
- * Invariants: pool entries past the last piece, supply of absent players,
- * padding and every cache are zero or derived from the stacks, so equal
- * positions are byte-equal; start spaces are empty unless the game ended
- * there (ICF-R8); stacks never hold a piece on a smaller one.
+ * Invariants: pool entries past the last deep piece, supply of absent
+ * players, padding and every cache are zero or derived from the stacks, so
+ * equal positions are byte-equal; start spaces are empty unless the game
+ * ended there (ICF-R8); stacks never hold a piece on a smaller one.
  * Move encoding: source * 64 + destination cell id, where source is a cell
  * id or 64..66 for entering a small, medium or large; ICF_PASS is a pass.
  */
@@ -41,18 +43,18 @@ enum { ICF_ONGOING = 0, ICF_WON = 1, ICF_DRAW_PASSES = 2, ICF_DRAW_PLIES = 3 };
 typedef struct icf_state {
     uint64_t occ, ge2, ge3;           /* cache: cells with a top piece of size >= 1, 2, 3 */
     uint64_t own[ICF_MAX_PLAYERS];    /* cache: cells whose top piece is the player's */
-    uint8_t pool[ICF_POOL];           /* the pieces on the board, by cell then bottom first */
-    uint8_t height[ICF_GRID];
-    uint8_t top[ICF_GRID];            /* cache: top piece code, 0 when empty */
-    uint8_t under[ICF_GRID];          /* cache: the piece below the top, 0 when none */
+    uint8_t top[ICF_GRID];            /* top piece code, 0 when empty */
+    uint8_t under[ICF_GRID];          /* the piece below the top, 0 when none */
+    uint8_t deep_h[ICF_GRID];         /* pieces below those two */
+    uint8_t deep[ICF_POOL];           /* those pieces, by cell then bottom first */
     uint8_t supply[ICF_MAX_PLAYERS][4]; /* [player][size]; [.][0] unused */
     uint16_t ply;                     /* moves played, passes included */
     uint8_t to_move;
     uint8_t passes;                   /* passes in succession just before now */
     uint8_t status;
     uint8_t winner;
-    uint8_t pieces;                   /* cache: pieces on the board */
-    uint8_t pad[5];                   /* zero */
+    uint8_t n_deep;                   /* cache: pieces in deep[] */
+    uint8_t pad[3];                   /* zero */
 } icf_state;
 
 typedef struct icf_config {
@@ -316,23 +318,32 @@ static uint64_t source_dests(const icf_config *cf, const icf_state *s, int src)
            ~bit(src);
 }
 
-/* reach() for the move generator: the steps from the neighbour table, and
- * no flood at all when no neighbour can be jumped (the common case). */
+/* reach() for the move generator: the steps from the neighbour table, no
+ * flood at all when no neighbour can be jumped (the common case), and the
+ * first two rounds of the flood unrolled: from a first landing a chain
+ * usually has nowhere new to go. */
 static inline uint64_t reach_fast(const icf_config *cf, icf_view v, int from)
 {
     uint64_t adj = cf->adj[from];
     uint64_t dest = adj & (v.empty | v.ge);
     if (!(adj & v.le))
         return dest;
-    uint64_t board = cf->board, seen = bit(from), landed = 0, frontier = seen;
-    while (frontier) {
-        uint64_t l = jump_landings(frontier, v.le, board);
-        dest |= l & v.ge;
-        frontier = l & v.empty & ~seen;
+    uint64_t board = cf->board, seen = bit(from);
+    uint64_t l = jump_landings(seen, v.le, board);
+    uint64_t landed = l & v.empty;
+    dest |= l & v.ge;
+    seen |= landed;
+    l = jump_landings(landed, v.le, board);
+    dest |= l & v.ge;
+    uint64_t frontier = l & v.empty & ~seen;
+    while (frontier) { /* longer chains */
         seen |= frontier;
         landed |= frontier;
+        l = jump_landings(frontier, v.le, board);
+        dest |= l & v.ge;
+        frontier = l & v.empty & ~seen;
     }
-    return dest | landed | (landed ? neighbours(landed, board) & v.ge : 0);
+    return dest | landed | (neighbours(landed, board) & v.ge);
 }
 
 /* Most sources of one player: every top piece (15) and three entering sizes. */
@@ -493,68 +504,87 @@ static bool icf_check_move(const pips_game *g, const void *state, pips_move m, p
 
 /* ---- applying moves ---- */
 
-/* Pieces on cells before c: the heights summed eight bytes at a time (a
- * multiply adds the bytes of a word; every sum stays below 256), the last
- * word masked to the cells before c. That word may reach past height[] into
- * top[], which lies in the same state and is masked off. */
-static int pool_offset(const icf_state *s, int c)
+static inline int stack_height(const icf_state *s, int c)
+{
+    return s->deep_h[c] + (s->top[c] != 0) + (s->under[c] != 0);
+}
+
+/* Deep pieces of the cells before c: deep_h[] summed eight bytes at a time
+ * (a multiply adds the bytes of a word; every sum stays below 256), the last
+ * word masked to the cells before c. That word may reach past deep_h[] into
+ * deep[], which lies in the same state and is masked off. */
+static int deep_offset(const icf_state *s, int c)
 {
     int off = 0, i = 0;
     uint64_t w;
     for (; i + 8 <= c; i += 8) {
-        memcpy(&w, s->height + i, 8);
+        memcpy(&w, s->deep_h + i, 8);
         off += (int)((w * 0x0101010101010101ULL) >> 56);
     }
     if (c > i) {
-        memcpy(&w, s->height + i, 8);
+        memcpy(&w, s->deep_h + i, 8);
         w &= ~0ULL >> (64 - 8 * (c - i));
         off += (int)((w * 0x0101010101010101ULL) >> 56);
     }
     return off;
 }
 
-/* Recomputes cell c's bits in the mask caches from its top piece. */
-static void set_cell_bits(icf_state *s, int c)
+/* Writes cell c's pieces bottom first into out and returns how many; off is
+ * deep_offset(s, c), which callers walking the cells in id order keep by
+ * adding deep_h[] as they go. */
+static int read_stack(const icf_state *s, int c, int off, uint8_t *out)
 {
-    uint64_t b = bit(c);
-    s->occ &= ~b;
-    s->ge2 &= ~b;
-    s->ge3 &= ~b;
-    s->own[0] &= ~b;
-    s->own[1] &= ~b;
-    s->own[2] &= ~b;
-    int code = s->top[c];
-    if (!code)
-        return;
-    s->occ |= b;
-    if (psize(code) >= 2)
-        s->ge2 |= b;
-    if (psize(code) >= 3)
-        s->ge3 |= b;
-    s->own[powner(code)] |= b;
+    int h = s->deep_h[c];
+    memcpy(out, s->deep + off, (size_t)h);
+    if (s->under[c])
+        out[h++] = s->under[c];
+    if (s->top[c])
+        out[h++] = s->top[c];
+    return h;
+}
+
+/* Recomputes cell c's bits in the mask caches from its top piece, without
+ * branches (an empty cell has code 0 and sets nothing). */
+static inline void set_cell_bits(icf_state *s, int c)
+{
+    uint64_t b = bit(c), keep = ~b;
+    unsigned code = s->top[c], z = code & 3;
+    uint64_t has = code ? b : 0;
+    s->occ = (s->occ & keep) | has;
+    s->ge2 = (s->ge2 & keep) | (has & (0 - (uint64_t)(z >> 1)));
+    s->ge3 = (s->ge3 & keep) | (has & (0 - (uint64_t)(z >> 1 & z)));
+    s->own[0] &= keep;
+    s->own[1] &= keep;
+    s->own[2] &= keep;
+    s->own[code >> 2] |= has;
 }
 
 static int pop_piece(icf_state *s, int c)
 {
-    int idx = pool_offset(s, c) + s->height[c] - 1, total = s->pieces;
-    int code = s->pool[idx];
-    memmove(s->pool + idx, s->pool + idx + 1, (size_t)(total - idx - 1));
-    s->pool[total - 1] = 0;
-    s->pieces--;
-    s->height[c]--;
+    int code = s->top[c], below = 0;
+    if (s->deep_h[c]) { /* the highest deep piece becomes the under piece */
+        int idx = deep_offset(s, c) + s->deep_h[c] - 1, total = s->n_deep;
+        below = s->deep[idx];
+        memmove(s->deep + idx, s->deep + idx + 1, (size_t)(total - idx - 1));
+        s->deep[total - 1] = 0;
+        s->n_deep--;
+        s->deep_h[c]--;
+    }
     s->top[c] = s->under[c];
-    s->under[c] = s->height[c] >= 2 ? s->pool[idx - 2] : 0;
+    s->under[c] = (uint8_t)below;
     set_cell_bits(s, c);
     return code;
 }
 
 static void push_piece(icf_state *s, int c, int code)
 {
-    int idx = pool_offset(s, c) + s->height[c], total = s->pieces;
-    memmove(s->pool + idx + 1, s->pool + idx, (size_t)(total - idx));
-    s->pool[idx] = (uint8_t)code;
-    s->pieces++;
-    s->height[c]++;
+    if (s->under[c]) { /* the under piece goes down into the pool */
+        int idx = deep_offset(s, c) + s->deep_h[c], total = s->n_deep;
+        memmove(s->deep + idx + 1, s->deep + idx, (size_t)(total - idx));
+        s->deep[idx] = s->under[c];
+        s->n_deep++;
+        s->deep_h[c]++;
+    }
     s->under[c] = s->top[c];
     s->top[c] = (uint8_t)code;
     set_cell_bits(s, c);
@@ -690,18 +720,18 @@ static void icf_state_to_text(const pips_game *g, const void *state, pips_str *o
 {
     const icf_config *cf = CF(g);
     const icf_state *s = state;
-    int idx = 0;
+    int off = 0;
     bool any = false;
-    for (int c = 0; c < ICF_GRID; c++) {
-        if (!s->height[c])
+    uint8_t stack[ICF_POOL];
+    for (int c = 0; c < ICF_GRID; off += s->deep_h[c], c++) {
+        int h = read_stack(s, c, off, stack);
+        if (!h)
             continue;
         char nm[4];
         cell_name(cf, c, nm);
         pips_str_catf(out, "%s:", nm);
-        for (int i = 0; i < s->height[c]; i++, idx++) {
-            int code = s->pool[idx];
-            pips_str_catf(out, "%d%c", powner(code) + 1, SIZE_CH[psize(code)]);
-        }
+        for (int i = 0; i < h; i++)
+            pips_str_catf(out, "%d%c", powner(stack[i]) + 1, SIZE_CH[psize(stack[i])]);
         pips_str_cat(out, " ");
         any = true;
     }
@@ -710,17 +740,20 @@ static void icf_state_to_text(const pips_game *g, const void *state, pips_str *o
     pips_str_catf(out, "ply=%d passes=%d", s->ply, s->passes);
 }
 
-static void rebuild_caches(icf_state *s)
+/* Sets the board of s (zeroed before) from stacks listed bottom first. */
+static void set_stacks(icf_state *s, const uint8_t (*stacks)[ICF_POOL], const int *heights)
 {
-    int idx = 0;
+    int n = 0;
     for (int c = 0; c < ICF_GRID; c++) {
-        int h = s->height[c];
-        s->top[c] = h ? s->pool[idx + h - 1] : 0;
-        s->under[c] = h >= 2 ? s->pool[idx + h - 2] : 0;
+        int h = heights[c];
+        for (int i = 0; i + 2 < h; i++)
+            s->deep[n++] = stacks[c][i];
+        s->deep_h[c] = (uint8_t)(h > 2 ? h - 2 : 0);
+        s->under[c] = h >= 2 ? stacks[c][h - 2] : 0;
+        s->top[c] = h ? stacks[c][h - 1] : 0;
         set_cell_bits(s, c);
-        idx += h;
     }
-    s->pieces = (uint8_t)idx;
+    s->n_deep = (uint8_t)n;
 }
 
 static bool icf_state_from_text(const pips_game *g, const char *text, void *state,
@@ -814,16 +847,10 @@ static bool icf_state_from_text(const pips_game *g, const char *text, void *stat
         return pips_fail(err, PIPS_ERR_ARG, "state: more passes than plies");
     icf_state s;
     memset(&s, 0, sizeof s);
-    int idx = 0;
-    for (int c = 0; c < ICF_GRID; c++)
-        for (int i = 0; i < heights[c]; i++)
-            s.pool[idx++] = stacks[c][i];
-    for (int c = 0; c < ICF_GRID; c++)
-        s.height[c] = (uint8_t)heights[c];
+    set_stacks(&s, (const uint8_t (*)[ICF_POOL])stacks, heights);
     for (int pl = 0; pl < cf->players; pl++)
         for (int z = 1; z <= 3; z++)
             s.supply[pl][z] = (uint8_t)(ICF_PER_SIZE - count[pl][z]);
-    rebuild_caches(&s);
     s.ply = (uint16_t)ply;
     s.passes = (uint8_t)passes;
     s.to_move = (uint8_t)(ply % cf->players);
@@ -865,10 +892,12 @@ static uint64_t icf_hash(const pips_game *g, const void *state)
     const icf_state *s = state;
     const icf_config *cf = CF(g);
     uint64_t h = cf->zobrist_turn[s->to_move] ^ cf->zobrist_passes[s->passes];
-    int idx = 0;
-    for (int c = 0; c < ICF_GRID; c++)
-        for (int i = 0; i < s->height[c]; i++, idx++)
-            h ^= pips_zobrist_key((uint64_t)(c * ICF_POOL + i) * 16 + s->pool[idx]);
+    uint8_t stack[ICF_POOL];
+    for (int c = 0, off = 0; c < ICF_GRID; off += s->deep_h[c], c++) {
+        int n = read_stack(s, c, off, stack);
+        for (int i = 0; i < n; i++)
+            h ^= pips_zobrist_key((uint64_t)(c * ICF_POOL + i) * 16 + stack[i]);
+    }
     return h;
 }
 
@@ -920,7 +949,7 @@ static void icf_render(const pips_game *g, const void *state, const pips_render_
                     } else {
                         snprintf(field, sizeof field, " %s ", nm);
                     }
-                } else if (!s->height[c]) {
+                } else if (!s->top[c]) {
                     if (start_of >= 0)
                         snprintf(field, sizeof field, " P%d ", start_of + 1);
                     else
@@ -928,9 +957,9 @@ static void icf_render(const pips_game *g, const void *state, const pips_render_
                     colour = start_of >= 0 ? player_colour(start_of) : NULL;
                 } else {
                     int code = s->top[c];
-                    if (s->height[c] > 1)
+                    if (s->under[c])
                         snprintf(field, sizeof field, "%d%c/%d", powner(code) + 1,
-                                 SIZE_CH[psize(code)], s->height[c] % 100);
+                                 SIZE_CH[psize(code)], stack_height(s, c) % 100);
                     else
                         snprintf(field, sizeof field, " %d%c ", powner(code) + 1,
                                  SIZE_CH[psize(code)]);
@@ -947,19 +976,18 @@ static void icf_render(const pips_game *g, const void *state, const pips_render_
         }
     }
     pips_str_cat(out, "(a piece is PLAYER+SIZE, e.g. 1M; 1M/3 = top of a stack of 3)\n");
-    int idx = 0;
     bool header = false;
-    for (int c = 0; c < ICF_GRID; c++) {
-        if (s->height[c] > 1) {
+    uint8_t stack[ICF_POOL];
+    for (int c = 0, off = 0; c < ICF_GRID; off += s->deep_h[c], c++) {
+        int h = read_stack(s, c, off, stack);
+        if (h > 1) {
             char nm[4];
             cell_name(cf, c, nm);
             pips_str_catf(out, "%s %s:", header ? "," : "stacks, bottom first:", nm);
-            for (int i = 0; i < s->height[c]; i++)
-                pips_str_catf(out, " %d%c", powner(s->pool[idx + i]) + 1,
-                              SIZE_CH[psize(s->pool[idx + i])]);
+            for (int i = 0; i < h; i++)
+                pips_str_catf(out, " %d%c", powner(stack[i]) + 1, SIZE_CH[psize(stack[i])]);
             header = true;
         }
-        idx += s->height[c];
     }
     if (header)
         pips_str_cat(out, "\n");
@@ -990,17 +1018,19 @@ static void icf_canonical(const pips_game *g, const void *state, void *out)
         memcpy(out, s, sizeof *s);
         return;
     }
+    uint8_t stacks[ICF_GRID][ICF_POOL];
+    int heights[ICF_GRID] = {0};
+    for (int c = 0, off = 0; c < ICF_GRID; off += s->deep_h[c], c++)
+        if (cf->board >> c & 1)
+            heights[cf->mirror[c]] = read_stack(s, c, off, stacks[cf->mirror[c]]);
     icf_state m = *s;
-    memset(m.pool, 0, sizeof m.pool);
-    memset(m.height, 0, sizeof m.height);
-    int idx = 0;
-    for (int i = 0; i < ICF_CELLS; i++) {
-        int c = cf->cells[i], from = cf->mirror[c], h = s->height[from];
-        memcpy(m.pool + idx, s->pool + pool_offset(s, from), (size_t)h);
-        m.height[c] = (uint8_t)h;
-        idx += h;
-    }
-    rebuild_caches(&m);
+    memset(m.top, 0, sizeof m.top);
+    memset(m.under, 0, sizeof m.under);
+    memset(m.deep_h, 0, sizeof m.deep_h);
+    memset(m.deep, 0, sizeof m.deep);
+    m.occ = m.ge2 = m.ge3 = 0;
+    memset(m.own, 0, sizeof m.own);
+    set_stacks(&m, (const uint8_t (*)[ICF_POOL])stacks, heights);
     memcpy(out, memcmp(&m, s, sizeof m) < 0 ? (const void *)&m : state, sizeof m);
 }
 
