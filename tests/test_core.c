@@ -121,6 +121,49 @@ static void test_options_errors_name_the_key(void **unused)
     assert_non_null(strstr(err.msg, "tictacdoh"));
 }
 
+/* The shared option readers behind every game's configure hook: a good
+ * value is read, a bad one fails naming the key, the value and what is
+ * accepted. Checked through real games so the wiring is covered too. */
+static void test_option_readers_name_key_value_and_choices(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    const char *players[] = {"players=9"};
+    assert_null(pips_game_new("icefrogs", players, 1, NULL, &err));
+    assert_string_equal(err.msg, "option 'players': '9' is not 2..3");
+    const char *misere[] = {"misere=perhaps"};
+    assert_null(pips_game_new("nimitz", misere, 1, NULL, &err));
+    assert_string_equal(err.msg, "option 'misere': 'perhaps' is not true or false");
+    const char *multi[] = {"multi_attacker=all"};
+    assert_null(pips_game_new("noname", multi, 1, NULL, &err));
+    assert_string_equal(err.msg, "option 'multi_attacker': 'all' is not colour, any or off");
+    const char *capture[] = {"capture_to=x"};
+    assert_null(pips_game_new("noname", capture, 1, NULL, &err));
+    assert_string_equal(err.msg, "option 'capture_to': 'x' is not colour or placer");
+
+    pips_options o = {.n = 2};
+    strcpy(o.kv[0].key, "n");
+    strcpy(o.kv[0].value, "7");
+    strcpy(o.kv[1].key, "flag");
+    strcpy(o.kv[1].value, "true");
+    long v = 0;
+    bool b = false;
+    int pick = -1;
+    static const char *const ONE[] = {"7", NULL};
+    assert_true(pips_option_int(&o, "n", 1, 7, &v, &err));
+    assert_int_equal(v, 7);
+    assert_false(pips_option_int(&o, "n", 1, 6, &v, &err));
+    assert_string_equal(err.msg, "option 'n': '7' is not 1..6");
+    assert_true(pips_option_bool(&o, "flag", &b, &err));
+    assert_true(b);
+    assert_true(pips_option_choice(&o, "n", ONE, &pick, &err));
+    assert_int_equal(pick, 0);
+    assert_false(pips_option_choice(&o, "flag", ONE, &pick, &err));
+    assert_string_equal(err.msg, "option 'flag': 'true' is not 7");
+    assert_false(pips_option_int(&o, "missing", 0, 1, &v, &err));
+    assert_non_null(strstr(err.msg, "option 'missing'"));
+}
+
 static void test_match_undo_and_record_round_trip(void **unused)
 {
     (void)unused;
@@ -213,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_strings_and_parsing),
         cmocka_unit_test(test_failing_allocator),
         cmocka_unit_test(test_options_errors_name_the_key),
+        cmocka_unit_test(test_option_readers_name_key_value_and_choices),
         cmocka_unit_test(test_match_undo_and_record_round_trip),
         cmocka_unit_test(test_bad_records_name_the_problem),
         cmocka_unit_test(test_playout_reproduces_with_seed),

@@ -144,7 +144,7 @@ static void test_options(void **st)
         const char *opt, *why;
     } bad[] = {
         {"players=1", "players"},          {"players=9", "players"},
-        {"capture_to=me", "colour|placer"}, {"multi_attacker=two", "colour|any|off"},
+        {"capture_to=me", "colour or placer"}, {"multi_attacker=two", "colour, any or off"},
         {"turn_cap=-1", "turn_cap"},        {"table=99.9x600.0", "100.0..5000.0"},
         {"table=600.0x5000.1", "table"},    {"table=600.05x600.0", "fractional"},
         {"table=600", "WxH"},               {"first_player=3", "1..2"},

@@ -59,6 +59,15 @@ typedef struct pips_options {
 /* Returns the value of key, or NULL when the game has no such option. */
 const char *pips_options_get(const pips_options *o, const char *key);
 
+/* Option readers for configure hooks. Each reads key from o; on a bad value
+ * it fails with "option 'KEY': 'VALUE' is not ..." naming what is accepted. */
+bool pips_option_int(const pips_options *o, const char *key, long lo, long hi, long *out,
+                     pips_error *err);
+bool pips_option_bool(const pips_options *o, const char *key, bool *out, pips_error *err);
+/* choices is NULL-terminated; *out is the index of the value among them. */
+bool pips_option_choice(const pips_options *o, const char *key, const char *const *choices,
+                        int *out, pips_error *err);
+
 typedef struct pips_render_opts {
     bool unicode; /* box drawing and symbols; ASCII otherwise */
     bool colour;  /* ANSI colours */

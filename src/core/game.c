@@ -21,6 +21,49 @@ const char *pips_options_get(const pips_options *o, const char *key)
     return NULL;
 }
 
+bool pips_option_int(const pips_options *o, const char *key, long lo, long hi, long *out,
+                     pips_error *err)
+{
+    const char *v = pips_options_get(o, key);
+    if (v && pips_parse_int(v, lo, hi, out))
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG, "option '%s': '%.64s' is not %ld..%ld", key,
+                     v ? v : "", lo, hi);
+}
+
+bool pips_option_bool(const pips_options *o, const char *key, bool *out, pips_error *err)
+{
+    const char *v = pips_options_get(o, key);
+    if (v && pips_parse_bool(v, out))
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG, "option '%s': '%.64s' is not true or false", key,
+                     v ? v : "");
+}
+
+bool pips_option_choice(const pips_options *o, const char *key, const char *const *choices,
+                        int *out, pips_error *err)
+{
+    const char *v = pips_options_get(o, key);
+    int n = 0;
+    for (; choices[n]; n++)
+        if (v && !strcmp(v, choices[n])) {
+            *out = n;
+            return true;
+        }
+    char list[PIPS_ERROR_MAX];
+    size_t len = 0;
+    list[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+        int w = snprintf(list + len, sizeof list - len, "%s%s", sep, choices[i]);
+        if (w < 0 || (size_t)w >= sizeof list - len)
+            break;
+        len += (size_t)w;
+    }
+    return pips_fail(err, PIPS_ERR_ARG, "option '%s': '%.64s' is not %s", key, v ? v : "",
+                     list);
+}
+
 static bool set_option(pips_options *o, const pips_game_def *def, const char *key,
                        const char *value, bool *seen, pips_error *err)
 {

@@ -165,13 +165,11 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
     icf_config *cf = config;
     memset(cf, 0, sizeof *cf);
     long v;
-    const char *players = pips_options_get(&g->options, "players");
-    if (!pips_parse_int(players, 2, 3, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option players='%.40s': expected 2 or 3", players);
+    if (!pips_option_int(&g->options, "players", 2, 3, &v, err))
+        return false;
     cf->players = (int)v;
-    const char *mp = pips_options_get(&g->options, "max_plies");
-    if (!pips_parse_int(mp, 1, 10000, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option max_plies='%.40s': expected 1..10000", mp);
+    if (!pips_option_int(&g->options, "max_plies", 1, 10000, &v, err))
+        return false;
     cf->max_plies = (int)v;
     /* ICF-R1: cells row by row, bottom (r = -4) first, q increasing. */
     int n = 0;

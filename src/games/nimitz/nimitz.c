@@ -338,21 +338,17 @@ static bool nim_configure(const pips_game *g, void *config, pips_error *err)
     if (!parse_board(pips_options_get(&g->options, "board"), cf, grid, err))
         return false;
     long v;
-    const char *t = pips_options_get(&g->options, "players");
-    if (!pips_parse_int(t, 2, 6, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'players': '%.64s' is not 2..6", t);
+    if (!pips_option_int(&g->options, "players", 2, 6, &v, err))
+        return false;
     cf->players = (int)v;
-    t = pips_options_get(&g->options, "sets");
-    if (!pips_parse_int(t, 1, 4, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'sets': '%.64s' is not 1..4", t);
+    if (!pips_option_int(&g->options, "sets", 1, 4, &v, err))
+        return false;
     cf->sets = (int)v;
-    t = pips_options_get(&g->options, "colors");
-    if (!pips_parse_int(t, 2, 5, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'colors': '%.64s' is not 2..5", t);
+    if (!pips_option_int(&g->options, "colors", 2, 5, &v, err))
+        return false;
     cf->colours = (int)v;
-    t = pips_options_get(&g->options, "misere");
-    if (!pips_parse_bool(t, &cf->misere))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'misere': '%.64s' is not true or false", t);
+    if (!pips_option_bool(&g->options, "misere", &cf->misere, err))
+        return false;
     add_cell_grid(cf, grid);
     for (int i = 0; i < cf->cells; i++) {
         static const int dr[4] = {1, -1, 0, 0}, dc[4] = {0, 0, 1, -1};

@@ -100,28 +100,19 @@ static bool nn_configure(const pips_game *g, void *config, pips_error *err)
     nn_config *c = config;
     memset(c, 0, sizeof *c);
     long v;
-    const char *val = pips_options_get(&g->options, "players");
-    if (!pips_parse_int(val, 2, 8, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option players='%.40s': expected 2..8", val);
+    if (!pips_option_int(&g->options, "players", 2, 8, &v, err))
+        return false;
     c->players = (int)v;
-    val = pips_options_get(&g->options, "capture_to");
-    if (!strcmp(val, "colour"))
-        c->capture_to = NN_CAPTURE_COLOUR;
-    else if (!strcmp(val, "placer"))
-        c->capture_to = NN_CAPTURE_PLACER;
-    else
-        return pips_fail(err, PIPS_ERR_ARG, "option capture_to='%.40s': expected colour|placer",
-                         val);
-    val = pips_options_get(&g->options, "multi_attacker");
-    if (!strcmp(val, "colour"))
-        c->multi_attacker = NN_MULTI_COLOUR;
-    else if (!strcmp(val, "any"))
-        c->multi_attacker = NN_MULTI_ANY;
-    else if (!strcmp(val, "off"))
-        c->multi_attacker = NN_MULTI_OFF;
-    else
-        return pips_fail(err, PIPS_ERR_ARG,
-                         "option multi_attacker='%.40s': expected colour|any|off", val);
+    static const char *const CAPTURE_TO[] = {"colour", "placer", NULL};
+    static const char *const MULTI[] = {"colour", "any", "off", NULL};
+    int pick;
+    if (!pips_option_choice(&g->options, "capture_to", CAPTURE_TO, &pick, err))
+        return false;
+    c->capture_to = pick == 0 ? NN_CAPTURE_COLOUR : NN_CAPTURE_PLACER;
+    if (!pips_option_choice(&g->options, "multi_attacker", MULTI, &pick, err))
+        return false;
+    c->multi_attacker = pick == 0 ? NN_MULTI_COLOUR : pick == 1 ? NN_MULTI_ANY : NN_MULTI_OFF;
+    const char *val;
     val = pips_options_get(&g->options, "turn_cap");
     if (!strcmp(val, "auto"))
         c->turn_cap = 150 * c->players;
@@ -129,29 +120,25 @@ static bool nn_configure(const pips_game *g, void *config, pips_error *err)
         c->turn_cap = (int)v;
     else
         return pips_fail(err, PIPS_ERR_ARG,
-                         "option turn_cap='%.40s': expected auto or 0..1000000 turns", val);
+                         "option 'turn_cap': '%.64s' is not auto or 0..1000000", val);
     val = pips_options_get(&g->options, "table");
     const char *p = val, *why = "";
     long w, h;
     if (!read_tenths(&p, 50000, &w, &why) || *p++ != 'x' || !read_tenths(&p, 50000, &h, &why) ||
         *p)
         return pips_fail(err, PIPS_ERR_ARG,
-                         "option table='%.40s': expected WxH in mm such as 600.0x600.0%s%s",
+                         "option 'table': '%.64s' is not WxH in mm such as 600.0x600.0%s%s",
                          val, *why ? ": " : "", why);
     if (w < 1000 || h < 1000)
         return pips_fail(err, PIPS_ERR_ARG,
-                         "option table='%.40s': each side must be 100.0..5000.0 mm", val);
+                         "option 'table': '%.64s': each side must be 100.0..5000.0 mm", val);
     c->width = (int)w;
     c->height = (int)h;
-    val = pips_options_get(&g->options, "first_player");
-    if (!pips_parse_int(val, 1, c->players, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option first_player='%.40s': expected 1..%d", val,
-                         c->players);
+    if (!pips_option_int(&g->options, "first_player", 1, c->players, &v, err))
+        return false;
     c->first_player = (int)v - 1;
-    val = pips_options_get(&g->options, "candidates");
-    if (!pips_parse_int(val, 4, NN_CAND_MAX, &v))
-        return pips_fail(err, PIPS_ERR_ARG, "option candidates='%.40s': expected 4..%d", val,
-                         NN_CAND_MAX);
+    if (!pips_option_int(&g->options, "candidates", 4, NN_CAND_MAX, &v, err))
+        return false;
     c->candidates = (int)v;
     return true;
 }
