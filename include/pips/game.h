@@ -157,6 +157,10 @@ struct pips_game_def {
      * decision node (the same distribution as picking from legal_moves).
      * Returns false when there is none. */
     bool (*random_move)(const pips_game *g, const void *state, pips_rng *rng, pips_move *out);
+    /* Optional fast path for playouts at a chance node: an outcome drawn with
+     * its probability (the same distribution as chance_outcomes). Returns
+     * false when the state is not a chance node. */
+    bool (*sample_chance)(const pips_game *g, const void *state, pips_rng *rng, pips_move *out);
     /* Heuristic value of a non-terminal state per seat in [0, 1]. */
     void (*evaluate)(const pips_game *g, const void *state, double *out);
     /* Move-ordering hint: higher scores are searched first. */

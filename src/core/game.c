@@ -323,6 +323,14 @@ size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_
         if (who == PIPS_OVER)
             break;
         size_t n, pick;
+        if (who == PIPS_CHANCE && d->sample_chance) {
+            pips_move m;
+            if (!d->sample_chance(g, state, rng, &m))
+                break;
+            d->apply(g, state, m);
+            plies++;
+            continue;
+        }
         if (who == PIPS_CHANCE) {
             n = d->chance_outcomes(g, state, buf, prob);
             if (!n)

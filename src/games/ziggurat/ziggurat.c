@@ -128,6 +128,27 @@ static void build_geometry(zig_config *k)
                 k->tip_ok[l] |= (uint8_t)(1u << d);
         }
     }
+    memset(k->nb_mask, 0, sizeof k->nb_mask);
+    memset(k->start_nb, 0, sizeof k->start_nb);
+    memset(k->fwd_mask, 0, sizeof k->fwd_mask);
+    memset(k->tip_mask, 0, sizeof k->tip_mask);
+    for (int l = 0; l < ZIG_LOCS; l++)
+        for (int d = 0; d < 8; d++) {
+            if (k->nb[l][d] == ZIG_NOLOC)
+                continue;
+            if (l < 64)
+                k->nb_mask[l] |= 1ull << k->nb[l][d];
+            else
+                k->start_nb[l - 64][d] = 1ull << k->nb[l][d];
+        }
+    for (int l = 0; l < 64; l++)
+        for (int d = 0; d < 8; d++) {
+            if (k->tip_ok[l] >> d & 1)
+                k->tip_mask[d] |= 1ull << l;
+            for (int c = 0; c < 4; c++)
+                if (k->fwd_dir[c][l] == d)
+                    k->fwd_mask[c][d] |= 1ull << l;
+        }
 }
 
 /* ---- small queries ---------------------------------------------------------- */
@@ -366,119 +387,284 @@ static void gen_moves_from(const zig_config *k, const zig_state *s, gen_ctx *g, 
     for (uint64_t bits_ = (mask), var; bits_ && ((var = (uint64_t)__builtin_ctzll(bits_)), 1); \
          bits_ &= bits_ - 1)
 
-static void gen_steps(const zig_config *k, const zig_state *s, gen_ctx *g)
+/* The board mask b moved one square in direction d (ZIG_DX/ZIG_DY order);
+ * squares that would leave the board drop out. */
+static inline uint64_t shift_dir(uint64_t b, int d)
+{
+    const uint64_t not_a = ~0x0101010101010101ull, not_h = ~0x8080808080808080ull;
+    switch (d) {
+    case 0: return b << 8;
+    case 1: return (b & not_h) << 9;
+    case 2: return (b & not_h) << 1;
+    case 3: return (b & not_h) >> 7;
+    case 4: return b >> 8;
+    case 5: return (b & not_a) >> 9;
+    case 6: return (b & not_a) >> 1;
+    default: return (b & not_a) << 7;
+    }
+}
+
+/* The steps come in categories, listed in this order (then `end`). The
+ * random_move shortcut counts each cheaply and generates only the one it
+ * draws from, so this order is the order of the legal list. */
+enum { CAT_MOVE, CAT_DIG, CAT_SWAP_A, CAT_SWAP_B, CAT_TIP, CAT_REDO, N_CAT };
+
+static bool cat_open(const zig_state *s, int cat, unsigned acts)
+{
+    switch (cat) {
+    case CAT_MOVE: return (s->flags & F_MOVE) || (acts >> ACT_LEAP & 1);
+    case CAT_DIG: return acts >> ACT_DIG & 1;
+    case CAT_SWAP_A: case CAT_SWAP_B: return acts >> ACT_SWAP & 1;
+    case CAT_TIP: return acts >> ACT_TIP & 1;
+    default: return acts >> ACT_REDO & 1;
+    }
+}
+
+/* Moves and Leaps: own top pieces (any pile with Queens) on the Start or a non-Goal square. */
+static void gen_movement(const zig_config *k, const zig_state *s, gen_ctx *g, unsigned acts)
+{
+    int c = s->mover, start = 64 + c;
+    if (s->height[start]) {
+        gen_moves_from(k, s, g, start, acts);
+        if (g->first_only && g->n) return;
+    }
+    FOR_BITS(o, (k->queen ? s->occ : s->top[c]) & ~(1ull << k->goal[c])) {
+        gen_moves_from(k, s, g, (int)o, acts);
+        if (g->first_only && g->n) return;
+    }
+}
+
+typedef struct move_flags {
+    bool mv, aim, hop, leap; /* which of gen_moves_from's steps are open */
+} move_flags;
+
+static inline move_flags movement_open(const zig_state *s, unsigned acts)
+{
+    move_flags f;
+    bool plain_only = s->flags & F_PLAIN;
+    f.mv = s->flags & F_MOVE;
+    f.aim = f.mv && !plain_only && (acts >> ACT_AIM & 1);
+    f.hop = f.mv && !plain_only && (acts >> ACT_HOP & 1);
+    f.leap = acts >> ACT_LEAP & 1;
+    return f;
+}
+
+/* Without Queens: how many steps gen_moves_from lists for the own Drone on
+ * top of o, without walking. The first square ahead decides Move and Aim
+ * (ZIG-R5, R6: a Drone stops before a stack); a Hop always gets somewhere
+ * (ZIG-R9: a run of pieces ends on an empty square or a stop, at the latest
+ * the Goal); a Leap needs the first square empty (ZIG-R10). */
+static inline int drone_steps_from(const zig_config *k, const zig_state *s, int o, move_flags f)
+{
+    int c = s->mover, idx = k->pidx[c][o];
+    if (idx >= ZIG_PATH - 1) /* on the Goal, or off the colour's path */
+        return 0;
+    int q = k->path[c][idx + 1];
+    int open = q == k->goal[c] || s->height[q] < 2;
+    return (f.mv ? open : 0) + (f.aim ? open : 0) + f.hop + (f.leap && !s->height[q]);
+}
+
+static int count_movement(const zig_config *k, const zig_state *s, unsigned acts)
+{
+    if (k->queen) {
+        gen_ctx g = {NULL, 0, false};
+        gen_movement(k, s, &g, acts);
+        return (int)g.n;
+    }
+    int c = s->mover, start = 64 + c, n = 0;
+    move_flags f = movement_open(s, acts);
+    if (s->height[start])
+        n += drone_steps_from(k, s, start, f);
+    FOR_BITS(o, s->top[c] & ~(1ull << k->goal[c]))
+        n += drone_steps_from(k, s, (int)o, f);
+    return n;
+}
+
+/* ZIG-R11 Dig: own bottom piece, non-Goal square, to an adjacent square not higher. */
+static void gen_dig(const zig_config *k, const zig_state *s, gen_ctx *g)
+{
+    FOR_BITS(o, s->bottom[s->mover] & ~k->goal_mask)
+        for (int i = 0; i < k->n_dig[o]; i++)
+            EMIT(zig_mk(K_DIG, (int)o, k->dig_to[o][i], 0, 0));
+}
+
+static int count_dig(const zig_config *k, const zig_state *s)
+{
+    int n = 0;
+    FOR_BITS(o, s->bottom[s->mover] & ~k->goal_mask)
+        n += k->n_dig[o];
+    return n;
+}
+
+/* ZIG-R12 Swap (A): own top on p with the top on an adjacent q; board squares, not Goals. */
+static void gen_swap_a(const zig_config *k, const zig_state *s, gen_ctx *g)
+{
+    uint64_t own_top = s->top[s->mover], free_sq = s->occ & ~k->goal_mask;
+    FOR_BITS(p, own_top & ~k->goal_mask) {
+        int tp = top_of(s, (int)p);
+        for (int d = 0; d < 8; d++) {
+            int q = k->nb[p][d];
+            if (q == ZIG_NOLOC || !(free_sq >> q & 1))
+                continue;
+            if ((own_top >> q & 1) && q < (int)p)
+                continue; /* listed from q already */
+            if (top_of(s, q) == tp)
+                continue;
+            EMIT(q < (int)p ? zig_mk(K_SWAPA, q, (int)p, 0, 0) : zig_mk(K_SWAPA, (int)p, q, 0, 0));
+        }
+    }
+}
+
+static int count_swap_a(const zig_config *k, const zig_state *s)
+{
+    if (k->queen) {
+        gen_ctx g = {NULL, 0, false};
+        gen_swap_a(k, s, &g);
+        return (int)g.n;
+    }
+    /* Without Queens two own tops are equal pieces, so only foreign tops pair. */
+    uint64_t own_top = s->top[s->mover], free_sq = s->occ & ~k->goal_mask;
+    int n = 0;
+    FOR_BITS(p, own_top & ~k->goal_mask)
+        n += __builtin_popcountll(k->nb_mask[p] & free_sq & ~own_top);
+    return n;
+}
+
+/* ZIG-R12 Swap (B): within a stack holding an own piece; non-Goal board square or own Start. */
+static void gen_swap_b(const zig_config *k, const zig_state *s, gen_ctx *g)
 {
     int c = s->mover;
+    uint64_t swap_stacks = s->stacks & ~k->goal_mask;
+    for (int n_seen = -1; swap_stacks || n_seen < 0; n_seen++) {
+        int loc = 64 + c;
+        if (n_seen >= 0) {
+            loc = __builtin_ctzll(swap_stacks);
+            swap_stacks &= swap_stacks - 1;
+        }
+        int h = s->height[loc];
+        if (h < 2)
+            continue;
+        const uint8_t *pl = s->pile[loc];
+        for (int i = 0; i < h; i++)
+            for (int j = i + 1; j < h; j++) {
+                if (pl[i] == pl[j] || (pc_colour(pl[i]) != c && pc_colour(pl[j]) != c))
+                    continue;
+                EMIT(zig_mk(K_SWAPB, loc, 0, i + 1, j + 1));
+            }
+    }
+}
+
+/* ZIG-R13 Tip, one per (S, D): dirs[d] holds the squares S tippable in
+ * direction d; returns their union. (A) an own top piece on P pushes
+ * S = P + D (P a board square or the own Start); (B) a stack holding an own
+ * piece tips any way; (C) a lone own piece tips forward. Tips never go
+ * uphill (tip_mask) and never start on a Goal. */
+static uint64_t tip_dirs(const zig_config *k, const zig_state *s, uint64_t dirs[8])
+{
+    int c = s->mover, start = 64 + c;
+    uint64_t own_top = s->top[c], free_sq = s->occ & ~k->goal_mask;
+    bool start_pushes = s->height[start] && pc_colour(top_of(s, start)) == c;
+    uint64_t own_stacks = 0;
+    FOR_BITS(S, s->stacks & free_sq) {
+        const uint8_t *pl = s->pile[S];
+        for (int i = 0; i < s->height[S]; i++)
+            if (pc_colour(pl[i]) == c) {
+                own_stacks |= 1ull << S;
+                break;
+            }
+    }
+    uint64_t singles = own_top & free_sq & ~s->stacks, all = 0;
+    for (int d = 0; d < 8; d++) {
+        uint64_t pushed = shift_dir(own_top, d) | (start_pushes ? k->start_nb[c][d] : 0);
+        dirs[d] = ((pushed & free_sq) | own_stacks | (singles & k->fwd_mask[c][d])) &
+                  k->tip_mask[d];
+        all |= dirs[d];
+    }
+    return all;
+}
+
+static void gen_tip(const zig_config *k, const zig_state *s, gen_ctx *g)
+{
+    uint64_t dirs[8];
+    uint64_t all = tip_dirs(k, s, dirs);
+    FOR_BITS(S, all)
+        for (int d = 0; d < 8; d++)
+            if (dirs[d] >> S & 1)
+                EMIT(zig_mk(K_TIP, (int)S, 0, d, 0));
+    int start = 64 + s->mover;
+    if (s->height[start]) /* the Start's forward Tip (ZIG-R16) */
+        EMIT(zig_mk(K_TIP, start, 0, k->entry_dir[s->mover], 0));
+}
+
+static int count_tip(const zig_config *k, const zig_state *s)
+{
+    uint64_t dirs[8];
+    tip_dirs(k, s, dirs);
+    int n = s->height[64 + s->mover] ? 1 : 0;
+    for (int d = 0; d < 8; d++)
+        n += __builtin_popcountll(dirs[d]);
+    return n;
+}
+
+/* ZIG-R19 RA needs an own piece off its Goal; ZIG-R20 RB only before any step. */
+static void gen_redo(const zig_config *k, const zig_state *s, gen_ctx *g)
+{
+    int c = s->mover, goal = k->goal[c];
+    int own_off = ((s->top[c] | s->bottom[c]) & ~(1ull << goal)) != 0;
+    for (int l = 0; l < ZIG_LOCS && !own_off; l++) {
+        if (l == goal)
+            continue;
+        for (int i = 0; i < s->height[l]; i++)
+            if (pc_colour(s->pile[l][i]) == c) {
+                own_off = 1;
+                break;
+            }
+    }
+    if (own_off)
+        EMIT(zig_mk(K_RA, 0, 0, 0, 0));
+    if (!(s->flags & F_STEPPED))
+        EMIT(zig_mk(K_RB, 0, 0, 0, 0));
+}
+
+static void gen_cat(const zig_config *k, const zig_state *s, gen_ctx *g, int cat, unsigned acts)
+{
+    switch (cat) {
+    case CAT_MOVE: gen_movement(k, s, g, acts); break;
+    case CAT_DIG: gen_dig(k, s, g); break;
+    case CAT_SWAP_A: gen_swap_a(k, s, g); break;
+    case CAT_SWAP_B: gen_swap_b(k, s, g); break;
+    case CAT_TIP: gen_tip(k, s, g); break;
+    default: gen_redo(k, s, g); break;
+    }
+}
+
+/* How many steps of category cat are legal (0 when it is not open). */
+static int count_cat(const zig_config *k, const zig_state *s, int cat, unsigned acts)
+{
+    if (!cat_open(s, cat, acts))
+        return 0;
+    switch (cat) {
+    case CAT_MOVE: return count_movement(k, s, acts);
+    case CAT_DIG: return count_dig(k, s);
+    case CAT_SWAP_A: return count_swap_a(k, s);
+    case CAT_TIP: return count_tip(k, s);
+    default: {
+        gen_ctx g = {NULL, 0, false};
+        gen_cat(k, s, &g, cat, acts);
+        return (int)g.n;
+    }
+    }
+}
+
+static void gen_steps(const zig_config *k, const zig_state *s, gen_ctx *g)
+{
     unsigned acts = actions_open(k, s);
-    bool mv = s->flags & F_MOVE;
-    int start = 64 + c, goal = k->goal[c];
-    uint64_t occ = s->occ, own_top = s->top[c], own_bottom = s->bottom[c], stacks = s->stacks;
-    uint64_t free_sq = occ & ~k->goal_mask; /* non-station piles */
-    /* Moves and Leaps: own top pieces (any pile with Queens) on the Start or a non-Goal square. */
-    if (mv || (acts >> ACT_LEAP & 1)) {
-        if (s->height[start]) {
-            gen_moves_from(k, s, g, start, acts);
-            if (g->first_only && g->n) return;
-        }
-        FOR_BITS(o, (k->queen ? occ : own_top) & ~(1ull << goal)) {
-            gen_moves_from(k, s, g, (int)o, acts);
-            if (g->first_only && g->n) return;
-        }
-    }
-    /* ZIG-R11 Dig: own bottom piece, non-Goal square, to an adjacent square not higher. */
-    if (acts >> ACT_DIG & 1) {
-        FOR_BITS(o, own_bottom & ~k->goal_mask)
-            for (int i = 0; i < k->n_dig[o]; i++)
-                EMIT(zig_mk(K_DIG, (int)o, k->dig_to[o][i], 0, 0));
-    }
-    /* ZIG-R12 Swap. */
-    if (acts >> ACT_SWAP & 1) {
-        /* (A): own top on p with the top on an adjacent q; board squares, not Goals. */
-        FOR_BITS(p, own_top & ~k->goal_mask) {
-            int tp = top_of(s, (int)p);
-            for (int d = 0; d < 8; d++) {
-                int q = k->nb[p][d];
-                if (q == ZIG_NOLOC || !(free_sq >> q & 1))
-                    continue;
-                if ((own_top >> q & 1) && q < (int)p)
-                    continue; /* listed from q already */
-                if (top_of(s, q) == tp)
-                    continue;
-                EMIT(q < (int)p ? zig_mk(K_SWAPA, q, (int)p, 0, 0) : zig_mk(K_SWAPA, (int)p, q, 0, 0));
-            }
-        }
-        /* (B): within a stack holding an own piece; non-Goal board square or own Start. */
-        uint64_t swap_stacks = stacks & ~k->goal_mask;
-        for (int n_seen = -1; swap_stacks || n_seen < 0; n_seen++) {
-            int loc = start;
-            if (n_seen >= 0) {
-                loc = __builtin_ctzll(swap_stacks);
-                swap_stacks &= swap_stacks - 1;
-            }
-            int h = s->height[loc];
-            if (h < 2)
-                continue;
-            const uint8_t *pl = s->pile[loc];
-            for (int i = 0; i < h; i++)
-                for (int j = i + 1; j < h; j++) {
-                    if (pl[i] == pl[j] || (pc_colour(pl[i]) != c && pc_colour(pl[j]) != c))
-                        continue;
-                    EMIT(zig_mk(K_SWAPB, loc, 0, i + 1, j + 1));
-                }
-        }
-    }
-    /* ZIG-R13 Tip: one per (S, D). */
-    if (acts >> ACT_TIP & 1) {
-        uint8_t dirs[64];
-        memset(dirs, 0, sizeof dirs);
-        /* (A): own top piece on P pushes S = P + D (P a board square or own Start). */
-        uint64_t pushers = own_top;
-        bool start_pushes = s->height[start] && pc_colour(top_of(s, start)) == c;
-        for (int i = start_pushes ? -1 : 0; pushers || i < 0; i++) {
-            int loc = start;
-            if (i >= 0) {
-                loc = __builtin_ctzll(pushers);
-                pushers &= pushers - 1;
-            }
-            for (int d = 0; d < 8; d++) {
-                int S = k->nb[loc][d];
-                if (S != ZIG_NOLOC && (free_sq >> S & 1))
-                    dirs[S] |= (uint8_t)(k->tip_ok[S] & 1u << d);
-            }
-        }
-        FOR_BITS(S, free_sq) {
-            int h = s->height[S];
-            if (h >= 2) { /* (B) */
-                for (int i = 0; i < h; i++)
-                    if (pc_colour(s->pile[S][i]) == c) {
-                        dirs[S] |= k->tip_ok[S];
-                        break;
-                    }
-            } else if (own_top >> S & 1) { /* (C) */
-                dirs[S] |= (uint8_t)(k->tip_ok[S] & 1u << k->fwd_dir[c][S]);
-            }
-            for (unsigned m = dirs[S]; m; m &= m - 1)
-                EMIT(zig_mk(K_TIP, (int)S, 0, __builtin_ctz(m), 0));
-        }
-        if (s->height[start]) /* the Start's forward Tip (ZIG-R16) */
-            EMIT(zig_mk(K_TIP, start, 0, k->entry_dir[c], 0));
-    }
-    if (acts >> ACT_REDO & 1) {
-        /* ZIG-R19 RA: an own piece off its Goal. */
-        int own_off = ((s->top[c] | s->bottom[c]) & ~(1ull << goal)) != 0;
-        for (int l = 0; l < ZIG_LOCS && !own_off; l++) {
-            if (l == goal)
-                continue;
-            for (int i = 0; i < s->height[l]; i++)
-                if (pc_colour(s->pile[l][i]) == c) {
-                    own_off = 1;
-                    break;
-                }
-        }
-        if (own_off)
-            EMIT(zig_mk(K_RA, 0, 0, 0, 0));
-        if (!(s->flags & F_STEPPED)) /* ZIG-R20 */
-            EMIT(zig_mk(K_RB, 0, 0, 0, 0));
+    for (int cat = 0; cat < N_CAT; cat++) {
+        if (!cat_open(s, cat, acts))
+            continue;
+        gen_cat(k, s, g, cat, acts);
+        if (g->first_only && g->n)
+            return;
     }
 }
 
@@ -486,16 +672,76 @@ static size_t legal_steps(const zig_config *k, const zig_state *s, pips_move *ou
 {
     gen_ctx g = {out, 0, false};
     gen_steps(k, s, &g);
-    if (out)
-        out[g.n] = zig_mk(K_END, 0, 0, 0, 0);
+    out[g.n] = zig_mk(K_END, 0, 0, 0, 0);
     return g.n + 1;
 }
 
+/* The number of legal steps, `end` included, without listing them. */
+static size_t count_steps(const zig_config *k, const zig_state *s)
+{
+    unsigned acts = actions_open(k, s);
+    size_t n = 1;
+    for (int cat = 0; cat < N_CAT; cat++)
+        n += (size_t)count_cat(k, s, cat, acts);
+    return n;
+}
+
+/* Is any step besides `end` legal? (ZIG-R22: otherwise the turn ends.) */
 static bool any_step(const zig_config *k, const zig_state *s)
 {
-    gen_ctx g = {NULL, 0, true};
-    gen_steps(k, s, &g);
-    return g.n > 0;
+    unsigned acts = actions_open(k, s);
+    for (int cat = 0; cat < N_CAT; cat++) {
+        if (!cat_open(s, cat, acts))
+            continue;
+        if (cat == CAT_MOVE && !k->queen) {
+            if (count_movement(k, s, acts))
+                return true;
+            continue;
+        }
+        gen_ctx g = {NULL, 0, true};
+        gen_cat(k, s, &g, cat, acts);
+        if (g.n)
+            return true;
+    }
+    return false;
+}
+
+/* The step legal_steps would list at index r (r < count_steps), found by
+ * counting: only the category it falls in is generated, and for Drone
+ * movement only the pile it starts from. */
+static pips_move step_at(const zig_config *k, const zig_state *s, size_t r)
+{
+    unsigned acts = actions_open(k, s);
+    for (int cat = 0; cat < N_CAT; cat++) {
+        size_t n = (size_t)count_cat(k, s, cat, acts);
+        if (r >= n) {
+            r -= n;
+            continue;
+        }
+        pips_move buf[ZIG_MAX_MOVES];
+        gen_ctx g = {buf, 0, false};
+        if (cat == CAT_MOVE && !k->queen) {
+            int c = s->mover, start = 64 + c;
+            move_flags f = movement_open(s, acts);
+            uint64_t from = s->top[c] & ~(1ull << k->goal[c]);
+            for (int o = s->height[start] ? start : -1; o >= 0 || from;) {
+                if (o < 0) {
+                    o = __builtin_ctzll(from);
+                    from &= from - 1;
+                }
+                size_t here = (size_t)drone_steps_from(k, s, o, f);
+                if (r < here) {
+                    gen_moves_from(k, s, &g, o, acts);
+                    return buf[r];
+                }
+                r -= here;
+                o = -1;
+            }
+        }
+        gen_cat(k, s, &g, cat, acts);
+        return buf[r];
+    }
+    return zig_mk(K_END, 0, 0, 0, 0);
 }
 
 /* ---- applying ------------------------------------------------------------------ */
@@ -866,7 +1112,7 @@ static size_t zig_count_moves(const pips_game *gm, const void *state)
     const zig_state *s = state;
     if (s->phase != PH_STEP)
         return 0;
-    return legal_steps(gm->config, s, NULL);
+    return count_steps(gm->config, s);
 }
 
 static size_t zig_chance_outcomes(const pips_game *gm, const void *state, pips_move *out,
@@ -895,6 +1141,56 @@ static size_t zig_chance_outcomes(const pips_game *gm, const void *state, pips_m
         for (size_t i = 0; i < n; i++)
             prob[i] = p;
     return n;
+}
+
+/* An index below n drawn exactly as pips_sample_chance draws from n equal
+ * probabilities, so seeded playouts are the same games with this shortcut:
+ * one double; for a power of two the running sums are exact, so the index
+ * is floor(r * n). */
+static size_t draw_equal(pips_rng *rng, size_t n)
+{
+    double r = pips_rng_double(rng);
+    if (!(n & (n - 1)))
+        return (size_t)(r * (double)n);
+    double p = 1.0 / (double)n, acc = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        acc += p;
+        if (r < acc)
+            return i;
+    }
+    return n - 1;
+}
+
+/* ZIG-R30: the opening roll (movement and action die together, listed
+ * movement first), or RA's movement die, or RB's action die; all faces
+ * equally likely, as chance_outcomes lists them. */
+static bool zig_sample_chance(const pips_game *gm, const void *state, pips_rng *rng,
+                              pips_move *out)
+{
+    const zig_config *k = gm->config;
+    const zig_state *s = state;
+    if (s->phase == PH_ROLL)
+        *out = k->roll_moves[draw_equal(rng, (size_t)(k->n_move_faces * k->n_action_faces))];
+    else if (s->phase == PH_RA)
+        *out = k->ra_moves[draw_equal(rng, (size_t)k->n_move_faces)];
+    else if (s->phase == PH_RB)
+        *out = k->rb_moves[draw_equal(rng, (size_t)k->n_action_faces)];
+    else
+        return false;
+    return true;
+}
+
+/* Uniform over the legal list, drawing exactly legal_moves[below(n)] (see
+ * step_at), so seeded playouts are unchanged by the shortcut. */
+static bool zig_random_move(const pips_game *gm, const void *state, pips_rng *rng,
+                            pips_move *out)
+{
+    const zig_config *k = gm->config;
+    const zig_state *s = state;
+    if (s->phase != PH_STEP)
+        return false;
+    *out = step_at(k, s, (size_t)pips_rng_below(rng, count_steps(k, s)));
+    return true;
 }
 
 static void zig_apply(const pips_game *gm, void *state, pips_move m)
@@ -1767,6 +2063,8 @@ const pips_game_def pips_ziggurat_def = {
     .state_from_text = zig_state_from_text,
     .hash = zig_hash,
     .render = zig_render,
+    .random_move = zig_random_move,
+    .sample_chance = zig_sample_chance,
     .evaluate = zig_evaluate,
     .order_moves = zig_order_moves,
 };
