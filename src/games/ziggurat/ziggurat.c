@@ -647,13 +647,17 @@ static int count_cat(const zig_config *k, const zig_state *s, int cat, unsigned 
     case CAT_MOVE: return count_movement(k, s, acts);
     case CAT_DIG: return count_dig(k, s);
     case CAT_SWAP_A: return count_swap_a(k, s);
+    case CAT_SWAP_B:
+        if (!(s->stacks & ~k->goal_mask) && s->height[64 + s->mover] < 2)
+            return 0;
+        break;
     case CAT_TIP: return count_tip(k, s);
-    default: {
-        gen_ctx g = {NULL, 0, false};
-        gen_cat(k, s, &g, cat, acts);
-        return (int)g.n;
+    default:
+        break;
     }
-    }
+    gen_ctx g = {NULL, 0, false};
+    gen_cat(k, s, &g, cat, acts);
+    return (int)g.n;
 }
 
 static void gen_steps(const zig_config *k, const zig_state *s, gen_ctx *g)
@@ -676,13 +680,15 @@ static size_t legal_steps(const zig_config *k, const zig_state *s, pips_move *ou
     return g.n + 1;
 }
 
-/* The number of legal steps, `end` included, without listing them. */
-static size_t count_steps(const zig_config *k, const zig_state *s)
+/* The number of legal steps per category; returns the total, `end` included. */
+static size_t step_counts(const zig_config *k, const zig_state *s, unsigned acts,
+                          int cnt[N_CAT])
 {
-    unsigned acts = actions_open(k, s);
     size_t n = 1;
-    for (int cat = 0; cat < N_CAT; cat++)
-        n += (size_t)count_cat(k, s, cat, acts);
+    for (int cat = 0; cat < N_CAT; cat++) {
+        cnt[cat] = count_cat(k, s, cat, acts);
+        n += (size_t)cnt[cat];
+    }
     return n;
 }
 
@@ -693,8 +699,13 @@ static bool any_step(const zig_config *k, const zig_state *s)
     for (int cat = 0; cat < N_CAT; cat++) {
         if (!cat_open(s, cat, acts))
             continue;
-        if (cat == CAT_MOVE && !k->queen) {
-            if (count_movement(k, s, acts))
+        if ((cat == CAT_MOVE || cat == CAT_SWAP_A) && !k->queen) {
+            if (count_cat(k, s, cat, acts))
+                return true;
+            continue;
+        }
+        if (cat == CAT_DIG || cat == CAT_TIP) {
+            if (count_cat(k, s, cat, acts))
                 return true;
             continue;
         }
@@ -706,14 +717,14 @@ static bool any_step(const zig_config *k, const zig_state *s)
     return false;
 }
 
-/* The step legal_steps would list at index r (r < count_steps), found by
- * counting: only the category it falls in is generated, and for Drone
- * movement only the pile it starts from. */
-static pips_move step_at(const zig_config *k, const zig_state *s, size_t r)
+/* The step legal_steps would list at index r (r below the total of cnt, the
+ * counts of step_counts), found by counting: only the category it falls in
+ * is generated, and for Drone movement only the pile it starts from. */
+static pips_move step_at(const zig_config *k, const zig_state *s, unsigned acts,
+                         const int cnt[N_CAT], size_t r)
 {
-    unsigned acts = actions_open(k, s);
     for (int cat = 0; cat < N_CAT; cat++) {
-        size_t n = (size_t)count_cat(k, s, cat, acts);
+        size_t n = (size_t)cnt[cat];
         if (r >= n) {
             r -= n;
             continue;
@@ -1112,7 +1123,8 @@ static size_t zig_count_moves(const pips_game *gm, const void *state)
     const zig_state *s = state;
     if (s->phase != PH_STEP)
         return 0;
-    return count_steps(gm->config, s);
+    int cnt[N_CAT];
+    return step_counts(gm->config, s, actions_open(gm->config, s), cnt);
 }
 
 static size_t zig_chance_outcomes(const pips_game *gm, const void *state, pips_move *out,
@@ -1189,7 +1201,10 @@ static bool zig_random_move(const pips_game *gm, const void *state, pips_rng *rn
     const zig_state *s = state;
     if (s->phase != PH_STEP)
         return false;
-    *out = step_at(k, s, (size_t)pips_rng_below(rng, count_steps(k, s)));
+    unsigned acts = actions_open(k, s);
+    int cnt[N_CAT];
+    size_t n = step_counts(k, s, acts, cnt);
+    *out = step_at(k, s, acts, cnt, (size_t)pips_rng_below(rng, n));
     return true;
 }
 
