@@ -464,6 +464,23 @@ static inline int drone_steps_from(const zig_config *k, const zig_state *s, int 
     return (f.mv ? open : 0) + (f.aim ? open : 0) + f.hop + (f.leap && !s->height[q]);
 }
 
+/* The r-th step gen_moves_from lists for the own Drone on top of o (r
+ * below drone_steps_from), walking only for that one. */
+static pips_move drone_step_at(const zig_config *k, const zig_state *s, int o, move_flags f,
+                               int r)
+{
+    int c = s->mover, P = s->move_val, Pb = s->move_val + k->bonus;
+    int q = k->path[c][k->pidx[c][o] + 1];
+    bool open = q == k->goal[c] || s->height[q] < 2;
+    if (f.mv && open && r-- == 0)
+        return zig_mk(K_MOVE, o, walk(k, s, c, o, WALK_PLAIN, P, false, false), 0, 0);
+    if (f.aim && open && r-- == 0)
+        return zig_mk(K_AIM, o, walk(k, s, c, o, WALK_AIM, Pb, false, false), 0, 0);
+    if (f.hop && r-- == 0)
+        return zig_mk(K_HOP, o, walk(k, s, c, o, WALK_HOP, Pb, false, false), 0, 0);
+    return zig_mk(K_LEAP, o, leap(k, s, c, o), 0, 0);
+}
+
 static int count_movement(const zig_config *k, const zig_state *s, unsigned acts)
 {
     if (k->queen) {
@@ -741,10 +758,8 @@ static pips_move step_at(const zig_config *k, const zig_state *s, unsigned acts,
                     from &= from - 1;
                 }
                 size_t here = (size_t)drone_steps_from(k, s, o, f);
-                if (r < here) {
-                    gen_moves_from(k, s, &g, o, acts);
-                    return buf[r];
-                }
+                if (r < here)
+                    return drone_step_at(k, s, o, f, (int)r);
                 r -= here;
                 o = -1;
             }
@@ -786,10 +801,7 @@ static void end_turn(const zig_config *k, zig_state *s)
         s->phase = PH_OVER;
         return;
     }
-    int i = 0;
-    while (k->turn_order[i] != s->mover)
-        i++;
-    s->mover = k->turn_order[(i + 1) % k->n_turn];
+    s->mover = k->next_mover[s->mover];
     s->phase = PH_ROLL;
 }
 
@@ -1050,6 +1062,8 @@ static bool zig_configure(const pips_game *gm, void *config, pips_error *err)
         if (k->present >> c & 1)
             k->turn_order[k->n_turn++] = (uint8_t)c;
     }
+    for (int i = 0; i < k->n_turn; i++)
+        k->next_mover[k->turn_order[i]] = k->turn_order[(i + 1) % k->n_turn];
     k->npieces = k->queen ? 4 : 3;
     k->n_move_faces = k->d6 ? 6 : 8;
     k->n_action_faces = k->treehouse ? 6 : 8;

@@ -85,6 +85,7 @@ typedef struct zig_config {
     unsigned present;  /* bit per colour in play */
     int n_turn;        /* colours in the turn cycle */
     uint8_t turn_order[4];
+    uint8_t next_mover[4]; /* the colour after each in turn order */
     int seat_of[4];    /* seat of each colour (-1 when absent) */
     int n_seats;
     bool d6, treehouse, queen;
