@@ -665,12 +665,17 @@ static int count_cat(const zig_config *k, const zig_state *s, int cat, unsigned 
     case CAT_DIG: return count_dig(k, s);
     case CAT_SWAP_A: return count_swap_a(k, s);
     case CAT_SWAP_B:
-        if (!(s->stacks & ~k->goal_mask) && s->height[64 + s->mover] < 2)
+        /* without Queens a Start holds equal Drones only: no pair to swap */
+        if (!(s->stacks & ~k->goal_mask) && (!k->queen || s->height[64 + s->mover] < 2))
             return 0;
         break;
     case CAT_TIP: return count_tip(k, s);
-    default:
+    default: { /* the common case of gen_redo: an own piece shows on the board */
+        int c = s->mover;
+        if ((s->top[c] | s->bottom[c]) & ~(1ull << k->goal[c]))
+            return 1 + !(s->flags & F_STEPPED);
         break;
+    }
     }
     gen_ctx g = {NULL, 0, false};
     gen_cat(k, s, &g, cat, acts);
