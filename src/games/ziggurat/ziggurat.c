@@ -1227,6 +1227,50 @@ static bool zig_random_move(const pips_game *gm, const void *state, pips_rng *rn
     return true;
 }
 
+/* The light playout policy (pips_policy_playout). Uniform play mostly runs
+ * into the turn cap (ZIG-R24): `end` is always legal (ZIG-R22) and random
+ * steps rarely make progress. Here one step in POLICY_EXPLORE is uniform
+ * over the legal list, so every step, `end` included, stays possible;
+ * otherwise the movement step (Move, Aim, Hop, Leap) that takes an own piece
+ * furthest along its path, the Goal best, the first listed on a tie (a plain
+ * Move before an Aim that lands on the same square); with no movement step
+ * open, a uniform step other than `end`. */
+#define POLICY_EXPLORE 8
+
+static bool zig_playout_move(const pips_game *gm, const void *state, pips_rng *rng,
+                             pips_move *out)
+{
+    const zig_config *k = gm->config;
+    const zig_state *s = state;
+    if (s->phase != PH_STEP)
+        return false;
+    unsigned acts = actions_open(k, s);
+    int cnt[N_CAT];
+    size_t n = step_counts(k, s, acts, cnt);
+    if (pips_rng_below(rng, POLICY_EXPLORE) == 0) {
+        *out = step_at(k, s, acts, cnt, (size_t)pips_rng_below(rng, n));
+        return true;
+    }
+    if (!cnt[CAT_MOVE]) { /* `end` is last; a decision node has another step (ZIG-R22) */
+        *out = step_at(k, s, acts, cnt, (size_t)pips_rng_below(rng, n - 1));
+        return true;
+    }
+    pips_move buf[ZIG_MAX_MOVES];
+    gen_ctx g = {buf, 0, false};
+    gen_movement(k, s, &g, acts);
+    const uint8_t *pidx = k->pidx[s->mover];
+    int goal = k->goal[s->mover], best = -1000;
+    for (size_t i = 0; i < g.n; i++) {
+        int to = zig_to(buf[i]);
+        int gain = pidx[to] - pidx[zig_from(buf[i])] + (to == goal ? 100 : 0);
+        if (gain > best) {
+            best = gain;
+            *out = buf[i];
+        }
+    }
+    return true;
+}
+
 static void zig_apply(const pips_game *gm, void *state, pips_move m)
 {
     zig_state *s = state;
@@ -2099,6 +2143,7 @@ const pips_game_def pips_ziggurat_def = {
     .render = zig_render,
     .random_move = zig_random_move,
     .sample_chance = zig_sample_chance,
+    .playout_move = zig_playout_move,
     .evaluate = zig_evaluate,
     .order_moves = zig_order_moves,
 };
