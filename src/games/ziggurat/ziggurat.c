@@ -128,6 +128,10 @@ static void build_geometry(zig_config *k)
                 k->tip_ok[l] |= (uint8_t)(1u << d);
         }
     }
+    memset(k->ahead, ZIG_NOLOC, sizeof k->ahead);
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i + 1 < ZIG_PATH; i++)
+            k->ahead[c][k->path[c][i]] = k->path[c][i + 1];
     memset(k->nb_mask, 0, sizeof k->nb_mask);
     memset(k->start_nb, 0, sizeof k->start_nb);
     memset(k->fwd_mask, 0, sizeof k->fwd_mask);
@@ -456,10 +460,9 @@ static inline move_flags movement_open(const zig_state *s, unsigned acts)
  * the Goal); a Leap needs the first square empty (ZIG-R10). */
 static inline int drone_steps_from(const zig_config *k, const zig_state *s, int o, move_flags f)
 {
-    int c = s->mover, idx = k->pidx[c][o];
-    if (idx >= ZIG_PATH - 1) /* on the Goal, or off the colour's path */
+    int c = s->mover, q = k->ahead[c][o];
+    if (q == ZIG_NOLOC) /* on the Goal, or off the colour's path */
         return 0;
-    int q = k->path[c][idx + 1];
     int open = q == k->goal[c] || s->height[q] < 2;
     return (f.mv ? open : 0) + (f.aim ? open : 0) + f.hop + (f.leap && !s->height[q]);
 }
@@ -470,7 +473,7 @@ static pips_move drone_step_at(const zig_config *k, const zig_state *s, int o, m
                                int r)
 {
     int c = s->mover, P = s->move_val, Pb = s->move_val + k->bonus;
-    int q = k->path[c][k->pidx[c][o] + 1];
+    int q = k->ahead[c][o];
     bool open = q == k->goal[c] || s->height[q] < 2;
     if (f.mv && open && r-- == 0)
         return zig_mk(K_MOVE, o, walk(k, s, c, o, WALK_PLAIN, P, false, false), 0, 0);
@@ -552,7 +555,8 @@ static void gen_swap_b(const zig_config *k, const zig_state *s, gen_ctx *g)
 {
     int c = s->mover;
     uint64_t swap_stacks = s->stacks & ~k->goal_mask;
-    for (int n_seen = -1; swap_stacks || n_seen < 0; n_seen++) {
+    /* without Queens a Start holds equal Drones only: nothing to swap there */
+    for (int n_seen = k->queen ? -1 : 0; swap_stacks || n_seen < 0; n_seen++) {
         int loc = 64 + c;
         if (n_seen >= 0) {
             loc = __builtin_ctzll(swap_stacks);

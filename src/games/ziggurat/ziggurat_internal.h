@@ -105,6 +105,7 @@ typedef struct zig_config {
     uint8_t n_dig[64];
     uint8_t tip_ok[64];          /* directions whose first landing is not uphill */
     uint8_t fwd_dir[4][64];      /* direction of forward(c, square) */
+    uint8_t ahead[4][ZIG_LOCS];  /* the next square on c's path, ZIG_NOLOC at or off its end */
     /* The same as board masks, for move generation by bit sets: */
     uint64_t nb_mask[64];        /* the board neighbours of a square */
     uint64_t start_nb[4][8];     /* the Start's board neighbour in each direction */
