@@ -710,11 +710,21 @@ static size_t legal_steps(const zig_config *k, const zig_state *s, pips_move *ou
 static size_t step_counts(const zig_config *k, const zig_state *s, unsigned acts,
                           int cnt[N_CAT])
 {
-    size_t n = 1;
-    for (int cat = 0; cat < N_CAT; cat++) {
-        cnt[cat] = count_cat(k, s, cat, acts);
-        n += (size_t)cnt[cat];
+    /* straight-line, as most categories are closed on a typical roll */
+    cnt[CAT_MOVE] = (s->flags & F_MOVE) || (acts >> ACT_LEAP & 1) ? count_movement(k, s, acts) : 0;
+    cnt[CAT_DIG] = acts >> ACT_DIG & 1 ? count_dig(k, s) : 0;
+    cnt[CAT_SWAP_A] = cnt[CAT_SWAP_B] = cnt[CAT_TIP] = cnt[CAT_REDO] = 0;
+    if (acts >> ACT_SWAP & 1) {
+        cnt[CAT_SWAP_A] = count_swap_a(k, s);
+        cnt[CAT_SWAP_B] = count_cat(k, s, CAT_SWAP_B, acts);
     }
+    if (acts >> ACT_TIP & 1)
+        cnt[CAT_TIP] = count_tip(k, s);
+    if (acts >> ACT_REDO & 1)
+        cnt[CAT_REDO] = count_cat(k, s, CAT_REDO, acts);
+    size_t n = 1;
+    for (int cat = 0; cat < N_CAT; cat++)
+        n += (size_t)cnt[cat];
     return n;
 }
 
