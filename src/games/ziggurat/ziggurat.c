@@ -735,12 +735,9 @@ static bool any_step(const zig_config *k, const zig_state *s)
     for (int cat = 0; cat < N_CAT; cat++) {
         if (!cat_open(s, cat, acts))
             continue;
-        if ((cat == CAT_MOVE || cat == CAT_SWAP_A) && !k->queen) {
-            if (count_cat(k, s, cat, acts))
-                return true;
-            continue;
-        }
-        if (cat == CAT_DIG || cat == CAT_TIP) {
+        /* counting is cheap except for Queen movement and Swaps, and stacks */
+        bool slow_count = cat == CAT_SWAP_B || (k->queen && (cat == CAT_MOVE || cat == CAT_SWAP_A));
+        if (!slow_count) {
             if (count_cat(k, s, cat, acts))
                 return true;
             continue;
