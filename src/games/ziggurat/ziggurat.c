@@ -750,9 +750,95 @@ static bool any_step(const zig_config *k, const zig_state *s)
     return false;
 }
 
+/* The r-th step of category cat (r below its count) found without listing
+ * the category, where that is cheap: Drone movement (one walk), Digs,
+ * Swaps (A) without Queens, Tips. False means: list the category. */
+static bool direct_step_at(const zig_config *k, const zig_state *s, int cat, unsigned acts,
+                           size_t r, pips_move *out)
+{
+    int c = s->mover, start = 64 + c;
+    switch (cat) {
+    case CAT_MOVE: {
+        if (k->queen)
+            return false;
+        move_flags f = movement_open(s, acts);
+        uint64_t from = s->top[c] & ~(1ull << k->goal[c]);
+        for (int o = s->height[start] ? start : -1; o >= 0 || from;) {
+            if (o < 0) {
+                o = __builtin_ctzll(from);
+                from &= from - 1;
+            }
+            size_t here = (size_t)drone_steps_from(k, s, o, f);
+            if (r < here) {
+                *out = drone_step_at(k, s, o, f, (int)r);
+                return true;
+            }
+            r -= here;
+            o = -1;
+        }
+        return false;
+    }
+    case CAT_DIG:
+        FOR_BITS(o, s->bottom[c] & ~k->goal_mask) {
+            if (r < k->n_dig[o]) {
+                *out = zig_mk(K_DIG, (int)o, k->dig_to[o][r], 0, 0);
+                return true;
+            }
+            r -= k->n_dig[o];
+        }
+        return false;
+    case CAT_SWAP_A: {
+        if (k->queen)
+            return false;
+        /* as count_swap_a: without Queens only foreign tops pair, in direction order */
+        uint64_t own_top = s->top[c], free_sq = s->occ & ~k->goal_mask;
+        FOR_BITS(p, own_top & ~k->goal_mask) {
+            uint64_t partners = k->nb_mask[p] & free_sq & ~own_top;
+            size_t here = (size_t)__builtin_popcountll(partners);
+            if (r >= here) {
+                r -= here;
+                continue;
+            }
+            for (int d = 0; d < 8; d++) {
+                int q = k->nb[p][d];
+                if (q == ZIG_NOLOC || !(partners >> q & 1) || r-- > 0)
+                    continue;
+                *out = q < (int)p ? zig_mk(K_SWAPA, q, (int)p, 0, 0)
+                                  : zig_mk(K_SWAPA, (int)p, q, 0, 0);
+                return true;
+            }
+        }
+        return false;
+    }
+    case CAT_TIP: {
+        uint64_t dirs[8];
+        FOR_BITS(S, tip_dirs(k, s, dirs)) {
+            unsigned m = 0;
+            for (int d = 0; d < 8; d++)
+                m |= (unsigned)(dirs[d] >> S & 1) << d;
+            size_t here = (size_t)__builtin_popcount(m);
+            if (r >= here) {
+                r -= here;
+                continue;
+            }
+            while (r--)
+                m &= m - 1;
+            *out = zig_mk(K_TIP, (int)S, 0, __builtin_ctz(m), 0);
+            return true;
+        }
+        if (r == 0 && s->height[start]) {
+            *out = zig_mk(K_TIP, start, 0, k->entry_dir[c], 0);
+            return true;
+        }
+        return false;
+    }
+    default:
+        return false;
+    }
+}
+
 /* The step legal_steps would list at index r (r below the total of cnt, the
- * counts of step_counts), found by counting: only the category it falls in
- * is generated, and for Drone movement only the pile it starts from. */
+ * counts of step_counts): only the category it falls in is looked at. */
 static pips_move step_at(const zig_config *k, const zig_state *s, unsigned acts,
                          const int cnt[N_CAT], size_t r)
 {
@@ -762,24 +848,11 @@ static pips_move step_at(const zig_config *k, const zig_state *s, unsigned acts,
             r -= n;
             continue;
         }
+        pips_move m;
+        if (direct_step_at(k, s, cat, acts, r, &m))
+            return m;
         pips_move buf[ZIG_MAX_MOVES];
         gen_ctx g = {buf, 0, false};
-        if (cat == CAT_MOVE && !k->queen) {
-            int c = s->mover, start = 64 + c;
-            move_flags f = movement_open(s, acts);
-            uint64_t from = s->top[c] & ~(1ull << k->goal[c]);
-            for (int o = s->height[start] ? start : -1; o >= 0 || from;) {
-                if (o < 0) {
-                    o = __builtin_ctzll(from);
-                    from &= from - 1;
-                }
-                size_t here = (size_t)drone_steps_from(k, s, o, f);
-                if (r < here)
-                    return drone_step_at(k, s, o, f, (int)r);
-                r -= here;
-                o = -1;
-            }
-        }
         gen_cat(k, s, &g, cat, acts);
         return buf[r];
     }
