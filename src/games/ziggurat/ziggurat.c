@@ -1335,13 +1335,11 @@ static bool zig_playout_move(const pips_game *gm, const void *state, pips_rng *r
         return false;
     unsigned acts = actions_open(k, s);
     int cnt[N_CAT];
-    size_t n = step_counts(k, s, acts, cnt);
-    if (pips_rng_below(rng, POLICY_EXPLORE) == 0) {
-        *out = step_at(k, s, acts, cnt, (size_t)pips_rng_below(rng, n));
-        return true;
-    }
-    if (!cnt[CAT_MOVE]) { /* `end` is last; a decision node has another step (ZIG-R22) */
-        *out = step_at(k, s, acts, cnt, (size_t)pips_rng_below(rng, n - 1));
+    bool explore = pips_rng_below(rng, POLICY_EXPLORE) == 0;
+    if (explore || !count_cat(k, s, CAT_MOVE, acts)) {
+        /* `end` is listed last, and a decision node has another step (ZIG-R22) */
+        size_t n = step_counts(k, s, acts, cnt);
+        *out = step_at(k, s, acts, cnt, (size_t)pips_rng_below(rng, explore ? n : n - 1));
         return true;
     }
     pips_move buf[ZIG_MAX_MOVES];
