@@ -67,10 +67,14 @@ static void check_random_move_uniform(const pips_game *g, const void *s, pips_rn
 /* The shortcut must draw exactly legal_moves[below(n)] for the same
  * generator state, so seeded playouts are the same games with or without it:
  * plays games from seeds 0..n_seeds-1 both ways and compares every move, the
- * final states, and that no move is drawn once the game is over. */
+ * final states, and that no move is drawn once the game is over. At chance
+ * nodes both games draw by pips_sample_chance over chance_outcomes, except
+ * that the shortcut game uses the sample_chance hook where the game has one
+ * (which must then draw the same outcome). */
 static void check_random_move_matches_list(const pips_game *g, uint64_t n_seeds)
 {
     pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
+    double *prob = calloc(pips_max_moves(g), sizeof *prob);
     void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
     for (uint64_t seed = 0; seed < n_seeds; seed++) {
         pips_rng ra, rb;
@@ -80,6 +84,18 @@ static void check_random_move_matches_list(const pips_game *g, uint64_t n_seeds)
         g->def->initial(g, b);
         pips_move m;
         while (g->def->to_move(g, a) != PIPS_OVER) {
+            if (g->def->to_move(g, a) == PIPS_CHANCE) {
+                size_t n = g->def->chance_outcomes(g, b, moves, prob);
+                pips_move expect = moves[pips_sample_chance(&rb, prob, n)];
+                if (g->def->sample_chance)
+                    assert_true(g->def->sample_chance(g, a, &ra, &m));
+                else
+                    m = moves[pips_sample_chance(&ra, prob, n)];
+                assert_true(m == expect);
+                g->def->apply(g, a, m);
+                g->def->apply(g, b, m);
+                continue;
+            }
             assert_true(g->def->random_move(g, a, &ra, &m));
             size_t n = g->def->legal_moves(g, b, moves);
             assert_true(m == moves[pips_rng_below(&rb, n)]);
@@ -91,6 +107,7 @@ static void check_random_move_matches_list(const pips_game *g, uint64_t n_seeds)
     }
     pips_state_free(g, a);
     pips_state_free(g, b);
+    free(prob);
     free(moves);
 }
 

@@ -61,6 +61,7 @@ static void test_bad_specs(void **unused)
         {"expectimax:depth=99", "depth='99'"},
         {":x", "expected KIND"},
         {"mcts:threads=65", "threads='65'"},
+        {"mcts:playout=greedy", "playout='greedy' must be policy or uniform"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pips_error err;
@@ -106,6 +107,8 @@ static void test_spec_normalised(void **unused)
         {"alphabeta:time=0.5", "alphabeta:time=0.5"},
         {"alphabeta:depth=6,time=2", "alphabeta:depth=6,time=2"},
         {"mcts:iters=50,c=0.7,reuse=0", "mcts:iters=50,c=0.7,reuse=0"},
+        {"mcts:iters=50,playout=uniform", "mcts:iters=50,playout=uniform"},
+        {"mcts:iters=50,playout=policy", "mcts:iters=50"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pips_error err;

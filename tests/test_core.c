@@ -248,6 +248,37 @@ static void test_playout_reproduces_with_seed(void **unused)
     pips_game_free(g);
 }
 
+/* pips_policy_playout is exactly pips_random_playout for every game without
+ * a playout_move hook: the same plies and final state from the same seed. */
+static void test_policy_playout_falls_back_to_uniform(void **unused)
+{
+    (void)unused;
+    for (size_t gi = 0; gi < pips_game_count(); gi++) {
+        const pips_game_def *d = pips_game_def_at(gi);
+        if (d->playout_move)
+            continue;
+        pips_game *g = pips_game_new(d->name, NULL, 0, NULL, NULL);
+        assert_non_null(g);
+        void *a = pips_state_new(g, NULL), *b = pips_state_new(g, NULL);
+        pips_move *buf = calloc(pips_max_moves(g), sizeof *buf);
+        for (uint64_t seed = 0; seed < 10; seed++) {
+            pips_rng r1, r2;
+            pips_rng_seed(&r1, seed);
+            pips_rng_seed(&r2, seed);
+            g->def->initial(g, a);
+            g->def->initial(g, b);
+            size_t n1 = pips_random_playout(g, a, &r1, buf, 300);
+            size_t n2 = pips_policy_playout(g, b, &r2, buf, 300);
+            assert_int_equal(n1, n2);
+            assert_memory_equal(a, b, d->state_size);
+        }
+        free(buf);
+        pips_state_free(g, a);
+        pips_state_free(g, b);
+        pips_game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_match_undo_and_record_round_trip),
         cmocka_unit_test(test_bad_records_name_the_problem),
         cmocka_unit_test(test_playout_reproduces_with_seed),
+        cmocka_unit_test(test_policy_playout_falls_back_to_uniform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,6 +166,15 @@ struct pips_game_def {
      * decision node (the same distribution as picking from legal_moves).
      * Returns false when there is none. */
     bool (*random_move)(const pips_game *g, const void *state, pips_rng *rng, pips_move *out);
+    /* Optional fast path for playouts at a chance node: an outcome drawn with
+     * its probability (the same distribution as chance_outcomes). Returns
+     * false when the state is not a chance node. */
+    bool (*sample_chance)(const pips_game *g, const void *state, pips_rng *rng, pips_move *out);
+    /* Optional light playout policy: a legal move of a decision node drawn
+     * with rng from the game's policy, cheap (about the cost of random_move),
+     * every legal move possible but not necessarily uniform. Used by
+     * pips_policy_playout. Returns false when there is none. */
+    bool (*playout_move)(const pips_game *g, const void *state, pips_rng *rng, pips_move *out);
     /* Heuristic value of a non-terminal state per seat in [0, 1]. */
     void (*evaluate)(const pips_game *g, const void *state, double *out);
     /* Move-ordering hint: higher scores are searched first. */
@@ -241,6 +250,11 @@ bool pips_perft_count(const pips_game *g, const void *state, int depth, uint64_t
  * the end; returns the number of plies played. state ends terminal or after
  * max_plies plies. */
 size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
+                           size_t max_plies);
+
+/* The same, but decisions come from the game's playout_move policy when it
+ * has one (otherwise exactly pips_random_playout). Agents' playouts use this. */
+size_t pips_policy_playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
                            size_t max_plies);
 
 /* Samples one chance outcome by probability. n > 0. */

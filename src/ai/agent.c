@@ -353,7 +353,7 @@ void agent_leaf_values(const pips_game *g, const void *state, pips_rng *rng, int
         playouts = 1;
     for (int i = 0; i < playouts; i++) {
         memcpy(scratch, state, d->state_size);
-        pips_random_playout(g, scratch, rng, moves, AGENT_PLAYOUT_MAX_PLIES);
+        pips_policy_playout(g, scratch, rng, moves, AGENT_PLAYOUT_MAX_PLIES);
         if (d->to_move(g, scratch) == PIPS_OVER) {
             d->returns(g, scratch, tmp);
         } else {

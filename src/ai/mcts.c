@@ -7,8 +7,10 @@
  *
  * A tree is an arena of nodes; a node's children are contiguous. A pass
  * descends from the root (unvisited children first, in an order shuffled at
- * expansion; then UCT), stops at the first new node, plays a random playout
- * and adds its returns along the path (or, with leaf=eval, the default when
+ * expansion; then UCT), stops at the first new node, plays a playout (the
+ * game's light playout policy when it has one, pips_policy_playout; uniform
+ * with playout=uniform) and adds its returns along the path (or, with
+ * leaf=eval, the default when
  * the game has an evaluate hook, adds the hook's values for the new leaf
  * instead of a playout's returns). A node is expanded the second time a
  * pass reaches it, so the tree grows by about one expansion per pass.
@@ -58,6 +60,7 @@ typedef struct mtree {
     double c;
     bool eval_leaves; /* value new leaves with the evaluate hook, not a playout */
     bool ordered;     /* try unvisited children in the order_moves hook's order */
+    bool uniform;     /* uniform playouts, not the game's playout policy */
     int *order;       /* max_moves scores for ordering */
     uint64_t passes;
 } mtree;
@@ -71,6 +74,7 @@ typedef struct mcts_impl {
     bool reuse;
     bool eval_leaves;
     bool ordered;
+    bool uniform;
     mtree trees[MCTS_MAX_THREADS];
     pips_move_eval *evals; /* 2 * max_moves */
     double *proven;        /* per merged move: its proven value, or -1 */
@@ -292,7 +296,10 @@ static void one_pass(mtree *t)
     } else if (t->eval_leaves) {
         d->evaluate(g, t->work, r);
     } else {
-        pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
+        if (t->uniform)
+            pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
+        else
+            pips_policy_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
         if (d->to_move(g, t->work) == PIPS_OVER) {
             d->returns(g, t->work, r);
         } else {
@@ -564,6 +571,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->c = mi->c;
     t->eval_leaves = mi->eval_leaves;
     t->ordered = mi->ordered;
+    t->uniform = mi->uniform;
     t->order = pips_calloc(al, t->max_moves, sizeof *t->order);
     t->root_state = pips_calloc(al, 1, t->state_size);
     t->work = pips_calloc(al, 1, t->state_size);
@@ -582,6 +590,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, ordered = 0;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
+    bool uniform = false;
     double time = 0, c = 1.0;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
@@ -616,10 +625,17 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             else
                 return pips_fail(err, PIPS_ERR_ARG,
                                  "mcts: leaf='%s' must be playout or eval", value);
+        } else if (!strcmp(key, "playout")) {
+            ok = true;
+            if (!strcmp(value, "policy") || !strcmp(value, "uniform"))
+                uniform = !strcmp(value, "uniform");
+            else
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: playout='%s' must be policy or uniform", value);
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "order, nodes, reuse)",
+                             "playout, order, nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -644,6 +660,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->reuse = reuse != 0;
     mi->eval_leaves = leaf == 1;
     mi->ordered = ordered != 0;
+    mi->uniform = uniform;
     for (int k = 0; k < mi->threads; k++)
         if (!tree_init(&mi->trees[k], g, mi))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
@@ -672,6 +689,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=1,");
     if (has_eval && leaf == 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
+    if (uniform)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playout=uniform,");
     a->spec[len - 1] = '\0';
     return true;
 }

@@ -345,8 +345,13 @@ size_t pips_sample_chance(pips_rng *rng, const double *prob, size_t n)
     return n - 1;
 }
 
-size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
-                           size_t max_plies)
+/* The playout loop: decisions from decide (random_move or playout_move) when
+ * the game has it, else uniformly from the legal list (or candidates);
+ * chance from sample_chance when present, else by chance_outcomes. */
+typedef bool (*pick_fn)(const pips_game *g, const void *state, pips_rng *rng, pips_move *out);
+
+static size_t playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
+                      size_t max_plies, pick_fn decide)
 {
     const pips_game_def *d = g->def;
     double prob_small[64];
@@ -366,14 +371,22 @@ size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_
         if (who == PIPS_OVER)
             break;
         size_t n, pick;
+        if (who == PIPS_CHANCE && d->sample_chance) {
+            pips_move m;
+            if (!d->sample_chance(g, state, rng, &m))
+                break;
+            d->apply(g, state, m);
+            plies++;
+            continue;
+        }
         if (who == PIPS_CHANCE) {
             n = d->chance_outcomes(g, state, buf, prob);
             if (!n)
                 break;
             pick = pips_sample_chance(rng, prob, n);
-        } else if (d->random_move) {
+        } else if (decide) {
             pips_move m;
-            if (!d->random_move(g, state, rng, &m))
+            if (!decide(g, state, rng, &m))
                 break;
             d->apply(g, state, m);
             plies++;
@@ -390,6 +403,19 @@ size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_
     if (heap)
         pips_free(g->alloc, prob);
     return plies;
+}
+
+size_t pips_random_playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
+                           size_t max_plies)
+{
+    return playout(g, state, rng, buf, max_plies, g->def->random_move);
+}
+
+size_t pips_policy_playout(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
+                           size_t max_plies)
+{
+    pick_fn decide = g->def->playout_move ? g->def->playout_move : g->def->random_move;
+    return playout(g, state, rng, buf, max_plies, decide);
 }
 
 const char *pips_value_name(pips_value v)

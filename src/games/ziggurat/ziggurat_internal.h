@@ -85,6 +85,7 @@ typedef struct zig_config {
     unsigned present;  /* bit per colour in play */
     int n_turn;        /* colours in the turn cycle */
     uint8_t turn_order[4];
+    uint8_t next_mover[4]; /* the colour after each in turn order */
     int seat_of[4];    /* seat of each colour (-1 when absent) */
     int n_seats;
     bool d6, treehouse, queen;
@@ -104,6 +105,12 @@ typedef struct zig_config {
     uint8_t n_dig[64];
     uint8_t tip_ok[64];          /* directions whose first landing is not uphill */
     uint8_t fwd_dir[4][64];      /* direction of forward(c, square) */
+    uint8_t ahead[4][ZIG_LOCS];  /* the next square on c's path, ZIG_NOLOC at or off its end */
+    /* The same as board masks, for move generation by bit sets: */
+    uint64_t nb_mask[64];        /* the board neighbours of a square */
+    uint64_t start_nb[4][8];     /* the Start's board neighbour in each direction */
+    uint64_t fwd_mask[4][8];     /* squares whose fwd_dir[c] is d */
+    uint64_t tip_mask[8];        /* squares whose tip_ok has direction d */
     pips_move roll_moves[64], ra_moves[8], rb_moves[8];
     uint64_t zob_piece[ZIG_LOCS][ZIG_MAXH][9];
     uint64_t zob_misc[8][256];
