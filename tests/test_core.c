@@ -140,6 +140,9 @@ static void test_option_readers_name_key_value_and_choices(void **unused)
     const char *capture[] = {"capture_to=x"};
     assert_null(pips_game_new("noname", capture, 1, NULL, &err));
     assert_string_equal(err.msg, "option 'capture_to': 'x' is not colour or placer");
+    const char *omit[] = {"players=3", "omit=purple"};
+    assert_null(pips_game_new("ziggurat", omit, 2, NULL, &err));
+    assert_string_equal(err.msg, "option 'omit': 'purple' is not red, green, yellow or blue");
 
     pips_options o = {.n = 2};
     strcpy(o.kv[0].key, "n");

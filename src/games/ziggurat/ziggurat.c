@@ -1050,78 +1050,44 @@ static void apply_chance(const zig_config *k, zig_state *s, pips_move m)
 static const char *const COLOUR_NAMES[4] = {"red", "green", "yellow", "blue"};
 static const char *const COLOUR_TITLES[4] = {"Red", "Green", "Yellow", "Blue"};
 
-static int parse_colour_name(const char *v)
-{
-    for (int c = 0; c < 4; c++)
-        if (!strcmp(v, COLOUR_NAMES[c]))
-            return c;
-    return -1;
-}
-
 static bool zig_configure(const pips_game *gm, void *config, pips_error *err)
 {
     zig_config *k = config;
     memset(k, 0, sizeof *k);
     const pips_options *o = &gm->options;
+    static const char *const MODES[] = {"standard", "two_colour", "teams", NULL};
+    static const char *const PAIRS[] = {"ry", "bg", NULL};
+    static const char *const DICE[] = {"d8", "d6", NULL};
+    static const char *const ACTION_DICE[] = {"d8", "treehouse", NULL};
+    static const char *const DIRECTIONS[] = {"cw", "ccw", NULL};
+    static const char *const COLOURS[] = {COLOUR_NAMES[0], COLOUR_NAMES[1], COLOUR_NAMES[2],
+                                          COLOUR_NAMES[3], NULL};
     long players, qh, mt;
-    const char *v;
-    if (!pips_parse_int(pips_options_get(o, "players"), 2, 4, &players))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'players': '%s' is not 2, 3 or 4",
-                         pips_options_get(o, "players"));
+    int omit, pair_bg, pick;
+    if (!pips_option_int(o, "players", 2, 4, &players, err) ||
+        !pips_option_choice(o, "mode", MODES, &k->mode, err))
+        return false;
     k->players = (int)players;
-    v = pips_options_get(o, "mode");
-    if (!strcmp(v, "standard")) k->mode = MODE_STANDARD;
-    else if (!strcmp(v, "two_colour")) k->mode = MODE_TWO_COLOUR;
-    else if (!strcmp(v, "teams")) k->mode = MODE_TEAMS;
-    else
-        return pips_fail(err, PIPS_ERR_ARG,
-                         "option 'mode': '%s' is not standard, two_colour or teams", v);
     if (k->mode == MODE_TWO_COLOUR && players != 2)
         return pips_fail(err, PIPS_ERR_ARG, "option 'mode': two_colour needs players=2");
     if (k->mode == MODE_TEAMS && players != 4)
         return pips_fail(err, PIPS_ERR_ARG, "option 'mode': teams needs players=4");
-    v = pips_options_get(o, "omit");
-    int omit = parse_colour_name(v);
-    if (omit < 0)
-        return pips_fail(err, PIPS_ERR_ARG,
-                         "option 'omit': '%s' is not green, red, blue or yellow", v);
-    v = pips_options_get(o, "pair");
-    bool pair_bg;
-    if (!strcmp(v, "ry")) pair_bg = false;
-    else if (!strcmp(v, "bg")) pair_bg = true;
-    else
-        return pips_fail(err, PIPS_ERR_ARG, "option 'pair': '%s' is not ry or bg", v);
-    v = pips_options_get(o, "move_die");
-    if (!strcmp(v, "d8")) k->d6 = false;
-    else if (!strcmp(v, "d6")) k->d6 = true;
-    else
-        return pips_fail(err, PIPS_ERR_ARG, "option 'move_die': '%s' is not d8 or d6", v);
-    v = pips_options_get(o, "action_die");
-    if (!strcmp(v, "d8")) k->treehouse = false;
-    else if (!strcmp(v, "treehouse")) k->treehouse = true;
-    else
-        return pips_fail(err, PIPS_ERR_ARG, "option 'action_die': '%s' is not d8 or treehouse",
-                         v);
-    if (!pips_parse_bool(pips_options_get(o, "queen"), &k->queen))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'queen': '%s' is not true or false",
-                         pips_options_get(o, "queen"));
-    if (!pips_parse_int(pips_options_get(o, "queen_height"), 1, 4, &qh))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'queen_height': '%s' is not 1..4",
-                         pips_options_get(o, "queen_height"));
+    if (!pips_option_choice(o, "omit", COLOURS, &omit, err) ||
+        !pips_option_choice(o, "pair", PAIRS, &pair_bg, err))
+        return false;
+    if (!pips_option_choice(o, "move_die", DICE, &pick, err))
+        return false;
+    k->d6 = pick == 1;
+    if (!pips_option_choice(o, "action_die", ACTION_DICE, &pick, err))
+        return false;
+    k->treehouse = pick == 1;
+    if (!pips_option_bool(o, "queen", &k->queen, err) ||
+        !pips_option_int(o, "queen_height", 1, 4, &qh, err) ||
+        !pips_option_choice(o, "first", COLOURS, &k->first, err) ||
+        !pips_option_choice(o, "turn_direction", DIRECTIONS, &k->ccw, err) ||
+        !pips_option_int(o, "max_turns", 0, 100000000, &mt, err))
+        return false;
     k->queen_height = (int)qh;
-    v = pips_options_get(o, "first");
-    k->first = parse_colour_name(v);
-    if (k->first < 0)
-        return pips_fail(err, PIPS_ERR_ARG,
-                         "option 'first': '%s' is not red, green, yellow or blue", v);
-    v = pips_options_get(o, "turn_direction");
-    if (!strcmp(v, "cw")) k->ccw = 0;
-    else if (!strcmp(v, "ccw")) k->ccw = 1;
-    else
-        return pips_fail(err, PIPS_ERR_ARG, "option 'turn_direction': '%s' is not cw or ccw", v);
-    if (!pips_parse_int(pips_options_get(o, "max_turns"), 0, 100000000, &mt))
-        return pips_fail(err, PIPS_ERR_ARG, "option 'max_turns': '%s' is not 0..100000000",
-                         pips_options_get(o, "max_turns"));
     k->max_turns = (int)mt;
 
     /* ZIG-R25 seating. */
