@@ -358,7 +358,7 @@ static size_t playout(const pips_game *g, void *state, pips_rng *rng, pips_move 
     double *prob = prob_small;
     size_t cap = d->max_moves(g);
     bool heap = false;
-    if ((d->flags & PIPS_GAME_CHANCE) && cap > 64) {
+    if ((d->flags & PIPS_GAME_CHANCE) && !d->sample_chance && cap > 64) {
         prob = pips_malloc(g->alloc, cap * sizeof *prob);
         if (!prob)
             return 0;
