@@ -1060,8 +1060,8 @@ static bool zig_configure(const pips_game *gm, void *config, pips_error *err)
     static const char *const DICE[] = {"d8", "d6", NULL};
     static const char *const ACTION_DICE[] = {"d8", "treehouse", NULL};
     static const char *const DIRECTIONS[] = {"cw", "ccw", NULL};
-    static const char *const COLOURS[] = {COLOUR_NAMES[0], COLOUR_NAMES[1], COLOUR_NAMES[2],
-                                          COLOUR_NAMES[3], NULL};
+    const char *const COLOURS[] = {COLOUR_NAMES[0], COLOUR_NAMES[1], COLOUR_NAMES[2],
+                                   COLOUR_NAMES[3], NULL};
     long players, qh, mt;
     int omit, pair_bg, pick;
     if (!pips_option_int(o, "players", 2, 4, &players, err) ||
