@@ -114,6 +114,25 @@ int cli_solve(int argc, char **argv)
     return 0;
 }
 
+typedef size_t (*playout_fn)(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,
+                             size_t max_plies);
+
+/* Plays the game's bench_playouts seeded games from the start with play;
+ * returns the seconds taken and the plies played in *plies. */
+static double time_playouts(const pips_game *g, void *s, pips_move *buf, playout_fn play,
+                            uint64_t *plies)
+{
+    pips_rng rng;
+    pips_rng_seed(&rng, 1);
+    *plies = 0;
+    double t0 = pips_now();
+    for (int i = 0; i < g->def->bench_playouts; i++) {
+        g->def->initial(g, s);
+        *plies += play(g, s, &rng, buf, 1u << 20);
+    }
+    return pips_now() - t0;
+}
+
 int cli_bench(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -153,15 +172,8 @@ int cli_bench(int argc, char **argv)
                    (unsigned long long)nodes, dt, dt > 0 ? (double)nodes / dt / 1e6 : 0.0);
         }
         if (d->bench_playouts > 0) {
-            pips_rng rng;
-            pips_rng_seed(&rng, 1);
-            uint64_t plies = 0;
-            double t0 = pips_now();
-            for (int i = 0; i < d->bench_playouts; i++) {
-                d->initial(g, s);
-                plies += pips_random_playout(g, s, &rng, buf, 1u << 20);
-            }
-            double dt = pips_now() - t0;
+            uint64_t plies;
+            double dt = time_playouts(g, s, buf, pips_random_playout, &plies);
             signature += plies;
             printf(" | %d playouts %7.3f s %10.0f playouts/s", d->bench_playouts, dt,
                    dt > 0 ? d->bench_playouts / dt : 0.0);
@@ -169,15 +181,8 @@ int cli_bench(int argc, char **argv)
         printf("\n");
         if (d->bench_playouts > 0 && d->playout_move) {
             /* the game's light policy (pips_policy_playout), for agents' playouts */
-            pips_rng rng;
-            pips_rng_seed(&rng, 1);
-            uint64_t plies = 0;
-            double t0 = pips_now();
-            for (int i = 0; i < d->bench_playouts; i++) {
-                d->initial(g, s);
-                plies += pips_policy_playout(g, s, &rng, buf, 1u << 20);
-            }
-            double dt = pips_now() - t0;
+            uint64_t plies;
+            double dt = time_playouts(g, s, buf, pips_policy_playout, &plies);
             printf("%-10s policy: %d playouts %7.3f s %10.0f playouts/s, %.0f plies/game\n", "",
                    d->bench_playouts, dt, dt > 0 ? d->bench_playouts / dt : 0.0,
                    (double)plies / d->bench_playouts);
