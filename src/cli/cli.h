@@ -1,6 +1,7 @@
 /*
  * cli.h — the subcommands of the `pips` command and the helpers they share
- * (option collection, game creation with errors printed to stderr).
+ * (option collection, --seed values, game creation with errors printed to
+ * stderr).
  */
 #ifndef PIPS_CLI_H
 #define PIPS_CLI_H
@@ -23,6 +24,9 @@ int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char 
                     size_t *nopts);
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);
+/* Reads a --seed value (a whole number >= 0) into *seed; prints the error
+ * and returns 0 when it is not one. */
+int cli_parse_seed(const char *prog, const char *text, uint64_t *seed);
 /* Creates GAME with the collected --opt values; prints the error on failure. */
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);

@@ -33,7 +33,7 @@ int cli_analyze(int argc, char **argv)
     const char *name = NULL, *state_text = NULL, *spec = "hard";
     const char *opts[PIPS_MAX_OPTIONS * 2];
     size_t nopts = 0;
-    unsigned long long seed = 1;
+    uint64_t seed = 1;
     long top = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -49,13 +49,8 @@ int cli_analyze(int argc, char **argv)
         } else if (!strcmp(a, "--agent") && has_value) {
             spec = argv[++i];
         } else if (!strcmp(a, "--seed") && has_value) {
-            char *end;
-            const char *t = argv[++i];
-            seed = strtoull(t, &end, 10);
-            if (!*t || *end || *t == '-') {
-                fprintf(stderr, "%s: --seed '%s': expected a whole number >= 0\n", prog, t);
+            if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
-            }
         } else if (!strcmp(a, "--top") && has_value) {
             if (!pips_parse_int(argv[++i], 1, 1000000, &top)) {
                 fprintf(stderr, "%s: --top '%s': expected a whole number >= 1\n", prog,

@@ -15,6 +15,18 @@ int cli_wants_help(int argc, char **argv)
     return 0;
 }
 
+int cli_parse_seed(const char *prog, const char *text, uint64_t *seed)
+{
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (!*text || *end || *text == '-') {
+        fprintf(stderr, "%s: --seed '%s': expected a whole number >= 0\n", prog, text);
+        return 0;
+    }
+    *seed = v;
+    return 1;
+}
+
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts)
 {

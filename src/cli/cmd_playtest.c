@@ -82,7 +82,7 @@ int cli_playtest(int argc, char **argv)
     size_t nopts = 0, nvs = 0;
     char *seats_text = NULL;
     long games = 100, threads = 1;
-    unsigned long long seed = 1;
+    uint64_t seed = 1;
     double threshold = 0.8;
     bool fixed = false, records = false;
     for (int i = 1; i < argc; i++) {
@@ -116,13 +116,8 @@ int cli_playtest(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(a, "--seed") && has_value) {
-            char *end;
-            const char *t = argv[++i];
-            seed = strtoull(t, &end, 10);
-            if (!*t || *end || *t == '-') {
-                fprintf(stderr, "%s: --seed '%s': expected a whole number >= 0\n", prog, t);
+            if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
-            }
         } else if (!strcmp(a, "--threshold") && has_value) {
             char *end;
             const char *t = argv[++i];
