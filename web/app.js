@@ -6,6 +6,7 @@
 
 import { api, addToken, heldTokens, loadTokens, saveTokens } from './api.js';
 import { loadBoard } from './games/index.js';
+import { html as h } from './games/svg.js';
 
 const app = document.getElementById('app');
 const errorBox = document.getElementById('error');
@@ -14,17 +15,6 @@ let cleanup = () => {};
 function showError(msg) {
   errorBox.textContent = msg;
   errorBox.hidden = !msg;
-}
-
-function h(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (v === true) e.setAttribute(k, '');
-    else if (v !== false && v != null) e.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c != null) e.append(c);
-  return e;
 }
 
 function seatName(i) { return `Player ${i + 1}`; }

@@ -9,7 +9,7 @@
 // button when it is the only move (ICF-R9). Every legal move is also a
 // button in a list, for the keyboard.
 
-import { el, html, pyramid, asButton, icon, keepFocus, moveArrow } from './svg.js';
+import { el, html, fillLegalList, pyramid, asButton, icon, keepFocus, moveArrow } from './svg.js';
 
 const ROWS = 'abcdefghi';
 // half-hex offsets of each row's cells, left to right (the star of the notation)
@@ -212,12 +212,7 @@ export function createBoard(container, ctx) {
     else hint.textContent = '';
 
     all.hidden = !live;
-    const open = all.open;
-    all.replaceChildren(html('summary', {}, `All legal moves (${view.legal.length})`),
-      html('div', { class: 'legal-list', role: 'list' }, (live ? view.legal : []).map((t) =>
-        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': t, 'data-key': `all-${t}`,
-          onclick: () => ctx.play(t) }, t))));
-    all.open = open;
+    fillLegalList(all, 'moves', view.legal.length, (live ? view.legal : []).map((t) => ({ text: t })), ctx.play);
   }
 
   return {

@@ -9,7 +9,7 @@
 // the orientation when several are legal there). Every legal move is also a
 // button in a list, for the keyboard.
 
-import { el, html, pyramid, asButton, keepFocus } from './svg.js';
+import { el, html, fillLegalList, pyramid, asButton, keepFocus } from './svg.js';
 
 const C = 90;                          // cell size
 const COLOURS = ['r', 'o', 'y', 'g', 'b'];
@@ -178,12 +178,7 @@ export function createBoard(container, ctx) {
     else hint.textContent = byPiece.size ? 'Choose a piece from the store.' : '';
 
     all.hidden = !live;
-    const open = all.open;
-    all.replaceChildren(html('summary', {}, `All legal moves (${view.legal.length})`),
-      html('div', { class: 'legal-list', role: 'list' }, (live ? view.legal : []).map((t) =>
-        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': t, 'data-key': `all-${t}`,
-          onclick: () => ctx.play(t) }, t))));
-    all.open = open;
+    fillLegalList(all, 'moves', view.legal.length, (live ? view.legal : []).map((t) => ({ text: t })), ctx.play);
   }
 
   return {

@@ -47,6 +47,17 @@ export function asButton(node, label, fn) {
   });
 }
 
+/* Refills the <details> element `all` with a summary ("All legal moves (n)")
+ * and one button per item ({ text, title }), keeping whether it was open. */
+export function fillLegalList(all, noun, total, items, play) {
+  const open = all.open;
+  all.replaceChildren(html('summary', {}, `All legal ${noun} (${total})`),
+    html('div', { class: 'legal-list', role: 'list' }, items.map((it) =>
+      html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': it.text,
+        'data-key': `all-${it.text}`, title: it.title, onclick: () => play(it.text) }, it.text))));
+  all.open = open;
+}
+
 /* A tiny inline SVG triangle for buttons and legends. */
 export function icon(w, h, cls, pips = 0) {
   const s = el('svg', { viewBox: `0 0 ${w + 2} ${h + 2}`, width: w + 2, height: h + 2,

@@ -9,7 +9,7 @@
 // buttons. Every legal step is also in a list, for the keyboard. Dice are
 // rolled by the server.
 
-import { el, html, pyramid, asButton, keepFocus, moveArrow } from './svg.js';
+import { el, html, fillLegalList, pyramid, asButton, keepFocus, moveArrow } from './svg.js';
 
 const C = 56;                        // square size
 const COLOURS = ['R', 'G', 'Y', 'B'];
@@ -275,12 +275,7 @@ export function createBoard(container, ctx) {
     else hint.textContent = 'Choose a step below.';
 
     all.hidden = !live;
-    const open = all.open;
-    all.replaceChildren(html('summary', {}, `All legal steps (${view.legal.length})`),
-      html('div', { class: 'legal-list', role: 'list' }, legal.map((st) =>
-        html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': st.text, 'data-key': `all-${st.text}`,
-          title: st.label, onclick: () => ctx.play(st.text) }, st.text))));
-    all.open = open;
+    fillLegalList(all, 'steps', view.legal.length, legal.map((st) => ({ text: st.text, title: st.label })), ctx.play);
   }
 
   // the square a Tip/Swap button acts on, and a Tip's direction, without redrawing
