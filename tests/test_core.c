@@ -167,6 +167,23 @@ static void test_option_readers_name_key_value_and_choices(void **unused)
     assert_non_null(strstr(err.msg, "option 'missing'"));
 }
 
+/* pips_sample_equal gives the index pips_sample_chance gives for equal
+ * probabilities, draw for draw (games' sample_chance hooks rely on it). */
+static void test_sample_equal_matches_sample_chance(void **unused)
+{
+    (void)unused;
+    double prob[70];
+    for (size_t n = 1; n <= 70; n++) {
+        for (size_t i = 0; i < n; i++)
+            prob[i] = 1.0 / (double)n;
+        pips_rng a, b;
+        pips_rng_seed(&a, 1000 + n);
+        pips_rng_seed(&b, 1000 + n);
+        for (int k = 0; k < 2000; k++)
+            assert_int_equal(pips_sample_equal(&a, n), pips_sample_chance(&b, prob, n));
+    }
+}
+
 static void test_match_undo_and_record_round_trip(void **unused)
 {
     (void)unused;
@@ -291,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_failing_allocator),
         cmocka_unit_test(test_options_errors_name_the_key),
         cmocka_unit_test(test_option_readers_name_key_value_and_choices),
+        cmocka_unit_test(test_sample_equal_matches_sample_chance),
         cmocka_unit_test(test_match_undo_and_record_round_trip),
         cmocka_unit_test(test_bad_records_name_the_problem),
         cmocka_unit_test(test_playout_reproduces_with_seed),

@@ -259,6 +259,10 @@ size_t pips_policy_playout(const pips_game *g, void *state, pips_rng *rng, pips_
 
 /* Samples one chance outcome by probability. n > 0. */
 size_t pips_sample_chance(pips_rng *rng, const double *prob, size_t n);
+/* The index pips_sample_chance gives for n equal probabilities 1/n, from the
+ * same single draw (so a game's sample_chance hook may use it and seeded
+ * playouts stay the same); immediate when n is a power of two. n > 0. */
+size_t pips_sample_equal(pips_rng *rng, size_t n);
 
 /* ---- exact solving ---------------------------------------------------------- */
 

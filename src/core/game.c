@@ -345,6 +345,21 @@ size_t pips_sample_chance(pips_rng *rng, const double *prob, size_t n)
     return n - 1;
 }
 
+size_t pips_sample_equal(pips_rng *rng, size_t n)
+{
+    double r = pips_rng_double(rng);
+    /* for a power of two the running sums k/n are exact, so the index is floor(r * n) */
+    if (!(n & (n - 1)))
+        return (size_t)(r * (double)n);
+    double p = 1.0 / (double)n, acc = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        acc += p;
+        if (r < acc)
+            return i;
+    }
+    return n - 1;
+}
+
 /* The playout loop: decisions from decide (random_move or playout_move) when
  * the game has it, else uniformly from the legal list (or candidates);
  * chance from sample_chance when present, else by chance_outcomes. */

@@ -715,21 +715,11 @@ static size_t legal_steps(const zig_config *k, const zig_state *s, pips_move *ou
 static size_t step_counts(const zig_config *k, const zig_state *s, unsigned acts,
                           int cnt[N_CAT])
 {
-    /* straight-line, as most categories are closed on a typical roll */
-    cnt[CAT_MOVE] = (s->flags & F_MOVE) || (acts >> ACT_LEAP & 1) ? count_movement(k, s, acts) : 0;
-    cnt[CAT_DIG] = acts >> ACT_DIG & 1 ? count_dig(k, s) : 0;
-    cnt[CAT_SWAP_A] = cnt[CAT_SWAP_B] = cnt[CAT_TIP] = cnt[CAT_REDO] = 0;
-    if (acts >> ACT_SWAP & 1) {
-        cnt[CAT_SWAP_A] = count_swap_a(k, s);
-        cnt[CAT_SWAP_B] = count_cat(k, s, CAT_SWAP_B, acts);
-    }
-    if (acts >> ACT_TIP & 1)
-        cnt[CAT_TIP] = count_tip(k, s);
-    if (acts >> ACT_REDO & 1)
-        cnt[CAT_REDO] = count_cat(k, s, CAT_REDO, acts);
     size_t n = 1;
-    for (int cat = 0; cat < N_CAT; cat++)
+    for (int cat = 0; cat < N_CAT; cat++) {
+        cnt[cat] = count_cat(k, s, cat, acts);
         n += (size_t)cnt[cat];
+    }
     return n;
 }
 
@@ -1229,24 +1219,6 @@ static size_t zig_chance_outcomes(const pips_game *gm, const void *state, pips_m
     return n;
 }
 
-/* An index below n drawn exactly as pips_sample_chance draws from n equal
- * probabilities, so seeded playouts are the same games with this shortcut:
- * one double; for a power of two the running sums are exact, so the index
- * is floor(r * n). */
-static size_t draw_equal(pips_rng *rng, size_t n)
-{
-    double r = pips_rng_double(rng);
-    if (!(n & (n - 1)))
-        return (size_t)(r * (double)n);
-    double p = 1.0 / (double)n, acc = 0;
-    for (size_t i = 0; i + 1 < n; i++) {
-        acc += p;
-        if (r < acc)
-            return i;
-    }
-    return n - 1;
-}
-
 /* ZIG-R30: the opening roll (movement and action die together, listed
  * movement first), or RA's movement die, or RB's action die; all faces
  * equally likely, as chance_outcomes lists them. */
@@ -1256,11 +1228,11 @@ static bool zig_sample_chance(const pips_game *gm, const void *state, pips_rng *
     const zig_config *k = gm->config;
     const zig_state *s = state;
     if (s->phase == PH_ROLL)
-        *out = k->roll_moves[draw_equal(rng, (size_t)(k->n_move_faces * k->n_action_faces))];
+        *out = k->roll_moves[pips_sample_equal(rng, (size_t)(k->n_move_faces * k->n_action_faces))];
     else if (s->phase == PH_RA)
-        *out = k->ra_moves[draw_equal(rng, (size_t)k->n_move_faces)];
+        *out = k->ra_moves[pips_sample_equal(rng, (size_t)k->n_move_faces)];
     else if (s->phase == PH_RB)
-        *out = k->rb_moves[draw_equal(rng, (size_t)k->n_action_faces)];
+        *out = k->rb_moves[pips_sample_equal(rng, (size_t)k->n_action_faces)];
     else
         return false;
     return true;
