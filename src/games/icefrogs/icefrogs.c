@@ -270,7 +270,9 @@ static inline icf_view view_of(uint64_t board, uint64_t occ, uint64_t ge2, uint6
  * landing is a possible stop and a place to jump on from, a landing on a top
  * >= z ends there, and after a jump one final step onto a top >= z is
  * allowed. The flood moves every frontier cell at once, six directions at a
- * time, so it takes as many rounds as the longest new chain. */
+ * time, so it takes as many rounds as the longest new chain. Kept plain on
+ * purpose: check_move uses it, so the tests that check every listed move
+ * compare the generator's reach_fast against it. */
 static inline uint64_t reach(uint64_t board, icf_view v, int from)
 {
     uint64_t f = bit(from);
