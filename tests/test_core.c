@@ -199,8 +199,9 @@ static void test_match_undo_and_record_round_trip(void **unused)
     /* an illegal move changes nothing */
     assert_false(pips_match_play_text(m, "L@0,0", &err));
     assert_int_equal(m->n_moves, 4);
-    /* undo to seat 0's last decision takes back two plies */
-    assert_true(pips_match_undo_to_seat(m, 0, &err));
+    /* two undos take back two plies */
+    assert_true(pips_match_undo(m, &err));
+    assert_true(pips_match_undo(m, &err));
     assert_int_equal(m->n_moves, 2);
     assert_true(pips_match_play_text(m, "M@0,0", &err));
     assert_true(pips_match_play_text(m, "S@1,1", &err));

@@ -330,9 +330,10 @@ static void test_resign_and_records(void **st)
     r = call(s, "POST", path, body);
     assert_int_equal(r.status, 200);
     assert_true(json_is_true(json_object_get(r.json, "over")));
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(r.json, "result"),
-                                                        "resigned")),
-                     1);
+    /* result.resigned lists the seats that resigned */
+    json_t *resigned = json_object_get(json_object_get(r.json, "result"), "resigned");
+    assert_int_equal(json_array_size(resigned), 1);
+    assert_int_equal(json_integer_value(json_array_get(resigned, 0)), 1);
     reply_free(&r);
     r = move(s, id, "M@0,0", tok[1]);
     assert_int_equal(r.status, 409);
@@ -342,7 +343,7 @@ static void test_resign_and_records(void **st)
     snprintf(path, sizeof path, "/api/games/%lld/record", id);
     r = call(s, "GET", path, NULL);
     assert_int_equal(r.status, 200);
-    assert_int_equal(json_integer_value(json_object_get(r.json, "resigned")), 1);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(r.json, "resigned"), 0)), 1);
     reply up = call(s, "POST", "/api/records", r.raw);
     if (up.status != 201)
         fail_msg("upload: %d %s", up.status, up.raw);

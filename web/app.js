@@ -188,7 +188,7 @@ async function gameView(id, params) {
     const at = shown ?? latest.n_moves;
     first.disabled = prev.disabled = at === 0;
     next.disabled = last.disabled = shown == null;
-    undo.disabled = !holdsAny || latest.n_moves === 0 || latest.result.resigned != null;
+    undo.disabled = !holdsAny || latest.n_moves === 0 || latest.result.resigned.length > 0;
     resign.disabled = !holdsAny || latest.over;
     share.replaceChildren(...latest.seats.flatMap((s, i) => {
       const t = loadTokens(id)[i];

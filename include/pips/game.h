@@ -209,6 +209,10 @@ const pips_game_def *pips_game_find(const char *name);
  * key. alloc may be NULL. */
 pips_game *pips_game_new(const char *name, const char *const *kv, size_t n,
                          const pips_allocator *alloc, pips_error *err);
+/* Same for a definition already in hand (src/core uses this: it never looks
+ * games up by name). */
+pips_game *pips_game_new_def(const pips_game_def *def, const char *const *kv, size_t n,
+                             const pips_allocator *alloc, pips_error *err);
 /* Same from a resolved option set (keys are still checked). */
 pips_game *pips_game_new_opts(const pips_game_def *def, const pips_options *opts,
                               const pips_allocator *alloc, pips_error *err);

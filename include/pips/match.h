@@ -43,6 +43,13 @@ typedef struct pips_match {
 /* A new match at the start position; seats default to "human". */
 pips_match *pips_match_new(const char *game, const char *const *kv, size_t n_opts,
                            uint64_t seed, const pips_allocator *alloc, pips_error *err);
+/* Builds game `name` with options given as a JSON object text
+ * ({"board":"volcano","players":3,"misere":true}); values are strings,
+ * numbers or booleans, and anything else is an error naming the key. NULL or
+ * "" means every default. Records, the server's API and its store read
+ * options this one way. */
+pips_game *pips_game_new_json(const char *name, const char *options_json,
+                              const pips_allocator *alloc, pips_error *err);
 /* Same, taking ownership of an already configured game (freed on failure). */
 pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err);
 void pips_match_free(pips_match *m);
@@ -53,13 +60,14 @@ bool pips_match_set_seats(pips_match *m, const char *const *seats, int n, pips_e
 /* Plays a move after checking it; on failure nothing changes. */
 bool pips_match_play(pips_match *m, pips_move mv, pips_error *err);
 bool pips_match_play_text(pips_match *m, const char *text, pips_error *err);
+/* At a chance node, the outcome the match dice give for the next chance
+ * event (nothing is played). False when not at a chance node. */
+bool pips_match_draw(const pips_match *m, pips_move *out, pips_error *err);
 /* At a chance node, draws the outcome from the match's dice and plays it;
  * *out (may be NULL) receives it. False when not at a chance node. */
 bool pips_match_roll(pips_match *m, pips_move *out, pips_error *err);
 /* Takes back the last move (chance outcomes included). */
 bool pips_match_undo(pips_match *m, pips_error *err);
-/* Takes back moves until a decision of `seat` is next (or the start). */
-bool pips_match_undo_to_seat(pips_match *m, int seat, pips_error *err);
 bool pips_match_over(const pips_match *m);
 /* The text of move i (0-based) as played. */
 void pips_match_move_text(const pips_match *m, size_t i, char *buf);

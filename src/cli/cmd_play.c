@@ -1,9 +1,12 @@
 /*
  * cmd_play.c — `pips play` (a game in the terminal between humans and
  * agents) and `pips replay` (validate a record, show its final position,
- * step through it on a terminal). All rules come from the library; this file
- * only reads lines, prints boards and saves records.
+ * step through it on a terminal). The game runs on a pips_table (the
+ * library's match driver); this file only reads lines, prints boards and
+ * saves records.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include "cli/cli.h"
 #include "pips/agent.h"
 #include "pips/match.h"
+#include "pips/table.h"
 
 #define HINT_AGENT "hard"
 
@@ -45,11 +49,20 @@ static void print_legal(const pips_game *g, const void *state)
     free(moves);
 }
 
-static void print_result(const pips_match *m)
+static void print_game_result(const pips_match *m)
 {
     pips_str out;
     pips_str_init(&out, NULL);
     m->game->def->result_text(m->game, m->state, &out);
+    printf("result: %s\n", pips_str_cstr(&out));
+    pips_str_free(&out);
+}
+
+static void print_result(const pips_table *t)
+{
+    pips_str out;
+    pips_str_init(&out, NULL);
+    pips_table_result_text(t, &out);
     printf("result: %s\n", pips_str_cstr(&out));
     pips_str_free(&out);
 }
@@ -59,6 +72,24 @@ static void strip_line(char *line)
     size_t n = strlen(line);
     while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
         line[--n] = '\0';
+}
+
+/* Reads one line of input into line (size bytes). A line longer than that
+ * is read to its end and reported as too long (false with *too_long), so
+ * its tail is never taken for the next command. False at end of input. */
+static bool read_line(char *line, size_t size, bool *too_long)
+{
+    *too_long = false;
+    if (!fgets(line, (int)size, stdin))
+        return false;
+    size_t n = strlen(line);
+    if (n == size - 1 && line[n - 1] != '\n') {
+        int c;
+        while ((c = getchar()) != EOF && c != '\n')
+            ;
+        *too_long = true;
+    }
+    return true;
 }
 
 static void print_hint(pips_match *m, uint64_t seed)
@@ -89,9 +120,121 @@ static const char PLAY_HELP[] =
     "Plays GAME in the terminal. One --seat per player in seat order: 'human' or an\n"
     "agent spec such as 'random' (default: seat 1 human, the others random). With no\n"
     "human seat the game plays itself to the end without reading input. The board uses\n"
-    "Unicode and colour when stdout is a terminal.\n\n"
+    "Unicode and colour when stdout is a terminal (not when NO_COLOR is set).\n"
+    "--record FILE is checked before the game starts and written at the end, also\n"
+    "when the game is interrupted (Ctrl-C) or input ends.\n\n"
     "At the prompt type a move, or: help, moves (legal moves; for Noname, 'suggest'\n"
-    "lists candidate placements), undo, hint, state, quit.\n";
+    "lists candidate placements), undo (takes back the last move of a person and\n"
+    "the replies after it), hint, state, quit.\n";
+
+/* Set by SIGINT: the game stops after the current step and the record is kept. */
+static volatile sig_atomic_t play_interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    play_interrupted = 1;
+}
+
+/* Prints each agent move and roll as the table plays it. */
+static void print_event(void *ud, const pips_table *t, const pips_table_event *ev)
+{
+    (void)ud;
+    const pips_match *m = pips_table_match(t);
+    char buf[PIPS_MOVE_TEXT_MAX];
+    if (ev->kind == PIPS_TABLE_CHANCE) {
+        pips_match_move_text(m, ev->ply, buf);
+        printf("roll: %s\n", buf);
+    } else if (ev->kind == PIPS_TABLE_MOVE && ev->by_agent) {
+        pips_match_move_text(m, ev->ply, buf);
+        printf("%zu. seat %d (%s): %s\n", ev->ply + 1, ev->seat + 1, m->seats[ev->seat], buf);
+    } else if (ev->kind == PIPS_TABLE_RESIGN) {
+        printf("seat %d resigns\n", ev->seat + 1);
+    }
+}
+
+/* Checks at the start that the record can be written at the end: opens the
+ * file for appending (creating it only for the check). */
+static bool record_writable(const char *path, pips_error *err)
+{
+    FILE *f = fopen(path, "r");
+    bool existed = f != NULL;
+    if (f)
+        fclose(f);
+    f = fopen(path, "a");
+    if (!f)
+        return pips_fail(err, PIPS_ERR_IO, "cannot write the record to '%s': %s", path,
+                         strerror(errno));
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return true;
+}
+
+/* The prompt loop of a human seat: returns when a move was played (or
+ * taken back), or sets *quit. */
+static void human_turn(pips_table *t, int who, uint64_t seed, bool *quit)
+{
+    pips_match *m = pips_table_match(t);
+    const pips_game *g = m->game;
+    pips_error err;
+    char line[1024];
+    for (;;) {
+        printf("seat %d> ", who + 1);
+        fflush(stdout);
+        bool too_long;
+        if (play_interrupted || !read_line(line, sizeof line, &too_long)) {
+            *quit = true;
+            printf("\n");
+            return;
+        }
+        if (too_long) {
+            printf("illegal: the line is longer than %zu characters\n", sizeof line - 2);
+            continue;
+        }
+        strip_line(line);
+        if (!line[0])
+            continue;
+        if (!strcmp(line, "quit") || !strcmp(line, "q")) {
+            *quit = true;
+            return;
+        }
+        if (!strcmp(line, "help") || !strcmp(line, "?")) {
+            printf("type a move (%s), or: moves (suggest), undo, hint, state, quit\n",
+                   "see 'pips rules' for notation");
+            fputs(g->def->notation_text, stdout);
+            continue;
+        }
+        if (!strcmp(line, "moves") || !strcmp(line, "suggest")) {
+            print_legal(g, m->state);
+            continue;
+        }
+        if (!strcmp(line, "state")) {
+            pips_str st;
+            pips_str_init(&st, NULL);
+            g->def->state_to_text(g, m->state, &st);
+            printf("%s\n", pips_str_cstr(&st));
+            pips_str_free(&st);
+            continue;
+        }
+        if (!strcmp(line, "hint")) {
+            print_hint(m, seed + m->n_moves);
+            continue;
+        }
+        if (!strcmp(line, "undo")) {
+            if (!pips_table_take_back(t, &err)) {
+                printf("cannot undo: %s\n", err.msg);
+                continue;
+            }
+            return; /* redraw */
+        }
+        if (!pips_table_play_text(t, line, &err)) {
+            printf("illegal: %s\n", err.msg);
+            continue;
+        }
+        return;
+    }
+}
 
 int cli_play(int argc, char **argv)
 {
@@ -103,7 +246,7 @@ int cli_play(int argc, char **argv)
                *record_path = NULL;
     size_t nopts = 0;
     int nseats = 0;
-    long long seed = 1;
+    uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--opt")) {
             if (!cli_collect_opt("pips play", argc, argv, &i, opts, &nopts))
@@ -116,12 +259,12 @@ int cli_play(int argc, char **argv)
             }
             seats[nseats++] = argv[++i];
         } else if (!strcmp(argv[i], "--seed")) {
-            long v;
-            if (i + 1 >= argc || !pips_parse_int(argv[++i], 0, 0x7fffffffffffffffL, &v)) {
-                fprintf(stderr, "pips play: --seed needs a non-negative integer\n");
+            if (i + 1 >= argc) {
+                fprintf(stderr, "pips play: --seed needs a value\n");
                 return 2;
             }
-            seed = v;
+            if (!cli_parse_seed("pips play", argv[++i], &seed))
+                return 2;
         } else if (!strcmp(argv[i], "--record")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "pips play: --record needs a file name\n");
@@ -140,13 +283,16 @@ int cli_play(int argc, char **argv)
         return 2;
     }
     pips_error err;
-    pips_match *m = pips_match_new(name, opts, nopts, (uint64_t)seed, NULL, &err);
+    if (record_path && !record_writable(record_path, &err)) {
+        fprintf(stderr, "pips play: %s\n", err.msg);
+        return 2;
+    }
+    pips_match *m = pips_match_new(name, opts, nopts, seed, NULL, &err);
     if (!m) {
         fprintf(stderr, "pips play: %s\n", err.msg);
         return 2;
     }
-    const pips_game *g = m->game;
-    int np = pips_num_players(g);
+    int np = pips_num_players(m->game);
     if (nseats == 0) {
         seats[nseats++] = "human";
         while (nseats < np)
@@ -158,115 +304,42 @@ int cli_play(int argc, char **argv)
         pips_match_free(m);
         return 2;
     }
-    pips_agent *agents[PIPS_MAX_PLAYERS] = {NULL};
-    for (int i = 0; i < np; i++) {
-        if (!strcmp(seats[i], "human"))
-            continue;
-        agents[i] = pips_agent_new(g, seats[i], (uint64_t)seed * 7919u + (uint64_t)i, &err);
-        if (!agents[i]) {
-            fprintf(stderr, "pips play: seat %d: %s\n", i + 1, err.msg);
-            for (int k = 0; k < i; k++)
-                pips_agent_free(agents[k]);
-            pips_match_free(m);
-            return 2;
-        }
-    }
-    if (!pips_match_set_seats(m, seats, np, &err)) {
+    pips_table *t = pips_table_new(m, seats, np, NULL, &err);
+    if (!t) {
         fprintf(stderr, "pips play: %s\n", err.msg);
+        pips_match_free(m);
         return 2;
     }
-    bool tty = isatty(1);
+    pips_table_listen(t, print_event, NULL);
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint; /* no SA_RESTART: a read at the prompt returns */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
+
+    const pips_game *g = m->game;
+    bool tty = isatty(1) && !getenv("NO_COLOR");
     int status = 0;
     bool quit = false;
-    char line[1024];
-    while (!quit && !pips_match_over(m)) {
-        int who = pips_to_move(g, m->state);
-        if (who == PIPS_CHANCE) {
-            pips_move mv;
-            char buf[PIPS_MOVE_TEXT_MAX];
-            if (!pips_match_roll(m, &mv, &err)) {
-                fprintf(stderr, "pips play: %s\n", err.msg);
-                status = 1;
-                break;
-            }
-            pips_match_move_text(m, m->n_moves - 1, buf);
-            printf("roll: %s\n", buf);
-            continue;
-        }
-        if (agents[who]) {
-            pips_move mv;
-            char buf[PIPS_MOVE_TEXT_MAX];
-            if (!pips_agent_choose(agents[who], m->state, &mv, &err) ||
-                !pips_match_play(m, mv, &err)) {
-                fprintf(stderr, "pips play: seat %d (%s): %s\n", who + 1, seats[who], err.msg);
-                status = 1;
-                break;
-            }
-            pips_match_move_text(m, m->n_moves - 1, buf);
-            printf("%zu. seat %d (%s): %s\n", m->n_moves, who + 1, seats[who], buf);
-            for (int k = 0; k < np; k++)
-                if (agents[k] && k != who)
-                    pips_agent_observe(agents[k], m->history + (m->n_moves - 1) *
-                                                                   g->def->state_size, mv);
-            continue;
-        }
-        print_board(g, m->state, tty);
-        for (;;) {
-            printf("seat %d> ", who + 1);
-            fflush(stdout);
-            if (!fgets(line, sizeof line, stdin)) {
-                quit = true;
-                printf("\n");
-                break;
-            }
-            strip_line(line);
-            if (!line[0])
-                continue;
-            if (!strcmp(line, "quit") || !strcmp(line, "q")) {
-                quit = true;
-                break;
-            }
-            if (!strcmp(line, "help") || !strcmp(line, "?")) {
-                printf("type a move (%s), or: moves (suggest), undo, hint, state, quit\n",
-                       "see 'pips rules' for notation");
-                fputs(g->def->notation_text, stdout);
-                continue;
-            }
-            if (!strcmp(line, "moves") || !strcmp(line, "suggest")) {
-                print_legal(g, m->state);
-                continue;
-            }
-            if (!strcmp(line, "state")) {
-                pips_str st;
-                pips_str_init(&st, NULL);
-                g->def->state_to_text(g, m->state, &st);
-                printf("%s\n", pips_str_cstr(&st));
-                pips_str_free(&st);
-                continue;
-            }
-            if (!strcmp(line, "hint")) {
-                print_hint(m, (uint64_t)seed + m->n_moves);
-                continue;
-            }
-            if (!strcmp(line, "undo")) {
-                if (!pips_match_undo_to_seat(m, who, &err))
-                    printf("cannot undo: %s\n", err.msg);
-                break; /* redraw */
-            }
-            if (!pips_match_play_text(m, line, &err)) {
-                printf("illegal: %s\n", err.msg);
-                continue;
-            }
-            for (int k = 0; k < np; k++)
-                if (agents[k])
-                    pips_agent_observe(agents[k],
-                                       m->history + (m->n_moves - 1) * g->def->state_size,
-                                       m->moves[m->n_moves - 1]);
+    while (!quit && !play_interrupted && !pips_table_over(t)) {
+        if (!pips_table_run(t, 0, &err)) {
+            fprintf(stderr, "pips play: %s\n", err.msg);
+            status = 1;
             break;
         }
+        int who = pips_table_to_move(t);
+        if (who < 0 || play_interrupted)
+            continue;
+        print_board(g, m->state, tty);
+        human_turn(t, who, seed, &quit);
+    }
+    sigaction(SIGINT, &old_sa, NULL);
+    if (play_interrupted) {
+        printf("\ninterrupted after %zu moves\n", m->n_moves);
+        status = 130;
     }
     print_board(g, m->state, tty);
-    print_result(m);
+    print_result(t);
     if (record_path) {
         if (pips_match_save(m, record_path, &err))
             printf("record saved to %s\n", record_path);
@@ -275,9 +348,7 @@ int cli_play(int argc, char **argv)
             status = 1;
         }
     }
-    for (int k = 0; k < np; k++)
-        pips_agent_free(agents[k]);
-    pips_match_free(m);
+    pips_table_free(t);
     return status;
 }
 
@@ -330,7 +401,7 @@ int cli_replay(int argc, char **argv)
     }
     printf("%s, %zu moves\n", g->def->title, m->n_moves);
     print_board(g, m->state, isatty(1));
-    print_result(m);
+    print_game_result(m);
     pips_match_free(m);
     return 0;
 }

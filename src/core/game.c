@@ -123,19 +123,9 @@ static pips_game *game_build(const pips_game_def *def, const pips_options *opts,
     return g;
 }
 
-pips_game *pips_game_new(const char *name, const char *const *kv, size_t n,
-                         const pips_allocator *alloc, pips_error *err)
+pips_game *pips_game_new_def(const pips_game_def *def, const char *const *kv, size_t n,
+                             const pips_allocator *alloc, pips_error *err)
 {
-    const pips_game_def *def = pips_game_find(name);
-    if (!def) {
-        char list[256] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < pips_game_count(); i++)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
-                                     pips_game_def_at(i)->name);
-        pips_fail(err, PIPS_ERR_ARG, "unknown game '%.64s' (games: %s)", name, list);
-        return NULL;
-    }
     pips_options o;
     default_options(def, &o);
     bool seen[PIPS_MAX_OPTIONS] = {false};

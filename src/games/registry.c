@@ -1,10 +1,12 @@
 /*
- * registry.c — the one table of games. A game joins by adding its
- * definition here; everything else (CLI, server, agents, the invariant
- * tests) finds it through this table.
+ * registry.c — the one table of games and lookups by name. A game joins by
+ * adding its definition here; everything else (CLI, server, records, the
+ * invariant tests) finds it through this table. src/core never calls in
+ * here: it works on a pips_game_def it is handed.
  */
 #include "pips/game.h"
 
+#include <stdio.h>
 #include <string.h>
 
 extern const pips_game_def pips_tictacdoh_def;
@@ -34,4 +36,20 @@ const pips_game_def *pips_game_find(const char *name)
         if (!strcmp(game_table[i]->name, name))
             return game_table[i];
     return NULL;
+}
+
+pips_game *pips_game_new(const char *name, const char *const *kv, size_t n,
+                         const pips_allocator *alloc, pips_error *err)
+{
+    const pips_game_def *def = pips_game_find(name);
+    if (!def) {
+        char list[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < pips_game_count(); i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                     pips_game_def_at(i)->name);
+        pips_fail(err, PIPS_ERR_ARG, "unknown game '%.64s' (games: %s)", name, list);
+        return NULL;
+    }
+    return pips_game_new_def(def, kv, n, alloc, err);
 }

@@ -3,12 +3,12 @@
  * play each game with fresh agents; the results are stored by game number
  * and aggregated afterwards in game order.
  *
- * Game i draws everything from an rng derived from (seed, i): the seed of
- * its pips_match (which draws the chance outcomes and keeps the record),
- * then the agents' seeds (one per seat, in seat order). Agents see every
- * move, chance outcomes included, through pips_agent_observe (for tree
- * reuse). A second rule set (vs) replays the same game numbers with the
- * same derived rngs. With MPI (dist.c) each rank plays every size-th game.
+ * Each game runs on a pips_table (the library's match driver): game i's
+ * match seed is pips_table_game_seed(seed, i), and the table seeds the
+ * agents and has them observe every move, so game 0 of a playtest is the
+ * game `pips play` and `pips serve` play with the same seed and seats.
+ * A second rule set (vs) replays the same game numbers with the same
+ * seeds. With MPI (dist.c) each rank plays every size-th game.
  */
 #include <math.h>
 #include <pthread.h>
@@ -18,6 +18,7 @@
 
 #include "lab/lab_impl.h"
 #include "pips/match.h"
+#include "pips/table.h"
 
 typedef struct run_ctx {
     const pips_playtest_opts *o;
@@ -35,135 +36,135 @@ typedef struct run_ctx {
 
 static bool is_mcts_spec(const char *spec) { return !strncmp(spec, "mcts", 4); }
 
+/* What one game's listener gathers while the table plays it. */
+typedef struct game_log {
+    const pips_game *g;
+    game_result *r;
+    pips_rng branch_rng; /* candidates counted for branching (non-enumerable games) */
+    pips_move *buf;
+    size_t br_cap;
+    /* the winner's value estimates: (ply, estimate) of MCTS seats */
+    double *est;
+    int *est_seat;
+    size_t est_n, est_cap;
+    bool failed; /* out of memory while logging */
+} game_log;
+
+static bool log_grow(game_log *lg)
+{
+    const pips_allocator *al = lg->g->alloc;
+    game_result *r = lg->r;
+    if (r->length == lg->br_cap) {
+        uint32_t *nb = pips_realloc(al, r->branching, lg->br_cap * 2 * sizeof *nb);
+        if (!nb)
+            return false;
+        r->branching = nb;
+        lg->br_cap *= 2;
+    }
+    if (lg->est_n == lg->est_cap) {
+        double *ne = pips_realloc(al, lg->est, lg->est_cap * 4 * sizeof *ne);
+        if (!ne)
+            return false;
+        lg->est = ne;
+        int *ns = pips_realloc(al, lg->est_seat, lg->est_cap * 2 * sizeof *ns);
+        if (!ns)
+            return false;
+        lg->est_seat = ns;
+        lg->est_cap *= 2;
+    }
+    return true;
+}
+
+static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
+{
+    game_log *lg = ud;
+    game_result *r = lg->r;
+    if (ev->kind == PIPS_TABLE_CHANCE) {
+        r->chance_plies++;
+        return;
+    }
+    if (ev->kind != PIPS_TABLE_MOVE || lg->failed)
+        return;
+    if (!log_grow(lg)) {
+        lg->failed = true;
+        return;
+    }
+    int who = ev->seat;
+    r->branching[r->length] = (uint32_t)pips_node_moves(lg->g, ev->before, &lg->branch_rng,
+                                                        lg->buf, NULL);
+    r->time_sum[who] += ev->seconds;
+    if (ev->seconds > r->time_max[who])
+        r->time_max[who] = ev->seconds;
+    r->moves[who]++;
+    pips_agent *a = pips_table_agent(t, who);
+    double v;
+    if (a && is_mcts_spec(pips_agent_spec(a)) && pips_agent_last_value(a, &v)) {
+        lg->est[2 * lg->est_n] = r->length;
+        lg->est[2 * lg->est_n + 1] = v;
+        lg->est_seat[lg->est_n++] = who;
+    }
+    r->length++;
+}
+
+/* Game `index` of the playtest: match seed pips_table_game_seed(seed,
+ * index), seats rotated by index unless fixed, agents seeded by the table
+ * (pips/table.h), so game 0 is exactly `pips play` with the same seed. */
 static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error *err)
 {
     const pips_game *g = c->g;
     const pips_game_def *d = g->def;
     const pips_playtest *pt = c->pt;
     int np = pt->np;
-    pips_rng rng, branch_rng;
-    pips_rng_derive(&rng, c->o->seed, index);
-    pips_rng_derive(&branch_rng, c->o->seed ^ 0x9e3779b97f4a7c15ull, index);
-    pips_agent *agents[LAB_MAX_N] = {0};
     bool ok = false;
-    size_t mm = pips_max_moves(g);
-    pips_move *buf = pips_calloc(g->alloc, mm, sizeof *buf);
-    /* the winner's value estimates: (ply, estimate) of MCTS seats */
-    size_t est_cap = 64, est_n = 0;
-    double *est = pips_malloc(g->alloc, est_cap * 2 * sizeof *est);
-    int *est_seat = pips_malloc(g->alloc, est_cap * sizeof *est_seat);
-    size_t br_cap = 64;
-    r->branching = pips_malloc(g->alloc, br_cap * sizeof *r->branching);
-    /* the match (its own copy of the game) keeps the history for the record
-     * and draws the dice from its seed */
-    uint64_t match_seed = pips_rng_next(&rng);
+    game_log lg = {.g = g, .r = r, .br_cap = 64, .est_cap = 64};
+    pips_rng_derive(&lg.branch_rng, c->o->seed ^ 0x9e3779b97f4a7c15ull, index);
+    lg.buf = pips_calloc(g->alloc, pips_max_moves(g), sizeof *lg.buf);
+    lg.est = pips_malloc(g->alloc, lg.est_cap * 2 * sizeof *lg.est);
+    lg.est_seat = pips_malloc(g->alloc, lg.est_cap * sizeof *lg.est_seat);
+    r->branching = pips_malloc(g->alloc, lg.br_cap * sizeof *r->branching);
+    pips_table *table = NULL;
     pips_game *mg = pips_game_new_opts(d, &g->options, g->alloc, err);
-    pips_match *match = mg ? pips_match_from_game(mg, match_seed, err) : NULL;
+    pips_match *match =
+        mg ? pips_match_from_game(mg, pips_table_game_seed(c->o->seed, index), err) : NULL;
     if (!match)
         goto done;
-    if (!buf || !est || !est_seat || !r->branching) {
+    if (!lg.buf || !lg.est || !lg.est_seat || !r->branching) {
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
         goto done;
     }
     const char *seat_names[LAB_MAX_N];
-    char seat_buf[LAB_MAX_N][PIPS_SEAT_MAX];
     for (int s = 0; s < np; s++) {
         int k = pt->fixed_seats ? s : (int)((s + index) % (unsigned long)np);
         r->seat_agent[s] = k;
-        agents[s] = pips_agent_new(g, pt->agents[k], pips_rng_next(&rng), err);
-        if (!agents[s])
-            goto done;
-        snprintf(seat_buf[s], PIPS_SEAT_MAX, "%.*s", PIPS_SEAT_MAX - 1, pt->agents[k]);
-        seat_names[s] = seat_buf[s];
+        seat_names[s] = pt->agents[k];
     }
-    if (!pips_match_set_seats(match, seat_names, np, err))
+    table = pips_table_new(match, seat_names, np, NULL, err);
+    if (!table)
         goto done;
-    const void *state = match->state;
+    match = NULL; /* the table owns it */
+    pips_table_listen(table, log_event, &lg);
     r->winner = -1;
     r->decisive = -1;
-    for (;;) {
-        int who = d->to_move(g, state);
-        if (who == PIPS_OVER)
-            break;
-        if (r->length + r->chance_plies >= LAB_MAX_PLIES) {
-            r->unfinished = true;
-            break;
-        }
-        pips_move m;
-        if (who == PIPS_CHANCE) {
-            /* the agents observe the outcome with the state before it, which
-             * the match keeps in its history */
-            pips_move outcome;
-            if (!pips_match_roll(match, &outcome, err))
-                goto done;
-            const unsigned char *before = match->history + (match->n_moves - 1) * d->state_size;
-            for (int s = 0; s < np; s++)
-                pips_agent_observe(agents[s], before, outcome);
-            r->chance_plies++;
-            continue;
-        }
-        size_t n = pips_node_moves(g, state, &branch_rng, buf, NULL);
-        if (r->length == br_cap) {
-            br_cap *= 2;
-            uint32_t *nb = pips_realloc(g->alloc, r->branching, br_cap * sizeof *nb);
-            if (!nb) {
-                pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
-                goto done;
-            }
-            r->branching = nb;
-        }
-        r->branching[r->length] = (uint32_t)n;
-        double t0 = pips_now();
-        if (!pips_agent_choose(agents[who], state, &m, err)) {
-            pips_error_prefix(err, "seat %d (%s), move %u: ", who + 1,
-                              pips_agent_spec(agents[who]), r->length + 1);
-            goto done;
-        }
-        double dt = pips_now() - t0;
-        r->time_sum[who] += dt;
-        if (dt > r->time_max[who])
-            r->time_max[who] = dt;
-        r->moves[who]++;
-        double v;
-        if (is_mcts_spec(pips_agent_spec(agents[who])) &&
-            pips_agent_last_value(agents[who], &v)) {
-            if (est_n == est_cap) {
-                est_cap *= 2;
-                double *ne = pips_realloc(g->alloc, est, est_cap * 2 * sizeof *ne);
-                if (ne)
-                    est = ne;
-                int *ns = ne ? pips_realloc(g->alloc, est_seat, est_cap * sizeof *ns) : NULL;
-                if (!ne || !ns) {
-                    pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
-                    goto done;
-                }
-                est_seat = ns;
-            }
-            est[2 * est_n] = r->length;
-            est[2 * est_n + 1] = v;
-            est_seat[est_n++] = who;
-        }
-        r->length++;
-        for (int s = 0; s < np; s++)
-            pips_agent_observe(agents[s], state, m);
-        if (!pips_match_play(match, m, err)) {
-            pips_error_prefix(err, "seat %d (%s) chose an illegal move: ", who + 1,
-                              pips_agent_spec(agents[who]));
-            goto done;
-        }
+    if (!pips_table_run(table, LAB_MAX_PLIES, err))
+        goto done;
+    if (lg.failed) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+        goto done;
     }
-    if (r->unfinished) {
+    const pips_match *played = pips_table_match(table);
+    if (!pips_table_over(table)) {
+        r->unfinished = true;
         for (int s = 0; s < np; s++)
             r->returns[s] = 1.0 / np;
     } else {
-        d->returns(g, state, r->returns);
+        pips_table_returns(table, r->returns);
     }
     if (c->o->keep_records) {
-        char *text = pips_match_to_record(match, err);
+        char *text = pips_match_to_record(played, err);
         if (!text)
             goto done;
         r->record = pips_strdup(NULL, text);
-        pips_free(match->game->alloc, text);
+        pips_free(played->game->alloc, text);
         if (!r->record) {
             pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a record");
             goto done;
@@ -181,16 +182,16 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
      * above the threshold */
     if (r->winner >= 0 && r->length > 0) {
         double from = -1;
-        for (size_t i = 0; i < est_n; i++) {
-            double v = est[2 * i + 1];
-            if (est_seat[i] != r->winner) {
+        for (size_t i = 0; i < lg.est_n; i++) {
+            double v = lg.est[2 * i + 1];
+            if (lg.est_seat[i] != r->winner) {
                 if (np != 2)
                     continue;
                 v = 1 - v;
             }
             if (v >= pt->threshold) {
                 if (from < 0)
-                    from = est[2 * i];
+                    from = lg.est[2 * i];
             } else {
                 from = -1;
             }
@@ -200,12 +201,11 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
     }
     ok = true;
 done:
-    for (int s = 0; s < np; s++)
-        pips_agent_free(agents[s]);
+    pips_table_free(table);
     pips_match_free(match);
-    pips_free(g->alloc, buf);
-    pips_free(g->alloc, est);
-    pips_free(g->alloc, est_seat);
+    pips_free(g->alloc, lg.buf);
+    pips_free(g->alloc, lg.est);
+    pips_free(g->alloc, lg.est_seat);
     return ok;
 }
 

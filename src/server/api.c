@@ -15,6 +15,8 @@
  */
 #include "server/server_impl.h"
 
+#include "play/play_json.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
@@ -180,66 +182,17 @@ static unsigned token_seats(const srv_game *g, const pips_http_request *req, jso
     return seats;
 }
 
+/* Seats played by people who are still in the game. */
 static unsigned human_seats(const srv_game *g)
 {
     unsigned mask = 0;
     for (int i = 0; i < g->m->n_seats; i++)
-        if (!g->agents[i])
+        if (!pips_table_agent(g->t, i))
             mask |= 1u << i;
     return mask;
 }
 
-static bool game_over(const srv_game *g)
-{
-    return g->resigned >= 0 || pips_match_over(g->m);
-}
-
-/* Checks an agent spec against the server's limits (think time, iterations,
- * depth); the agent constructor checks the rest. */
-static bool agent_within_limits(const pips_server *s, const char *spec, pips_error *err)
-{
-    const char *p = strchr(spec, ':');
-    while (p && *p) {
-        p++;
-        const char *eq = strchr(p, '=');
-        const char *end = strchr(p, ',');
-        if (!end)
-            end = p + strlen(p);
-        if (eq && eq < end) {
-            size_t klen = (size_t)(eq - p);
-            double v = strtod(eq + 1, NULL);
-            if (v != v) /* NaN passes every comparison below */
-                return pips_fail(err, PIPS_ERR_ARG, "agent '%s': a budget is not a number",
-                                 spec);
-            if (klen == 4 && !strncmp(p, "time", 4) && v > s->cfg.max_think_seconds)
-                return pips_fail(err, PIPS_ERR_ARG,
-                                 "agent '%s': time=%g exceeds this server's limit of %g s", spec,
-                                 v, s->cfg.max_think_seconds);
-            if (klen == 5 && !strncmp(p, "iters", 5) && v > MAX_AGENT_ITERS)
-                return pips_fail(err, PIPS_ERR_ARG,
-                                 "agent '%s': iters=%g exceeds this server's limit of %ld",
-                                 spec, v, MAX_AGENT_ITERS);
-            if (klen == 5 && !strncmp(p, "depth", 5) && v > MAX_AGENT_DEPTH)
-                return pips_fail(err, PIPS_ERR_ARG,
-                                 "agent '%s': depth=%g exceeds this server's limit of %ld",
-                                 spec, v, MAX_AGENT_DEPTH);
-        }
-        p = *end ? end : NULL;
-    }
-    return true;
-}
-
-/* Checks the agents' normalised specs too: a level name ("max") expands to
- * a budget only the agent library knows. */
-static bool agents_within_limits(const pips_server *s, const srv_game *g, pips_error *err)
-{
-    for (int i = 0; i < g->m->n_seats; i++)
-        if (g->agents[i] && !agent_within_limits(s, pips_agent_spec(g->agents[i]), err)) {
-            pips_error_prefix(err, "seat %d (%s): ", i + 1, g->m->seats[i]);
-            return false;
-        }
-    return true;
-}
+static bool game_over(const srv_game *g) { return pips_table_over(g->t); }
 
 /* Stores a freshly built game (tokens made, agents checked) and replies 201
  * with its id, its tokens and its view. Takes ownership of g. */
@@ -253,11 +206,11 @@ static void register_game(pips_server *s, srv_game *g, pips_http_response *res)
         return;
     }
     for (int i = 0; i < g->m->n_seats; i++)
-        if (!g->agents[i])
+        if (pips_seat_is_human(g->m->seats[i]))
             srv_random_token(g->tokens[i]);
     pips_iso_time(g->created);
     snprintf(g->updated, sizeof g->updated, "%s", g->created);
-    bool ok = srv_roll_chance(g, &err);
+    bool ok = pips_table_to_move(g->t) != PIPS_CHANCE || pips_table_roll(g->t, &err);
     if (ok) {
         s->pending_inserts++;
         ok = srv_commit(s, NULL, store_job_insert(g), &g->id, &err);
@@ -282,27 +235,19 @@ static void register_game(pips_server *s, srv_game *g, pips_http_response *res)
     reply_json(res, 201, o);
 }
 
-/* Validates seat descriptions and builds the agents; false with *err. */
-static bool setup_seats(pips_server *s, srv_game *g, json_t *seats, pips_error *err)
+/* Reads the "seats" of a new game: NULL keeps the match's seats. */
+static bool read_seats(const json_t *seats, int n, const char **names, pips_error *err)
 {
-    int n = g->m->n_seats;
-    const char *names[PIPS_MAX_PLAYERS];
-    if (seats && !json_is_null(seats)) {
-        if (!json_is_array(seats) || json_array_size(seats) != (size_t)n)
-            return pips_fail(err, PIPS_ERR_ARG, "seats: expected an array of %d strings", n);
-        for (int i = 0; i < n; i++) {
-            json_t *v = json_array_get(seats, (size_t)i);
-            if (!json_is_string(v))
-                return pips_fail(err, PIPS_ERR_ARG,
-                                 "seat %d: expected \"human\" or an agent spec", i + 1);
-            names[i] = json_string_value(v);
-            if (!srv_is_human(names[i]) && !agent_within_limits(s, names[i], err))
-                return pips_error_prefix(err, "seat %d: ", i + 1), false;
-        }
-        if (!pips_match_set_seats(g->m, names, n, err))
-            return false;
+    if (!json_is_array(seats) || json_array_size(seats) != (size_t)n)
+        return pips_fail(err, PIPS_ERR_ARG, "seats: expected an array of %d strings", n);
+    for (int i = 0; i < n; i++) {
+        json_t *v = json_array_get(seats, (size_t)i);
+        if (!json_is_string(v))
+            return pips_fail(err, PIPS_ERR_ARG, "seat %d: expected \"human\" or an agent spec",
+                             i + 1);
+        names[i] = json_string_value(v);
     }
-    return srv_make_agents(g, err) && agents_within_limits(s, g, err);
+    return true;
 }
 
 /* ---- handlers ---- */
@@ -369,10 +314,7 @@ static void list_games(pips_server *s, pips_http_response *res)
         json_object_set_new(o, "over", json_boolean(game_over(g)));
         pips_str t;
         pips_str_init(&t, NULL);
-        if (g->resigned >= 0)
-            pips_str_catf(&t, "seat %d resigns", g->resigned + 1);
-        else
-            game->def->result_text(game, g->m->state, &t);
+        pips_table_result_text(g->t, &t);
         json_object_set_new(o, "result", json_string(pips_str_cstr(&t)));
         pips_str_free(&t);
         int who = pips_to_move(game, g->m->state);
@@ -400,42 +342,6 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
         reply_error(res, 404, "unknown game '%.64s'", json_string_value(name));
         return;
     }
-    json_t *opts = json_object_get(body, "options");
-    if (opts && !json_is_object(opts) && !json_is_null(opts)) {
-        reply_error(res, 400, "\"options\": expected an object of option values");
-        return;
-    }
-    char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
-    const char *kv[PIPS_MAX_OPTIONS];
-    size_t n = 0;
-    const char *key;
-    json_t *val;
-    if (json_is_object(opts)) {
-        json_object_foreach(opts, key, val) {
-            if (n == PIPS_MAX_OPTIONS) {
-                reply_error(res, 400, "options: more than %d given", PIPS_MAX_OPTIONS);
-                return;
-            }
-            char v[PIPS_OPT_VALUE_MAX + 1];
-            if (json_is_string(val))
-                snprintf(v, sizeof v, "%s", json_string_value(val));
-            else if (json_is_integer(val))
-                snprintf(v, sizeof v, "%lld", (long long)json_integer_value(val));
-            else if (json_is_boolean(val))
-                snprintf(v, sizeof v, "%s", json_is_true(val) ? "true" : "false");
-            else {
-                reply_error(res, 400, "option '%.32s': expected a string, integer or boolean", key);
-                return;
-            }
-            if (strlen(key) >= PIPS_OPT_KEY_MAX || strlen(v) >= PIPS_OPT_VALUE_MAX) {
-                reply_error(res, 400, "option '%.32s': key or value too long", key);
-                return;
-            }
-            snprintf(kvbuf[n], sizeof kvbuf[n], "%s=%s", key, v);
-            kv[n] = kvbuf[n];
-            n++;
-        }
-    }
     json_t *seed = json_object_get(body, "seed");
     uint64_t sd;
     if (!seed || json_is_null(seed))
@@ -446,15 +352,16 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
         reply_error(res, 400, "\"seed\": expected a non-negative integer");
         return;
     }
-    srv_game *g = calloc(1, sizeof *g);
+    pips_game *game = play_game_from_json(json_string_value(name), json_object_get(body, "options"),
+                                          NULL, &err);
+    pips_match *m = game ? pips_match_from_game(game, sd, &err) : NULL;
+    const char *names[PIPS_MAX_PLAYERS];
+    json_t *seats = json_object_get(body, "seats");
+    bool ok = m && (!seats || json_is_null(seats) || (read_seats(seats, m->n_seats, names, &err) &&
+                                                     pips_match_set_seats(m, names, m->n_seats, &err)));
+    srv_game *g = ok ? srv_game_new(s, m, &err) : NULL;
     if (!g) {
-        reply_error(res, 500, "out of memory");
-        return;
-    }
-    g->resigned = -1;
-    g->m = pips_match_new(json_string_value(name), kv, n, sd, NULL, &err);
-    if (!g->m || !setup_seats(s, g, json_object_get(body, "seats"), &err)) {
-        srv_game_free(g);
+        pips_match_free(m);
         reply_error(res, status_of(&err), "%s", err.msg);
         return;
     }
@@ -477,23 +384,40 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
         reply_error(res, 400, "record: NUL byte in the body");
         return;
     }
-    /* A resigned game (this server's "resigned" key) ends without its moves
-     * ending it: drop the result the replay would check against. */
-    int resigned = -1;
+    /* A resigned game (this server's "resigned" key: a seat or a list of
+     * seats, 0-based) ends without its moves ending it: drop the result the
+     * replay would check against. */
+    unsigned resigned = 0;
     json_error_t je;
     json_t *root = json_loads(text, JSON_PRESERVE_ORDER, &je);
     json_t *r = json_object_get(root, "resigned");
-    if (r && !json_is_null(r) &&
-        (!json_is_integer(r) || json_integer_value(r) < 0 ||
-         json_integer_value(r) >= PIPS_MAX_PLAYERS)) {
+    bool bad = false;
+    if (json_is_integer(r)) {
+        json_int_t v = json_integer_value(r);
+        bad = v < 0 || v >= PIPS_MAX_PLAYERS;
+        resigned = bad ? 0 : 1u << v;
+    } else if (json_is_array(r)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(r, i, v) {
+            bool ok = json_is_integer(v) && json_integer_value(v) >= 0 &&
+                      json_integer_value(v) < PIPS_MAX_PLAYERS;
+            bad |= !ok;
+            if (ok)
+                resigned |= 1u << json_integer_value(v);
+        }
+    } else {
+        bad = r && !json_is_null(r);
+    }
+    if (bad) {
         json_decref(root);
         free(text);
-        reply_error(res, 400, "record: \"resigned\" must be a seat number (0-based)");
+        reply_error(res, 400, "record: \"resigned\" must be a seat number or a list of them (0-based)");
         return;
     }
-    if (json_is_integer(r)) {
-        resigned = (int)json_integer_value(r);
+    if (resigned) {
         json_object_del(root, "result");
+        json_object_del(root, "resigned");
         char *d = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
         if (d) {
             free(text);
@@ -501,34 +425,18 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
         }
     }
     json_decref(root);
-    srv_game *g = calloc(1, sizeof *g);
-    if (!g) {
-        free(text);
-        reply_error(res, 500, "out of memory");
-        return;
-    }
-    g->resigned = -1;
-    g->m = pips_match_from_record(text, NULL, &err);
-    if (g->m && resigned >= g->m->n_seats) {
-        pips_fail(&err, PIPS_ERR_ARG, "\"resigned\": seat %d of a %d-seat game", resigned,
-                  g->m->n_seats);
-        pips_match_free(g->m);
-        g->m = NULL;
-    }
-    if (g->m) {
-        if (resigned >= 0 && !pips_match_over(g->m))
-            g->resigned = resigned;
-        for (int i = 0; i < g->m->n_seats; i++)
-            if (!srv_is_human(g->m->seats[i]) && !agent_within_limits(s, g->m->seats[i], &err)) {
-                pips_error_prefix(&err, "seat %d: ", i + 1);
-                pips_match_free(g->m);
-                g->m = NULL;
-                break;
-            }
-    }
+    pips_match *m = pips_match_from_record(text, NULL, &err);
     free(text);
-    if (!g->m || !srv_make_agents(g, &err) || !agents_within_limits(s, g, &err)) {
+    srv_game *g = NULL;
+    if (m)
+        g = srv_game_new(s, m, &err);
+    if (g && resigned && !pips_table_set_resigned(g->t, resigned, &err)) {
         srv_game_free(g);
+        g = NULL;
+        m = NULL;
+    }
+    if (!g) {
+        pips_match_free(m);
         reply_error(res, status_of(&err) == 500 ? 500 : 400, "record: %s", err.msg);
         return;
     }
@@ -544,24 +452,32 @@ static void get_record(pips_server *s, srv_game *g, pips_http_response *res)
         reply_error(res, 500, "%s", err.msg);
         return;
     }
-    if (g->resigned >= 0) {
+    unsigned resigned = pips_table_resigned(g->t);
+    if (resigned) {
         json_error_t je;
         json_t *root = json_loads(rec, JSON_PRESERVE_ORDER, &je);
         pips_free(NULL, rec);
         rec = NULL;
         if (root) {
             json_t *result = json_object_get(root, "result");
-            char t[64];
-            snprintf(t, sizeof t, "seat %d resigns", g->resigned + 1);
-            json_object_set_new(result, "over", json_true());
-            json_object_set_new(result, "text", json_string(t));
-            json_t *rets = json_array();
-            int others = g->m->n_seats - 1;
+            pips_str t;
+            pips_str_init(&t, NULL);
+            pips_table_result_text(g->t, &t);
+            json_object_set_new(result, "over", json_boolean(game_over(g)));
+            json_object_set_new(result, "text", json_string(pips_str_cstr(&t)));
+            pips_str_free(&t);
+            double r[PIPS_MAX_PLAYERS];
+            if (pips_table_returns(g->t, r)) {
+                json_t *rets = json_array();
+                for (int i = 0; i < g->m->n_seats; i++)
+                    json_array_append_new(rets, json_real(r[i]));
+                json_object_set_new(result, "returns", rets);
+            }
+            json_t *seats = json_array();
             for (int i = 0; i < g->m->n_seats; i++)
-                json_array_append_new(rets, json_real(i == g->resigned || others < 1 ? 0.0
-                                                                                    : 1.0 / others));
-            json_object_set_new(result, "returns", rets);
-            json_object_set_new(root, "resigned", json_integer(g->resigned));
+                if (resigned >> i & 1)
+                    json_array_append_new(seats, json_integer(i));
+            json_object_set_new(root, "resigned", seats);
             char *d = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
             json_decref(root);
             if (d) {
@@ -610,10 +526,10 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_error(res, 409, "the game is over");
         return;
     }
-    int who = pips_to_move(g->m->game, g->m->state);
+    int who = pips_table_to_move(g->t);
     unsigned holder = token_seats(g, req, body);
-    if (who < 0 || !(holder & (1u << who))) {
-        reply_error(res, 403, who >= 0 && g->agents[who]
+    if (who < 0 || !(holder & (1u << who)) || pips_table_agent(g->t, who)) {
+        reply_error(res, 403, who >= 0 && pips_table_agent(g->t, who)
                                   ? "seat %d is played by an agent"
                                   : "this token does not hold seat %d, the seat to move",
                     who + 1);
@@ -628,23 +544,15 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
     }
     pips_error err;
     pips_error_clear(&err);
-    size_t from = g->m->n_moves;
-    char prev_updated[PIPS_TIME_MAX];
-    memcpy(prev_updated, g->updated, sizeof prev_updated);
-    if (!pips_match_play_text(g->m, text, &err)) {
+    pips_move move;
+    if (!pips_parse_move(g->m->game, g->m->state, text, &move, &err)) {
         reply_error(res, status_of(&err), "%s", err.msg);
         return;
     }
-    pips_iso_time(g->updated);
-    if (!srv_roll_chance(g, &err) ||
-        !srv_commit(s, g, store_job_append(g, from), NULL, &err)) {
-        while (g->m->n_moves > from)
-            pips_match_undo(g->m, NULL);
-        memcpy(g->updated, prev_updated, sizeof prev_updated);
+    if (!srv_play(s, g, move, &err)) {
         reply_error(res, 500, "%s", err.msg);
         return;
     }
-    g->undo_votes = 0;
     srv_touch(s, g);
     reply_text_json(res, 200, srv_game_json(s, g, -1));
 }
@@ -658,17 +566,17 @@ static void undo_move(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_error(res, 403, "undo needs the token of a human seat");
         return;
     }
-    if (g->resigned >= 0) {
+    if (game_over(g) && pips_table_resigned(g->t)) {
         reply_error(res, 409, "the game was resigned");
         return;
     }
     if (!ply_matches(g, body, res))
         return;
-    /* take back the last human decision and everything after it */
+    /* the table takes back the last human decision and everything after it */
     size_t ss = g->m->game->def->state_size, target = g->m->n_moves;
     while (target > 0) {
         int who = pips_to_move(g->m->game, g->m->history + (target - 1) * ss);
-        if (who >= 0 && who < g->m->n_seats && !g->agents[who])
+        if (who >= 0 && !pips_table_agent(g->t, who))
             break;
         target--;
     }
@@ -692,8 +600,11 @@ static void undo_move(pips_server *s, srv_game *g, const pips_http_request *req,
             return;
         }
         memcpy(saved, g->m->moves + target, (n_old - target) * sizeof *saved);
-        while (g->m->n_moves > target)
-            pips_match_undo(g->m, NULL);
+        if (!pips_table_take_back(g->t, &err)) {
+            free(saved);
+            reply_error(res, 409, "%s", err.msg);
+            return;
+        }
         pips_iso_time(g->updated);
         if (!srv_commit(s, g, store_job_truncate(g), NULL, &err)) {
             for (size_t i = 0; i < n_old - target; i++)
@@ -725,8 +636,14 @@ static void resign_game(pips_server *s, srv_game *g, const pips_http_request *re
         reply_error(res, 409, "the game is over");
         return;
     }
+    unsigned before = pips_table_resigned(g->t);
+    holder &= ~before;
+    if (!holder) {
+        reply_error(res, 409, "this token's seats have resigned already");
+        return;
+    }
     int seat = 0;
-    int who = pips_to_move(g->m->game, g->m->state);
+    int who = pips_table_to_move(g->t);
     if (who >= 0 && (holder & (1u << who)))
         seat = who; /* hotseat: the seat to move resigns */
     else
@@ -736,11 +653,13 @@ static void resign_game(pips_server *s, srv_game *g, const pips_http_request *re
     pips_error_clear(&err);
     char prev_updated[PIPS_TIME_MAX];
     memcpy(prev_updated, g->updated, sizeof prev_updated);
-    g->resigned = seat;
+    if (!pips_table_resign(g->t, seat, &err)) {
+        reply_error(res, 409, "%s", err.msg);
+        return;
+    }
     pips_iso_time(g->updated);
-    pips_iso_time(g->m->finished);
     if (!srv_commit(s, g, store_job_update(g), NULL, &err)) {
-        g->resigned = -1;
+        pips_table_set_resigned(g->t, before, NULL);
         g->m->finished[0] = '\0';
         memcpy(g->updated, prev_updated, sizeof prev_updated);
         reply_error(res, 500, "%s", err.msg);

@@ -12,6 +12,8 @@
  */
 #include "server/server_impl.h"
 
+#include "play/play_json.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -60,8 +62,6 @@ uint64_t srv_random_u64(void)
     random_bytes((unsigned char *)&x, sizeof x);
     return x;
 }
-
-bool srv_is_human(const char *seat) { return !strcmp(seat, "human"); }
 
 json_t *srv_json_text(const char *text)
 {
@@ -117,14 +117,90 @@ bool srv_add(pips_server *s, srv_game *g, pips_error *err)
     return true;
 }
 
+/* Agent budgets a client may ask for on this server. */
+#define SRV_MAX_AGENT_ITERS 200000L
+#define SRV_MAX_AGENT_DEPTH 12L
+
+srv_game *srv_game_new(pips_server *s, pips_match *m, pips_error *err)
+{
+    srv_game *g = calloc(1, sizeof *g);
+    if (!g) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    pips_table_limits lim = {s->cfg.max_think_seconds, SRV_MAX_AGENT_ITERS, SRV_MAX_AGENT_DEPTH};
+    g->t = pips_table_new(m, NULL, 0, &lim, err);
+    if (!g->t) {
+        free(g);
+        return NULL;
+    }
+    g->m = pips_table_match(g->t);
+    g->version = s->version_base;
+    return g;
+}
+
 void srv_game_free(srv_game *g)
 {
     if (!g)
         return;
-    for (int i = 0; i < PIPS_MAX_PLAYERS; i++)
-        pips_agent_free(g->agents[i]);
-    pips_match_free(g->m);
+    pips_table_free(g->t);
     free(g);
+}
+
+/* Rebuilds a stored game by replaying its moves on a fresh match. */
+static bool load_row(pips_server *s, const store_row *row, bool *stop, pips_error *err)
+{
+    *stop = false;
+    pips_game *game = play_game_from_json(row->game, row->options, NULL, err);
+    pips_match *m = game ? pips_match_from_game(game, row->seed, err) : NULL;
+    if (!m)
+        return pips_error_prefix(err, "game %lld: ", row->id), false;
+    const char *seat_names[PIPS_MAX_PLAYERS];
+    size_t ns = json_array_size(row->seats);
+    bool ok = ns <= PIPS_MAX_PLAYERS;
+    for (size_t i = 0; ok && i < ns; i++)
+        ok = (seat_names[i] = json_string_value(json_array_get(row->seats, i))) != NULL;
+    if (!ok) {
+        pips_match_free(m);
+        return pips_fail(err, PIPS_ERR_IO, "game %lld: unreadable seats", row->id);
+    }
+    ok = pips_match_set_seats(m, seat_names, (int)ns, err);
+    for (size_t i = 0; ok && i < row->n_moves; i++)
+        if (!pips_match_play_text(m, row->moves[i], err)) {
+            pips_error_prefix(err, "move %zu: ", i + 1);
+            ok = false;
+        }
+    if (ok) {
+        snprintf(m->started, sizeof m->started, "%s", row->created);
+        snprintf(m->finished, sizeof m->finished, "%s", row->finished);
+    }
+    srv_game *g = ok ? srv_game_new(s, m, err) : NULL;
+    if (!g) {
+        pips_match_free(m);
+        return pips_error_prefix(err, "game %lld: ", row->id), false;
+    }
+    if (!pips_table_set_resigned(g->t, row->resigned, err)) {
+        srv_game_free(g);
+        return pips_error_prefix(err, "game %lld: ", row->id), false;
+    }
+    g->id = row->id;
+    for (int i = 0; i < g->m->n_seats; i++) {
+        const char *tok = json_string_value(json_array_get(row->tokens, (size_t)i));
+        snprintf(g->tokens[i], sizeof g->tokens[i], "%s", tok ? tok : "");
+    }
+    snprintf(g->created, sizeof g->created, "%s", row->created);
+    snprintf(g->updated, sizeof g->updated, "%s", row->updated);
+    if (!srv_add(s, g, err)) {
+        srv_game_free(g);
+        *stop = true;
+        return false;
+    }
+    return true;
+}
+
+bool srv_load_games(pips_server *s, pips_error *err)
+{
+    return store_scan(s, load_row, &s->broken, err);
 }
 
 void srv_wait_writable(pips_server *s, srv_game *g)
@@ -147,36 +223,27 @@ bool srv_commit(pips_server *s, srv_game *g, store_job *job, long long *id, pips
     return ok;
 }
 
-bool srv_make_agents(srv_game *g, pips_error *err)
+bool srv_play(pips_server *s, srv_game *g, pips_move mv, pips_error *err)
 {
-    for (int i = 0; i < g->m->n_seats; i++) {
-        if (srv_is_human(g->m->seats[i]) || g->agents[i])
-            continue;
-        g->agents[i] = pips_agent_new(g->m->game, g->m->seats[i],
-                                      pips_mix64(g->m->seed + 0x9e37u * (uint64_t)(i + 1)), err);
-        if (!g->agents[i]) {
-            pips_error_prefix(err, "seat %d: ", i + 1);
-            return false;
-        }
+    size_t from = g->m->n_moves;
+    char prev_updated[PIPS_TIME_MAX];
+    memcpy(prev_updated, g->updated, sizeof prev_updated);
+    if (!pips_table_play(g->t, mv, err))
+        return false;
+    pips_iso_time(g->updated);
+    if (!srv_commit(s, g, store_job_append(g, from), NULL, err)) {
+        while (g->m->n_moves > from)
+            pips_match_undo(g->m, NULL);
+        memcpy(g->updated, prev_updated, sizeof prev_updated);
+        return false;
     }
-    return true;
-}
-
-bool srv_roll_chance(srv_game *g, pips_error *err)
-{
-    /* bounded: a game reaching a chance node from a chance node forever is a bug */
-    for (int i = 0; i < 1000 && pips_to_move(g->m->game, g->m->state) == PIPS_CHANCE; i++)
-        if (!pips_match_roll(g->m, NULL, err))
-            return false;
+    g->undo_votes = 0;
     return true;
 }
 
 static bool agent_due(const srv_game *g)
 {
-    if (g->resigned >= 0 || g->thinking || g->ai_error[0])
-        return false;
-    int who = pips_to_move(g->m->game, g->m->state);
-    return who >= 0 && who < g->m->n_seats && g->agents[who];
+    return !g->thinking && !g->ai_error[0] && pips_table_agent_to_move(g->t);
 }
 
 void srv_touch(pips_server *s, srv_game *g)
@@ -225,7 +292,7 @@ static void *worker_main(void *arg)
         if (!agent_due(g))
             continue;
         const pips_game *game = g->m->game;
-        int seat = pips_to_move(game, g->m->state);
+        int seat = pips_table_to_move(g->t);
         void *copy = malloc(game->def->state_size);
         if (!copy) {
             snprintf(g->ai_error, sizeof g->ai_error, "out of memory for the agent");
@@ -237,40 +304,22 @@ static void *worker_main(void *arg)
         s->busy++;
         srv_touch(s, g); /* clients see the thinking indicator */
         unsigned long long version = g->version;
-        pips_agent *agent = g->agents[seat];
         pthread_mutex_unlock(&s->mu);
 
+        /* the agent thinks on a copy, without the lock: the table is not
+         * touched until the move is played below */
         pips_error err;
         pips_error_clear(&err);
         pips_move mv = PIPS_MOVE_NONE;
-        bool ok = pips_agent_choose(agent, copy, &mv, &err);
+        bool ok = pips_table_think(g->t, seat, copy, &mv, NULL, &err);
         free(copy);
 
         pthread_mutex_lock(&s->mu);
         g->thinking = false;
         srv_wait_writable(s, g);
-        if (g->version == version && !s->stopping) {
-            size_t from = g->m->n_moves;
-            char prev_updated[PIPS_TIME_MAX];
-            memcpy(prev_updated, g->updated, sizeof prev_updated);
-            if (ok && pips_match_play(g->m, mv, &err) && srv_roll_chance(g, &err)) {
-                pips_iso_time(g->updated);
-                g->undo_votes = 0;
-                if (!srv_commit(s, g, store_job_append(g, from), NULL, &err)) {
-                    while (g->m->n_moves > from)
-                        pips_match_undo(g->m, NULL);
-                    memcpy(g->updated, prev_updated, sizeof prev_updated);
-                    ok = false;
-                }
-            } else {
-                while (g->m->n_moves > from)
-                    pips_match_undo(g->m, NULL);
-                ok = false;
-            }
-            if (!ok)
-                snprintf(g->ai_error, sizeof g->ai_error, "seat %d (%s): %s", seat + 1,
-                         g->m->seats[seat], err.msg);
-        }
+        if (g->version == version && !s->stopping && !(ok && srv_play(s, g, mv, &err)))
+            snprintf(g->ai_error, sizeof g->ai_error, "seat %d (%s): %s", seat + 1,
+                     g->m->seats[seat], err.msg);
         s->busy--;
         srv_touch(s, g);
     }
@@ -303,6 +352,9 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
         snprintf(s->web_root, sizeof s->web_root, "%s", s->cfg.web_root);
     s->cfg.web_root = s->web_root[0] ? s->web_root : NULL;
     s->cfg.db_path = NULL; /* the caller's string is not kept */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    s->version_base = ((unsigned long long)now.tv_sec * 1000u + (unsigned long long)now.tv_nsec / 1000000u) * 1000u;
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -318,7 +370,7 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
     bool ok = store_open(s, err);
     s->cfg.db_path = NULL;
     pthread_mutex_lock(&s->mu);
-    ok = ok && store_load_all(s, err);
+    ok = ok && srv_load_games(s, err);
     pthread_mutex_unlock(&s->mu);
     if (!ok || !store_start_writer(s, err)) {
         pips_server_free(s);
@@ -465,33 +517,31 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
     json_object_set_new(o, "render", json_string(pips_str_cstr(&text)));
     pips_str_clear(&text);
 
-    int who = pips_to_move(game, state);
-    bool over = who == PIPS_OVER || (current && g->resigned >= 0);
+    int who = current ? pips_table_to_move(g->t) : pips_to_move(game, state);
+    bool over = who == PIPS_OVER;
+    unsigned resigned = current ? pips_table_resigned(g->t) : 0;
     json_object_set_new(o, "to_move", who >= 0 && !over ? json_integer(who) : json_null());
     json_object_set_new(o, "over", json_boolean(over));
     json_t *result = json_object();
-    json_object_set_new(result, "resigned", g->resigned >= 0 && current ? json_integer(g->resigned)
-                                                                       : json_null());
-    if (current && g->resigned >= 0) {
-        pips_str_catf(&text, "seat %d resigns", g->resigned + 1);
-        json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
-        json_t *rets = json_array();
-        int others = m->n_seats - 1;
-        for (int i = 0; i < m->n_seats; i++)
-            json_array_append_new(rets, json_real(i == g->resigned || others < 1 ? 0.0
-                                                                                 : 1.0 / others));
-        json_object_set_new(result, "returns", rets);
-    } else {
+    json_t *res_seats = json_array();
+    for (int i = 0; i < m->n_seats; i++)
+        if (resigned >> i & 1)
+            json_array_append_new(res_seats, json_integer(i));
+    json_object_set_new(result, "resigned", res_seats);
+    if (current)
+        pips_table_result_text(g->t, &text);
+    else
         game->def->result_text(game, state, &text);
-        json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
-        if (who == PIPS_OVER) {
-            double r[PIPS_MAX_PLAYERS];
-            game->def->returns(game, state, r);
-            json_t *rets = json_array();
-            for (int i = 0; i < m->n_seats; i++)
-                json_array_append_new(rets, json_real(r[i]));
-            json_object_set_new(result, "returns", rets);
-        }
+    json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
+    double r[PIPS_MAX_PLAYERS];
+    bool ended = current ? pips_table_returns(g->t, r) : who == PIPS_OVER;
+    if (!current && ended)
+        game->def->returns(game, state, r);
+    if (ended) {
+        json_t *rets = json_array();
+        for (int i = 0; i < m->n_seats; i++)
+            json_array_append_new(rets, json_real(r[i]));
+        json_object_set_new(result, "returns", rets);
     }
     if (game->def->scores) {
         int sc[PIPS_MAX_PLAYERS];

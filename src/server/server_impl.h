@@ -16,16 +16,16 @@
 
 #include "pips/agent.h"
 #include "pips/match.h"
+#include "pips/table.h"
 #include "pips/server.h"
 
 #define SRV_TOKEN_LEN 32 /* hex characters: 128 bits */
 
 typedef struct srv_game {
     long long id;
-    pips_match *m;
+    pips_table *t;  /* the match and its agents (pips/table.h) */
+    pips_match *m;  /* t's match, for reading */
     char tokens[PIPS_MAX_PLAYERS][SRV_TOKEN_LEN + 1]; /* "" for agent seats */
-    pips_agent *agents[PIPS_MAX_PLAYERS];             /* NULL for human seats */
-    int resigned;        /* seat that resigned, or -1 */
     unsigned undo_votes; /* human seats asking to take back, at n_moves */
     unsigned long long version;
     bool thinking, queued;
@@ -59,13 +59,34 @@ struct pips_server {
     size_t pending_inserts; /* games being stored, counted against max_games */
     struct MHD_Daemon *mhd;
     int port;
+    /* every game's version starts here: the start time in ms x 1000, so
+     * versions keep growing across restarts and open pages never see one
+     * go back */
+    unsigned long long version_base;
 };
 
-/* ---- store.c ---- */
+/* ---- store.c: rows in and out of SQLite; knows nothing of live games ---- */
 bool store_open(pips_server *s, pips_error *err);
 void store_close(pips_server *s);
-/* Loads every stored game (replaying its moves) into the table. */
-bool store_load_all(pips_server *s, pips_error *err);
+
+/* One stored game, as read back: the server builds the live game from it. */
+typedef struct store_row {
+    long long id;
+    const char *game;     /* name */
+    const json_t *options, *seats, *tokens; /* object, array, array */
+    uint64_t seed;
+    unsigned resigned;    /* resigned seats, a bit mask */
+    const char *created, *updated, *finished;
+    size_t n_moves;
+    const char *const *moves; /* move texts as played */
+} store_row;
+/* Calls add for every stored game in id order. A row that cannot be read is
+ * counted in *unreadable; a failing add counts in *unreadable too unless it
+ * returns false with *stop set, which ends the scan with its error. */
+bool store_scan(pips_server *s, bool (*add)(pips_server *, const store_row *, bool *stop,
+                                            pips_error *),
+                size_t *unreadable, pips_error *err);
+
 /* Write jobs: built under s->mu from a game (a snapshot of what to write),
  * then run with store_run WITHOUT s->mu held; store_run waits until the job
  * is committed (group commit with concurrent jobs) and frees it. A NULL job
@@ -79,22 +100,26 @@ bool store_run(pips_server *s, store_job *job, long long *id, pips_error *err);
 bool store_start_writer(pips_server *s, pips_error *err);
 void store_stop_writer(pips_server *s);
 
-/* ---- server.c ---- */
+/* ---- server.c: the table of live games, their changes, agents, views ---- */
 srv_game *srv_find(pips_server *s, long long id);
+/* A live game over match m (owned on success) with its seats' agents built
+ * within the server's limits. */
+srv_game *srv_game_new(pips_server *s, pips_match *m, pips_error *err);
 bool srv_add(pips_server *s, srv_game *g, pips_error *err);
 void srv_game_free(srv_game *g);
+/* Loads every stored game into the table (at start). */
+bool srv_load_games(pips_server *s, pips_error *err);
 /* Waits (releasing s->mu) until no change of g is being committed. */
 void srv_wait_writable(pips_server *s, srv_game *g);
 /* Runs a write job with s->mu released; g (may be NULL) is marked as
  * writing meanwhile so other changes to it wait. */
 bool srv_commit(pips_server *s, srv_game *g, store_job *job, long long *id, pips_error *err);
-/* Builds the agents of g's non-human seats. */
-bool srv_make_agents(srv_game *g, pips_error *err);
-/* Plays every due chance event with the match dice. */
-bool srv_roll_chance(srv_game *g, pips_error *err);
+/* The one way a move reaches a game, from a person or an agent: plays it
+ * (with the chance that falls due), commits it, and takes it all back if
+ * the commit fails. */
+bool srv_play(pips_server *s, srv_game *g, pips_move mv, pips_error *err);
 /* Marks a change: version++, wake waiters, queue an agent move if due. */
 void srv_touch(pips_server *s, srv_game *g);
-bool srv_is_human(const char *seat);
 /* A JSON string of text; bytes of text that are not UTF-8 become '?'. */
 json_t *srv_json_text(const char *text);
 /* The game's JSON view; ply < 0 for the current position. */

@@ -6,13 +6,17 @@
  *   games(id, game, options JSON, seats JSON, tokens JSON, seed, resigned,
  *         created, updated, finished)
  *   moves(game_id, ply, text) — every move as played, chance outcomes too.
- * A game is restored by replaying its moves on a fresh match, so the
- * database never holds engine state that a code change could invalidate
- * silently; a game that fails to replay is counted as broken, not served.
+ * The store hands rows back (store_scan) and server.c rebuilds each game by
+ * replaying its moves on a fresh match, so the database never holds engine
+ * state that a code change could invalidate silently; a game that fails to
+ * replay is counted as broken, not served. This file knows nothing of live
+ * games beyond the snapshot a write job takes.
  * Invariants: the database runs in WAL mode; every write is one transaction
  * committed before the server answers.
  */
 #include "server/server_impl.h"
+
+#include "play/play_json.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -40,6 +44,9 @@ static const char *const migrations[] = {
     "  ply INTEGER NOT NULL,"
     "  text TEXT NOT NULL,"
     "  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;",
+    /* 2: several seats may resign (3+ players play on): a bit mask */
+    "ALTER TABLE games ADD COLUMN resigned_seats INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE games SET resigned_seats = 1 << resigned WHERE resigned IS NOT NULL;",
 };
 
 static bool db_fail(pips_server *s, pips_error *err, const char *what)
@@ -153,9 +160,7 @@ void store_close(pips_server *s)
 
 static char *options_json(const pips_game *g)
 {
-    json_t *o = json_object();
-    for (size_t i = 0; i < g->options.n; i++)
-        json_object_set_new(o, g->options.kv[i].key, json_string(g->options.kv[i].value));
+    json_t *o = play_options_to_json(g);
     char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);
     return t;
@@ -182,7 +187,7 @@ struct store_job {
     size_t from;  /* first ply written (append, insert) or kept count (truncate) */
     size_t n_texts;
     char (*texts)[PIPS_MOVE_TEXT_MAX];
-    int resigned;
+    unsigned resigned; /* bit mask of seats */
     char updated[PIPS_TIME_MAX], finished[PIPS_TIME_MAX], created[PIPS_TIME_MAX];
     char *game, *options, *seats, *tokens; /* insert only */
     long long seed;
@@ -198,7 +203,7 @@ static store_job *job_new(enum job_kind kind, const srv_game *g, size_t from)
         return NULL;
     j->kind = kind;
     j->id = g->id;
-    j->resigned = g->resigned;
+    j->resigned = pips_table_resigned(g->t);
     memcpy(j->updated, g->updated, sizeof j->updated);
     memcpy(j->finished, g->m->finished, sizeof j->finished);
     j->from = kind == JOB_TRUNCATE ? g->m->n_moves : from;
@@ -257,6 +262,16 @@ static bool step_done(sqlite3_stmt *st)
     return rc == SQLITE_DONE;
 }
 
+/* The old single-seat column keeps the first resigned seat (or NULL), so
+ * a database stays readable by a server from before schema 2. */
+static void bind_first_resigned(sqlite3_stmt *st, int col, unsigned mask)
+{
+    if (mask)
+        sqlite3_bind_int(st, col, __builtin_ctz(mask));
+    else
+        sqlite3_bind_null(st, col);
+}
+
 static bool run_job(pips_server *s, store_job *j)
 {
     sqlite3 *db = s->db;
@@ -265,7 +280,8 @@ static bool run_job(pips_server *s, store_job *j)
     if (j->kind == JOB_INSERT) {
         ok = sqlite3_prepare_v2(db,
                                 "INSERT INTO games(game, options, seats, tokens, seed, resigned, "
-                                "created, updated, finished) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+                                "created, updated, finished, resigned_seats) "
+                                "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
                                 -1, &st, NULL) == SQLITE_OK;
         if (ok) {
             sqlite3_bind_text(st, 1, j->game, -1, SQLITE_STATIC);
@@ -273,10 +289,8 @@ static bool run_job(pips_server *s, store_job *j)
             sqlite3_bind_text(st, 3, j->seats, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 4, j->tokens, -1, SQLITE_STATIC);
             sqlite3_bind_int64(st, 5, j->seed);
-            if (j->resigned >= 0)
-                sqlite3_bind_int(st, 6, j->resigned);
-            else
-                sqlite3_bind_null(st, 6);
+            bind_first_resigned(st, 6, j->resigned);
+            sqlite3_bind_int64(st, 10, j->resigned);
             sqlite3_bind_text(st, 7, j->created, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 8, j->updated, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 9, j->finished, -1, SQLITE_STATIC);
@@ -309,13 +323,11 @@ static bool run_job(pips_server *s, store_job *j)
         st = NULL;
     }
     if (ok && j->kind != JOB_INSERT) {
-        ok = sqlite3_prepare_v2(db, "UPDATE games SET resigned=?1, updated=?2, finished=?3 "
-                                    "WHERE id=?4", -1, &st, NULL) == SQLITE_OK;
+        ok = sqlite3_prepare_v2(db, "UPDATE games SET resigned=?1, updated=?2, finished=?3, "
+                                    "resigned_seats=?5 WHERE id=?4", -1, &st, NULL) == SQLITE_OK;
         if (ok) {
-            if (j->resigned >= 0)
-                sqlite3_bind_int(st, 1, j->resigned);
-            else
-                sqlite3_bind_null(st, 1);
+            bind_first_resigned(st, 1, j->resigned);
+            sqlite3_bind_int64(st, 5, j->resigned);
             sqlite3_bind_text(st, 2, j->updated, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 3, j->finished, -1, SQLITE_STATIC);
             sqlite3_bind_int64(st, 4, j->id);
@@ -423,97 +435,66 @@ bool store_run(pips_server *s, store_job *job, long long *id, pips_error *err)
     return ok;
 }
 
-/* Rebuilds one game from its row and moves; false with *err if it fails. */
-static srv_game *load_game(sqlite3_stmt *row, sqlite3_stmt *moves, pips_error *err)
+/* Reads one games row and its moves into *row (texts in *texts, owned by
+ * the caller: free each and the array); false with *err when unreadable. */
+static bool read_row(sqlite3_stmt *rows, sqlite3_stmt *moves, store_row *row, json_t **json,
+                     char ***texts, pips_error *err)
 {
-    long long id = sqlite3_column_int64(row, 0);
-    const char *name = (const char *)sqlite3_column_text(row, 1);
     json_error_t je;
-    json_t *opts = json_loads((const char *)sqlite3_column_text(row, 2), 0, &je);
-    json_t *seats = json_loads((const char *)sqlite3_column_text(row, 3), 0, &je);
-    json_t *tokens = json_loads((const char *)sqlite3_column_text(row, 4), 0, &je);
-    srv_game *g = calloc(1, sizeof *g);
-    bool ok = g && json_is_object(opts) && json_is_array(seats) && json_is_array(tokens);
-    if (!ok) {
-        pips_fail(err, PIPS_ERR_IO, "game %lld: unreadable row", id);
-        goto done;
-    }
-    g->id = id;
-    g->resigned = -1;
-    {
-        char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
-        const char *kv[PIPS_MAX_OPTIONS];
-        size_t n = 0;
-        const char *key;
-        json_t *val;
-        json_object_foreach(opts, key, val) {
-            if (n == PIPS_MAX_OPTIONS || !json_is_string(val))
-                break;
-            snprintf(kvbuf[n], sizeof kvbuf[n], "%s=%s", key, json_string_value(val));
-            kv[n] = kvbuf[n];
-            n++;
-        }
-        g->m = pips_match_new(name ? name : "", kv, n,
-                              (uint64_t)sqlite3_column_int64(row, 5), NULL, err);
-    }
-    if (!g->m) {
-        ok = false;
-        goto done;
-    }
-    const char *seat_names[PIPS_MAX_PLAYERS];
-    size_t ns = json_array_size(seats);
-    for (size_t i = 0; i < ns && i < PIPS_MAX_PLAYERS; i++) {
-        seat_names[i] = json_string_value(json_array_get(seats, i));
-        const char *tok = json_string_value(json_array_get(tokens, i));
-        snprintf(g->tokens[i], sizeof g->tokens[i], "%s", tok ? tok : "");
-    }
-    ok = ns <= PIPS_MAX_PLAYERS && pips_match_set_seats(g->m, seat_names, (int)ns, err);
-    if (!ok)
-        goto done;
-    if (sqlite3_column_type(row, 6) != SQLITE_NULL)
-        g->resigned = sqlite3_column_int(row, 6);
-    snprintf(g->m->started, sizeof g->m->started, "%s", (const char *)sqlite3_column_text(row, 7));
-    snprintf(g->created, sizeof g->created, "%s", (const char *)sqlite3_column_text(row, 7));
-    snprintf(g->updated, sizeof g->updated, "%s", (const char *)sqlite3_column_text(row, 8));
-    sqlite3_bind_int64(moves, 1, id);
-    long ply = 0;
+    row->id = sqlite3_column_int64(rows, 0);
+    row->game = (const char *)sqlite3_column_text(rows, 1);
+    for (int k = 0; k < 3; k++)
+        json[k] = json_loads((const char *)sqlite3_column_text(rows, 2 + k), 0, &je);
+    row->options = json[0];
+    row->seats = json[1];
+    row->tokens = json[2];
+    if (!row->game || !json_is_object(json[0]) || !json_is_array(json[1]) ||
+        !json_is_array(json[2]))
+        return pips_fail(err, PIPS_ERR_IO, "game %lld: unreadable row", row->id);
+    row->seed = (uint64_t)sqlite3_column_int64(rows, 5);
+    row->resigned = (unsigned)sqlite3_column_int64(rows, 6);
+    row->created = (const char *)sqlite3_column_text(rows, 7);
+    row->updated = (const char *)sqlite3_column_text(rows, 8);
+    row->finished = (const char *)sqlite3_column_text(rows, 9);
+    size_t cap = 0;
+    row->n_moves = 0;
+    sqlite3_bind_int64(moves, 1, row->id);
     int rc;
+    bool ok = true;
     while (ok && (rc = sqlite3_step(moves)) == SQLITE_ROW) {
-        const char *text = (const char *)sqlite3_column_text(moves, 0);
-        if (!pips_match_play_text(g->m, text ? text : "", err)) {
-            pips_error_prefix(err, "game %lld move %ld: ", id, ply + 1);
-            ok = false;
+        if (row->n_moves == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **t = realloc(*texts, cap * sizeof *t);
+            if (!t) {
+                ok = pips_fail(err, PIPS_ERR_NOMEM, "game %lld: out of memory", row->id);
+                break;
+            }
+            *texts = t;
         }
-        ply++;
+        const char *text = (const char *)sqlite3_column_text(moves, 0);
+        if (!((*texts)[row->n_moves] = strdup(text ? text : "")))
+            ok = pips_fail(err, PIPS_ERR_NOMEM, "game %lld: out of memory", row->id);
+        else
+            row->n_moves++;
     }
     /* a read error (corrupt page, I/O) must not pass for the end of the
      * moves: the game would be served with its last moves missing */
-    if (ok && rc != SQLITE_DONE) {
-        pips_fail(err, PIPS_ERR_IO, "game %lld: reading move %ld: %s", id, ply + 1,
-                  sqlite3_errstr(rc));
-        ok = false;
-    }
+    if (ok && rc != SQLITE_DONE)
+        ok = pips_fail(err, PIPS_ERR_IO, "game %lld: reading move %zu: %s", row->id,
+                       row->n_moves + 1, sqlite3_errstr(rc));
     sqlite3_reset(moves);
-    snprintf(g->m->finished, sizeof g->m->finished, "%s",
-             (const char *)sqlite3_column_text(row, 9));
-    ok = ok && srv_make_agents(g, err);
-done:
-    json_decref(opts);
-    json_decref(seats);
-    json_decref(tokens);
-    if (!ok) {
-        srv_game_free(g);
-        return NULL;
-    }
-    return g;
+    row->moves = (const char *const *)*texts;
+    return ok;
 }
 
-bool store_load_all(pips_server *s, pips_error *err)
+bool store_scan(pips_server *s, bool (*add)(pips_server *, const store_row *, bool *stop,
+                                            pips_error *),
+                size_t *unreadable, pips_error *err)
 {
     sqlite3_stmt *rows, *moves;
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT id, game, options, seats, tokens, seed, resigned, created, "
-                           "updated, finished FROM games ORDER BY id",
+                           "SELECT id, game, options, seats, tokens, seed, resigned_seats, "
+                           "created, updated, finished FROM games ORDER BY id",
                            -1, &rows, NULL) != SQLITE_OK)
         return db_fail(s, err, "reading games");
     if (sqlite3_prepare_v2(s->db, "SELECT text FROM moves WHERE game_id=?1 ORDER BY ply", -1,
@@ -523,15 +504,27 @@ bool store_load_all(pips_server *s, pips_error *err)
     }
     bool ok = true;
     int rc = SQLITE_DONE;
+    size_t seen = 0;
     while (ok && (rc = sqlite3_step(rows)) == SQLITE_ROW) {
+        store_row row;
+        json_t *json[3] = {NULL, NULL, NULL};
+        char **texts = NULL;
         pips_error gerr;
-        srv_game *g = load_game(rows, moves, &gerr);
-        if (!g)
-            s->broken++;
-        else if (!srv_add(s, g, err)) {
-            srv_game_free(g);
-            ok = false;
+        bool stop = false;
+        if (!read_row(rows, moves, &row, json, &texts, &gerr) || !add(s, &row, &stop, &gerr)) {
+            if (stop) {
+                *err = gerr;
+                ok = false;
+            } else {
+                ++*unreadable;
+            }
         }
+        seen++;
+        for (size_t i = 0; texts && i < row.n_moves; i++)
+            free(texts[i]);
+        free(texts);
+        for (int k = 0; k < 3; k++)
+            json_decref(json[k]);
     }
     /* the table of games cannot be read to its end: refuse to start rather
      * than serve some games and silently drop the others */
@@ -539,7 +532,7 @@ bool store_load_all(pips_server *s, pips_error *err)
         ok = pips_fail(err, PIPS_ERR_IO,
                        "database: reading the games (after %zu): %s; check it with "
                        "sqlite3 (PRAGMA integrity_check, .recover)",
-                       s->n_games + s->broken, sqlite3_errstr(rc));
+                       seen, sqlite3_errstr(rc));
     sqlite3_finalize(rows);
     sqlite3_finalize(moves);
     return ok;

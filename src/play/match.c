@@ -8,6 +8,8 @@
  */
 #include "pips/match.h"
 
+#include "play/play_json.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -124,28 +126,35 @@ bool pips_match_play_text(pips_match *m, const char *text, pips_error *err)
     return pips_match_play(m, mv, err);
 }
 
-bool pips_match_roll(pips_match *m, pips_move *out, pips_error *err)
+bool pips_match_draw(const pips_match *m, pips_move *out, pips_error *err)
 {
     if (pips_to_move(m->game, m->state) != PIPS_CHANCE)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "no chance event is due");
     size_t cap = pips_max_moves(m->game);
     pips_move *moves = pips_malloc(m->game->alloc, cap * sizeof *moves);
     double *prob = pips_malloc(m->game->alloc, cap * sizeof *prob);
-    bool ok = false;
-    if (!moves || !prob) {
+    bool ok = moves && prob;
+    if (!ok) {
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory rolling dice");
     } else {
         size_t n = m->game->def->chance_outcomes(m->game, m->state, moves, prob);
         pips_rng rng;
         pips_rng_derive(&rng, m->seed, m->chance_events);
-        pips_move mv = moves[pips_sample_chance(&rng, prob, n)];
-        ok = pips_match_play(m, mv, err);
-        if (ok && out)
-            *out = mv;
+        *out = moves[pips_sample_chance(&rng, prob, n)];
     }
     pips_free(m->game->alloc, moves);
     pips_free(m->game->alloc, prob);
     return ok;
+}
+
+bool pips_match_roll(pips_match *m, pips_move *out, pips_error *err)
+{
+    pips_move mv;
+    if (!pips_match_draw(m, &mv, err) || !pips_match_play(m, mv, err))
+        return false;
+    if (out)
+        *out = mv;
+    return true;
 }
 
 bool pips_match_undo(pips_match *m, pips_error *err)
@@ -158,22 +167,6 @@ bool pips_match_undo(pips_match *m, pips_error *err)
     if (pips_to_move(m->game, m->state) == PIPS_CHANCE)
         m->chance_events--;
     m->finished[0] = '\0';
-    return true;
-}
-
-bool pips_match_undo_to_seat(pips_match *m, int seat, pips_error *err)
-{
-    if (m->n_moves == 0)
-        return pips_fail(err, PIPS_ERR_ILLEGAL, "nothing to undo");
-    size_t ss = m->game->def->state_size;
-    /* find the last decision of `seat` */
-    size_t i = m->n_moves;
-    while (i > 0 && pips_to_move(m->game, m->history + (i - 1) * ss) != seat)
-        i--;
-    if (i == 0)
-        return pips_fail(err, PIPS_ERR_ILLEGAL, "seat %d has no move to take back", seat + 1);
-    while (m->n_moves >= i)
-        pips_match_undo(m, NULL);
     return true;
 }
 
@@ -314,46 +307,11 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
         pips_fail(err, PIPS_ERR_RECORD, "record: 'game' must be a string");
         goto out;
     }
-    const char *kv[PIPS_MAX_OPTIONS];
-    char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
-    size_t nkv = 0;
     json_t *opts = json_object_get(root, "options");
-    if (opts) {
-        if (!json_is_object(opts)) {
-            pips_fail(err, PIPS_ERR_RECORD, "record: 'options' must be an object, got %s",
-                      json_type_name(opts));
-            goto out;
-        }
-        const char *key;
-        json_t *val;
-        json_object_foreach(opts, key, val)
-        {
-            if (nkv == PIPS_MAX_OPTIONS) {
-                pips_fail(err, PIPS_ERR_RECORD, "record: too many options");
-                goto out;
-            }
-            char num[32];
-            const char *text;
-            if (json_is_string(val)) {
-                text = json_string_value(val);
-            } else if (json_is_integer(val)) {
-                snprintf(num, sizeof num, "%lld", (long long)json_integer_value(val));
-                text = num;
-            } else if (json_is_boolean(val)) {
-                text = json_is_true(val) ? "true" : "false";
-            } else {
-                pips_fail(err, PIPS_ERR_RECORD, "record: option '%.40s' must be a string",
-                          key);
-                goto out;
-            }
-            if (strlen(key) >= PIPS_OPT_KEY_MAX || strlen(text) >= PIPS_OPT_VALUE_MAX) {
-                pips_fail(err, PIPS_ERR_RECORD, "record: option '%.40s' is too long", key);
-                goto out;
-            }
-            snprintf(kvbuf[nkv], sizeof kvbuf[nkv], "%s=%s", key, text);
-            kv[nkv] = kvbuf[nkv];
-            nkv++;
-        }
+    if (opts && !json_is_object(opts)) {
+        pips_fail(err, PIPS_ERR_RECORD, "record: 'options' must be an object, got %s",
+                  json_type_name(opts));
+        goto out;
     }
     uint64_t seed = 0;
     json_t *jseed = json_object_get(root, "seed");
@@ -364,7 +322,8 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
         }
         seed = (uint64_t)json_integer_value(jseed);
     }
-    m = pips_match_new(json_string_value(game), kv, nkv, seed, alloc, err);
+    pips_game *built = play_game_from_json(json_string_value(game), opts, alloc, err);
+    m = built ? pips_match_from_game(built, seed, err) : NULL;
     if (!m) {
         pips_error_prefix(err, "record: ");
         goto out;

@@ -1,0 +1,93 @@
+/*
+ * play_json.c — game options to and from JSON objects (see play_json.h).
+ * Values keep the text the game reads: integers print in decimal, other
+ * numbers with up to 17 significant digits, booleans as true/false.
+ */
+#include "play/play_json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pips/match.h"
+
+static bool value_text(const char *key, const json_t *val, char *buf, size_t size,
+                       pips_error *err)
+{
+    if (json_is_string(val))
+        snprintf(buf, size, "%s", json_string_value(val));
+    else if (json_is_integer(val))
+        snprintf(buf, size, "%lld", (long long)json_integer_value(val));
+    else if (json_is_real(val))
+        snprintf(buf, size, "%.17g", json_real_value(val));
+    else if (json_is_boolean(val))
+        snprintf(buf, size, "%s", json_is_true(val) ? "true" : "false");
+    else
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "option '%.40s': expected a string, number or boolean, got %s", key,
+                         json_is_null(val)     ? "null"
+                         : json_is_array(val)  ? "an array"
+                         : json_is_object(val) ? "an object"
+                                               : "another value");
+    if (json_is_string(val) && json_string_length(val) >= size)
+        return pips_fail(err, PIPS_ERR_ARG, "option '%.40s': value longer than %zu characters",
+                         key, size - 1);
+    return true;
+}
+
+pips_game *play_game_from_json(const char *name, const json_t *options,
+                               const pips_allocator *alloc, pips_error *err)
+{
+    if (options && !json_is_null(options) && !json_is_object(options)) {
+        pips_fail(err, PIPS_ERR_ARG, "options: expected an object of option values");
+        return NULL;
+    }
+    const char *kv[PIPS_MAX_OPTIONS];
+    char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
+    size_t n = 0;
+    const char *key;
+    json_t *val;
+    if (json_is_object(options))
+        json_object_foreach((json_t *)options, key, val) {
+            if (n == PIPS_MAX_OPTIONS) {
+                pips_fail(err, PIPS_ERR_ARG, "options: more than %d given", PIPS_MAX_OPTIONS);
+                return NULL;
+            }
+            if (strlen(key) >= PIPS_OPT_KEY_MAX) {
+                pips_fail(err, PIPS_ERR_ARG, "option '%.40s...': key too long", key);
+                return NULL;
+            }
+            char text[PIPS_OPT_VALUE_MAX];
+            if (!value_text(key, val, text, sizeof text, err))
+                return NULL;
+            snprintf(kvbuf[n], sizeof kvbuf[n], "%s=%s", key, text);
+            kv[n] = kvbuf[n];
+            n++;
+        }
+    return pips_game_new(name, kv, n, alloc, err);
+}
+
+json_t *play_options_to_json(const pips_game *g)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < g->options.n; i++)
+        json_object_set_new(o, g->options.kv[i].key, json_string(g->options.kv[i].value));
+    return o;
+}
+
+pips_game *pips_game_new_json(const char *name, const char *options_json,
+                              const pips_allocator *alloc, pips_error *err)
+{
+    json_error_t je;
+    json_t *o = NULL;
+    if (options_json && *options_json) {
+        o = json_loads(options_json, JSON_REJECT_DUPLICATES, &je);
+        if (!o) {
+            pips_fail(err, PIPS_ERR_ARG, "options: invalid JSON at line %d column %d: %s",
+                      je.line, je.column, je.text);
+            return NULL;
+        }
+    }
+    pips_game *g = play_game_from_json(name, o, alloc, err);
+    json_decref(o);
+    return g;
+}

@@ -1,0 +1,23 @@
+/*
+ * play_json.h — the library's one reader of game options given as JSON
+ * (records, the server's API and its store all use it). Private to the
+ * project: it takes jansson values; the public text form is
+ * pips_game_new_json in pips/match.h.
+ */
+#ifndef PIPS_PLAY_JSON_H
+#define PIPS_PLAY_JSON_H
+
+#include <jansson.h>
+
+#include "pips/game.h"
+
+/* Builds game `name` with the options in `options`, a JSON object whose
+ * values are strings, numbers or booleans (NULL or null: every default).
+ * Any other value, or a non-object, is an error naming the key; a bad key or
+ * value is refused by the game as with pips_game_new. */
+pips_game *play_game_from_json(const char *name, const json_t *options,
+                               const pips_allocator *alloc, pips_error *err);
+/* The game's options as a JSON object of strings (new reference). */
+json_t *play_options_to_json(const pips_game *g);
+
+#endif
