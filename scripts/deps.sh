@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential clang cmake ninja-build pkg-config libjansson-dev libcmocka-dev
+packages=(build-essential clang cmake ninja-build pkg-config curl libjansson-dev libcmocka-dev
           libopenmpi-dev openmpi-bin)
 [ "${PIPS_BROWSER_DEPS:-1}" = 1 ] && [ -f package.json ] && packages+=(chromium)
 [ -d src/server ] && packages+=(libmicrohttpd-dev libsqlite3-dev sqlite3)
