@@ -225,7 +225,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
 }
 
-bool srv_http_start(pips_server *s, const char *bind_addr, int port, pips_error *err)
+static void http_stop(pips_server *s);
+
+static bool http_start(pips_server *s, const char *bind_addr, int port, pips_error *err)
 {
     if (s->mhd)
         return pips_fail(err, PIPS_ERR_ARG, "the server is already listening");
@@ -268,7 +270,7 @@ bool srv_http_start(pips_server *s, const char *bind_addr, int port, pips_error 
     return true;
 }
 
-void srv_http_stop(pips_server *s)
+static void http_stop(pips_server *s)
 {
     if (!s->mhd)
         return;
@@ -283,9 +285,10 @@ void srv_http_stop(pips_server *s)
 
 bool pips_server_listen(pips_server *s, const char *bind_addr, int port, pips_error *err)
 {
-    return srv_http_start(s, bind_addr, port, err);
+    s->stop_listener = http_stop;
+    return http_start(s, bind_addr, port, err);
 }
 
 int pips_server_port(const pips_server *s) { return s->port; }
 
-void pips_server_stop(pips_server *s) { srv_http_stop(s); }
+void pips_server_stop(pips_server *s) { http_stop(s); }

@@ -391,7 +391,8 @@ void pips_server_free(pips_server *s)
 {
     if (!s)
         return;
-    srv_http_stop(s);
+    if (s->stop_listener)
+        s->stop_listener(s);
     pthread_mutex_lock(&s->mu);
     s->stopping = true;
     pthread_cond_broadcast(&s->work);

@@ -59,6 +59,9 @@ struct pips_server {
     size_t pending_inserts; /* games being stored, counted against max_games */
     struct MHD_Daemon *mhd;
     int port;
+    /* set by the listener (http.c) when it starts, so the life cycle here
+     * stops it without calling into the file that calls into it */
+    void (*stop_listener)(pips_server *s);
     /* every game's version starts here: the start time in ms x 1000, so
      * versions keep growing across restarts and open pages never see one
      * go back */
@@ -128,7 +131,6 @@ void srv_random_token(char *out);
 uint64_t srv_random_u64(void);
 
 /* ---- http.c ---- */
-bool srv_http_start(pips_server *s, const char *bind_addr, int port, pips_error *err);
-void srv_http_stop(pips_server *s);
+/* Layers: http.c -> api.c -> server.c -> store.c, never back. */
 
 #endif
