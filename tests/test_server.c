@@ -388,6 +388,9 @@ static void test_games_survive_a_restart(void **st)
     assert_string_equal(json_string_value(json_object_get(before, "state")),
                          json_string_value(json_object_get(after, "state")));
     assert_true(json_equal(json_object_get(before, "moves"), json_object_get(after, "moves")));
+    /* versions never go back across a restart, so open pages keep updating */
+    assert_true(json_integer_value(json_object_get(after, "version")) >
+                json_integer_value(json_object_get(before, "version")));
     json_decref(before);
     json_decref(after);
     /* the tokens still hold their seats; undo is persisted too */
