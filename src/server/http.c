@@ -1,7 +1,8 @@
 /*
- * http.c — the HTTP listener: libmicrohttpd with one thread per connection
- * (keep-alive clients and Server-Sent Events streams block only their own
- * thread). It gathers a request (headers, query, body up to the limit),
+ * http.c — the HTTP listener: libmicrohttpd, event-driven (a pool of
+ * polling threads; Server-Sent Events streams suspend their connection
+ * while they have nothing to send, so idle and watching clients never hold
+ * a thread and cannot starve moves). It gathers a request (headers, query, body up to the limit),
  * hands it to pips_server_handle and sends the answer back; for
  * /api/games/{id}/events it streams the game's JSON view on every change,
  * with a keep-alive comment every 15 s.
@@ -16,9 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_HEADERS 64
 #define SSE_KEEPALIVE_MS 15000
+#define HTTP_THREADS 4            /* polling threads */
+#define HTTP_MAX_CONNECTIONS 4000 /* open sockets at once, streams included */
+#define HTTP_IDLE_SECONDS 30      /* an idle connection (not a stream) is closed after */
 
 typedef struct conn_ctx {
     char *body;
@@ -61,42 +66,126 @@ static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
-typedef struct sse_ctx {
+/* An event stream. When it has nothing to send it suspends its connection
+ * (MHD_suspend_connection from the content reader, as libmicrohttpd
+ * allows) and waits on s->streams; a change of its game, the keep-alive
+ * timer or the listener stopping resumes it. No thread waits per stream.
+ * States (under s->mu): ARMED between registering and suspending, when a
+ * wake-up is only noted (the reader resumes itself); SUSPENDED when a
+ * wake-up must resume the connection. */
+enum { STREAM_IDLE, STREAM_ARMED, STREAM_SUSPENDED };
+
+struct srv_stream {
     pips_server *s;
+    struct MHD_Connection *conn;
     long long id;
     unsigned long long version;
+    int state;
+    bool woken;
+    double last_sent;
     char *pending;
     size_t len, off;
     bool started;
-} sse_ctx;
+    struct srv_stream *prev, *next; /* in s->streams while ARMED or SUSPENDED */
+};
+
+static void stream_unlink(pips_server *s, struct srv_stream *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else if (s->streams == c)
+        s->streams = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    c->prev = c->next = NULL;
+}
+
+/* Under s->mu: wakes one stream (resumes it if it is suspended). */
+static void stream_wake(pips_server *s, struct srv_stream *c)
+{
+    stream_unlink(s, c);
+    if (c->state == STREAM_SUSPENDED)
+        MHD_resume_connection(c->conn);
+    else
+        c->woken = true;
+    c->state = STREAM_IDLE;
+}
+
+static void wake_streams(pips_server *s, long long id)
+{
+    for (struct srv_stream *c = s->streams, *next; c; c = next) {
+        next = c->next;
+        if (id < 0 || c->id == id)
+            stream_wake(s, c);
+    }
+}
+
+/* The listener's hook in srv_touch (s->mu held). */
+static void notify_change(pips_server *s, long long id) { wake_streams(s, id); }
+
+/* Fills c->pending with the next event, or returns 0 when there is none
+ * yet (the stream then suspends), -1 at the end of the stream. */
+static int stream_next(struct srv_stream *c)
+{
+    char *json = NULL;
+    int r = pips_server_wait_change(c->s, c->id, &c->version, 0, &json);
+    if (r < 0)
+        return -1;
+    double now = pips_now();
+    if (r == 0 && c->started && now - c->last_sent < SSE_KEEPALIVE_MS / 1000.0)
+        return 0;
+    const char *prefix = c->started ? "" : "retry: 2000\n";
+    size_t need = (json ? strlen(json) : 0) + 64;
+    free(c->pending);
+    c->pending = malloc(need);
+    if (!c->pending) {
+        free(json);
+        return -1;
+    }
+    if (r == 1)
+        c->len = (size_t)snprintf(c->pending, need, "%sevent: state\ndata: %s\n\n", prefix, json);
+    else
+        c->len = (size_t)snprintf(c->pending, need, "%s: keep-alive\n\n", prefix);
+    c->off = 0;
+    c->started = true;
+    c->last_sent = now;
+    free(json);
+    return 1;
+}
 
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
-    sse_ctx *c = cls;
+    struct srv_stream *c = cls;
+    pips_server *s = c->s;
     while (c->off == c->len) {
-        free(c->pending);
-        c->pending = NULL;
-        c->len = c->off = 0;
-        char *json = NULL;
-        int r = pips_server_wait_change(c->s, c->id, &c->version,
-                                        c->started ? SSE_KEEPALIVE_MS : 0, &json);
+        int r = stream_next(c);
         if (r < 0)
             return MHD_CONTENT_READER_END_OF_STREAM;
-        const char *prefix = c->started ? "" : "retry: 2000\n";
-        c->started = true;
-        size_t need = (json ? strlen(json) : 0) + 64;
-        c->pending = malloc(need);
-        if (!c->pending) {
-            free(json);
-            return MHD_CONTENT_READER_END_WITH_ERROR;
+        if (r > 0)
+            break;
+        /* nothing to send: register, then suspend unless woken meanwhile */
+        pthread_mutex_lock(&s->mu);
+        if (s->http_closing) {
+            pthread_mutex_unlock(&s->mu);
+            return MHD_CONTENT_READER_END_OF_STREAM;
         }
-        if (r == 1)
-            c->len = (size_t)snprintf(c->pending, need, "%sevent: state\ndata: %s\n\n", prefix,
-                                      json);
+        c->woken = false;
+        c->state = STREAM_ARMED;
+        c->next = s->streams;
+        c->prev = NULL;
+        if (s->streams)
+            s->streams->prev = c;
+        s->streams = c;
+        pthread_mutex_unlock(&s->mu);
+        MHD_suspend_connection(c->conn);
+        pthread_mutex_lock(&s->mu);
+        if (c->woken)
+            MHD_resume_connection(c->conn);
         else
-            c->len = (size_t)snprintf(c->pending, need, "%s: keep-alive\n\n", prefix);
-        free(json);
+            c->state = STREAM_SUSPENDED;
+        pthread_mutex_unlock(&s->mu);
+        return 0;
     }
     size_t n = c->len - c->off < max ? c->len - c->off : max;
     memcpy(buf, c->pending + c->off, n);
@@ -106,9 +195,36 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 
 static void sse_free(void *cls)
 {
-    sse_ctx *c = cls;
+    struct srv_stream *c = cls;
+    pthread_mutex_lock(&c->s->mu);
+    if (c->state != STREAM_IDLE)
+        stream_unlink(c->s, c);
+    pthread_mutex_unlock(&c->s->mu);
     free(c->pending);
     free(c);
+}
+
+/* Resumes every suspended stream now and then, so each sends its
+ * keep-alive comment (and notices a closed game). */
+static void *keepalive_main(void *arg)
+{
+    pips_server *s = arg;
+    pthread_mutex_lock(&s->mu);
+    while (!s->http_closing) {
+        struct timespec dl;
+        clock_gettime(CLOCK_MONOTONIC, &dl);
+        dl.tv_sec += SSE_KEEPALIVE_MS / 1000;
+        pthread_cond_timedwait(&s->changed, &s->mu, &dl);
+        double now = pips_now();
+        for (struct srv_stream *c = s->streams, *next; c; c = next) {
+            next = c->next;
+            if (now - c->last_sent >= SSE_KEEPALIVE_MS / 1000.0 || s->http_closing)
+                stream_wake(s, c);
+        }
+    }
+    wake_streams(s, -1);
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
 }
 
 static enum MHD_Result send_answer(struct MHD_Connection *conn, pips_http_response *res,
@@ -116,10 +232,11 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn, pips_http_respon
 {
     struct MHD_Response *r;
     if (res->stream_game) {
-        sse_ctx *c = calloc(1, sizeof *c);
+        struct srv_stream *c = calloc(1, sizeof *c);
         if (!c)
             return MHD_NO;
         c->s = s;
+        c->conn = conn;
         c->id = res->stream_game;
         r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 8192, sse_read, c, sse_free);
         if (!r) {
@@ -236,7 +353,9 @@ static bool http_start(pips_server *s, const char *bind_addr, int port, pips_err
     struct sockaddr_in a4;
     struct sockaddr_in6 a6;
     struct sockaddr *sa;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    /* event-driven: a few polling threads serve every connection; idle
+     * keep-alive clients cost a socket, event streams are suspended */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME;
     const char *addr = bind_addr && *bind_addr ? bind_addr : "127.0.0.1";
     memset(&a4, 0, sizeof a4);
     memset(&a6, 0, sizeof a6);
@@ -259,12 +378,21 @@ static bool http_start(pips_server *s, const char *bind_addr, int port, pips_err
     s->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, s,
                               MHD_OPTION_SOCK_ADDR, sa,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+                              MHD_OPTION_THREAD_POOL_SIZE, (unsigned)HTTP_THREADS,
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS,
                               MHD_OPTION_END);
     if (!s->mhd)
         return pips_fail(err, PIPS_ERR_IO, "cannot listen on %s port %d (in use or not allowed)",
                          addr, port);
+    if (pthread_create(&s->keepalive, NULL, keepalive_main, s) != 0) {
+        MHD_stop_daemon(s->mhd);
+        s->mhd = NULL;
+        return pips_fail(err, PIPS_ERR_NOMEM, "cannot start the event streams' timer");
+    }
+    pthread_mutex_lock(&s->mu);
+    s->notify_change = notify_change;
+    pthread_mutex_unlock(&s->mu);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : port;
     return true;
@@ -275,9 +403,23 @@ static void http_stop(pips_server *s)
     if (!s->mhd)
         return;
     pthread_mutex_lock(&s->mu);
-    s->http_closing = true; /* ends the event streams so their threads join */
+    s->http_closing = true; /* ends the event streams */
+    s->notify_change = NULL;
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->mu);
+    pthread_join(s->keepalive, NULL); /* it resumed every suspended stream */
+    /* a stream resumed now ends at once; wait until none is suspended,
+     * which MHD_stop_daemon requires */
+    for (int i = 0; i < 500; i++) {
+        pthread_mutex_lock(&s->mu);
+        bool none = !s->streams;
+        wake_streams(s, -1);
+        pthread_mutex_unlock(&s->mu);
+        if (none)
+            break;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
     MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
     s->port = 0;

@@ -271,6 +271,8 @@ void srv_touch(pips_server *s, srv_game *g)
         }
     }
     pthread_cond_broadcast(&s->changed);
+    if (s->notify_change)
+        s->notify_change(s, g->id);
 }
 
 static void *worker_main(void *arg)

@@ -62,6 +62,11 @@ struct pips_server {
     /* set by the listener (http.c) when it starts, so the life cycle here
      * stops it without calling into the file that calls into it */
     void (*stop_listener)(pips_server *s);
+    /* set by the listener: called under mu on every change of game id, to
+     * wake the event streams suspended on it */
+    void (*notify_change)(pips_server *s, long long id);
+    struct srv_stream *streams; /* the listener's suspended event streams (under mu) */
+    pthread_t keepalive;        /* the listener's keep-alive timer */
     /* every game's version starts here: the start time in ms x 1000, so
      * versions keep growing across restarts and open pages never see one
      * go back */
