@@ -42,13 +42,14 @@ json_t *pips_state_view(const pips_game *g, const void *state, pips_error *err)
 {
     json_t *v = json_object();
     pips_str text;
-    pips_str_init(&text, NULL);
+    pips_str_init(&text, g->alloc);
     bool ok = v != NULL;
     if (ok) {
         int n = pips_num_players(g);
         pips_view_put(v, "players", json_integer(n), &ok);
         pips_view_put(v, "chance", json_boolean(pips_to_move(g, state) == PIPS_CHANCE), &ok);
         g->def->result_text(g, state, &text);
+        ok = ok && !text.failed;
         pips_view_put(v, "result", json_string(pips_str_cstr(&text)), &ok);
         if (pips_to_move(g, state) == PIPS_OVER) {
             double r[PIPS_MAX_PLAYERS];
@@ -90,8 +91,9 @@ json_t *pips_state_object(const pips_game *g, const void *state, pips_error *err
         pips_view_put(opts, g->options.kv[i].key, json_string(g->options.kv[i].value), &ok);
     int who = pips_to_move(g, state);
     pips_str text;
-    pips_str_init(&text, NULL);
+    pips_str_init(&text, g->alloc);
     g->def->state_to_text(g, state, &text);
+    ok = ok && !text.failed;
     if (o) {
         pips_view_put(o, "game", json_string(g->def->name), &ok);
         pips_view_put(o, "options", opts, &ok);
