@@ -12,7 +12,7 @@
  * "x", "y" (upright: centre; lying: tip), "angle" (upright: rotation 0..90;
  * lying: heading), "corners": the footprint [[x, y], ...] counter-clockwise
  * (a lying piece's tip first), "target": the id it points at or null,
- * "hit_mm": the distance to it or null, "points": points aimed at it by
+ * "hit_mm": the distance to it (to 0.001 mm) or null, "points": points aimed at it by
  * colour {"b": 2}, "subdued_by": colour letters, "own_linked", "score"};
  * "turn": the number of the next turn (and the next piece's id); "passes";
  * "last_id": the id of the piece placed on the turn before, null when that
@@ -21,6 +21,8 @@
 #include "games/noname/noname.h"
 #include "games/noname/noname_impl.h"
 #include "pips/view.h"
+
+#include <math.h>
 
 static json_t *sizes_json(const int *tenths, bool *ok)
 {
@@ -50,7 +52,9 @@ static json_t *piece_json(const noname_piece_info *p, bool *ok)
     }
     pips_view_put(o, "corners", corners, ok);
     pips_view_put(o, "target", p->target_id ? json_integer(p->target_id) : json_null(), ok);
-    pips_view_put(o, "hit_mm", p->target_id ? json_real(p->hit_mm) : json_null(), ok);
+    /* to the micrometre: the geometry's 1e-6 mm tolerance is noise on a page */
+    pips_view_put(o, "hit_mm", p->target_id ? json_real(round(p->hit_mm * 1000.0) / 1000.0) : json_null(),
+                  ok);
     for (int c = 0; c < NN_COLOURS; c++)
         if (p->points[c]) {
             char key[2] = {NONAME_COLOURS[c], '\0'};
