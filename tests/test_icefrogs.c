@@ -2,7 +2,7 @@
  * test_icefrogs.c — IceFrogs under the rulings ICF-R1..R9: the star and its
  * names, entering and moving, steps, jump chains (the rulebook's worked
  * examples built as positions with their exact move lists), start spaces,
- * winning, passing, draws, perft, state and move text, render and the AI
+ * winning, passing, draws, state and move text, render and the AI
  * hooks. Positions are written in the game's state text; cells are named by
  * row a (bottom tip) .. i (top tip) and number from the left.
  */
@@ -529,27 +529,7 @@ static void test_options(void **st)
     close_game(&f);
 }
 
-/* ---- perft (rulings' reference counts, then the project's own) --------------- */
-
-static void test_perft_two_players(void **st)
-{
-    (void)st;
-    fixture f = open_game(NULL, NULL);
-    static const uint64_t want[] = {6, 36, 360, 3600, 43800, 532900, 7977552};
-    for (int d = 1; d <= 7; d++)
-        assert_true(pips_perft(f.g, f.s, d) == want[d - 1]);
-    close_game(&f);
-}
-
-static void test_perft_three_players(void **st)
-{
-    (void)st;
-    fixture f = open_game("3", NULL);
-    static const uint64_t want[] = {6, 36, 216, 2160, 21600, 216000, 2631480};
-    for (int d = 1; d <= 7; d++)
-        assert_true(pips_perft(f.g, f.s, d) == want[d - 1]);
-    close_game(&f);
-}
+/* Perft counts are data: tests/perft/icefrogs.txt (test_perft.c). */
 
 /* ---- state text, move text, hash, render, AI hooks ----------------------------- */
 
@@ -892,8 +872,6 @@ int main(void)
         cmocka_unit_test(test_r9_all_pass_draw),
         cmocka_unit_test(test_r9_max_plies_draw),
         cmocka_unit_test(test_options),
-        cmocka_unit_test(test_perft_two_players),
-        cmocka_unit_test(test_perft_three_players),
         cmocka_unit_test(test_state_text),
         cmocka_unit_test(test_move_text),
         cmocka_unit_test(test_hash),

@@ -1,8 +1,9 @@
 /*
  * test_nimitz.c — Nimitz under NIM-R1..R5: options, each ruling, the
  * rulebook's three examples, move and state text, winners for 2..6 players,
- * perft counts, and the fast generator cross-checked against check_move
- * (an independent neighbour-by-neighbour implementation of the rules).
+ * and the fast generator cross-checked against check_move (an independent
+ * neighbour-by-neighbour implementation of the rules). Perft counts are
+ * data: tests/perft/nimitz.txt.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -446,42 +447,7 @@ static uint64_t slow_perft(const pips_game *g, void *s, int depth)
     return total;
 }
 
-static uint64_t perft_of(const char *opts, int depth)
-{
-    pips_game *g = make_game(opts);
-    void *s = load(g, "-");
-    uint64_t n = pips_perft(g, s, depth);
-    pips_state_free(g, s);
-    pips_game_free(g);
-    return n;
-}
-
-/* Reference counts: NIM-R1..R4 per the rulings file (d = 1, 2) and the
- * project's own deeper counts (docs/games/nimitz.md). */
-static void test_perft(void **st)
-{
-    (void)st;
-    static const struct {
-        const char *opts;
-        uint64_t count[4];
-    } table[] = {
-        {"", {675, 312300, 94771800, 0}},
-        {"board=volcano", {1875, 2929500, 0, 0}},
-        {"board=##./###/.##", {525, 177000, 36073900, 0}},
-        {"board=######/######/######", {1350, 1458000, 0, 0}},
-        {"sets=2", {675, 330300, 112712400, 0}},
-        {"colors=3", {405, 104490, 16036380, 0}},
-        {"board=2x2 colors=2 sets=2", {120, 5640, 62680, 0}},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        for (int d = 1; d <= 4; d++)
-            if (table[i].count[d - 1]) {
-                uint64_t got = perft_of(table[i].opts, d);
-                if (got != table[i].count[d - 1])
-                    fail_msg("perft(%d) '%s' = %llu, want %llu", d, table[i].opts,
-                             (unsigned long long)got, (unsigned long long)table[i].count[d - 1]);
-            }
-}
+/* Perft counts are data: tests/perft/nimitz.txt (test_perft.c). */
 
 /* The fast generator agrees with check_move, move by move, at depth 2 and
  * on random positions of several variants. */
@@ -600,7 +566,6 @@ int main(void)
         cmocka_unit_test(test_r5_winners),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_render),
-        cmocka_unit_test(test_perft),
         cmocka_unit_test(test_generator_matches_check),
         cmocka_unit_test(test_variant_invariants),
     };

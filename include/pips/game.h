@@ -77,6 +77,7 @@ typedef struct pips_game pips_game;
 typedef struct pips_game_def pips_game_def;
 typedef struct pips_solve_result pips_solve_result;
 typedef struct pips_solve_opts pips_solve_opts;
+struct json_t; /* jansson's object type (pips/view.h) */
 
 struct pips_game_def {
     const char *name;       /* lower-case id used on the command line: "tictacdoh" */
@@ -156,6 +157,12 @@ struct pips_game_def {
     /* Draws the position for a terminal, ending with a newline. */
     void (*render)(const pips_game *g, const void *state, const pips_render_opts *ro,
                    pips_str *out);
+    /* Optional structured view for board drawings: adds the game's members
+     * (cells, pieces, supplies, dice... with coordinates) to the jansson
+     * object view, which already holds the generic ones (pips/view.h; the
+     * members of each game are documented in docs/architecture.md). Returns
+     * false when an allocation failed. */
+    bool (*state_view)(const pips_game *g, const void *state, struct json_t *view);
 
     /* ---- optional hooks for AI; every agent works without them ---- */
     /* Candidate moves for AI and "suggest" (NOT_ENUMERABLE games): writes up

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"play", cli_play, "play in the terminal against people or AI"},
     {"replay", cli_replay, "validate a game record and show its positions"},
     {"perft", cli_perft, "count move sequences of a given depth"},
+    {"state", cli_state, "a position as a drawing, or as JSON for programs"},
     {"serve", cli_serve, "run the game server: web UI and JSON API"},
     {"solve", cli_solve, "solve a small game exactly: win, loss or draw"},
     {"bench", cli_bench, "fixed benchmark workload per game"},

@@ -11,6 +11,7 @@
  * thought about by at most one worker.
  */
 #include "server/server_impl.h"
+#include "pips/view.h"
 
 #include "play/play_json.h"
 
@@ -519,6 +520,9 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
     game->def->render(game, state, &ro, &text);
     json_object_set_new(o, "render", json_string(pips_str_cstr(&text)));
     pips_str_clear(&text);
+    /* the structured view the board modules draw from (pips/view.h) */
+    json_t *view = pips_state_view(game, state, NULL);
+    json_object_set_new(o, "view", view ? view : json_null());
 
     int who = current ? pips_table_to_move(g->t) : pips_to_move(game, state);
     bool over = who == PIPS_OVER;

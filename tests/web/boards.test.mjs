@@ -3,11 +3,13 @@
 // made by clicking pieces, supplies and highlighted cells, by buttons, by
 // press-and-drag (Noname) and by keyboard; each board checked against the
 // state text (or the server's rendering), reload restores the game, phone
-// width fits; the modules' parsers on the documented examples. Screenshots
-// go under build/web-screenshots/.
+// width fits; the boards drawing from the structured view alone (given a
+// nonsense state text and rendering); the modules' move parsers on the
+// documented examples. Screenshots go under build/web-screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
+import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn, PIPS } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -431,22 +433,17 @@ test('Nimitz: choose a piece from the store, then a cell (and an orientation); r
   await page.close();
 });
 
-test('board modules: state and move parsers on the documented examples; Noname geometry', async () => {
+test('board modules: move parsers on the documented examples; Noname geometry from the view', async () => {
   const page = await newPage(browser);
   await page.goto(server.url);
-  const out = await page.evaluate(async () => {
+  const layout = stateObject('noname').view.layout;
+  const out = await page.evaluate(async (lay) => {
     const [ice, zig, non, nim] = await Promise.all(['icefrogs', 'ziggurat', 'noname', 'nimitz']
       .map((g) => import(`/games/${g}.js`)));
-    const plain = (m) => JSON.parse(JSON.stringify(m instanceof Map ? [...m] : m));
-    const fp = (p) => non.footprint(p).map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]);
-    const sq = (x, y, size = 'L') => non.footprint({ size, x, y, upright: true, angle: 0 });
+    const fp = (p) => non.footprint(p, lay).map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]);
+    const sq = (x, y, size = 'L') => non.footprint({ size, x, y, upright: true, angle: 0 }, lay);
     return {
-      iceCells: ice.CELLS,
-      iceState: plain(ice.parseState('b1:2S e3:1L2M2S ply=12 passes=0').cells),
-      iceSupply: ice.supplies(ice.parseState('b1:2S e3:1L2M2S ply=12 passes=0').cells, 2),
       iceMoves: ['M+b1', 'c3-f6', 'pass', 's+B2', 'x'].map(ice.parseMove),
-      zigState: (() => { const s = zig.parseState('mover=R phase=step move=4 action=W flags=MA turns=12 result=- | f1:R,B h2:G h0:RQ,R');
-        return { ...s, piles: [...s.piles] }; })(),
       zigSteps: ['Mh0-h4', 'QHe3-e4', 'Sd2-c3', 'Sf1:1-2', 'Tf1SE', 'Th0N', 'RA', 'end'].map((t) => {
         const s = zig.parseStep(t); return [s.kind, s.from || s.at || '', s.to || s.dir || ''];
       }),
@@ -455,62 +452,110 @@ test('board modules: state and move parsers on the documented examples; Noname g
           .map(([text, seat]) => ({ text, seat }));
         return [6, 5, 1, 0].map((ply) => zig.recentSteps({ ply, moves }).map((st) => st.text));
       })(),
-      zigSeats: [zig.seatColours({ players: '4' }), zig.seatColours({ players: '3', omit: 'blue' }),
-        zig.seatColours({ players: '2', pair: 'bg' }), zig.seatColours({ players: '2', mode: 'two_colour' })],
-      nonState: (() => { const s = non.parseState('players=2 capture_to=colour multi_attacker=colour turn_cap=300 table=600.0x400.0 first_player=1 seats r,b turn 3 to r passes 0 pads r:rS4,rM5,rL5,bS1 b:bS5,bM4,bL5 table #2 bM@250.0,300.0/U #3 rL@10.0,20.5>45.0');
-        return { w: s.width, h: s.height, seats: s.seats, to: s.toMove, pads: s.pads, pieces: s.pieces.map((p) => [p.id, p.text, p.upright, p.angle]) }; })(),
-      nonRender: plain(non.parseRender('#5   rS@343.6,208.3>292.5     -> #4 (40.08 mm)  +1\n#2   bS@329.3,193.7/U16.3      subdued by rb  own-linked  -1\nr pad: rS x3 rM x4 rL x5   score -2\n').info),
       nonText: ['rM@312.5,140.0/U15.0', 'gL@100.0,100.0>45.0', 'rM@300.0,300.0/U'].map((t) => non.moveText(non.parseMove(t))),
       nonUpright: fp({ size: 'S', x: 100, y: 100, upright: true, angle: 0 }),
       nonLying: fp({ size: 'L', x: 100, y: 100, upright: false, angle: 90 }),
       touching: non.overlaps(sq(100, 100), sq(125.4, 100)),
       overlapping: non.overlaps(sq(100, 100), sq(125, 100)),
-      nimShapes: [nim.boardShape('coaster').cells.size, nim.boardShape('volcano').cells.size,
-        nim.boardShape('4x6').cells.size, [...nim.boardShape('#.#/###').cells].sort()],
-      nimState: plain(nim.parseState('a1:U:rL b2:N:gLoMrS e5:W:bLyM')),
       nimMove: nim.parseMove('oM@b2'),
     };
-  });
-  // IceFrogs (ICF-R1): 37 cells in notation order a1, b1 b2, c1..c7, ..., i1
-  assert.equal(out.iceCells.length, 37);
-  assert.equal(new Set(out.iceCells).size, 37);
-  assert.deepEqual(out.iceCells.slice(0, 4), ['a1', 'b1', 'b2', 'c1']);
-  assert.deepEqual(out.iceCells.slice(-3), ['h1', 'h2', 'i1']);
-  assert.deepEqual(out.iceState, [['b1', [{ p: 2, s: 'S' }]], ['e3', [{ p: 1, s: 'L' }, { p: 2, s: 'M' }, { p: 2, s: 'S' }]]]);
-  assert.deepEqual(out.iceSupply, [{ S: 5, M: 5, L: 4 }, { S: 3, M: 4, L: 5 }]);
+  }, layout);
   assert.deepEqual(out.iceMoves.map((m) => m && (m.pass ? 'pass' : `${m.supply ? '+' : ''}${m.from}>${m.to}`)),
     ['+M>b1', 'c3>f6', 'pass', '+S>b2', null]);
-  // Ziggurat: the state fields and piles bottom first, Queens as RQ
-  assert.equal(out.zigState.mover, 'R');
-  assert.equal(out.zigState.move, 4);
-  assert.equal(out.zigState.action, 'W');
-  assert.equal(out.zigState.flags, 'MA');
-  assert.equal(out.zigState.turns, 12);
-  assert.deepEqual(out.zigState.piles, [['f1', ['R', 'B']], ['h2', ['G']], ['h0', ['RQ', 'R']]]);
   assert.deepEqual(out.zigSteps, [['move', 'h0', 'h4'], ['move', 'e3', 'e4'], ['move', 'd2', 'c3'],
     ['button', 'f1', ''], ['button', 'f1', 'SE'], ['button', 'h0', 'N'], ['button', '', ''], ['button', '', '']]);
   // the steps marked on the board: the turn so far, else the turn before
   assert.deepEqual(out.zigRecent, [['A@1-h2'], ['RB', 'Lh0-h8'], [], []]);
-  // ZIG-R25, R26: seats clockwise from Red over the colours in play
-  assert.deepEqual(out.zigSeats, [[['R'], ['B'], ['Y'], ['G']], [['R'], ['Y'], ['G']], [['B'], ['G']], [['R', 'Y'], ['B', 'G']]]);
-  // Noname: the position text, the rendering's targets and scores, move texts round-trip
-  assert.deepEqual(out.nonState, { w: 600, h: 400, seats: ['r', 'b'], to: 'r',
-    pads: { r: [{ colour: 'r', size: 'S', n: 4 }, { colour: 'r', size: 'M', n: 5 }, { colour: 'r', size: 'L', n: 5 }, { colour: 'b', size: 'S', n: 1 }],
-      b: [{ colour: 'b', size: 'S', n: 5 }, { colour: 'b', size: 'M', n: 4 }, { colour: 'b', size: 'L', n: 5 }] },
-    pieces: [[2, 'bM@250.0,300.0/U', true, 0], [3, 'rL@10.0,20.5>45.0', false, 45]] });
-  assert.deepEqual(out.nonRender, [[5, { target: 4, dist: 40.08, subdued: '', ownLinked: false, score: 1 }],
-    [2, { target: null, dist: null, subdued: 'rb', ownLinked: true, score: -1 }]]);
   assert.deepEqual(out.nonText, ['rM@312.5,140.0/U15.0', 'gL@100.0,100.0>45.0', 'rM@300.0,300.0/U']);
-  // NON §4, R17: an upright S is a 14.3 mm square; a lying L pointing north has its base 46.3 mm behind the tip
+  // NON §4, R17 (sizes from the view's layout): an upright S is a 14.3 mm square; a lying L
+  // pointing north has its base 46.3 mm behind the tip
   assert.deepEqual(out.nonUpright, [[92.85, 92.85], [107.15, 92.85], [107.15, 107.15], [92.85, 107.15]]);
   assert.deepEqual(out.nonLying, [[100, 100], [87.3, 53.7], [112.7, 53.7]]);
   assert.equal(out.touching, false, 'touching footprints do not overlap');
   assert.equal(out.overlapping, true);
-  // Nimitz: board shapes (layout rows top first) and stacks bottom first
-  assert.deepEqual(out.nimShapes, [9, 25, 24, ['a1', 'a2', 'b1', 'c1', 'c2']]);
-  assert.deepEqual(out.nimState, [['a1', { orient: 'U', pieces: [{ colour: 'r', size: 'L' }] }],
-    ['b2', { orient: 'N', pieces: [{ colour: 'g', size: 'L' }, { colour: 'o', size: 'M' }, { colour: 'r', size: 'S' }] }],
-    ['e5', { orient: 'W', pieces: [{ colour: 'b', size: 'L' }, { colour: 'y', size: 'M' }] }]]);
   assert.deepEqual(out.nimMove, { text: 'oM@b2', colour: 'o', size: 'M', cell: 'b2', orient: '' });
+  await page.close();
+});
+
+/* `pips state GAME --json` (the library's state object, the same the server
+ * puts in a game's `view`). */
+function stateObject(game, opts = [], state = null) {
+  const args = ['state', game, ...opts.flatMap((o) => ['--opt', o]), ...(state ? ['--state', state] : []), '--json'];
+  return JSON.parse(execFileSync(PIPS, args, { encoding: 'utf8' }));
+}
+
+test('boards draw from the view alone: no state text, no rendering', async () => {
+  // Each board gets a game object whose `state` and `render` are nonsense, so
+  // whatever it draws comes from `view`; what it draws is checked against the
+  // view (and, through the CLI tests, the view against the state).
+  const cases = [
+    ['tictacdoh', [], '0,0:LM 1,0:M 2,0:SM'],
+    ['icefrogs', ['players=3'], 'b1:2S e3:1L2M2S ply=12 passes=0'],
+    ['ziggurat', ['queen=true'], 'mover=B phase=step move=4 action=W flags=MA turns=9 result=- | f1:R,BQ h2:G h0:RQ,R i8:G,GQ,G a9:Y,YQ,Y @1:B'],
+    ['noname', ['table=600x400'], 'players=2 capture_to=colour multi_attacker=colour turn_cap=300 table=600.0x400.0 first_player=1 seats r,b turn 3 to r passes 0 pads r:rS5,rM5,rL4 b:bS5,bM5,bL4 table #1 rL@300.0,300.0/U #2 bL@100.0,300.0>0.0'],
+    ['nimitz', ['board=###/#.#', 'colors=3', 'sets=2'], 'a1:N:rLoM c2:U:yS'],
+  ];
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  for (const [game, opts, state] of cases) {
+    const o = stateObject(game, opts, state);
+    const fake = { ...o, state: 'not a state', render: 'not a rendering', legal: [], moves: [], ply: 0,
+      n_moves: 0, enumerable: game !== 'noname', seats: [], result: { text: o.view.result } };
+    const drawn = await page.evaluate(async ([name, v]) => {
+      const mod = await import(`/games/${name}.js`);
+      const box = document.createElement('div');
+      document.body.append(box);
+      const board = mod.createBoard(box, { play: async () => false });
+      board.update(v, false);
+      const data = (sel, key) => [...box.querySelectorAll(sel)].map((g) => [g.dataset[key.split(':')[0]], g.dataset[key.split(':')[1]]])
+        .filter(([, d]) => d && d !== '0').map((p) => p.join('=')).sort();
+      const res = {
+        ttd: data('.ttd .cell', 'cell:stack'), ttdLine: [...box.querySelectorAll('.ttd .cell.line')].map((g) => g.dataset.cell).sort(),
+        ttdStash: [...box.querySelectorAll('.ttd .sizes button')].map((b) => b.textContent),
+        ice: data('.icefrogs .cell', 'cell:height'), iceStarts: [...box.querySelectorAll('.icefrogs .cell.start')].map((g) => g.dataset.cell),
+        iceSupply: [...box.querySelectorAll('.if-supply')].map((r) => r.textContent),
+        zig: data('.ziggurat .sq', 'sq:pile'), zigWalls: box.querySelectorAll('.ziggurat .pyr.wall').length,
+        zigDice: [...box.querySelectorAll('.zg-dice .die b')].map((b) => b.textContent),
+        non: [...box.querySelectorAll('.noname .nn-piece[data-id]')].map((g) => `${g.dataset.id}:${g.getAttribute('class')}`).sort(),
+        nonHits: box.querySelectorAll('.noname .nn-pieces .nn-ray.hit').length,
+        nonPads: [...box.querySelectorAll('.nn-pad .who')].map((w) => w.textContent),
+        nonTable: box.querySelector('.noname .nn-table') && [box.querySelector('.noname .nn-table').getAttribute('width'), box.querySelector('.noname .nn-table').getAttribute('height')],
+        nim: data('.nimitz .cell', 'cell:stack'), nimCells: box.querySelectorAll('.nimitz .cell').length,
+        nimStore: [...box.querySelectorAll('.nm-store button.size')].map((b) => `${b.dataset.piece}:${b.textContent}`),
+      };
+      board.destroy();
+      box.remove();
+      return res;
+    }, [game, fake]);
+    const v = o.view;
+    if (game === 'tictacdoh') {
+      assert.deepEqual(drawn.ttd, v.cells.map((c) => `${c.x},${c.y}=${c.stack.join('')}`).sort());
+      assert.deepEqual(drawn.ttdLine, v.line.map(([x, y]) => `${x},${y}`).sort(), 'TTD-R5: the line is marked');
+      assert.deepEqual(drawn.ttdStash, ['S', 'M', 'L'].map((z) => `${z} ×${v.stash[z]}`));
+    } else if (game === 'icefrogs') {
+      assert.deepEqual(drawn.ice, v.cells.filter((c) => c.stack.length).map((c) => `${c.name}=${c.stack.length}`).sort());
+      assert.deepEqual(drawn.iceStarts, ['a1', 'g1', 'g7']);
+      assert.deepEqual(drawn.iceSupply, v.supply.map((s, i) => `Player ${i + 1}S×${s.S}M×${s.M}L×${s.L}`));
+    } else if (game === 'ziggurat') {
+      assert.deepEqual(drawn.zig, v.squares.filter((q) => q.pile.length)
+        .map((q) => `${q.name}=${q.pile.map((p) => p.colour + (p.queen ? 'Q' : '')).join(',')}`).sort());
+      assert.equal(drawn.zigWalls, v.squares.filter((q) => q.wall).length);
+      assert.deepEqual(drawn.zigDice, [String(v.dice.move), v.dice.action]);
+    } else if (game === 'noname') {
+      assert.deepEqual(drawn.nonTable, [String(v.table.width), String(v.table.height)]);
+      assert.deepEqual(drawn.non, ['1:nn-piece c-r up subdued', '2:nn-piece c-b lying last']);
+      assert.equal(drawn.nonHits, v.pieces.filter((p) => p.target != null).length);
+      assert.deepEqual(drawn.nonPads, v.seats.map((s, i) => `Player ${i + 1} (${s.colour === 'r' ? 'red' : 'blue'}) · score ${s.score}`));
+    } else {
+      assert.equal(drawn.nimCells, v.cells.length);
+      assert.deepEqual(drawn.nim, v.cells.filter((c) => c.stack.length)
+        .map((c) => `${c.name}=${c.orient}:${c.stack.map((p) => p.colour + p.size).join('')}`).sort());
+      assert.deepEqual(drawn.nimStore.sort(), v.store.map((e) => `${e.colour}${e.size}:${e.size}×${e.left}`).sort());
+    }
+  }
+  // the server's game JSON carries the same view as `pips state --json`
+  const r = await apiCall(server.url, 'POST', 'games', { game: 'icefrogs', options: { players: 3 }, seats: ['human', 'human', 'human'] });
+  assert.equal(r.status, 201);
+  assert.deepEqual(r.json.game.view, stateObject('icefrogs', ['players=3', 'max_plies=300']).view);
   await page.close();
 });

@@ -5,7 +5,10 @@
 // Board module contract (every games/<name>.js):
 //   createBoard(container, { play(text) }) -> { update(view, live), destroy() }
 // view is the game JSON from the API; live is true when this browser may move
-// now (its seat is to move and the latest position is shown).
+// now (its seat is to move and the latest position is shown). Boards draw the
+// position from view.view, the structured view (docs/architecture.md, "State
+// views"), never from the state text or the rendering; this generic board
+// shows the rendering as text, for games without a board of their own.
 
 export function createBoard(container, ctx) {
   const root = document.createElement('div');

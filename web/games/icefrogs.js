@@ -1,4 +1,6 @@
-// games/icefrogs.js — the IceFrogs board in SVG: the 37-cell star (ICF-R1)
+// games/icefrogs.js — the IceFrogs board in SVG, drawn from the server's
+// structured view (view.view: cells with coordinates, starts and stacks,
+// supplies; docs/architecture.md, "State views"): the 37-cell star (ICF-R1)
 // drawn as pointy-topped hexagons named as in the notation (rows a..i from
 // the bottom tip, cells numbered from the left), start spaces tinted in their
 // owner's colour (ICF-R2), each stack drawn bottom first as pyramids of its
@@ -11,10 +13,6 @@
 
 import { el, html, fillLegalList, pyramid, asButton, icon, keepFocus, moveArrow } from './svg.js';
 
-const ROWS = 'abcdefghi';
-// half-hex offsets of each row's cells, left to right (the star of the notation)
-const ROW_X = [[6], [5, 7], [0, 2, 4, 6, 8, 10, 12], [1, 3, 5, 7, 9, 11], [2, 4, 6, 8, 10],
-  [1, 3, 5, 7, 9, 11], [0, 2, 4, 6, 8, 10, 12], [5, 7], [6]];
 const R = 32;                       // hexagon circumradius
 const W = Math.sqrt(3) * R;         // hexagon width
 const PAD = 6;
@@ -23,35 +21,12 @@ const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
 const PIPS = { S: 1, M: 2, L: 3 };
 const PW = { S: 19, M: 26, L: 33 }; // pyramid width and height by size
 const PH = { S: 18, M: 25, L: 32 };
-const COLOUR_NAME = ['red', 'blue', 'green'];
+const COLOUR_NAME = ['red', 'blue', 'green', 'yellow', 'purple', 'orange']; // seats 1..6 (style.css)
 const SHOWN = 3;                    // pieces of a stack drawn (the top ones)
 
-export const CELLS = ROWS.split('').flatMap((r, i) => ROW_X[i].map((_, k) => `${r}${k + 1}`));
-
-export function startCells(players) {
-  return players === 3 ? ['a1', 'g1', 'g7'] : ['a1', 'i1'];
-}
-
-function centre(name) {
-  const row = ROWS.indexOf(name[0]);
-  const x = ROW_X[row][Number(name.slice(1)) - 1];
-  return [PAD + W / 2 + x * W / 2, PAD + R + (8 - row) * 1.5 * R];
-}
-
-/* "b1:2S e3:1L2M2S ply=12 passes=0" -> { cells: Map name -> [{p, s}] bottom
- * first (p = player 1..3), ply, passes }; "-" is the empty board. */
-export function parseState(text) {
-  const cells = new Map();
-  let ply = 0, passes = 0;
-  for (const part of (text || '').trim().split(/\s+/)) {
-    let m;
-    if ((m = /^([a-i]\d):((?:[1-3][SML])+)$/i.exec(part)))
-      cells.set(m[1].toLowerCase(), [...m[2].toUpperCase().matchAll(/([1-3])([SML])/g)]
-        .map((x) => ({ p: Number(x[1]), s: x[2] })));
-    else if ((m = /^ply=(\d+)$/.exec(part))) ply = Number(m[1]);
-    else if ((m = /^passes=(\d+)$/.exec(part))) passes = Number(m[1]);
-  }
-  return { cells, ply, passes };
+/* Centre of a view cell: x counts half cell widths, rows go up from a. */
+function centre(cell, rows) {
+  return [PAD + W / 2 + cell.x * W / 2, PAD + R + (rows - 1 - cell.row) * 1.5 * R];
 }
 
 /* "M+b1" -> {from: 'M', supply: true, to}; "c3-f6" -> {from: 'c3', to}; "pass" -> {pass} */
@@ -65,16 +40,10 @@ export function parseMove(text) {
   return null;
 }
 
-export function supplies(cells, players) {
-  const left = Array.from({ length: players }, () => ({ S: 5, M: 5, L: 5 }));
-  for (const st of cells.values()) for (const pc of st) if (left[pc.p - 1]) left[pc.p - 1][pc.s]--;
-  return left;
-}
-
 function describeStack(st) {
   if (!st || !st.length) return 'empty';
   const top = st[st.length - 1];
-  const one = (pc) => `player ${pc.p} ${SIZE_NAME[pc.s]}`;
+  const one = (pc) => `player ${pc.seat + 1} ${SIZE_NAME[pc.size]}`;
   return st.length === 1 ? one(top)
     : `stack of ${st.length}, top ${one(top)}; bottom first: ${st.map(one).join(', ')}`;
 }
@@ -95,9 +64,9 @@ function drawStack(g, cx, cy, st) {
   let base = cy + R * 0.62;
   for (let i = 0; i < shown.length; i++) {
     const pc = shown[i];
-    pyramid(g, cx, base, PW[pc.s], PH[pc.s], `p${pc.p} ${pc.s}${i === shown.length - 1 ? ' top' : ''}`,
-      i === shown.length - 1 ? PIPS[pc.s] : 0);
-    base -= PH[pc.s] * (shown.length > 2 ? 0.26 : 0.34);
+    pyramid(g, cx, base, PW[pc.size], PH[pc.size], `p${pc.seat + 1} ${pc.size}${i === shown.length - 1 ? ' top' : ''}`,
+      i === shown.length - 1 ? PIPS[pc.size] : 0);
+    base -= PH[pc.size] * (shown.length > 2 ? 0.26 : 0.34);
   }
   if (st.length > 1) {
     const bx = cx + R * 0.56, by = cy - R * 0.12;
@@ -122,9 +91,13 @@ export function createBoard(container, ctx) {
   function draw() { keepFocus(root, render); }
 
   function render() {
-    const players = Number(view.options?.players) || 2;
-    const { cells } = parseState(view.state);
-    const starts = startCells(players);
+    const pos = view.view;
+    const byName = new Map(pos.cells.map((c) => [c.name, c]));
+    const rows = Math.max(...pos.cells.map((c) => c.row)) + 1;
+    const cols = Math.max(...pos.cells.map((c) => c.x)) + 2;   // half widths, the outer halves included
+    const at = (name) => centre(byName.get(name), rows);
+    const starts = [];                 // start space of each seat (ICF-R2)
+    for (const c of pos.cells) if (c.start != null) starts[c.start] = c.name;
     const legal = live ? view.legal.map(parseMove).filter(Boolean) : [];
     const bySource = new Map();  // source key -> Map(final cell -> move text)
     for (const m of legal) {
@@ -140,11 +113,12 @@ export function createBoard(container, ctx) {
     const lastTo = last && !last.pass ? last.to : null;
 
     svg.replaceChildren();
-    svg.setAttribute('viewBox', `0 0 ${(7 * W + 2 * PAD).toFixed(1)} ${14 * R + 2 * PAD}`);
-    for (const name of CELLS) {
-      const [cx, cy] = centre(name);
-      const st = cells.get(name) || [];
-      const owner = starts.indexOf(name) + 1;
+    svg.setAttribute('viewBox', `0 0 ${(cols * W / 2 + 2 * PAD).toFixed(1)} ${((rows - 1) * 1.5 + 2) * R + 2 * PAD}`);
+    for (const cell of pos.cells) {
+      const name = cell.name;
+      const [cx, cy] = centre(cell, rows);
+      const st = cell.stack;
+      const owner = cell.start == null ? 0 : cell.start + 1;
       const isSource = bySource.has(name);
       const target = targets.get(name);
       const cls = ['cell'];
@@ -178,11 +152,10 @@ export function createBoard(container, ctx) {
     const lastSeat = view.ply > 0 ? view.moves[view.ply - 1]?.seat : null;
     const routeFrom = lastFrom || (last?.supply && lastSeat != null ? starts[lastSeat] : null);
     if (routeFrom && lastTo && routeFrom !== lastTo)
-      moveArrow(svg, ...centre(routeFrom), ...centre(lastTo), R * 0.5);
+      moveArrow(svg, ...at(routeFrom), ...at(lastTo), R * 0.5);
 
     // supplies: one row per player; the mover's sizes are buttons when live
-    const left = supplies(cells, players);
-    supplyBox.replaceChildren(...left.map((sup, i) => {
+    supplyBox.replaceChildren(...pos.supply.map((sup, i) => {
       const p = i + 1;
       const row = html('div', { class: `if-supply p${p}${p === mover ? ' to-move' : ''}`, 'data-player': p },
         html('span', { class: 'who' }, html('span', { class: `dot p${p}` }), `Player ${p}`));

@@ -1,4 +1,6 @@
-// games/nimitz.js — the Nimitz grid in SVG: cells named as in the notation
+// games/nimitz.js — the Nimitz grid in SVG, drawn from the server's
+// structured view (view.view: the layout's cells with their stacks, the
+// store; docs/architecture.md, "State views"): cells named as in the notation
 // (files a.. from the left, ranks 1.. from the bottom; holes of a layout
 // left blank), each stack of up to three pieces (NIM-R2: L, M, S from the
 // bottom) in its colour. An upright stack (U) is drawn from the side, the
@@ -12,7 +14,6 @@
 import { el, html, fillLegalList, pyramid, asButton, keepFocus } from './svg.js';
 
 const C = 90;                          // cell size
-const COLOURS = ['r', 'o', 'y', 'g', 'b'];
 const COLOUR_NAME = { r: 'red', o: 'orange', y: 'yellow', g: 'green', b: 'blue' };
 const SIZES = ['L', 'M', 'S'];
 const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
@@ -21,45 +22,18 @@ const ARROW = { U: '●', N: '↑', E: '→', S: '↓', W: '←' };
 const SIDE_W = { L: 52, M: 40, S: 28 }, SIDE_H = { L: 46, M: 36, S: 26 };   // upright, side view
 const FLAT = { L: 34, M: 25, S: 16 };  // flat: arrowhead half-length from the cell centre
 
-/* The board option -> { rows, cols, cells: Set of names } (layouts list rows top first). */
-export function boardShape(option) {
-  const v = String(option || 'coaster');
-  let rows = 3, cols = 3, grid = null;
-  if (v === 'volcano') rows = cols = 5;
-  else if (/^\d+x\d+$/.test(v)) [rows, cols] = v.split('x').map(Number);
-  else if (/^[#.]+(\/[#.]+)*$/.test(v)) {
-    grid = v.split('/');
-    rows = grid.length; cols = grid[0].length;
-  }
-  const cells = new Set();
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols; c++)
-      if (!grid || grid[rows - 1 - r][c] === '#') cells.add(String.fromCharCode(97 + c) + (r + 1));
-  return { rows, cols, cells };
-}
-
-/* "a1:U:rL b2:N:gLoMrS" -> Map cell -> { orient, pieces: [{colour, size}] bottom first } */
-export function parseState(text) {
-  const cells = new Map();
-  for (const part of (text || '').trim().split(/\s+/)) {
-    const m = /^([a-z]\d+):([UNESW]):((?:[roygb][SML])+)$/i.exec(part);
-    if (m) cells.set(m[1].toLowerCase(), { orient: m[2].toUpperCase(),
-      pieces: [...m[3].matchAll(/([roygb])([SML])/gi)].map((x) => ({ colour: x[1].toLowerCase(), size: x[2].toUpperCase() })) });
-  }
-  return cells;
-}
-
 /* "rL@b2:N" -> { colour, size, cell, orient } */
 export function parseMove(text) {
-  const m = /^([roygb])([SML])@([a-z]\d+)(?::([UNESW]))?$/i.exec(text);
+  const m = /^([a-z])([SML])@([a-z]\d+)(?::([UNESW]))?$/i.exec(text);
   return m ? { text, colour: m[1].toLowerCase(), size: m[2].toUpperCase(), cell: m[3].toLowerCase(),
     orient: (m[4] || '').toUpperCase() } : null;
 }
 
-function describe(stack) {
-  if (!stack) return 'empty';
-  return `${ORIENT[stack.orient]}, ${stack.pieces.map((p) => `${COLOUR_NAME[p.colour]} ${SIZE_NAME[p.size]}`).join(' under ')}`
-    .replace(/ under /g, ', then ');
+const colourName = (c) => COLOUR_NAME[c] || c;
+
+function describe(cell) {
+  if (!cell.stack.length) return 'empty';
+  return `${ORIENT[cell.orient]}, ${cell.stack.map((p) => `${colourName(p.colour)} ${SIZE_NAME[p.size]}`).join(', then ')}`;
 }
 
 /* An arrowhead pointing `orient`, centred on (cx, cy), half-length a. */
@@ -76,13 +50,13 @@ function drawStack(g, x0, y0, st) {
   const cx = x0 + C / 2;
   if (st.orient === 'U') { // from the side: each piece standing on the one below
     let base = y0 + C - 10;
-    for (const p of st.pieces) {
+    for (const p of st.stack) {
       pyramid(g, cx, base, SIDE_W[p.size], SIDE_H[p.size], `n${p.colour} ${p.size}`, { S: 1, M: 2, L: 3 }[p.size]);
       base -= SIDE_H[p.size] * 0.42;
     }
   } else { // from above: arrowheads, the upper (smaller) pieces on top
     const cy = y0 + C / 2 + 4;
-    for (const p of st.pieces) arrowhead(g, cx, cy, FLAT[p.size], st.orient, `n${p.colour} ${p.size}`);
+    for (const p of st.stack) arrowhead(g, cx, cy, FLAT[p.size], st.orient, `n${p.colour} ${p.size}`);
   }
   el('text', { class: 'orient', x: x0 + C - 6, y: y0 + 14, 'text-anchor': 'end' }, g).textContent = ARROW[st.orient];
 }
@@ -102,10 +76,9 @@ export function createBoard(container, ctx) {
   function draw() { keepFocus(root, render); }
 
   function render() {
-    const shape = boardShape(view.options?.board);
-    const cells = parseState(view.state);
-    const sets = Number(view.options?.sets) || 1;
-    const colours = COLOURS.slice(0, Number(view.options?.colors) || 5);
+    const pos = view.view;
+    const sets = pos.sets;
+    const left = new Map(pos.store.map((e) => [e.colour + e.size, e.left]));
     const legal = live ? view.legal.map(parseMove).filter(Boolean) : [];
     const byPiece = new Map();           // 'rL' -> Map cell -> [moves]
     for (const m of legal) {
@@ -120,50 +93,45 @@ export function createBoard(container, ctx) {
     const last = view.ply > 0 ? parseMove(view.moves[view.ply - 1]?.text || '') : null;
 
     // the store: what is left of each colour and size
-    const used = {};
-    for (const st of cells.values()) for (const p of st.pieces) used[p.colour + p.size] = (used[p.colour + p.size] || 0) + 1;
-    store.replaceChildren(...colours.map((c) => html('div', { class: 'nm-colour' },
+    store.replaceChildren(...pos.colours.map((c) => html('div', { class: 'nm-colour' },
       html('span', { class: `dot n${c}` }),
       SIZES.map((s) => {
-        const k = c + s, left = sets - (used[k] || 0), can = byPiece.has(k);
+        const k = c + s, n = left.get(k) ?? 0, can = byPiece.has(k);
         const b = html('button', { type: 'button', class: 'secondary size', 'data-piece': k, 'data-key': `store-${k}`, disabled: !can,
           'aria-pressed': can ? String(pick === k) : false,
-          'aria-label': `${COLOUR_NAME[c]} ${SIZE_NAME[s]}: ${left} in the store${can ? '; choose to place' : ''}` },
-        html('span', { class: `sw n${c} ${s}` }), `${s}${sets > 1 ? `×${left}` : ''}`);
-        if (left <= 0) b.classList.add('gone');
+          'aria-label': `${colourName(c)} ${SIZE_NAME[s]}: ${n} in the store${can ? '; choose to place' : ''}` },
+        html('span', { class: `sw n${c} ${s}` }), `${s}${sets > 1 ? `×${n}` : ''}`);
+        if (n <= 0) b.classList.add('gone');
         if (can) b.addEventListener('click', () => { pick = pick === k ? null : k; chooseFor = null; draw(); });
         return b;
       }))));
 
     svg.replaceChildren();
-    svg.setAttribute('viewBox', `-2 -2 ${shape.cols * C + 4} ${shape.rows * C + 4}`);
-    for (let r = shape.rows - 1; r >= 0; r--) {
-      for (let c = 0; c < shape.cols; c++) {
-        const name = String.fromCharCode(97 + c) + (r + 1);
-        if (!shape.cells.has(name)) continue;
-        const x0 = c * C, y0 = (shape.rows - 1 - r) * C;
-        const st = cells.get(name);
-        const opts = targets.get(name);
-        const cls = ['cell'];
-        if (opts) cls.push('legal');
-        if (chooseFor === name) cls.push('chosen');
-        if (last && last.cell === name) cls.push('last');
-        const g = el('g', { class: cls.join(' '), 'data-cell': name, 'data-key': name, 'data-stack': st ? `${st.orient}:${st.pieces.map((p) => p.colour + p.size).join('')}` : '' }, svg);
-        el('rect', { x: x0 + 2, y: y0 + 2, width: C - 4, height: C - 4, rx: 6 }, g);
-        el('text', { class: 'coord', x: x0 + 7, y: y0 + 15 }, g).textContent = name;
-        if (st) drawStack(g, x0, y0, st);
-        const label = `${name}: ${describe(st)}`;
-        el('title', {}, g).textContent = label;   // a tooltip with the whole stack
-        if (opts) {
-          el('text', { class: 'kinds', x: x0 + 7, y: y0 + C - 8 }, g).textContent = opts.map((m) => ARROW[m.orient]).join(' ');
-          asButton(g, `${label}; place here (${opts.map((m) => m.text).join(' or ')})`, () => {
-            if (opts.length === 1) ctx.play(opts[0].text);
-            else { chooseFor = name; draw(); }
-          });
-        } else {
-          g.setAttribute('role', 'img');
-          g.setAttribute('aria-label', label);
-        }
+    svg.setAttribute('viewBox', `-2 -2 ${pos.cols * C + 4} ${pos.rows * C + 4}`);
+    // top rank first, so the drawing order matches the reading order
+    for (const st of [...pos.cells].sort((a, b) => b.rank - a.rank || a.file - b.file)) {
+      const name = st.name;
+      const x0 = st.file * C, y0 = (pos.rows - 1 - st.rank) * C;
+      const opts = targets.get(name);
+      const cls = ['cell'];
+      if (opts) cls.push('legal');
+      if (chooseFor === name) cls.push('chosen');
+      if (last && last.cell === name) cls.push('last');
+      const g = el('g', { class: cls.join(' '), 'data-cell': name, 'data-key': name, 'data-stack': st.stack.length ? `${st.orient}:${st.stack.map((p) => p.colour + p.size).join('')}` : '' }, svg);
+      el('rect', { x: x0 + 2, y: y0 + 2, width: C - 4, height: C - 4, rx: 6 }, g);
+      el('text', { class: 'coord', x: x0 + 7, y: y0 + 15 }, g).textContent = name;
+      if (st.stack.length) drawStack(g, x0, y0, st);
+      const label = `${name}: ${describe(st)}`;
+      el('title', {}, g).textContent = label;   // a tooltip with the whole stack
+      if (opts) {
+        el('text', { class: 'kinds', x: x0 + 7, y: y0 + C - 8 }, g).textContent = opts.map((m) => ARROW[m.orient]).join(' ');
+        asButton(g, `${label}; place here (${opts.map((m) => m.text).join(' or ')})`, () => {
+          if (opts.length === 1) ctx.play(opts[0].text);
+          else { chooseFor = name; draw(); }
+        });
+      } else {
+        g.setAttribute('role', 'img');
+        g.setAttribute('aria-label', label);
       }
     }
 
@@ -174,7 +142,7 @@ export function createBoard(container, ctx) {
           onclick: () => ctx.play(m.text) }, `${ARROW[m.orient]} ${ORIENT[m.orient]}`)));
 
     if (!live) hint.textContent = '';
-    else if (pick) hint.textContent = `${COLOUR_NAME[pick[0]]} ${SIZE_NAME[pick[1]]}: choose a highlighted cell (${targets.size}).`;
+    else if (pick) hint.textContent = `${colourName(pick[0])} ${SIZE_NAME[pick[1]]}: choose a highlighted cell (${targets.size}).`;
     else hint.textContent = byPiece.size ? 'Choose a piece from the store.' : '';
 
     all.hidden = !live;

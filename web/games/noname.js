@@ -1,9 +1,12 @@
-// games/noname.js — the Noname table seen from above, in SVG (mm, y up).
+// games/noname.js — the Noname table seen from above, in SVG (mm, y up),
+// drawn from the server's structured view (view.view: the table and the
+// piece model's sizes, every piece with its footprint, target, score and
+// who subdues it, the pads; docs/architecture.md, "State views").
 // Upright pieces (defenders) are their square base with the ridges to the
 // apex; lying pieces (attackers) are their triangular footprint with the
 // ridge to the tip, and a line along their ray to what they point at (the
-// server's rendering says which piece and how far, NON-R5). Pads list each
-// seat's pieces and score. Placing: choose a piece from the mover's pad and
+// view says which piece and how far, NON-R5). Pads list each seat's pieces
+// and score. Placing: choose a piece from the mover's pad and
 // upright or lying, then press on the table and drag: the press sets the
 // centre (upright) or the tip (lying), the drag the rotation or heading; a
 // preview shows the footprint (red when it leaves the table or overlaps,
@@ -14,8 +17,6 @@
 
 import { el, html, keepFocus } from './svg.js';
 
-const BASE = { S: 14.3, M: 19.8, L: 25.4 };   // NON-R17: base side w
-const FACE = { S: 26.4, M: 36.3, L: 46.3 };   // lying length l, tip to base edge
 const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
 export const COLOUR_NAME = { r: 'red', y: 'yellow', g: 'green', b: 'blue', k: 'black', w: 'white',
   p: 'purple', o: 'orange', c: 'cyan', x: 'clear' };
@@ -41,62 +42,27 @@ export function moveText(p) {
   return `${p.colour}${p.size}@${f(p.x)},${f(p.y)}>${f(a)}`;
 }
 
-/* The position text -> { width, height, seats, turn, toMove, pads: {c: [{colour, size, n}]},
- * pieces: [{id, ...move}] }. */
-export function parseState(text) {
-  const t = (text || '').trim().split(/\s+/);
-  const s = { width: 600, height: 600, seats: [], pads: {}, pieces: [], turn: 1, toMove: null };
-  for (let i = 0; i < t.length; i++) {
-    let m;
-    if ((m = /^table=(\d+(?:\.\d)?)x(\d+(?:\.\d)?)$/.exec(t[i]))) { s.width = Number(m[1]); s.height = Number(m[2]); }
-    else if (t[i] === 'seats') s.seats = (t[++i] || '').split(',');
-    else if (t[i] === 'turn') s.turn = Number(t[++i]);
-    else if (t[i] === 'to') s.toMove = t[++i];
-    else if (t[i] === 'pads') {
-      while (i + 1 < t.length && /^[a-z]:/.test(t[i + 1])) {
-        const [c, list] = t[++i].split(':');
-        s.pads[c] = list === '-' ? [] : list.split(',').map((e) => {
-          const q = /^([a-z])([SML])(\d+)$/.exec(e);
-          return q ? { colour: q[1], size: q[2], n: Number(q[3]) } : null;
-        }).filter(Boolean);
-      }
-    } else if (t[i] === 'table') {
-      for (i++; i < t.length; i += 2) {
-        const id = /^#(\d+)$/.exec(t[i]);
-        const mv = id && parseMove(t[i + 1] || '');
-        if (mv) s.pieces.push({ id: Number(id[1]), ...mv });
-      }
-    }
-  }
-  return s;
+/* The view's pieces with what drawing needs: upright, the move text and
+ * the footprint (poly) as the server computed it. */
+export function tablePieces(pos) {
+  return pos.pieces.map((p) => {
+    const q = { ...p, upright: !p.lying, poly: p.corners };
+    q.text = moveText(q);
+    return q;
+  });
 }
 
-/* From the server's rendering: per piece id its target, hit distance,
- * who subdues it, own-link and score; per colour the running score. */
-export function parseRender(text) {
-  const info = new Map(), scores = {};
-  for (const line of (text || '').split('\n')) {
-    let m;
-    if ((m = /^#(\d+)\s+\S+\s*(.*?)\s+([+-]?\d+)\s*$/.exec(line))) {
-      const rest = m[2];
-      const hit = /(?:->|→) #(\d+) \(([\d.]+) mm\)/.exec(rest);
-      const sub = /subdued by ([a-z]+)/.exec(rest);
-      info.set(Number(m[1]), { target: hit ? Number(hit[1]) : null, dist: hit ? Number(hit[2]) : null,
-        subdued: sub ? sub[1] : '', ownLinked: /own-linked/.test(rest), score: Number(m[3]) });
-    } else if ((m = /^([a-z]) pad:.*score ([+-]?\d+)\s*$/.exec(line))) scores[m[1]] = Number(m[2]);
-  }
-  return { info, scores };
-}
-
-/* Footprint corners in mm, counter-clockwise (NON §4). */
-export function footprint(p) {
-  const w = BASE[p.size];
+/* Footprint corners in mm, counter-clockwise (NON §4), of a placement p
+ * ({size, x, y, upright, angle}); layout is the view's {base, face} sizes
+ * (NON-R17: base side w, lying length l from tip to base edge). */
+export function footprint(p, layout) {
+  const w = layout.base[p.size];
   const a = p.angle * Math.PI / 180, c = Math.cos(a), s = Math.sin(a);
   if (p.upright) {
     const h = w / 2;
     return [[-h, -h], [h, -h], [h, h], [-h, h]].map(([u, v]) => [p.x + u * c - v * s, p.y + u * s + v * c]);
   }
-  const l = FACE[p.size];
+  const l = layout.face[p.size];
   const bx = p.x - l * c, by = p.y - l * s;        // base midpoint, behind the tip
   const nx = -s * w / 2, ny = c * w / 2;
   return [[p.x, p.y], [bx + nx, by + ny], [bx - nx, by - ny]];
@@ -169,7 +135,7 @@ export function createBoard(container, ctx) {
   });
   input.addEventListener('input', () => { preview = parseMove(input.value.trim()); drawPreview(); });
 
-  let view = null, live = false, st = null, rendered = null;
+  let view = null, live = false, st = null;
   let pick = null;               // { colour, size } from the mover's pad
   let upright = true, angle = 0; // pose for the next placement
   let preview = null;            // a placement shown as a ghost
@@ -220,7 +186,7 @@ export function createBoard(container, ctx) {
   function pointsAttr(poly) { return poly.map(([x, y]) => `${x.toFixed(2)},${(st.height - y).toFixed(2)}`).join(' '); }
 
   function drawPiece(g, p, cls) {
-    const poly = footprint(p);
+    const poly = p.poly || footprint(p, st.layout);
     const pg = el('g', { class: `nn-piece c-${p.colour} ${p.upright ? 'up' : 'lying'} ${cls || ''}`.trim() }, g);
     el('polygon', { points: pointsAttr(poly) }, pg);
     if (p.upright) { // ridges from each corner to the apex above the centre
@@ -242,8 +208,11 @@ export function createBoard(container, ctx) {
   function draw() { keepFocus(root, render); }
 
   function render() {
-    st = parseState(view.state);
-    rendered = parseRender(view.render);
+    const pos = view.view;
+    st = { width: pos.table.width, height: pos.table.height, layout: pos.layout, pieces: tablePieces(pos),
+      seats: pos.seats.map((s) => s.colour), toMove: pos.to_move_colour,
+      pads: Object.fromEntries(pos.seats.map((s) => [s.colour, s.pad])),
+      scores: Object.fromEntries(pos.seats.map((s) => [s.colour, s.score])) };
     const mover = live ? st.toMove : null;
     const pad = mover ? st.pads[mover] || [] : [];
     if (pick && !pad.some((e) => e.colour === pick.colour && e.size === pick.size)) pick = null;
@@ -253,7 +222,7 @@ export function createBoard(container, ctx) {
     pads.replaceChildren(...st.seats.map((c, i) => {
       const box = html('div', { class: `nn-pad${c === st.toMove ? ' to-move' : ''}`, 'data-colour': c },
         html('span', { class: 'who' }, html('span', { class: `dot c-${c}` }),
-          `Player ${i + 1} (${COLOUR_NAME[c]}) · score ${rendered.scores[c] ?? 0}`));
+          `Player ${i + 1} (${COLOUR_NAME[c]}) · score ${st.scores[c]}`));
       const list = st.pads[c] || [];
       if (!list.length) box.append(html('span', { class: 'help' }, 'pad empty'));
       for (const e of list) {
@@ -292,22 +261,21 @@ export function createBoard(container, ctx) {
     layer.pieces = el('g', { class: 'nn-pieces' }, svg);
     const byId = new Map(st.pieces.map((p) => [p.id, p]));
     for (const p of st.pieces) {
-      const pi = rendered.info.get(p.id) || {};
       if (!p.upright) {
-        const len = pi.target != null ? pi.dist : toEdge(p.x, p.y, p.angle, st.width, st.height);
-        ray(layer.pieces, p.x, p.y, p.angle, len, pi.target != null ? `hit c-${p.colour}` : 'miss');
+        const len = p.target != null ? p.hit_mm : toEdge(p.x, p.y, p.angle, st.width, st.height);
+        ray(layer.pieces, p.x, p.y, p.angle, len, p.target != null ? `hit c-${p.colour}` : 'miss');
       }
     }
     for (const p of st.pieces) {
-      const pi = rendered.info.get(p.id) || {};
-      const cls = [pi.subdued ? 'subdued' : '', pi.ownLinked ? 'own-linked' : ''].join(' ');
+      const cls = [p.subdued_by ? 'subdued' : '', p.own_linked ? 'own-linked' : '', p.id === pos.last_id ? 'last' : '']
+        .filter(Boolean).join(' ');
       const pg = drawPiece(layer.pieces, p, cls);
       pg.setAttribute('data-id', p.id);
-      const target = pi.target != null ? byId.get(pi.target) : null;
+      const target = p.target != null ? byId.get(p.target) : null;
       const t = el('title', {}, pg);
-      t.textContent = `#${p.id} ${p.text}${target ? ` → #${target.id}` : ''}${pi.subdued ? `, subdued by ${pi.subdued}` : ''}` +
-        `${pi.ownLinked ? ', own-linked' : ''}; scores ${pi.score ?? 0}`;
-      const [cx, cy] = p.upright ? [p.x, p.y] : footprint(p).reduce((a, q) => [a[0] + q[0] / 3, a[1] + q[1] / 3], [0, 0]);
+      t.textContent = `#${p.id} ${p.text}${target ? ` → #${target.id}` : ''}${p.subdued_by ? `, subdued by ${p.subdued_by}` : ''}` +
+        `${p.own_linked ? ', own-linked' : ''}; scores ${p.score}`;
+      const [cx, cy] = p.upright ? [p.x, p.y] : p.poly.reduce((a, q) => [a[0] + q[0] / 3, a[1] + q[1] / 3], [0, 0]);
       el('text', { class: 'nn-id', x: cx, y: st.height - cy + 3, 'text-anchor': 'middle' }, layer.pieces).textContent = p.id;
     }
     layer.ghost = el('g', { class: 'nn-ghost', 'pointer-events': 'none' }, svg);
@@ -339,16 +307,16 @@ export function createBoard(container, ctx) {
     if (!layer.ghost) return;
     layer.ghost.replaceChildren();
     if (!preview || !st) return;
-    const poly = footprint(preview);
+    const poly = footprint(preview, st.layout);
     const off = poly.some(([x, y]) => x < -1e-6 || y < -1e-6 || x > st.width + 1e-6 || y > st.height + 1e-6);
-    const hitBy = st.pieces.find((q) => overlaps(poly, footprint(q)));
+    const hitBy = st.pieces.find((q) => overlaps(poly, q.poly));
     const bad = off || !!hitBy;
     drawPiece(layer.ghost, preview, bad ? 'bad' : 'ok');
     let note = preview.text || moveText(preview);
     if (!preview.upright) {
       let best = Infinity, target = null;
       for (const q of st.pieces) {
-        const t = rayHit(preview.x, preview.y, preview.angle, footprint(q));
+        const t = rayHit(preview.x, preview.y, preview.angle, q.poly);
         if (t < best - 1e-6) { best = t; target = q; }
       }
       const len = target ? best : toEdge(preview.x, preview.y, preview.angle, st.width, st.height);

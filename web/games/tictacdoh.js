@@ -1,10 +1,13 @@
-// games/tictacdoh.js — the Tic Tac Doh! board in SVG. Pyramids are drawn as
-// triangles of three sizes (S red, M amber, L blue, with 1-3 pips). A tree
-// (each piece smaller than the one below, TTD-R3) is drawn as triangles
-// stacked upward; a nest (each piece larger) as triangles sharing a base,
-// the outer one filled and the hidden ones dashed. The grid shows the
-// occupied cells and every cell a piece may go to (y grows upward, as in
-// the notation "M@1,-1"). Placing: choose a size, then a highlighted cell.
+// games/tictacdoh.js — the Tic Tac Doh! board in SVG, drawn from the
+// server's structured view (view.view: cells with stacks, stash, the line;
+// docs/architecture.md, "State views"). Pyramids are drawn as triangles of
+// three sizes (S red, M amber, L blue, with 1-3 pips). A tree (each piece
+// smaller than the one below, TTD-R3) is drawn as triangles stacked upward;
+// a nest (each piece larger) as triangles sharing a base, the outer one
+// filled and the hidden ones dashed. The grid shows the occupied cells and
+// every cell a piece may go to (y grows upward, as in the notation
+// "M@1,-1"); a completed line (TTD-R5) is marked. Placing: choose a size,
+// then a highlighted cell.
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 100;
@@ -12,17 +15,6 @@ const SIZES = ['S', 'M', 'L'];
 const WIDTH = { S: 34, M: 52, L: 70 };
 const HEIGHT = { S: 34, M: 50, L: 66 };
 const PIPS = { S: 1, M: 2, L: 3 };
-
-/* "0,0:LM 1,0:S" -> Map "x,y" -> ['L','M'] (bottom first); "-" is empty. */
-export function parseState(text) {
-  const cells = new Map();
-  if (!text || text.trim() === '-') return cells;
-  for (const part of text.trim().split(/\s+/)) {
-    const m = /^(-?\d+),(-?\d+):([SML]+)$/.exec(part);
-    if (m) cells.set(`${Number(m[1])},${Number(m[2])}`, m[3].split(''));
-  }
-  return cells;
-}
 
 /* "S@1,-1" -> { size: 'S', x: 1, y: -1 } or null */
 export function parseMove(text) {
@@ -51,21 +43,22 @@ function pips(g, cx, base, size) {
     el('circle', { cx: cx + (i - (n - 1) / 2) * 8, cy: base - 7, r: 2.6, class: 'pip' }, g);
 }
 
-function stackKind(stack) {
-  if (stack.length < 2) return '';
-  return SIZES.indexOf(stack[1]) < SIZES.indexOf(stack[0]) ? 'tree' : 'nest';
+/* 'tree' or 'nest' (TTD-R3) from the view's kind; '' for a single piece. */
+function stackKind(cell) {
+  return cell && cell.kind !== 'single' ? cell.kind : '';
 }
 
-function describe(stack) {
-  if (!stack || stack.length === 0) return 'empty';
-  const names = stack.map((s) => ({ S: 'small', M: 'medium', L: 'large' })[s]);
-  const kind = stackKind(stack);
+function describe(cell) {
+  if (!cell) return 'empty';
+  const names = cell.stack.map((s) => ({ S: 'small', M: 'medium', L: 'large' })[s]);
+  const kind = stackKind(cell);
   return kind ? `${kind} of ${names.join(', ')} (bottom first)` : `${names[0]} pyramid`;
 }
 
-function drawStack(g, x0, y0, stack) {
+function drawStack(g, x0, y0, cell) {
+  const stack = cell.stack;
   const cx = x0 + CELL / 2, base = y0 + CELL - 10;
-  const kind = stackKind(stack);
+  const kind = stackKind(cell);
   const group = el('g', { class: `stack ${kind}` }, g);
   if (kind === 'nest') {
     const top = stack[stack.length - 1];
@@ -113,18 +106,18 @@ export function createBoard(container, ctx) {
   document.addEventListener('keydown', onKey);
 
   function draw() {
-    const cells = parseState(view.state);
+    const pos = view.view;
+    const cells = new Map(pos.cells.map((c) => [`${c.x},${c.y}`, c]));
+    const line = new Set((pos.line || []).map(([x, y]) => `${x},${y}`));
     const legal = live ? view.legal.map(parseMove).filter(Boolean) : [];
     const bySize = { S: new Set(), M: new Set(), L: new Set() };
     for (const m of legal) bySize[m.size].add(`${m.x},${m.y}`);
     if (live && (!selected || bySize[selected].size === 0))
       selected = SIZES.find((s) => bySize[s].size > 0) || null;
-    // the stash is shared (5 of each size); what is left follows from the board
-    const used = { S: 0, M: 0, L: 0 };
-    for (const st of cells.values()) for (const s of st) used[s]++;
+    // the shared stash: what is left of each size
     for (const s of SIZES) {
       const b = buttons[s];
-      b.innerHTML = `<span class="sw" style="background:var(--${s.toLowerCase()})"></span>${s} ×${5 - used[s]}`;
+      b.innerHTML = `<span class="sw" style="background:var(--${s.toLowerCase()})"></span>${s} ×${pos.stash[s]}`;
       b.disabled = !live || bySize[s].size === 0;
       b.setAttribute('aria-pressed', String(live && selected === s));
     }
@@ -144,13 +137,14 @@ export function createBoard(container, ctx) {
         const key = `${x},${y}`;
         const x0 = (x - minx) * CELL, y0 = (maxy - y) * CELL;
         const isTarget = targets.has(key);
-        const g = el('g', { class: `cell${isTarget ? ' legal' : ''}`, 'data-cell': key }, svg);
+        const g = el('g', { class: `cell${isTarget ? ' legal' : ''}${line.has(key) ? ' line' : ''}`, 'data-cell': key,
+          'data-stack': (cells.get(key)?.stack || []).join('') }, svg);
         el('rect', { x: x0 + 2, y: y0 + 2, width: CELL - 4, height: CELL - 4, rx: 6 }, g);
         el('text', { x: x0 + CELL - 6, y: y0 + 14, 'text-anchor': 'end', class: 'coord' }, g)
           .textContent = key;
-        const stack = cells.get(key);
-        if (stack) drawStack(g, x0, y0, stack);
-        const label = `cell ${key}: ${describe(stack)}`;
+        const cell = cells.get(key);
+        if (cell) drawStack(g, x0, y0, cell);
+        const label = `cell ${key}: ${describe(cell)}${line.has(key) ? ', in the winning line' : ''}`;
         if (isTarget) {
           g.setAttribute('tabindex', '0');
           g.setAttribute('role', 'button');

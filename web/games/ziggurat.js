@@ -1,5 +1,8 @@
-// games/ziggurat.js — the Ziggurat board in SVG: the 8x8 board (a1 lower
-// left, north up) shaded by level (ZIG-R1: 1 outer ring .. 4 the centre),
+// games/ziggurat.js — the Ziggurat board in SVG, drawn from the server's
+// structured view (view.view: squares with coordinates, levels, stations and
+// piles; seats, mover, phase and dice; docs/architecture.md, "State views"):
+// the 8x8 board (a1 lower left, north up) shaded by level (ZIG-R1: 1 outer
+// ring .. 4 the centre),
 // each colour's walls (small pyramids), Goal and off-board Start (ZIG-R2),
 // the piles bottom to top as stacked pyramids (Queens taller, with a crown),
 // the dice of the turn (movement value, action face, what is still unused)
@@ -12,43 +15,12 @@
 import { el, html, fillLegalList, pyramid, asButton, keepFocus, moveArrow } from './svg.js';
 
 const C = 56;                        // square size
-const COLOURS = ['R', 'G', 'Y', 'B'];
-const NAME = { R: 'Red', G: 'Green', Y: 'Yellow', B: 'Blue' };
-const STATIONS = {                  // ZIG-R2 (shared/rules/ziggurat.md section 1)
-  R: { start: 'h0', goal: 'e4', walls: ['g1', 'f2', 'e3'] },
-  G: { start: 'i8', goal: 'e5', walls: ['h7', 'g6', 'f5'] },
-  Y: { start: 'a9', goal: 'd5', walls: ['b8', 'c7', 'd6'] },
-  B: { start: '@1', goal: 'd4', walls: ['a2', 'b3', 'c4'] },
-};
-const ACTION = { T: 'Tip', S: 'Swap', H: 'Hop', D: 'Dig', A: 'Aim', W: 'Wild', L: 'Leap', R: 'Redo' };
 const STEP = { M: 'Move', A: 'Aim move', H: 'Hop move', L: 'Leap', D: 'Dig', S: 'Swap' };
 const ARROW = { N: '↑', NE: '↗', E: '→', SE: '↘', S: '↓', SW: '↙', W: '←', NW: '↖' };
 const DIR = { N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1] };
 const DIR_NAME = { N: 'north', NE: 'north-east', E: 'east', SE: 'south-east', S: 'south', SW: 'south-west', W: 'west', NW: 'north-west' };
 const SQ = '([a-i@][0-9])';
 
-const FILES = '@abcdefghi';
-function xy(sq) { return [FILES.indexOf(sq[0]), Number(sq[1])]; }
-function level(x, y) { return Math.min(x, y, 9 - x, 9 - y); }
-
-/* "mover=R phase=step move=4 action=W flags=MA turns=12 result=- | f1:R,B h0:R"
- * -> { mover, phase, move, action, flags, turns, result, piles: Map sq -> ['R','BQ',..] } */
-export function parseState(text) {
-  const [head, body = ''] = (text || '').split('|');
-  const s = { piles: new Map() };
-  for (const part of head.trim().split(/\s+/)) {
-    const m = /^(\w+)=(.*)$/.exec(part);
-    if (m) s[m[1]] = m[2];
-  }
-  s.move = Number(s.move) || 0;
-  s.turns = Number(s.turns) || 0;
-  if (s.flags === '-' || s.flags == null) s.flags = '';
-  for (const part of body.trim().split(/\s+/)) {
-    const m = new RegExp(`^${SQ}:(.+)$`).exec(part);
-    if (m) s.piles.set(m[1], m[2].split(','));
-  }
-  return s;
-}
 
 /* A step token -> { text, kind, from, to, ... }; kind 'move' for the steps
  * played by clicking two squares, 'button' for the rest. */
@@ -70,26 +42,18 @@ export function parseStep(text) {
   return { text, kind: 'button', label: text };
 }
 
-/* Colours of each seat (ZIG-R25, R26): seats go clockwise from Red over the
- * colours in play; the two-colour game gives seat 1 Red+Yellow. */
-export function seatColours(options = {}) {
-  const players = Number(options.players) || 4;
-  if (options.mode === 'two_colour') return [['R', 'Y'], ['B', 'G']];
-  let present = ['R', 'B', 'Y', 'G'];
-  if (players === 3) present = present.filter((c) => NAME[c].toLowerCase() !== (options.omit || 'green'));
-  if (players === 2) present = options.pair === 'bg' ? ['B', 'G'] : ['R', 'Y'];
-  return present.map((c) => [c]);
-}
+/* A view pile [{colour, queen}] as tokens bottom first: ['R', 'BQ']. */
+function pileTokens(pile) { return pile.map((p) => p.colour + (p.queen ? 'Q' : '')); }
 
-function pieceName(p) { return `${NAME[p[0]]}${p[1] === 'Q' ? ' Queen' : ''}`; }
-function describePile(pile) {
+function describePile(pile, names) {
+  const pieceName = (p) => `${names[p[0]]}${p[1] === 'Q' ? ' Queen' : ''}`;
   if (!pile || !pile.length) return 'empty';
   return pile.length === 1 ? pieceName(pile[0]) : `pile of ${pile.length}, bottom first: ${pile.map(pieceName).join(', ')}`;
 }
 
+/* The corner of a square (x, y from the view; north up) in board pixels. */
 function sqCorner(sq) {
-  const [x, y] = xy(sq);
-  return [x * C, (9 - y) * C];
+  return [sq.x * C, (9 - sq.y) * C];
 }
 
 /* A pile bottom to top, each piece standing partly above the one below;
@@ -148,11 +112,14 @@ export function createBoard(container, ctx) {
   let view = null, live = false;
   let selected = null, chooseFor = null;
   let hoverAt = null;             // square of the Tip/Swap button under the pointer
+  let squareOf = new Map();       // square name -> the view's square
 
   function draw() { keepFocus(root, render); }
 
   function render() {
-    const s = parseState(view.state);
+    const pos = view.view;
+    const names = Object.fromEntries(pos.colours.map((c) => [c.colour, c.name]));
+    squareOf = new Map(pos.squares.map((q) => [q.name, q]));
     const legal = live ? view.legal.map(parseStep) : [];
     const moves = new Map();      // from -> Map(to -> [steps])
     const add = (a, b, st) => {
@@ -171,19 +138,18 @@ export function createBoard(container, ctx) {
     const recent = recentSteps(view);
     const lastSquares = new Set(recent.flatMap((st) => (st.kind === 'move' ? [st.from, st.to] : st.at ? [st.at] : [])));
 
-    drawDice(s);
+    drawDice(pos, names);
     svg.replaceChildren();
     svg.setAttribute('viewBox', `0 0 ${10 * C} ${10 * C}`);
-    const squares = [];
-    for (let y = 8; y >= 1; y--) for (let x = 1; x <= 8; x++) squares.push(FILES[x] + y);
-    for (const c of COLOURS) squares.push(STATIONS[c].start);
-    for (const sq of squares) {
-      const [x, y] = xy(sq);
-      const [x0, y0] = sqCorner(sq);
-      const lv = level(x, y);
-      const station = COLOURS.find((c) => STATIONS[c].start === sq || STATIONS[c].goal === sq);
-      const wallOf = COLOURS.find((c) => STATIONS[c].walls.includes(sq));
-      const isStart = lv === 0;
+    // the board from the north rank down (a tall pile overlaps the square above), then the Starts
+    const squares = [...pos.squares].sort((a, b) => (a.level === 0) - (b.level === 0) || b.y - a.y || a.x - b.x);
+    for (const q of squares) {
+      const sq = q.name;
+      const [x0, y0] = sqCorner(q);
+      const lv = q.level;
+      const station = q.start || q.goal;
+      const wallOf = q.wall;
+      const isStart = q.start != null;
       const cls = ['sq', `lv${lv}`];
       if (station) cls.push(isStart ? 'start' : 'goal', `st${station}`);
       if (selected === sq) cls.push('selected');
@@ -192,20 +158,20 @@ export function createBoard(container, ctx) {
       if (chooseFor === sq) cls.push('chosen');
       if (lastSquares.has(sq)) cls.push('last');
       if (hoverAt?.at === sq) cls.push('hover');
-      const pile = s.piles.get(sq) || [];
+      const pile = pileTokens(q.pile);
       const g = el('g', { class: cls.join(' '), 'data-sq': sq, 'data-key': sq, 'data-pile': pile.join(',') }, svg);
       el('rect', { class: 'ground', x: x0 + 1, y: y0 + 1, width: C - 2, height: C - 2, rx: isStart ? 8 : 2 }, g);
       if (station && !isStart) // the Goal station: a large pyramid in outline
         el('polygon', { class: `station z${station}`, points: `${x0 + 5},${y0 + C - 4} ${x0 + C - 5},${y0 + C - 4} ${x0 + C / 2},${y0 + 5}` }, g);
-      if (lv > 0 && (x === y || x + y === 9)) // corners stop plain moves (ZIG-R4)
+      if (q.corner) // corners stop plain moves (ZIG-R4)
         el('circle', { class: 'corner', cx: x0 + C - 7, cy: y0 + 7, r: 2.5 }, g);
       if (wallOf) pyramid(g, x0 + C - 9, y0 + C - 3, 12, 11, `wall z${wallOf}`);
       el('text', { class: 'coord', x: x0 + 4, y: y0 + 11 }, g).textContent = sq;
       if (isStart) el('text', { class: 'start-label', x: x0 + C - 4, y: y0 + 11, 'text-anchor': 'end' }, g)
         .textContent = `${station} start`;
       if (pile.length) drawPile(g, x0, y0, pile);
-      const label = `${sq}${isStart ? `, ${NAME[station]} Start` : station ? `, ${NAME[station]} Goal` : `, level ${lv}`}` +
-        `${wallOf ? `, ${NAME[wallOf]} wall` : ''}: ${describePile(pile)}`;
+      const label = `${sq}${isStart ? `, ${names[station]} Start` : station ? `, ${names[station]} Goal` : `, level ${lv}`}` +
+        `${wallOf ? `, ${names[wallOf]} wall` : ''}: ${describePile(pile, names)}`;
       el('title', {}, g).textContent = label;   // a tooltip with the whole stack
       const options = targets.get(sq);
       if (options) { // the kinds of step ending here, e.g. "M", "M·L"
@@ -230,7 +196,7 @@ export function createBoard(container, ctx) {
 
     // the recent steps' routes (Swap A: both ways is the same line)
     for (const st of recent) if (st.kind === 'move') {
-      const [ax, ay] = sqCorner(st.from), [bx, by] = sqCorner(st.to);
+      const [ax, ay] = sqCorner(squareOf.get(st.from)), [bx, by] = sqCorner(squareOf.get(st.to));
       moveArrow(svg, ax + C / 2, ay + C / 2, bx + C / 2, by + C / 2, C * 0.3);
     }
 
@@ -285,7 +251,7 @@ export function createBoard(container, ctx) {
     if (!hoverAt) return;
     svg.querySelector(`.sq[data-sq="${hoverAt.at}"]`)?.classList.add('hover');
     if (hoverAt.dir) {
-      const [x0, y0] = sqCorner(hoverAt.at);
+      const [x0, y0] = sqCorner(squareOf.get(hoverAt.at));
       const [dx, dy] = DIR[hoverAt.dir];
       const cx = x0 + C / 2, cy = y0 + C / 2;
       const ex = cx + dx * C * 1.5, ey = cy - dy * C * 1.5;  // north is up
@@ -297,28 +263,28 @@ export function createBoard(container, ctx) {
     }
   }
 
-  function drawDice(s) {
-    const mover = s.mover && NAME[s.mover] ? s.mover : null;
-    const seats = seatColours(view.options);
+  function drawDice(pos, names) {
+    const mover = pos.mover;
+    const d = pos.dice;
     const die = (cls, face, caption, used, label) => html('span', { class: `die ${cls}${used ? ' used' : ''}`,
       role: 'img', 'aria-label': label }, html('b', {}, face), html('small', {}, caption));
     const parts = [];
     if (mover) parts.push(html('span', { class: 'zg-mover' }, html('span', { class: `dot z${mover}` }),
-      s.phase === 'over' ? 'Game over' : `${NAME[mover]} to play`));
-    if (s.phase === 'step' || s.phase === 'ra' || s.phase === 'rb') {
-      const mUsed = !s.flags.includes('M'), aUsed = !s.flags.includes('A');
-      parts.push(die('move', String(s.move), 'movement', mUsed,
-        `movement ${s.move}${mUsed ? ', used' : ''}`));
-      parts.push(die('action', s.action, ACTION[s.action] || 'blank', aUsed,
-        `action ${ACTION[s.action] || s.action}${aUsed ? ', used' : ''}`));
+      pos.phase === 'over' ? 'Game over' : `${names[mover]} to play`));
+    if (d && (pos.phase === 'step' || pos.phase === 'ra' || pos.phase === 'rb')) {
+      const mUsed = !d.move_unused, aUsed = !d.action_unused;
+      parts.push(die('move', String(d.move), 'movement', mUsed,
+        `movement ${d.move}${mUsed ? ', used' : ''}`));
+      parts.push(die('action', d.action, d.action_name, aUsed,
+        `action ${d.action_name}${aUsed ? ', used' : ''}`));
       const notes = [];
-      if (s.flags.includes('P')) notes.push('plain Move only (after RA)');
-      if (s.flags.includes('B')) notes.push('action rerolled');
-      if (s.phase !== 'step') notes.push('rolling…');
+      if (d.plain_only) notes.push('plain Move only (after RA)');
+      if (d.action_rerolled) notes.push('action rerolled');
+      if (pos.phase !== 'step') notes.push('rolling…');
       if (notes.length) parts.push(html('span', { class: 'help' }, notes.join('; ')));
-    } else if (s.phase === 'roll') parts.push(html('span', { class: 'help' }, 'rolling the dice…'));
-    parts.push(html('span', { class: 'help zg-seats' }, seats.map((cs, i) =>
-      `Player ${i + 1}: ${cs.map((c) => NAME[c]).join('+')}`).join(' · ') + ` · turn ${s.turns + 1}`));
+    } else if (pos.phase === 'roll') parts.push(html('span', { class: 'help' }, 'rolling the dice…'));
+    parts.push(html('span', { class: 'help zg-seats' }, pos.seats.map((cs, i) =>
+      `Player ${i + 1}: ${cs.map((c) => names[c]).join('+')}`).join(' · ') + ` · turn ${pos.turns + 1}`));
     dice.replaceChildren(...parts);
     // the steps of the turn so far, from its opening roll
     const turn = [];
@@ -327,7 +293,7 @@ export function createBoard(container, ctx) {
       turn.unshift(m.seat == null ? `(${m.text})` : m.text);
       if (m.seat == null && /^\d[A-Z]$/.test(m.text)) break;
     }
-    if (turn.length && s.phase !== 'over')
+    if (turn.length && pos.phase !== 'over')
       dice.append(html('span', { class: 'help zg-turn' }, `This turn: ${turn.join(' ')}`));
   }
 

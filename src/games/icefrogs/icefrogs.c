@@ -1124,6 +1124,8 @@ static const char ICF_NOTATION[] =
     "and size (c3:1L2M1S), then ply=N passes=K, e.g. 'b1:1M h2:2S ply=2 passes=0';\n"
     "'-' stands for an empty board.\n";
 
+#include "icefrogs_view.inc"
+
 const pips_game_def pips_icefrogs_def = {
     .name = "icefrogs",
     .title = "IceFrogs",
@@ -1155,6 +1157,7 @@ const pips_game_def pips_icefrogs_def = {
     .state_from_text = icf_state_from_text,
     .hash = icf_hash,
     .render = icf_render,
+    .state_view = icf_state_view,
     .evaluate = icf_evaluate,
     .order_moves = icf_order_moves,
     .canonical = icf_canonical,

@@ -967,5 +967,6 @@ const pips_game_def pips_nimitz_def = {
     .state_from_text = nim_state_from_text,
     .hash = nim_hash,
     .render = nim_render,
+    .state_view = nim_state_view,
     .solve = nim_solve,
 };

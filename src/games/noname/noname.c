@@ -1111,6 +1111,7 @@ const pips_game_def pips_noname_def = {
     .state_from_text = nn_state_from_text,
     .hash = nn_hash,
     .render = nn_render,
+    .state_view = nn_state_view,
     .candidates = nn_candidates_hook,
     .random_move = nn_random_move_hook,
     .evaluate = nn_evaluate,

@@ -155,4 +155,7 @@ size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_
 /* One legal move drawn like a pick from the candidates (playouts). */
 pips_move nn_random_move(const nn_config *c, const nn_state *s, pips_rng *rng);
 
+/* ---- the structured view (noname_view.c, pips/view.h) ---- */
+bool nn_state_view(const pips_game *g, const void *state, struct json_t *view);
+
 #endif

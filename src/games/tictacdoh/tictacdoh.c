@@ -948,6 +948,8 @@ static const char TTD_NOTATION[] =
     "S@0,0 (on top of the first piece). Lower-case sizes are accepted.\n"
     "State text lists the stacks bottom first in cell order, e.g. '0,0:LM 1,0:S'.\n";
 
+#include "tictacdoh_view.inc"
+
 const pips_game_def pips_tictacdoh_def = {
     .name = "tictacdoh",
     .title = "Tic Tac Doh!",
@@ -979,6 +981,7 @@ const pips_game_def pips_tictacdoh_def = {
     .state_from_text = ttd_state_from_text,
     .hash = ttd_hash,
     .render = ttd_render,
+    .state_view = ttd_state_view,
     .evaluate = ttd_evaluate,
     .order_moves = ttd_order_moves,
     .canonical = ttd_canonical,

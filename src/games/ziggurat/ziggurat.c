@@ -2136,6 +2136,8 @@ static const pips_option_def zig_options[] = {
 
 #include "games/ziggurat/rules_text.inc"
 
+#include "ziggurat_view.inc"
+
 const pips_game_def pips_ziggurat_def = {
     .name = "ziggurat",
     .title = "Ziggurat",
@@ -2166,6 +2168,7 @@ const pips_game_def pips_ziggurat_def = {
     .state_from_text = zig_state_from_text,
     .hash = zig_hash,
     .render = zig_render,
+    .state_view = zig_state_view,
     .random_move = zig_random_move,
     .sample_chance = zig_sample_chance,
     .playout_move = zig_playout_move,

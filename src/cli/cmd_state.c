@@ -1,0 +1,101 @@
+/*
+ * cmd_state.c — `pips state`: shows a position (the start, or the state text
+ * given with --state) as the terminal drawing and its state text, or with
+ * --json as the library's state object {"game", "options", "to_move",
+ * "over", "view", "state"} (pips/view.h) on one line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "pips/view.h"
+
+static void state_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: pips state GAME [--opt K=V]... [--state TEXT] [--json]\n\n"
+            "Shows the start position of GAME, or the position TEXT (the game's state\n"
+            "text, see 'pips rules GAME'): the board drawing, then the state text.\n"
+            "--json prints instead one JSON object: game, options, to_move (0-based\n"
+            "seat, null at a chance event or the end), over, view (everything a board\n"
+            "drawing needs; docs/architecture.md, 'State views') and state.\n");
+}
+
+int cli_state(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        state_usage(stdout);
+        return 0;
+    }
+    const char *prog = "pips state";
+    const char *name = NULL, *state_text = NULL;
+    const char *opts[PIPS_MAX_OPTIONS];
+    size_t nopts = 0;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--opt")) {
+            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
+                return 2;
+        } else if (!strcmp(a, "--state") && i + 1 < argc) {
+            state_text = argv[++i];
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "%s: unknown flag '%s' (or a missing value)\n", prog, a);
+            return 2;
+        } else if (!name) {
+            name = a;
+        } else {
+            fprintf(stderr, "%s: unexpected argument '%s'\n", prog, a);
+            return 2;
+        }
+    }
+    if (!name) {
+        fprintf(stderr, "%s: missing GAME\n", prog);
+        state_usage(stderr);
+        return 2;
+    }
+    pips_game *g = cli_make_game(prog, name, opts, nopts);
+    if (!g)
+        return 2;
+    int rc = 2;
+    pips_error err;
+    char *text = NULL;
+    void *state = pips_state_new(g, &err);
+    if (!state) {
+        rc = 1;
+        goto done;
+    }
+    if (!state_text) {
+        g->def->initial(g, state);
+    } else if (!g->def->state_from_text(g, state_text, state, &err)) {
+        goto done;
+    }
+    if (json) {
+        text = pips_state_json(g, state, &err);
+        if (!text) {
+            rc = 1;
+            goto done;
+        }
+        printf("%s\n", text);
+    } else {
+        pips_render_opts ro = {false, false};
+        pips_str out;
+        pips_str_init(&out, NULL);
+        g->def->render(g, state, &ro, &out);
+        pips_str_cat(&out, "state: ");
+        g->def->state_to_text(g, state, &out);
+        printf("%s\n", pips_str_cstr(&out));
+        pips_str_free(&out);
+    }
+    rc = 0;
+done:
+    if (rc)
+        fprintf(stderr, "%s: %s%s\n", prog, state_text && rc == 2 ? "--state: " : "", err.msg);
+    free(text);
+    pips_state_free(g, state);
+    pips_game_free(g);
+    return rc;
+}
