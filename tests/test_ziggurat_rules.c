@@ -144,6 +144,10 @@ static void test_options(void **st)
         {"action_die=d6"}, {"queen=maybe"}, {"queen_height=5"}, {"queen_height=0"},
         {"first=black"}, {"players=3", "first=green"}, {"players=2", "first=blue"},
         {"turn_direction=left"}, {"max_turns=-1"}, {"max_turns=x"},
+        /* ZIG-R27 per colour: one height, or exactly one per colour in play */
+        {"queen_height=1,4"}, {"queen_height=1,2,3,4,1"}, {"queen_height=1,,2,3"},
+        {"queen_height=1,2,3,5"}, {"queen_height=,1"}, {"queen_height=1,"},
+        {"players=3", "queen_height=1,2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         size_t n = bad[i][1] ? 2 : 1;
@@ -161,6 +165,33 @@ static void test_options(void **st)
     assert_piles(g, s, "h0:R,R,RQ,R i8:G,G,GQ,G a9:Y,Y,YQ,Y");
     free(s);
     pips_game_free(g);
+    /* one height per colour, in turn order (R, B, Y, G; ccw R, G, Y, B) */
+    const char *per[] = {"queen=true", "queen_height=1,2,3,4"};
+    g = zig_game(per, 2);
+    s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    assert_piles(g, s, "h0:RQ,R,R,R i8:G,G,G,GQ a9:Y,Y,YQ,Y @1:B,BQ,B,B");
+    free(s);
+    pips_game_free(g);
+    const char *ccw[] = {"queen=true", "queen_height=1,2,3,4", "turn_direction=ccw"};
+    g = zig_game(ccw, 3);
+    s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    assert_piles(g, s, "h0:RQ,R,R,R i8:G,GQ,G,G a9:Y,Y,YQ,Y @1:B,B,B,BQ");
+    free(s);
+    pips_game_free(g);
+    const char *two[] = {"players=2", "queen=true", "queen_height=4,1", "first=yellow"};
+    g = zig_game(two, 4);
+    s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    assert_piles(g, s, "h0:RQ,R,R,R a9:Y,Y,Y,YQ");
+    free(s);
+    pips_game_free(g);
+    pips_error err;
+    const char *wrong[] = {"players=3", "queen_height=1,2"};
+    assert_null(pips_game_new("ziggurat", wrong, 2, NULL, &err));
+    assert_string_equal(err.msg, "option 'queen_height': '1,2' gives 2 heights; give one, or "
+                                 "one per colour in turn order (3)");
 }
 
 /* ZIG-R30: dice are chance nodes; opening roll one event of both dice. */

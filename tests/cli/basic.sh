@@ -18,6 +18,31 @@ for cmd in list rules play replay perft solve bench; do
 done
 "$PIPS" list | grep -q '^tictacdoh'; check "list shows tictacdoh" $?
 "$PIPS" rules tictacdoh | grep -q 'TTD-R7'; check "rules cite ruling ids" $?
+# The option schema: every option of every game has a type, a default that
+# passes its own type, and a description.
+"$PIPS" list --json >"$tmp/schema.json"; check "list --json exits 0" $?
+python3 - "$tmp/schema.json" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+names = [g["name"] for g in doc["games"]]
+assert names and len(names) == len(set(names)), names
+for g in doc["games"]:
+    for o in g["options"]:
+        where = g["name"] + " " + o["key"]
+        assert o["type"] in ("int", "bool", "choice", "text"), where
+        assert isinstance(o["default"], str) and o["description"], where
+        d = o["default"]
+        if o["type"] == "int":
+            assert d in o.get("words", []) or o["min"] <= int(d) <= o["max"], where
+        elif o["type"] == "bool":
+            assert d in ("true", "false"), where
+        elif o["type"] == "choice":
+            assert d in o["choices"], where
+        else:
+            assert o["pattern"], where
+PY
+check "list --json: type, default, description for every option" $?
+"$PIPS" list --bogus >/dev/null 2>&1; [ $? -ne 0 ]; check "list rejects an unknown flag" $?
 "$PIPS" rules nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "rules of unknown game fails" $?
 
 [ "$("$PIPS" perft tictacdoh 3 2>/dev/null | tail -n 1)" = 2666 ]; check "perft last line is the count" $?
