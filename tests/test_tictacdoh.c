@@ -585,7 +585,7 @@ static void test_perft_variants(void **unused)
 }
 
 /* The generic solver is for two players only: 3-4 players are refused with
- * a message that says so; 2 players with 2 stashes are still solvable. */
+ * a message that says so; 2 players with 2 stashes are still solved. */
 static void test_solver_refuses_more_players(void **unused)
 {
     (void)unused;
@@ -594,6 +594,29 @@ static void test_solver_refuses_more_players(void **unused)
     pips_error err;
     assert_false(pips_solve(g, NULL, &res, &err));
     assert_non_null(strstr(err.msg, "exactly 2 players"));
+    pips_game_free(g);
+    /* Two stashes leave no draw (TTD-R10): the first player loses with best
+     * play (docs/games/tictacdoh.md); canonical forms agree with plain
+     * solving a few moves in. */
+    g = ttd_with("stashes=2", NULL);
+    assert_true(pips_solve(g, NULL, &res, &err));
+    assert_int_equal(res.value, PIPS_LOSS);
+    assert_int_equal(res.positions, 68018);
+    void *s = pips_state_new(g, NULL);
+    pips_move buf[75];
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        g->def->initial(g, s);
+        pips_random_playout(g, s, &rng, buf, 6);
+        if (g->def->to_move(g, s) == PIPS_OVER)
+            continue;
+        pips_solve_result a, b;
+        assert_true(pips_solve_from(g, s, true, NULL, &a, &err));
+        assert_true(pips_solve_from(g, s, false, NULL, &b, &err));
+        assert_int_equal(a.value, b.value);
+    }
+    pips_state_free(g, s);
     pips_game_free(g);
 }
 

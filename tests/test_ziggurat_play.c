@@ -34,6 +34,28 @@ static void test_perft(void **st)
     assert_int_equal(pips_perft(g, s, 3), PERFT_D6_TH_Q_3);
     free(s);
     pips_game_free(g);
+    /* ZIG-R27, a height per colour in turn order (R, B, Y, G): Red's Queen
+     * at the bottom as with queen_height=1, so the counts part when Blue
+     * moves; all four at the top differ from the first turn. */
+    static const struct {
+        const char *heights;
+        int depth;
+        uint64_t want;
+    } QH[] = {{"queen_height=1", 5, 2070146},
+              {"queen_height=1,2,3,4", 4, 100464},
+              {"queen_height=1,2,3,4", 5, 2069186},
+              {"queen_height=4", 4, 71754}};
+    for (size_t i = 0; i < sizeof QH / sizeof QH[0]; i++) {
+        const char *q[] = {"queen=true", QH[i].heights};
+        g = zig_game(q, 2);
+        s = calloc(1, g->def->state_size);
+        g->def->initial(g, s);
+        if (pips_perft(g, s, QH[i].depth) != QH[i].want)
+            fail_msg("%s: perft(%d) is not %llu", QH[i].heights, QH[i].depth,
+                     (unsigned long long)QH[i].want);
+        free(s);
+        pips_game_free(g);
+    }
 }
 
 /* Plays one random game to its end, checking state text and hash now and then. */
