@@ -374,24 +374,18 @@ static void test_text_errors_leave_state_untouched(void **unused)
     pips_game_free(g);
 }
 
-static void test_solution_is_a_draw(void **unused)
+/* Canonical forms never change a value: solving with and without them
+ * agrees on positions `plies` random moves in (seeds 0..games-1). */
+static void check_canonical_solving(const pips_game *g, uint64_t games, size_t plies)
 {
-    (void)unused;
-    pips_game *g = ttd();
-    pips_solve_result res;
-    pips_error err;
-    assert_true(pips_solve(g, NULL, &res, &err));
-    assert_int_equal(res.value, PIPS_DRAW);
-    assert_int_equal(res.positions, 343251); /* canonical positions stored */
-    /* Canonical forms never change a value: compare with plain solving on
-     * positions a few moves in. */
     void *s = pips_state_new(g, NULL);
     pips_move buf[75];
-    for (uint64_t seed = 0; seed < 6; seed++) {
+    pips_error err;
+    for (uint64_t seed = 0; seed < games; seed++) {
         pips_rng rng;
         pips_rng_seed(&rng, seed);
         g->def->initial(g, s);
-        pips_random_playout(g, s, &rng, buf, 5);
+        pips_random_playout(g, s, &rng, buf, plies);
         if (g->def->to_move(g, s) == PIPS_OVER)
             continue;
         pips_solve_result a, b;
@@ -401,6 +395,18 @@ static void test_solution_is_a_draw(void **unused)
         assert_true(a.positions <= b.positions);
     }
     pips_state_free(g, s);
+}
+
+static void test_solution_is_a_draw(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    pips_solve_result res;
+    pips_error err;
+    assert_true(pips_solve(g, NULL, &res, &err));
+    assert_int_equal(res.value, PIPS_DRAW);
+    assert_int_equal(res.positions, 343251); /* canonical positions stored */
+    check_canonical_solving(g, 6, 5);
     pips_game_free(g);
 }
 
@@ -596,27 +602,12 @@ static void test_solver_refuses_more_players(void **unused)
     assert_non_null(strstr(err.msg, "exactly 2 players"));
     pips_game_free(g);
     /* Two stashes leave no draw (TTD-R10): the first player loses with best
-     * play (docs/games/tictacdoh.md); canonical forms agree with plain
-     * solving a few moves in. */
+     * play (docs/games/tictacdoh.md). */
     g = ttd_with("stashes=2", NULL);
     assert_true(pips_solve(g, NULL, &res, &err));
     assert_int_equal(res.value, PIPS_LOSS);
     assert_int_equal(res.positions, 68018);
-    void *s = pips_state_new(g, NULL);
-    pips_move buf[75];
-    for (uint64_t seed = 0; seed < 4; seed++) {
-        pips_rng rng;
-        pips_rng_seed(&rng, seed);
-        g->def->initial(g, s);
-        pips_random_playout(g, s, &rng, buf, 6);
-        if (g->def->to_move(g, s) == PIPS_OVER)
-            continue;
-        pips_solve_result a, b;
-        assert_true(pips_solve_from(g, s, true, NULL, &a, &err));
-        assert_true(pips_solve_from(g, s, false, NULL, &b, &err));
-        assert_int_equal(a.value, b.value);
-    }
-    pips_state_free(g, s);
+    check_canonical_solving(g, 4, 6);
     pips_game_free(g);
 }
 

@@ -128,6 +128,17 @@ static int seats(const char *const *opts, size_t n)
 }
 
 /* ZIG-R25, R26 and section 8a: seats and option validation. */
+/* The start piles of a game with these options. */
+static void expect_start_piles(const char *const *opts, size_t n, const char *piles)
+{
+    pips_game *g = zig_game(opts, n);
+    void *s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    assert_piles(g, s, piles);
+    free(s);
+    pips_game_free(g);
+}
+
 static void test_options(void **st)
 {
     (void)st;
@@ -159,34 +170,14 @@ static void test_options(void **st)
     }
     /* the start position per seating */
     const char *q[] = {"queen=true", "queen_height=3", "players=3", "omit=blue"};
-    pips_game *g = zig_game(q, 4);
-    void *s = calloc(1, g->def->state_size);
-    g->def->initial(g, s);
-    assert_piles(g, s, "h0:R,R,RQ,R i8:G,G,GQ,G a9:Y,Y,YQ,Y");
-    free(s);
-    pips_game_free(g);
+    expect_start_piles(q, 4, "h0:R,R,RQ,R i8:G,G,GQ,G a9:Y,Y,YQ,Y");
     /* one height per colour, in turn order (R, B, Y, G; ccw R, G, Y, B) */
     const char *per[] = {"queen=true", "queen_height=1,2,3,4"};
-    g = zig_game(per, 2);
-    s = calloc(1, g->def->state_size);
-    g->def->initial(g, s);
-    assert_piles(g, s, "h0:RQ,R,R,R i8:G,G,G,GQ a9:Y,Y,YQ,Y @1:B,BQ,B,B");
-    free(s);
-    pips_game_free(g);
+    expect_start_piles(per, 2, "h0:RQ,R,R,R i8:G,G,G,GQ a9:Y,Y,YQ,Y @1:B,BQ,B,B");
     const char *ccw[] = {"queen=true", "queen_height=1,2,3,4", "turn_direction=ccw"};
-    g = zig_game(ccw, 3);
-    s = calloc(1, g->def->state_size);
-    g->def->initial(g, s);
-    assert_piles(g, s, "h0:RQ,R,R,R i8:G,GQ,G,G a9:Y,Y,YQ,Y @1:B,B,B,BQ");
-    free(s);
-    pips_game_free(g);
+    expect_start_piles(ccw, 3, "h0:RQ,R,R,R i8:G,GQ,G,G a9:Y,Y,YQ,Y @1:B,B,B,BQ");
     const char *two[] = {"players=2", "queen=true", "queen_height=4,1", "first=yellow"};
-    g = zig_game(two, 4);
-    s = calloc(1, g->def->state_size);
-    g->def->initial(g, s);
-    assert_piles(g, s, "h0:RQ,R,R,R a9:Y,Y,Y,YQ");
-    free(s);
-    pips_game_free(g);
+    expect_start_piles(two, 4, "h0:RQ,R,R,R a9:Y,Y,Y,YQ");
     pips_error err;
     const char *wrong[] = {"players=3", "queen_height=1,2"};
     assert_null(pips_game_new("ziggurat", wrong, 2, NULL, &err));
