@@ -568,6 +568,26 @@ static void test_r9_r10_ends_of_every_variant(void **unused)
             pips_state_free(g, s);
             pips_game_free(g);
         }
+    /* Built by hand, two stashes: a full window of M-S trees (count M and S)
+     * and M-L nests (count L) laid out as a drawn tic-tac-toe, so no line;
+     * no empty cell is in reach and no stack takes S, M or L. 18 placed: the
+     * 18th placer wins, seat 17 mod players. */
+    static const char STUCK[] =
+        "-1,-1:ML 0,-1:MS 1,-1:MS -1,0:MS 0,0:ML 1,0:ML -1,1:MS 0,1:ML 1,1:MS";
+    for (int players = 2; players <= 4; players++) {
+        char opt[16];
+        snprintf(opt, sizeof opt, "players=%d", players);
+        pips_game *g = ttd_with("stashes=2", opt);
+        void *s = pips_state_new(g, NULL);
+        pips_error err;
+        if (!g->def->state_from_text(g, STUCK, s, &err))
+            fail_msg("%s", err.msg);
+        assert_false(referee_line(g, s));
+        assert_int_equal(g->def->to_move(g, s), PIPS_OVER);
+        assert_int_equal(winner_of(g, s), 17 % players);
+        pips_state_free(g, s);
+        pips_game_free(g);
+    }
 }
 
 /* Published counts (docs/games/tictacdoh.md): seats never change which
