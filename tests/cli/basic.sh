@@ -43,6 +43,11 @@ for g in doc["games"]:
 PY
 check "list --json: type, default, description for every option" $?
 "$PIPS" list --bogus >/dev/null 2>&1; [ $? -ne 0 ]; check "list rejects an unknown flag" $?
+# The experimental player counts (TTD-R8, ICF-R10): the generic solver refuses more than two.
+msg=$("$PIPS" solve tictacdoh --opt players=3 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$msg" | grep -q "exactly 2 players"; check "solve refuses 3-player Tic Tac Doh! ($msg)" $?
+[ "$("$PIPS" perft icefrogs 6 --opt players=6 2>/dev/null | tail -n 1)" = 46656 ]
+check "icefrogs players=6 perft(6)" $?
 "$PIPS" rules nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "rules of unknown game fails" $?
 
 [ "$("$PIPS" perft tictacdoh 3 2>/dev/null | tail -n 1)" = 2666 ]; check "perft last line is the count" $?
