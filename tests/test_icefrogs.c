@@ -771,6 +771,30 @@ static void test_render(void **st)
     assert_null(strstr(pips_str_cstr(&t), "[i1]"));
     pips_str_free(&t);
     close_game(&f);
+    /* ICF-R10: four players mark a1 c1 i1 g7 (not g1, c7); six mark every
+     * tip, each seat with its own colour, and list six supplies. */
+    f = open_game("4", NULL);
+    pips_str_init(&t, NULL);
+    f.g->def->render(f.g, f.s, &plain, &t);
+    txt = pips_str_cstr(&t);
+    assert_non_null(strstr(txt, "[c1]"));
+    assert_non_null(strstr(txt, "[g7]"));
+    assert_null(strstr(txt, "[g1]"));
+    assert_null(strstr(txt, "[c7]"));
+    assert_non_null(strstr(txt, "ply 0/600"));
+    pips_str_free(&t);
+    close_game(&f);
+    f = open_game("6", NULL);
+    load(&f, "c6:6L ply=5 passes=0");
+    pips_str_init(&t, NULL);
+    f.g->def->render(f.g, f.s, &fancy, &t);
+    txt = pips_str_cstr(&t);
+    assert_non_null(strstr(txt, "P6 S5 M5 L4"));
+    assert_non_null(strstr(txt, "player 6 to move"));
+    assert_non_null(strstr(txt, "\033[1;36m[c7]")); /* seat 6's colour */
+    assert_non_null(strstr(txt, "\033[1;36m 6L "));
+    pips_str_free(&t);
+    close_game(&f);
 }
 
 static void test_ai_hooks(void **st)
