@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "pips/match.h"
 
 static void test_rng_is_deterministic_and_uniform(void **unused)
@@ -130,7 +132,7 @@ static void test_option_readers_name_key_value_and_choices(void **unused)
     pips_error err;
     const char *players[] = {"players=9"};
     assert_null(pips_game_new("icefrogs", players, 1, NULL, &err));
-    assert_string_equal(err.msg, "option 'players': '9' is not 2..3");
+    assert_string_equal(err.msg, "option 'players': '9' is not 2..6");
     const char *misere[] = {"misere=perhaps"};
     assert_null(pips_game_new("nimitz", misere, 1, NULL, &err));
     assert_string_equal(err.msg, "option 'misere': 'perhaps' is not true or false");
@@ -300,6 +302,101 @@ static void test_policy_playout_falls_back_to_uniform(void **unused)
     }
 }
 
+/* The option schema (issue 17): every option of every game declares a type
+ * with its range, choices or pattern, a default and a one-line description;
+ * every default passes its own schema; the JSON names them all. */
+static void test_option_schema_of_every_game(void **unused)
+{
+    (void)unused;
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        assert_true(d->n_options <= PIPS_MAX_OPTIONS);
+        for (size_t k = 0; k < d->n_options; k++) {
+            const pips_option_def *od = &d->options[k];
+            pips_error err;
+            assert_ptr_equal(pips_option_def_find(d, od->key), od);
+            if (!od->help || strlen(od->help) < 8 || strchr(od->help, '\n'))
+                fail_msg("%s %s: no one-line description", d->name, od->key);
+            if (!od->default_value || !pips_option_check(od, od->default_value, &err))
+                fail_msg("%s %s: the default fails its schema", d->name, od->key);
+            switch (od->type) {
+            case PIPS_OPT_INT:
+                assert_true(od->min <= od->max);
+                break;
+            case PIPS_OPT_CHOICE:
+                assert_non_null(od->choices);
+                assert_non_null(od->choices[0]);
+                break;
+            case PIPS_OPT_TEXT:
+                if (!od->pattern || !od->pattern[0])
+                    fail_msg("%s %s: a text option needs a pattern", d->name, od->key);
+                break;
+            case PIPS_OPT_BOOL:
+                break;
+            default:
+                fail_msg("%s %s: unknown type %d", d->name, od->key, (int)od->type);
+            }
+        }
+        pips_str js;
+        pips_str_init(&js, NULL);
+        assert_true(pips_game_schema_json(d, &js, NULL));
+        json_error_t jerr;
+        json_t *doc = json_loads(pips_str_cstr(&js), 0, &jerr);
+        if (!doc)
+            fail_msg("%s schema: %s", d->name, jerr.text);
+        assert_string_equal(json_string_value(json_object_get(doc, "name")), d->name);
+        json_t *opts = json_object_get(doc, "options");
+        assert_int_equal(json_array_size(opts), d->n_options);
+        for (size_t k = 0; k < d->n_options; k++) {
+            json_t *o = json_array_get(opts, k);
+            assert_string_equal(json_string_value(json_object_get(o, "key")),
+                                d->options[k].key);
+            assert_string_equal(json_string_value(json_object_get(o, "default")),
+                                d->options[k].default_value);
+            assert_non_null(json_string_value(json_object_get(o, "type")));
+            assert_non_null(json_string_value(json_object_get(o, "description")));
+        }
+        json_decref(doc);
+        pips_str_free(&js);
+    }
+}
+
+/* The schema checks values before a game's configure sees them: ranges and
+ * words of ints, choices, bools; text is the game's to parse. */
+static void test_option_check_against_schema(void **unused)
+{
+    (void)unused;
+    static const char *const AUTO[] = {"auto", NULL};
+    static const char *const DICE[] = {"d8", "d6", NULL};
+    pips_option_def cap = {"cap", "auto", "a cap", .type = PIPS_OPT_INT, .min = 0, .max = 50,
+                           .choices = AUTO};
+    pips_option_def die = {"die", "d8", "a die", .type = PIPS_OPT_CHOICE, .choices = DICE};
+    pips_option_def flag = {"flag", "false", "a flag", .type = PIPS_OPT_BOOL};
+    pips_option_def text = {"t", "x", "a text", .type = PIPS_OPT_TEXT, .pattern = "anything"};
+    pips_error err;
+    assert_true(pips_option_check(&cap, "auto", &err));
+    assert_true(pips_option_check(&cap, "50", &err));
+    assert_false(pips_option_check(&cap, "51", &err));
+    assert_string_equal(err.msg, "option 'cap': '51' is not auto or 0..50");
+    assert_false(pips_option_check(&cap, "Auto", &err));
+    assert_true(pips_option_check(&die, "d6", &err));
+    assert_false(pips_option_check(&die, "d10", &err));
+    assert_string_equal(err.msg, "option 'die': 'd10' is not d8 or d6");
+    assert_true(pips_option_check(&flag, "true", &err));
+    assert_false(pips_option_check(&flag, "yes please", &err));
+    assert_true(pips_option_check(&text, "", &err));
+    pips_str acc;
+    pips_str_init(&acc, NULL);
+    pips_option_accepts(&cap, &acc);
+    pips_option_accepts(&die, &acc);
+    assert_string_equal(pips_str_cstr(&acc), "auto or 0..50d8|d6");
+    pips_str_free(&acc);
+    /* through a game: the schema's message, before configure runs */
+    const char *turn_cap[] = {"turn_cap=soon"};
+    assert_null(pips_game_new("noname", turn_cap, 1, NULL, &err));
+    assert_string_equal(err.msg, "option 'turn_cap': 'soon' is not auto or 0..1000000");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +406,8 @@ int main(void)
         cmocka_unit_test(test_failing_allocator),
         cmocka_unit_test(test_options_errors_name_the_key),
         cmocka_unit_test(test_option_readers_name_key_value_and_choices),
+        cmocka_unit_test(test_option_schema_of_every_game),
+        cmocka_unit_test(test_option_check_against_schema),
         cmocka_unit_test(test_sample_equal_matches_sample_chance),
         cmocka_unit_test(test_match_undo_and_record_round_trip),
         cmocka_unit_test(test_bad_records_name_the_problem),

@@ -1,9 +1,9 @@
 /*
- * test_icefrogs.c — IceFrogs under the rulings ICF-R1..R9: the star and its
+ * test_icefrogs.c — IceFrogs under the rulings ICF-R1..R11: the star and its
  * names, entering and moving, steps, jump chains (the rulebook's worked
  * examples built as positions with their exact move lists), start spaces,
  * winning, passing, draws, state and move text, render and the AI
- * hooks. Positions are written in the game's state text; cells are named by
+ * hooks, for 2 to 6 players. Positions are written in the game's state text; cells are named by
  * row a (bottom tip) .. i (top tip) and number from the left.
  */
 #include <setjmp.h>
@@ -515,8 +515,8 @@ static void test_r9_max_plies_draw(void **st)
 static void test_options(void **st)
 {
     (void)st;
-    static const char *const bad[] = {"players=1", "players=4", "players=x", "max_plies=0",
-                                      "max_plies=10001", "max_plies=3x"};
+    static const char *const bad[] = {"players=1", "players=7", "players=x", "max_plies=0",
+                                      "max_plies=10001", "max_plies=3x", "max_plies=Auto"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pips_error err;
         pips_game *g = pips_game_new("icefrogs", &bad[i], 1, NULL, &err);
@@ -530,6 +530,81 @@ static void test_options(void **st)
 }
 
 /* Perft counts are data: tests/perft/icefrogs.txt (test_perft.c). */
+
+/* ICF-R10: the seats take the tips T0..T5 = a1 c1 g1 i1 g7 c7 by player
+ * count; each seat enters onto the two cells next to its own tip. */
+static void test_r10_start_tips_by_player_count(void **st)
+{
+    (void)st;
+    static const char *const NEXT_TO[6] = {"b1 b2", "c2 d1", "f1 g2", "h1 h2", "f6 g6", "c6 d6"};
+    static const int TIPS[7][6] = {
+        [2] = {0, 3}, [3] = {0, 2, 4}, [4] = {0, 1, 3, 4}, [5] = {0, 1, 2, 3, 4},
+        [6] = {0, 1, 2, 3, 4, 5},
+    };
+    for (int n = 2; n <= 6; n++) {
+        char players[2] = {(char)('0' + n), 0};
+        fixture f = open_game(players, NULL);
+        assert_int_equal(pips_num_players(f.g), n);
+        for (int seat = 0; seat < n; seat++) {
+            char text[64], want[64];
+            snprintf(text, sizeof text, "- ply=%d passes=0", seat);
+            load(&f, text);
+            assert_int_equal(pips_to_move(f.g, f.s), seat);
+            const char *cells = NEXT_TO[TIPS[n][seat]];
+            snprintf(want, sizeof want, "S+%.2s S+%.2s M+%.2s M+%.2s L+%.2s L+%.2s", cells,
+                     cells + 3, cells, cells + 3, cells, cells + 3);
+            expect_moves(&f, want);
+        }
+        close_game(&f);
+    }
+}
+
+/* ICF-R11: with four players a move onto any opponent's tip wins at once
+ * (the mover 1, everyone else 0); the unused tips g1 and c7 are ordinary
+ * cells. The default move limit is 150 x players. */
+static void test_r11_more_players_win_and_limit(void **st)
+{
+    (void)st;
+    /* seat 3 (i1) to move; its pieces next to a1, c1, g7, and g1, c7 */
+    static const char *const to[5] = {"b1-a1", "c2-c1", "f6-g7", "f1-g1", "d6-c7"};
+    for (int k = 0; k < 5; k++) {
+        fixture f = open_game("4", NULL);
+        load(&f, "b1:3S c2:3S d6:3S f1:3S f6:3S ply=2 passes=0");
+        assert_int_equal(pips_to_move(f.g, f.s), 2);
+        play(&f, to[k]);
+        if (k < 3) {
+            assert_int_equal(pips_to_move(f.g, f.s), PIPS_OVER);
+            double ret[4];
+            f.g->def->returns(f.g, f.s, ret);
+            assert_true(ret[0] == 0.0 && ret[1] == 0.0 && ret[2] == 1.0 && ret[3] == 0.0);
+            pips_str t;
+            pips_str_init(&t, NULL);
+            f.g->def->result_text(f.g, f.s, &t);
+            assert_string_equal(pips_str_cstr(&t), "player 3 wins");
+            pips_str_free(&t);
+        } else {
+            assert_int_equal(pips_to_move(f.g, f.s), 3);
+        }
+        close_game(&f);
+    }
+    for (int n = 2; n <= 6; n++) {
+        char players[2] = {(char)('0' + n), 0}, text[64];
+        fixture f = open_game(players, NULL);
+        snprintf(text, sizeof text, "- ply=%d passes=0", 150 * n);
+        load(&f, text);
+        assert_int_equal(pips_to_move(f.g, f.s), PIPS_OVER);
+        snprintf(text, sizeof text, "- ply=%d passes=0", 150 * n + 1);
+        pips_error err;
+        assert_false(f.g->def->state_from_text(f.g, text, f.s, &err));
+        assert_non_null(strstr(err.msg, "ply must be"));
+        close_game(&f);
+    }
+    /* an explicit max_plies still wins over the default */
+    fixture f = open_game("6", "50");
+    load(&f, "- ply=50 passes=0");
+    assert_int_equal(pips_to_move(f.g, f.s), PIPS_OVER);
+    close_game(&f);
+}
 
 /* ---- state text, move text, hash, render, AI hooks ----------------------------- */
 
@@ -653,6 +728,30 @@ static void test_render(void **st)
     assert_null(strstr(pips_str_cstr(&t), "[i1]"));
     pips_str_free(&t);
     close_game(&f);
+    /* ICF-R10: four players mark a1 c1 i1 g7 (not g1, c7); six mark every
+     * tip, each seat with its own colour, and list six supplies. */
+    f = open_game("4", NULL);
+    pips_str_init(&t, NULL);
+    f.g->def->render(f.g, f.s, &plain, &t);
+    txt = pips_str_cstr(&t);
+    assert_non_null(strstr(txt, "[c1]"));
+    assert_non_null(strstr(txt, "[g7]"));
+    assert_null(strstr(txt, "[g1]"));
+    assert_null(strstr(txt, "[c7]"));
+    assert_non_null(strstr(txt, "ply 0/600"));
+    pips_str_free(&t);
+    close_game(&f);
+    f = open_game("6", NULL);
+    load(&f, "c6:6L ply=5 passes=0");
+    pips_str_init(&t, NULL);
+    f.g->def->render(f.g, f.s, &fancy, &t);
+    txt = pips_str_cstr(&t);
+    assert_non_null(strstr(txt, "P6 S5 M5 L4"));
+    assert_non_null(strstr(txt, "player 6 to move"));
+    assert_non_null(strstr(txt, "\033[1;36m[c7]")); /* seat 6's colour */
+    assert_non_null(strstr(txt, "\033[1;36m 6L "));
+    pips_str_free(&t);
+    close_game(&f);
 }
 
 static void test_ai_hooks(void **st)
@@ -755,6 +854,14 @@ static void test_r3_r7_check_move_agrees_three_players(void **st)
 {
     (void)st;
     random_games("3", 40);
+}
+
+static void test_r3_r7_check_move_agrees_four_to_six_players(void **st)
+{
+    (void)st;
+    random_games("4", 15);
+    random_games("5", 15);
+    random_games("6", 15);
 }
 
 /* ---- symmetry ------------------------------------------------------------------ */
@@ -872,6 +979,8 @@ int main(void)
         cmocka_unit_test(test_r9_all_pass_draw),
         cmocka_unit_test(test_r9_max_plies_draw),
         cmocka_unit_test(test_options),
+        cmocka_unit_test(test_r10_start_tips_by_player_count),
+        cmocka_unit_test(test_r11_more_players_win_and_limit),
         cmocka_unit_test(test_state_text),
         cmocka_unit_test(test_move_text),
         cmocka_unit_test(test_hash),
@@ -879,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_ai_hooks),
         cmocka_unit_test(test_r3_r7_check_move_agrees_two_players),
         cmocka_unit_test(test_r3_r7_check_move_agrees_three_players),
+        cmocka_unit_test(test_r3_r7_check_move_agrees_four_to_six_players),
         cmocka_unit_test(test_tall_stacks_move_exactly),
         cmocka_unit_test(test_canonical_mirror),
     };

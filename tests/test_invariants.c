@@ -5,7 +5,9 @@
  * round-trips to a byte-equal state with the same hash; every legal move's
  * text round-trips; no legal move is listed twice; apply then undo (when the
  * game has undo) restores the state; chance probabilities sum to 1; and the
- * returns at the end are valid.
+ * returns at the end are valid. Besides each game's defaults it checks the
+ * rule variants listed in VARIANTS (a quarter as many games each), so a new
+ * option value joins the harness by a line there.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,7 +35,8 @@ static int cmp_move(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void check_game(const pips_game_def *def, const char *const *opts, size_t nopts)
+static void check_game(const pips_game_def *def, const char *const *opts, size_t nopts,
+                       long n_games)
 {
     pips_error err;
     pips_game *g = pips_game_new(def->name, opts, nopts, NULL, &err);
@@ -46,7 +49,6 @@ static void check_game(const pips_game_def *def, const char *const *opts, size_t
     int np = pips_num_players(g);
     pips_str text;
     pips_str_init(&text, NULL);
-    long n_games = games_per_game();
     for (long game = 0; game < n_games; game++) {
         pips_rng rng;
         pips_rng_seed(&rng, (uint64_t)game);
@@ -136,11 +138,40 @@ static void test_every_game_default_options(void **state)
         const pips_game_def *d = pips_game_def_at(i);
         if (only_game && strcmp(only_game, d->name) != 0)
             continue;
-        check_game(d, NULL, 0);
+        check_game(d, NULL, 0, games_per_game());
         checked++;
     }
     if (!checked)
         fail_msg("no game named '%s'", only_game);
+}
+
+/* Rule variants beyond the defaults: game name, then up to 4 options. */
+static const char *const VARIANTS[][5] = {
+    {"tictacdoh", "players=3"},                    /* TTD-R8 */
+    {"tictacdoh", "players=4", "stashes=2"},       /* TTD-R8, R10 */
+    {"tictacdoh", "stashes=3"},                    /* TTD-R10 */
+    {"icefrogs", "players=4"},                     /* ICF-R10, R11 */
+    {"icefrogs", "players=5"},
+    {"icefrogs", "players=6"},
+    {"ziggurat", "queen=true", "queen_height=1,2,3,4"}, /* ZIG-R27, per colour */
+    {"ziggurat", "players=2", "queen=true", "queen_height=1,4"},
+    {"ziggurat", "players=2", "mode=two_colour", "queen=true", "queen_height=4,3,2,1"},
+};
+
+static void test_variant_option_sets(void **state)
+{
+    (void)state;
+    long n_games = games_per_game() / 4 > 0 ? games_per_game() / 4 : 1;
+    for (size_t i = 0; i < sizeof VARIANTS / sizeof VARIANTS[0]; i++) {
+        const pips_game_def *d = pips_game_find(VARIANTS[i][0]);
+        assert_non_null(d);
+        if (only_game && strcmp(only_game, d->name) != 0)
+            continue;
+        size_t n = 0;
+        while (n < 4 && VARIANTS[i][n + 1])
+            n++;
+        check_game(d, &VARIANTS[i][1], n, n_games);
+    }
 }
 
 int main(int argc, char **argv)
@@ -148,6 +179,7 @@ int main(int argc, char **argv)
     only_game = argc > 1 ? argv[1] : NULL;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game_default_options),
+        cmocka_unit_test(test_variant_option_sets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

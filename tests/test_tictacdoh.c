@@ -1,8 +1,8 @@
 /*
- * test_tictacdoh.c — Tic Tac Doh! against its rulings TTD-R1..R7, the
+ * test_tictacdoh.c — Tic Tac Doh! against its rulings TTD-R1..R10, the
  * rulebook's stacking examples, perft counts, an independent move generator,
- * the exact solution, and the random_move playout shortcut (uniform over the
- * legal list).
+ * the exact solution, the random_move playout shortcut (uniform over the
+ * legal list), and the experimental 3-4 players and 2-3 stashes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -368,24 +368,18 @@ static void test_text_errors_leave_state_untouched(void **unused)
     pips_game_free(g);
 }
 
-static void test_solution_is_a_draw(void **unused)
+/* Canonical forms never change a value: solving with and without them
+ * agrees on positions `plies` random moves in (seeds 0..games-1). */
+static void check_canonical_solving(const pips_game *g, uint64_t games, size_t plies)
 {
-    (void)unused;
-    pips_game *g = ttd();
-    pips_solve_result res;
-    pips_error err;
-    assert_true(pips_solve(g, NULL, &res, &err));
-    assert_int_equal(res.value, PIPS_DRAW);
-    assert_int_equal(res.positions, 343251); /* canonical positions stored */
-    /* Canonical forms never change a value: compare with plain solving on
-     * positions a few moves in. */
     void *s = pips_state_new(g, NULL);
     pips_move buf[75];
-    for (uint64_t seed = 0; seed < 6; seed++) {
+    pips_error err;
+    for (uint64_t seed = 0; seed < games; seed++) {
         pips_rng rng;
         pips_rng_seed(&rng, seed);
         g->def->initial(g, s);
-        pips_random_playout(g, s, &rng, buf, 5);
+        pips_random_playout(g, s, &rng, buf, plies);
         if (g->def->to_move(g, s) == PIPS_OVER)
             continue;
         pips_solve_result a, b;
@@ -395,6 +389,18 @@ static void test_solution_is_a_draw(void **unused)
         assert_true(a.positions <= b.positions);
     }
     pips_state_free(g, s);
+}
+
+static void test_solution_is_a_draw(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    pips_solve_result res;
+    pips_error err;
+    assert_true(pips_solve(g, NULL, &res, &err));
+    assert_int_equal(res.value, PIPS_DRAW);
+    assert_int_equal(res.positions, 343251); /* canonical positions stored */
+    check_canonical_solving(g, 6, 5);
     pips_game_free(g);
 }
 
@@ -437,6 +443,180 @@ static void test_options_rejected(void **unused)
     const char *kv[] = {"size=4"};
     assert_null(pips_game_new("tictacdoh", kv, 1, NULL, &err));
     assert_non_null(strstr(err.msg, "size"));
+    const char *players[] = {"players=5"};
+    assert_null(pips_game_new("tictacdoh", players, 1, NULL, &err));
+    assert_string_equal(err.msg, "option 'players': '5' is not 2..4");
+    const char *stashes[] = {"stashes=0"};
+    assert_null(pips_game_new("tictacdoh", stashes, 1, NULL, &err));
+    assert_string_equal(err.msg, "option 'stashes': '0' is not 1..3");
+}
+
+static pips_game *ttd_with(const char *opt1, const char *opt2)
+{
+    const char *kv[] = {opt1, opt2};
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", kv, opt2 ? 2 : 1, NULL, &err);
+    if (!g)
+        fail_msg("%s %s: %s", opt1, opt2 ? opt2 : "", err.msg);
+    return g;
+}
+
+/* The winning seat of a finished game (-1: a draw for all); fails on
+ * returns that are not one winner with 1 and the rest 0, or all 0.5. */
+static int winner_of(const pips_game *g, const void *s)
+{
+    double r[PIPS_MAX_PLAYERS];
+    int n = pips_num_players(g), winner = -1;
+    g->def->returns(g, s, r);
+    for (int p = 0; p < n; p++) {
+        if (r[p] == 1.0) {
+            assert_int_equal(winner, -1);
+            winner = p;
+        } else {
+            assert_true(r[p] == 0.0 || r[p] == 0.5);
+        }
+    }
+    for (int p = 0; p < n && winner < 0; p++)
+        assert_true(r[p] == 0.5);
+    return winner;
+}
+
+/* TTD-R8: seats place in turn; whoever completes the line wins, the others
+ * score 0. */
+static void test_r8_three_and_four_players(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd_with("players=3", NULL);
+    assert_int_equal(pips_num_players(g), 3);
+    void *s = play(g, "");
+    const char *seq[] = {"L@0,0", "M@0,0", "M@1,0", "S@1,1"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(g->def->to_move(g, s), i % 3);
+        assert_true(pips_play_text(g, s, seq[i], NULL));
+    }
+    assert_int_equal(g->def->to_move(g, s), 1);
+    pips_str text;
+    pips_str_init(&text, NULL);
+    pips_render_opts ro = {false, false};
+    g->def->render(g, s, &ro, &text);
+    assert_non_null(strstr(pips_str_cstr(&text), "player 2 to move"));
+    assert_true(pips_play_text(g, s, "M@-1,0", NULL)); /* the fifth placement: seat 2 */
+    assert_int_equal(winner_of(g, s), 1);
+    pips_str_clear(&text);
+    g->def->result_text(g, s, &text);
+    assert_string_equal(pips_str_cstr(&text), "player 2 wins");
+    pips_str_free(&text);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    /* Four players: the same line made by the fifth placement is seat 1's. */
+    g = ttd_with("players=4", NULL);
+    s = play(g, "L@0,0 M@0,0 M@1,0 S@1,1 M@-1,0");
+    assert_int_equal(winner_of(g, s), 0);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* TTD-R6, R9, R10 under every player count and stash count: a game ends by
+ * a line, by a draw only when every piece is placed (so never with more
+ * than one stash), or with nobody able to move, won by the last placer. */
+static void test_r9_r10_ends_of_every_variant(void **unused)
+{
+    (void)unused;
+    static const char *const PLAYERS[] = {"players=2", "players=3", "players=4"};
+    static const char *const STASHES[] = {"stashes=1", "stashes=2", "stashes=3"};
+    for (int pi = 0; pi < 3; pi++)
+        for (int si = 0; si < 3; si++) {
+            pips_game *g = ttd_with(PLAYERS[pi], STASHES[si]);
+            int n = pips_num_players(g), stashes = si + 1;
+            void *s = pips_state_new(g, NULL);
+            pips_move moves[75];
+            int draws = 0, stuck = 0, lines = 0;
+            for (uint64_t seed = 0; seed < 4000; seed++) {
+                pips_rng rng;
+                pips_rng_seed(&rng, seed);
+                g->def->initial(g, s);
+                size_t plies = pips_random_playout(g, s, &rng, moves, 100);
+                assert_int_equal(g->def->to_move(g, s), PIPS_OVER);
+                assert_true(plies <= 27);
+                int w = winner_of(g, s);
+                bool line = referee_line(g, s);
+                if (w < 0) {
+                    assert_int_equal(stashes, 1);
+                    assert_int_equal(plies, 15);
+                    assert_false(line);
+                    draws++;
+                } else {
+                    assert_int_equal(w, (int)((plies - 1) % (size_t)n)); /* the last placer */
+                    if (!line) { /* TTD-R9: nobody can place */
+                        assert_true(plies < 15u * (size_t)stashes);
+                        assert_int_equal(moves_by_check(g, s, moves), 0);
+                        stuck++;
+                    } else {
+                        lines++;
+                    }
+                }
+            }
+            assert_true(lines > 0);
+            if (stashes == 1) /* with more, random games end by a line first */
+                assert_true(draws > 0 && stuck > 0);
+            pips_state_free(g, s);
+            pips_game_free(g);
+        }
+    /* Built by hand, two stashes: a full window of M-S trees (count M and S)
+     * and M-L nests (count L) laid out as a drawn tic-tac-toe, so no line;
+     * no empty cell is in reach and no stack takes S, M or L. 18 placed: the
+     * 18th placer wins, seat 17 mod players. */
+    static const char STUCK[] =
+        "-1,-1:ML 0,-1:MS 1,-1:MS -1,0:MS 0,0:ML 1,0:ML -1,1:MS 0,1:ML 1,1:MS";
+    for (int players = 2; players <= 4; players++) {
+        char opt[16];
+        snprintf(opt, sizeof opt, "players=%d", players);
+        pips_game *g = ttd_with("stashes=2", opt);
+        void *s = pips_state_new(g, NULL);
+        pips_error err;
+        if (!g->def->state_from_text(g, STUCK, s, &err))
+            fail_msg("%s", err.msg);
+        assert_false(referee_line(g, s));
+        assert_int_equal(g->def->to_move(g, s), PIPS_OVER);
+        assert_int_equal(winner_of(g, s), 17 % players);
+        pips_state_free(g, s);
+        pips_game_free(g);
+    }
+}
+
+/* The variants' counts are data (tests/perft/tictacdoh.txt): seats never
+ * change which placements are legal or when a game ends (TTD-R8), so perft
+ * is the same for 2-4 players; more stashes differ once a size could run
+ * out. Here the independent generator agrees under a variant too. */
+static void test_perft_variants(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd_with("stashes=2", "players=3");
+    void *s = play(g, "");
+    assert_int_equal(perft_by_check(g, s, 4), pips_perft(g, s, 4));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* The generic solver is for two players only: 3-4 players are refused with
+ * a message that says so; 2 players with 2 stashes are still solved. */
+static void test_solver_refuses_more_players(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd_with("players=3", NULL);
+    pips_solve_result res;
+    pips_error err;
+    assert_false(pips_solve(g, NULL, &res, &err));
+    assert_non_null(strstr(err.msg, "exactly 2 players"));
+    pips_game_free(g);
+    /* Two stashes leave no draw (TTD-R10): the first player loses with best
+     * play (docs/games/tictacdoh.md). */
+    g = ttd_with("stashes=2", NULL);
+    assert_true(pips_solve(g, NULL, &res, &err));
+    assert_int_equal(res.value, PIPS_LOSS);
+    assert_int_equal(res.positions, 68018);
+    check_canonical_solving(g, 4, 6);
+    pips_game_free(g);
 }
 
 int main(void)
@@ -454,6 +634,10 @@ int main(void)
         cmocka_unit_test(test_solution_is_a_draw),
         cmocka_unit_test(test_evaluation_hints),
         cmocka_unit_test(test_options_rejected),
+        cmocka_unit_test(test_r8_three_and_four_players),
+        cmocka_unit_test(test_r9_r10_ends_of_every_variant),
+        cmocka_unit_test(test_perft_variants),
+        cmocka_unit_test(test_solver_refuses_more_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -155,7 +155,7 @@ static void test_records(void **st)
     for (size_t cut = 1; cut < 60; cut++) /* every kind of stopping point */
         record_round_trip(g, 1000 + cut, cut);
     pips_game_free(g);
-    const char *o[] = {"players=2", "mode=two_colour", "queen=true", "queen_height=2",
+    const char *o[] = {"players=2", "mode=two_colour", "queen=true", "queen_height=2,4,1,3",
                        "move_die=d6", "action_die=treehouse", "max_turns=50"};
     g = zig_game(o, 7);
     for (uint64_t seed = 1; seed <= 4; seed++)

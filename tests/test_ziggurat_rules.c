@@ -128,6 +128,17 @@ static int seats(const char *const *opts, size_t n)
 }
 
 /* ZIG-R25, R26 and section 8a: seats and option validation. */
+/* The start piles of a game with these options. */
+static void expect_start_piles(const char *const *opts, size_t n, const char *piles)
+{
+    pips_game *g = zig_game(opts, n);
+    void *s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    assert_piles(g, s, piles);
+    free(s);
+    pips_game_free(g);
+}
+
 static void test_options(void **st)
 {
     (void)st;
@@ -144,6 +155,10 @@ static void test_options(void **st)
         {"action_die=d6"}, {"queen=maybe"}, {"queen_height=5"}, {"queen_height=0"},
         {"first=black"}, {"players=3", "first=green"}, {"players=2", "first=blue"},
         {"turn_direction=left"}, {"max_turns=-1"}, {"max_turns=x"},
+        /* ZIG-R27 per colour: one height, or exactly one per colour in play */
+        {"queen_height=1,4"}, {"queen_height=1,2,3,4,1"}, {"queen_height=1,,2,3"},
+        {"queen_height=1,2,3,5"}, {"queen_height=,1"}, {"queen_height=1,"},
+        {"players=3", "queen_height=1,2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         size_t n = bad[i][1] ? 2 : 1;
@@ -155,12 +170,19 @@ static void test_options(void **st)
     }
     /* the start position per seating */
     const char *q[] = {"queen=true", "queen_height=3", "players=3", "omit=blue"};
-    pips_game *g = zig_game(q, 4);
-    void *s = calloc(1, g->def->state_size);
-    g->def->initial(g, s);
-    assert_piles(g, s, "h0:R,R,RQ,R i8:G,G,GQ,G a9:Y,Y,YQ,Y");
-    free(s);
-    pips_game_free(g);
+    expect_start_piles(q, 4, "h0:R,R,RQ,R i8:G,G,GQ,G a9:Y,Y,YQ,Y");
+    /* one height per colour, in turn order (R, B, Y, G; ccw R, G, Y, B) */
+    const char *per[] = {"queen=true", "queen_height=1,2,3,4"};
+    expect_start_piles(per, 2, "h0:RQ,R,R,R i8:G,G,G,GQ a9:Y,Y,YQ,Y @1:B,BQ,B,B");
+    const char *ccw[] = {"queen=true", "queen_height=1,2,3,4", "turn_direction=ccw"};
+    expect_start_piles(ccw, 3, "h0:RQ,R,R,R i8:G,GQ,G,G a9:Y,Y,YQ,Y @1:B,B,B,BQ");
+    const char *two[] = {"players=2", "queen=true", "queen_height=4,1", "first=yellow"};
+    expect_start_piles(two, 4, "h0:RQ,R,R,R a9:Y,Y,Y,YQ");
+    pips_error err;
+    const char *wrong[] = {"players=3", "queen_height=1,2"};
+    assert_null(pips_game_new("ziggurat", wrong, 2, NULL, &err));
+    assert_string_equal(err.msg, "option 'queen_height': '1,2' gives 2 heights; give one, or "
+                                 "one per colour in turn order (3)");
 }
 
 /* ZIG-R30: dice are chance nodes; opening roll one event of both dice. */

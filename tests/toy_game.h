@@ -31,10 +31,13 @@ typedef struct toy_config {
     int snake; /* the square that sends a runner back to 0; 0 = none */
 } toy_config;
 
+static const char *const TOY_MODES[] = {"enum", "free", NULL};
 static const pips_option_def toy_options[3] = {
-    {"players", "3", "2..4"},
-    {"mode", "enum", "enum|free"},
-    {"snake", "7", "0..9"},
+    {"players", "3", "runners", .type = PIPS_OPT_INT, .min = 2, .max = 4},
+    {"mode", "enum", "enumerable moves, or free (candidates)", .type = PIPS_OPT_CHOICE,
+     .choices = TOY_MODES},
+    {"snake", "7", "the square that sends a runner back; 0 = none", .type = PIPS_OPT_INT,
+     .min = 0, .max = 9},
 };
 
 static bool toy_configure(const pips_game *g, void *config, pips_error *err)

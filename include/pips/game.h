@@ -41,10 +41,24 @@ enum {
     PIPS_GAME_IMPARTIAL = 1u << 2       /* players share every piece */
 };
 
+/* The type of an option's value: its schema (pips list --json, the web lobby). */
+typedef enum pips_option_type {
+    PIPS_OPT_TEXT = 0, /* text the game parses itself; `pattern` describes the form */
+    PIPS_OPT_INT,      /* a whole number in min..max, or one of `choices` (words like "auto") */
+    PIPS_OPT_BOOL,     /* true or false */
+    PIPS_OPT_CHOICE    /* one of `choices` */
+} pips_option_type;
+
+/* One option of a game and its schema. Every default must pass
+ * pips_option_check against its own entry. */
 typedef struct pips_option_def {
     const char *key;
     const char *default_value;
-    const char *help; /* the accepted values, e.g. "2..6" or "coaster|volcano|RxC|layout" */
+    const char *help;          /* one line: what the option does (ruling ids where they apply) */
+    pips_option_type type;
+    long min, max;             /* PIPS_OPT_INT: the accepted range */
+    const char *const *choices; /* NULL-terminated: CHOICE's values; INT's extra words or NULL */
+    const char *pattern;       /* PIPS_OPT_TEXT: the accepted form, e.g. "RxC or coaster" */
 } pips_option_def;
 
 /* A resolved option set: every key of the game, defaults filled in. */
@@ -79,6 +93,28 @@ typedef struct pips_solve_result pips_solve_result;
 typedef struct pips_solve_opts pips_solve_opts;
 struct json_t; /* jansson's object type (pips/view.h) */
 
+/* The entry of key in def's option table, or NULL. */
+const pips_option_def *pips_option_def_find(const pips_game_def *def, const char *key);
+/* Checks value against the option's schema (range, words, choices, bool);
+ * text options are left to the game's configure. False with *err naming the
+ * key and what is accepted. pips_game_new checks every value this way. */
+bool pips_option_check(const pips_option_def *od, const char *value, pips_error *err);
+/* The accepted values of an option in one short line ("2..6", "d8|d6",
+ * "true|false", "auto or 0..1000000", or the text pattern) into out. */
+void pips_option_accepts(const pips_option_def *od, pips_str *out);
+/* Readers for configure hooks driven by g's option table: the range or the
+ * choices come from the key's schema entry, so the hook does not repeat
+ * them. pips_game_opt_int fails on a word of an INT option (the hook tests
+ * words like "auto" first). *out of a choice is its index in `choices`. */
+bool pips_game_opt_int(const pips_game *g, const char *key, long *out, pips_error *err);
+bool pips_game_opt_bool(const pips_game *g, const char *key, bool *out, pips_error *err);
+bool pips_game_opt_choice(const pips_game *g, const char *key, int *out, pips_error *err);
+/* Writes def's option schema as one JSON object into out: {"name", "title",
+ * "options": [{"key", "type" ("int", "bool", "choice" or "text"), "default",
+ * "description", and "min"/"max" (+ "words"), "choices" or "pattern"}]}.
+ * Defaults are strings, as options are given ("key=value"). */
+bool pips_game_schema_json(const pips_game_def *def, pips_str *out, pips_error *err);
+
 struct pips_game_def {
     const char *name;       /* lower-case id used on the command line: "tictacdoh" */
     const char *title;      /* "Tic Tac Doh!" */
@@ -96,7 +132,8 @@ struct pips_game_def {
      * appends one line per figure to out. May be NULL. */
     void (*bench_extra)(const pips_game *g, pips_str *out);
 
-    /* Reads g->options (keys already checked, defaults filled in) into
+    /* Reads g->options (keys and values already checked against the option
+     * table's schema, defaults filled in) into
      * config. Returns true on success, otherwise *err names the bad option
      * and value. May use g->alloc; must not keep pointers into g->options. */
     bool (*configure)(const pips_game *g, void *config, pips_error *err);

@@ -9,6 +9,8 @@
 #include "pips/game.h"
 
 int cli_list(int argc, char **argv);
+/* One line of an option: "INDENTkey=default  (accepted values) description". */
+void cli_print_option(const pips_option_def *od, const char *indent);
 int cli_perft(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_rules(int argc, char **argv);

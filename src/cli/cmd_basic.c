@@ -37,12 +37,51 @@ pips_game *cli_make_game(const char *prog, const char *name, const char *const *
     return g;
 }
 
+void cli_print_option(const pips_option_def *od, const char *indent)
+{
+    pips_str acc;
+    pips_str_init(&acc, NULL);
+    pips_option_accepts(od, &acc);
+    printf("%s%s=%s  (%s) %s\n", indent, od->key, od->default_value, pips_str_cstr(&acc),
+           od->help);
+    pips_str_free(&acc);
+}
+
+/* `pips list --json`: {"games": [each game's schema]}. */
+static int list_json(void)
+{
+    pips_str out;
+    pips_str_init(&out, NULL);
+    pips_str_cat(&out, "{\"games\":[");
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        pips_error err;
+        if (i)
+            pips_str_cat(&out, ",");
+        if (!pips_game_schema_json(pips_game_def_at(i), &out, &err)) {
+            fprintf(stderr, "pips list: %s\n", err.msg);
+            pips_str_free(&out);
+            return 1;
+        }
+    }
+    pips_str_cat(&out, "]}");
+    printf("%s\n", pips_str_cstr(&out));
+    pips_str_free(&out);
+    return 0;
+}
+
 int cli_list(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
-        printf("usage: pips list\n\nLists every game with its options and their defaults.\n");
+        printf("usage: pips list [--json]\n\nLists every game with its options: default, "
+               "accepted values and what each does.\n--json prints the option schema of "
+               "every game as one JSON document:\n{\"games\": [{\"name\", \"title\", "
+               "\"options\": [{\"key\", \"type\" (int|bool|choice|text),\n\"default\", "
+               "\"description\", \"min\"/\"max\" (+ \"words\"), \"choices\" or "
+               "\"pattern\"}]}]}.\n");
         return 0;
     }
+    if (argc == 2 && !strcmp(argv[1], "--json"))
+        return list_json();
     if (argc > 1) {
         fprintf(stderr, "pips list: unexpected argument '%s'\n", argv[1]);
         return 2;
@@ -51,8 +90,7 @@ int cli_list(int argc, char **argv)
         const pips_game_def *d = pips_game_def_at(i);
         printf("%-10s %s\n", d->name, d->title);
         for (size_t k = 0; k < d->n_options; k++)
-            printf("    %s=%s  (%s)\n", d->options[k].key, d->options[k].default_value,
-                   d->options[k].help);
+            cli_print_option(&d->options[k], "    ");
         if (!d->n_options)
             printf("    (no options)\n");
     }

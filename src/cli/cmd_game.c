@@ -26,8 +26,7 @@ int cli_rules(int argc, char **argv)
     if (d->n_options) {
         printf("\nOptions (--opt KEY=VALUE)\n");
         for (size_t i = 0; i < d->n_options; i++)
-            printf("  %s=%s  (%s)\n", d->options[i].key, d->options[i].default_value,
-                   d->options[i].help);
+            cli_print_option(&d->options[i], "  ");
     }
     return 0;
 }

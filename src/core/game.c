@@ -101,6 +101,9 @@ static void default_options(const pips_game_def *def, pips_options *o)
 static pips_game *game_build(const pips_game_def *def, const pips_options *opts,
                              const pips_allocator *alloc, pips_error *err)
 {
+    for (size_t i = 0; i < def->n_options; i++) /* every value against its schema */
+        if (!pips_option_check(&def->options[i], opts->kv[i].value, err))
+            return NULL;
     pips_game *g = pips_calloc(alloc, 1, sizeof *g);
     if (!g) {
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory creating %s", def->name);

@@ -18,6 +18,36 @@ for cmd in list rules play replay perft solve bench; do
 done
 "$PIPS" list | grep -q '^tictacdoh'; check "list shows tictacdoh" $?
 "$PIPS" rules tictacdoh | grep -q 'TTD-R7'; check "rules cite ruling ids" $?
+# The option schema: every option of every game has a type, a default that
+# passes its own type, and a description.
+"$PIPS" list --json >"$tmp/schema.json"; check "list --json exits 0" $?
+python3 - "$tmp/schema.json" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+names = [g["name"] for g in doc["games"]]
+assert names and len(names) == len(set(names)), names
+for g in doc["games"]:
+    for o in g["options"]:
+        where = g["name"] + " " + o["key"]
+        assert o["type"] in ("int", "bool", "choice", "text"), where
+        assert isinstance(o["default"], str) and o["description"], where
+        d = o["default"]
+        if o["type"] == "int":
+            assert d in o.get("words", []) or o["min"] <= int(d) <= o["max"], where
+        elif o["type"] == "bool":
+            assert d in ("true", "false"), where
+        elif o["type"] == "choice":
+            assert d in o["choices"], where
+        else:
+            assert o["pattern"], where
+PY
+check "list --json: type, default, description for every option" $?
+"$PIPS" list --bogus >/dev/null 2>&1; [ $? -ne 0 ]; check "list rejects an unknown flag" $?
+# The experimental player counts (TTD-R8, ICF-R10): the generic solver refuses more than two.
+msg=$("$PIPS" solve tictacdoh --opt players=3 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$msg" | grep -q "exactly 2 players"; check "solve refuses 3-player Tic Tac Doh! ($msg)" $?
+[ "$("$PIPS" perft icefrogs 6 --opt players=6 2>/dev/null | tail -n 1)" = 46656 ]
+check "icefrogs players=6 perft(6)" $?
 "$PIPS" rules nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "rules of unknown game fails" $?
 
 [ "$("$PIPS" perft tictacdoh 3 2>/dev/null | tail -n 1)" = 2666 ]; check "perft last line is the count" $?

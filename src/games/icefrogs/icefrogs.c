@@ -1,20 +1,23 @@
 /*
  * icefrogs.c — IceFrogs (Jason Spears & Erik Oosterwal, 2008) under the
- * project's rulings ICF-R1..R9 (shared/rules/icefrogs.md).
+ * project's rulings ICF-R1..R11 (shared/rules/icefrogs.md), 2 to 6 players.
  *
  * Cells (ICF-R1) are named by rows a..i from the bottom tip (axial r = -4)
  * to the top tip (r = 4), numbered from the left (q increasing) in each row.
  * Internally a cell is the bit q + 8r + 30 (0..60) of a uint64 mask: each of
  * the six directions is then a shift by 1, 7 or 8, and no off-star neighbour
  * lands on a star cell's bit, so move generation floods whole sets of cells.
- * Start spaces (ICF-R2): 2 players a1 and i1; 3 players a1, g1, g7.
+ * Start spaces (ICF-R2, R10): the star tips T0..T5 = a1 c1 g1 i1 g7 c7, each
+ * 60 degrees on from the last; 2 players use T0 T3 (a1 i1), 3 use T0 T2 T4
+ * (a1 g1 g7), 4 use T0 T1 T3 T4, 5 use T0..T4 and 6 all.
  *
  * A stack is its top piece (top[]), the piece under it (under[]) and the
  * pieces below those two, kept in one pool (deep[]) cell by cell in id order
  * and bottom first inside a cell, deep_h[] of them per cell. Most moves only
  * touch top[] and under[]; the pool moves only for stacks of three or more.
- * The masks cache the top pieces for move generation. A piece code is
- * owner << 2 | size (size 1..3), 0 = none.
+ * The masks cache the top pieces for move generation: own[p] holds the cells
+ * whose top is player p's, kept by clearing only the old top owner's bit. A
+ * piece code is owner << 2 | size (size 1..3), 0 = none.
  *
  * Invariants: pool entries past the last deep piece, supply of absent
  * players, padding and every cache are zero or derived from the stacks, so
@@ -33,7 +36,7 @@
 #define ICF_GRID 61 /* cell ids are bit positions q + 8r + 30, from 0 to 60 */
 #define ICF_ROWS 9
 #define ICF_PER_SIZE 5
-#define ICF_MAX_PLAYERS 3
+#define ICF_MAX_PLAYERS 6
 #define ICF_POOL (ICF_MAX_PLAYERS * 3 * ICF_PER_SIZE)
 #define ICF_ENTER_BASE 64
 #define ICF_PASS ((pips_move)(67 * 64))
@@ -165,10 +168,13 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
     icf_config *cf = config;
     memset(cf, 0, sizeof *cf);
     long v;
-    if (!pips_option_int(&g->options, "players", 2, 3, &v, err))
+    if (!pips_game_opt_int(g, "players", &v, err))
         return false;
     cf->players = (int)v;
-    if (!pips_option_int(&g->options, "max_plies", 1, 10000, &v, err))
+    /* ICF-R11: by default 150 moves per player before a draw */
+    if (!strcmp(pips_options_get(&g->options, "max_plies"), "auto"))
+        v = 150 * cf->players;
+    else if (!pips_game_opt_int(g, "max_plies", &v, err))
         return false;
     cf->max_plies = (int)v;
     /* ICF-R1: cells row by row, bottom (r = -4) first, q increasing. */
@@ -189,11 +195,15 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
     }
     for (int i = 0; i < ICF_CELLS; i++)
         cf->adj[cf->cells[i]] = neighbours(bit(cf->cells[i]), cf->board);
-    /* ICF-R2: start spaces. */
-    static const int START2[2][2] = {{2, -4}, {-2, 4}};
-    static const int START3[3][2] = {{2, -4}, {-4, 2}, {2, 2}};
+    /* ICF-R2, ICF-R10: the star tips in turning order, and which of them
+     * the seats of each player count take. */
+    static const int TIP[6][2] = {{2, -4}, {-2, -2}, {-4, 2}, {-2, 4}, {2, 2}, {4, -2}};
+    static const int8_t SEAT_TIPS[7][6] = {
+        [2] = {0, 3}, [3] = {0, 2, 4}, [4] = {0, 1, 3, 4}, [5] = {0, 1, 2, 3, 4},
+        [6] = {0, 1, 2, 3, 4, 5},
+    };
     for (int p = 0; p < cf->players; p++) {
-        const int *qr = cf->players == 2 ? START2[p] : START3[p];
+        const int *qr = TIP[SEAT_TIPS[cf->players][p]];
         cf->start[p] = cell_id(qr[0], qr[1]);
     }
     for (int p = 0; p < cf->players; p++)
@@ -213,9 +223,9 @@ static bool icf_configure(const pips_game *g, void *config, pips_error *err)
             cf->dist_goal[p][c] = (int8_t)best;
         }
     for (int p = 0; p < ICF_MAX_PLAYERS; p++)
-        cf->zobrist_turn[p] = pips_zobrist_key(ICF_GRID * ICF_POOL * 16 + p);
+        cf->zobrist_turn[p] = pips_zobrist_key(ICF_GRID * ICF_POOL * 32 + p);
     for (int k = 0; k <= ICF_MAX_PLAYERS; k++)
-        cf->zobrist_passes[k] = k ? pips_zobrist_key(ICF_GRID * ICF_POOL * 16 + 8 + k) : 0;
+        cf->zobrist_passes[k] = k ? pips_zobrist_key(ICF_GRID * ICF_POOL * 32 + 8 + k) : 0;
     return true;
 }
 
@@ -544,8 +554,9 @@ static int read_stack(const icf_state *s, int c, int off, uint8_t *out)
 }
 
 /* Recomputes cell c's bits in the mask caches from its top piece, without
- * branches (an empty cell has code 0 and sets nothing). */
-static inline void set_cell_bits(icf_state *s, int c)
+ * branches (an empty cell has code 0 and sets nothing); old_code is the top
+ * piece it replaced (0 when none), whose owner alone can hold the cell. */
+static inline void set_cell_bits(icf_state *s, int c, int old_code)
 {
     uint64_t b = bit(c), keep = ~b;
     unsigned code = s->top[c], z = code & 3;
@@ -553,9 +564,7 @@ static inline void set_cell_bits(icf_state *s, int c)
     s->occ = (s->occ & keep) | has;
     s->ge2 = (s->ge2 & keep) | (has & (0 - (uint64_t)(z >> 1)));
     s->ge3 = (s->ge3 & keep) | (has & (0 - (uint64_t)(z >> 1 & z)));
-    s->own[0] &= keep;
-    s->own[1] &= keep;
-    s->own[2] &= keep;
+    s->own[old_code >> 2] &= keep;
     s->own[code >> 2] |= has;
 }
 
@@ -572,7 +581,7 @@ static int pop_piece(icf_state *s, int c)
     }
     s->top[c] = s->under[c];
     s->under[c] = (uint8_t)below;
-    set_cell_bits(s, c);
+    set_cell_bits(s, c, code);
     return code;
 }
 
@@ -587,7 +596,7 @@ static void push_piece(icf_state *s, int c, int code)
     }
     s->under[c] = s->top[c];
     s->top[c] = (uint8_t)code;
-    set_cell_bits(s, c);
+    set_cell_bits(s, c, s->under[c]);
 }
 
 /* Status after the move that made ply s->ply (ICF-R8, ICF-R9). */
@@ -751,7 +760,7 @@ static void set_stacks(icf_state *s, const uint8_t (*stacks)[ICF_POOL], const in
         s->deep_h[c] = (uint8_t)(h > 2 ? h - 2 : 0);
         s->under[c] = h >= 2 ? stacks[c][h - 2] : 0;
         s->top[c] = h ? stacks[c][h - 1] : 0;
-        set_cell_bits(s, c);
+        set_cell_bits(s, c, 0); /* s starts empty */
     }
     s->n_deep = (uint8_t)n;
 }
@@ -896,7 +905,7 @@ static uint64_t icf_hash(const pips_game *g, const void *state)
     for (int c = 0, off = 0; c < ICF_GRID; off += s->deep_h[c], c++) {
         int n = read_stack(s, c, off, stack);
         for (int i = 0; i < n; i++)
-            h ^= pips_zobrist_key((uint64_t)(c * ICF_POOL + i) * 16 + stack[i]);
+            h ^= pips_zobrist_key((uint64_t)(c * ICF_POOL + i) * 32 + stack[i]);
     }
     return h;
 }
@@ -914,8 +923,10 @@ static int text_width(const char *t)
 
 static const char *player_colour(int p)
 {
-    static const char *const COL[3] = {"\033[1;31m", "\033[1;34m", "\033[1;32m"};
-    return COL[p % 3];
+    static const char *const COL[ICF_MAX_PLAYERS] = {"\033[1;31m", "\033[1;34m",
+                                                     "\033[1;32m", "\033[1;33m",
+                                                     "\033[1;35m", "\033[1;36m"};
+    return COL[p % ICF_MAX_PLAYERS];
 }
 
 static void icf_render(const pips_game *g, const void *state, const pips_render_opts *ro,
@@ -1044,7 +1055,7 @@ static void icf_evaluate(const pips_game *g, const void *state, double *out)
 {
     const icf_config *cf = CF(g);
     const icf_state *s = state;
-    double score[ICF_MAX_PLAYERS] = {0, 0, 0};
+    double score[ICF_MAX_PLAYERS] = {0};
     for (int c = 0; c < ICF_GRID; c++) {
         if (!s->top[c])
             continue;
@@ -1084,13 +1095,17 @@ static void icf_order_moves(const pips_game *g, const void *state, const pips_mo
     }
 }
 
+static const char *const AUTO_WORD[] = {"auto", NULL};
+
 static const pips_option_def icf_options[] = {
-    {"players", "2", "2|3"},
-    {"max_plies", "300", "1..10000: moves (passes included) before a draw"},
+    {"players", "2", "players, on the star tips (ICF-R2; 4-6 experimental, ICF-R10)",
+     .type = PIPS_OPT_INT, .min = 2, .max = ICF_MAX_PLAYERS},
+    {"max_plies", "auto", "moves (passes included) before a draw; auto = 150 x players (ICF-R11)",
+     .type = PIPS_OPT_INT, .min = 1, .max = 10000, .choices = AUTO_WORD},
 };
 
 static const char ICF_RULES[] =
-    "IceFrogs (Jason Spears & Erik Oosterwal, 2008), 2 or 3 players. Each player has 15\n"
+    "IceFrogs (Jason Spears & Erik Oosterwal, 2008), 2 to 6 players. Each player has 15\n"
     "pyramids of their colour in supply: 5 small (S), 5 medium (M), 5 large (L).\n"
     "\n"
     "ICF-R1 The star. 37 cells: a hexagon of 19 cells with a 3-cell triangle on each side.\n"
@@ -1112,7 +1127,15 @@ static const char ICF_RULES[] =
     "  one move; a move that ends where it began is no move.\n"
     "ICF-R8 Winning. Ending a move on an opponent's start space wins at once.\n"
     "ICF-R9 No move. A player without a legal move passes. If every player passes in\n"
-    "  succession, or after max_plies moves (passes included), the game is drawn.\n";
+    "  succession, or after max_plies moves (passes included), the game is drawn.\n"
+    "\n"
+    "Experimental (the rulebook: \"more players may be possible but it needs to be tested\"):\n"
+    "ICF-R10 players=2..6. Seats take the star tips in turning order T0 a1, T1 c1, T2 g1,\n"
+    "  T3 i1, T4 g7, T5 c7: 2 players T0 T3, 3 players T0 T2 T4 (as ICF-R2), 4 players\n"
+    "  T0 T1 T3 T4 (seats 1 and 3 face each other, as do 2 and 4), 5 players T0..T4,\n"
+    "  6 players all. An unused tip is an ordinary cell. Turns go in seat order.\n"
+    "ICF-R11 Winning as ICF-R8: ending on any opponent's start space wins at once (the\n"
+    "  mover scores 1, everyone else 0). max_plies defaults to 150 x players.\n";
 
 static const char ICF_NOTATION[] =
     "Cells: rows a (bottom tip) to i (top tip), each numbered from the left: a1; b1 b2;\n"
@@ -1121,7 +1144,7 @@ static const char ICF_NOTATION[] =
     "(S+b1, M+c4, L+b2); FROM-TO moves a top piece and gives where it ends (c3-d4,\n"
     "b2-e3 after jumps); pass (only when forced). Sizes may be lower case.\n"
     "State text: the stacks bottom first as CELL:PIECES, a piece being the player number\n"
-    "and size (c3:1L2M1S), then ply=N passes=K, e.g. 'b1:1M h2:2S ply=2 passes=0';\n"
+    "(1..6) and size (c3:1L2M1S), then ply=N passes=K, e.g. 'b1:1M h2:2S ply=2 passes=0';\n"
     "'-' stands for an empty board.\n";
 
 #include "icefrogs_view.inc"

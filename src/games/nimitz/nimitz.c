@@ -898,11 +898,17 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
 /* ---- definition -------------------------------------------------------------- */
 
 static const pips_option_def nim_options[] = {
-    {"board", "coaster", "coaster|volcano|RxC|layout of '#'/'.' rows joined by '/' (<= 64 cells)"},
-    {"players", "2", "2..6"},
-    {"sets", "1", "1..4 Treehouse sets in the store"},
-    {"colors", "5", "2..5 (red, orange, yellow, green, blue)"},
-    {"misere", "false", "true|false"},
+    {"board", "coaster", "the board: Martian Coaster (3x3), volcano (5x5), a rectangle or a drawn layout",
+     .type = PIPS_OPT_TEXT,
+     .pattern = "coaster|volcano|RxC|layout of '#'/'.' rows joined by '/' (<= 64 cells)"},
+    {"players", "2", "players, taking turns in seat order", .type = PIPS_OPT_INT, .min = 2,
+     .max = 6},
+    {"sets", "1", "identical Treehouse sets in the store", .type = PIPS_OPT_INT, .min = 1,
+     .max = 4},
+    {"colors", "5", "colours in play, the first of red, orange, yellow, green, blue",
+     .type = PIPS_OPT_INT, .min = 2, .max = 5},
+    {"misere", "false", "misere play: whoever makes the last placement loses (NIM-R5)",
+     .type = PIPS_OPT_BOOL},
 };
 
 static const char NIM_RULES[] =

@@ -37,14 +37,26 @@ static const uint8_t DEFAULT_SEATS[NN_MAX_SEATS] = {0, 3, 2, 1, 4, 5, 6, 7};
 
 /* ---- options (NON §9) ---- */
 
+static const char *const CAPTURE_TO[] = {"colour", "placer", NULL};
+static const char *const MULTI_ATTACKER[] = {"colour", "any", "off", NULL};
+static const char *const AUTO_WORD[] = {"auto", NULL};
+
 static const pips_option_def nn_options[] = {
-    {"players", "2", "2..8"},
-    {"capture_to", "colour", "colour|placer"},
-    {"multi_attacker", "colour", "colour|any|off"},
-    {"turn_cap", "auto", "turns, skips included; 0 = none; auto = 150 x players"},
-    {"table", "600.0x600.0", "WxH in mm with at most one decimal, each 100.0..5000.0"},
-    {"first_player", "1", "seat 1..players"},
-    {"candidates", "8", "candidate moves per AI call, 4..256 (engine setting, not a rule)"},
+    {"players", "2", "players, one colour each", .type = PIPS_OPT_INT, .min = 2, .max = 8},
+    {"capture_to", "colour",
+     "a captured piece goes to the player of the placed piece's colour, or to the placer",
+     .type = PIPS_OPT_CHOICE, .choices = CAPTURE_TO},
+    {"multi_attacker", "colour",
+     "a medium or large needs 2 attackers of the capturing colour, of any colours, or none (E2)",
+     .type = PIPS_OPT_CHOICE, .choices = MULTI_ATTACKER},
+    {"turn_cap", "auto", "turns (skips included) before the game ends; 0 = none, auto = 150 x players",
+     .type = PIPS_OPT_INT, .min = 0, .max = 1000000, .choices = AUTO_WORD},
+    {"table", "600.0x600.0", "the table's width and height in mm", .type = PIPS_OPT_TEXT,
+     .pattern = "WxH in mm with at most one decimal, each 100.0..5000.0"},
+    {"first_player", "1", "the seat that places first (at most players)", .type = PIPS_OPT_INT,
+     .min = 1, .max = 8},
+    {"candidates", "8", "candidate moves per AI call (an engine setting, not a rule)",
+     .type = PIPS_OPT_INT, .min = 4, .max = NN_CAND_MAX},
 };
 
 /* Reads a number with at most one fractional digit into tenths (NON §11). */
@@ -100,27 +112,24 @@ static bool nn_configure(const pips_game *g, void *config, pips_error *err)
     nn_config *c = config;
     memset(c, 0, sizeof *c);
     long v;
-    if (!pips_option_int(&g->options, "players", 2, 8, &v, err))
+    if (!pips_game_opt_int(g, "players", &v, err))
         return false;
     c->players = (int)v;
-    static const char *const CAPTURE_TO[] = {"colour", "placer", NULL};
-    static const char *const MULTI[] = {"colour", "any", "off", NULL};
     int pick;
-    if (!pips_option_choice(&g->options, "capture_to", CAPTURE_TO, &pick, err))
+    if (!pips_game_opt_choice(g, "capture_to", &pick, err))
         return false;
     c->capture_to = pick == 0 ? NN_CAPTURE_COLOUR : NN_CAPTURE_PLACER;
-    if (!pips_option_choice(&g->options, "multi_attacker", MULTI, &pick, err))
+    if (!pips_game_opt_choice(g, "multi_attacker", &pick, err))
         return false;
     c->multi_attacker = pick == 0 ? NN_MULTI_COLOUR : pick == 1 ? NN_MULTI_ANY : NN_MULTI_OFF;
     const char *val;
     val = pips_options_get(&g->options, "turn_cap");
     if (!strcmp(val, "auto"))
         c->turn_cap = 150 * c->players;
-    else if (pips_parse_int(val, 0, 1000000, &v))
+    else if (pips_game_opt_int(g, "turn_cap", &v, err))
         c->turn_cap = (int)v;
     else
-        return pips_fail(err, PIPS_ERR_ARG,
-                         "option 'turn_cap': '%.64s' is not auto or 0..1000000", val);
+        return false;
     val = pips_options_get(&g->options, "table");
     const char *p = val, *why = "";
     long w, h;
@@ -137,7 +146,7 @@ static bool nn_configure(const pips_game *g, void *config, pips_error *err)
     if (!pips_option_int(&g->options, "first_player", 1, c->players, &v, err))
         return false;
     c->first_player = (int)v - 1;
-    if (!pips_option_int(&g->options, "candidates", 4, NN_CAND_MAX, &v, err))
+    if (!pips_game_opt_int(g, "candidates", &v, err))
         return false;
     c->candidates = (int)v;
     return true;

@@ -1,12 +1,16 @@
 /*
  * tictacdoh.c — Tic Tac Doh! (Brian Schultze, 2003) under the project's
- * rulings TTD-R1..R7 (shared/rules/tictacdoh.md).
+ * rulings TTD-R1..R10 (shared/rules/tictacdoh.md), with 2 to 4 players
+ * (TTD-R8) and 1 to 3 stashes (TTD-R10).
  *
  * The grid is unbounded but every position fits a 3x3 window holding the
  * first piece (TTD-R1), so cells are kept on a 5x5 array centred on the
  * first piece's cell (0,0): x and y run -2..2, y upward. A cell's stack is
  * kept bottom first. Whose turn it is follows from how many pieces are
  * placed (the stash is shared), so the state text lists only the stacks.
+ * Every end but a draw is a win of the player who placed last (a line,
+ * TTD-R5, or nobody able to move, TTD-R9), so the state needs no seat: the
+ * winner is (placed - 1) mod players, and apply never reads the config.
  *
  * Invariants: status, bbox and stash always agree with the stacks; unused
  * stack slots are zero, so equal positions are byte-equal.
@@ -19,10 +23,12 @@
 
 #define TTD_SIDE 5
 #define TTD_CELLS 25
-#define TTD_PER_SIZE 5
-#define TTD_TOTAL 15
+#define TTD_PER_SIZE 5 /* pieces of each size in one stash */
+#define TTD_MAX_PLAYERS 4
+#define TTD_MAX_PLACED 27 /* 9 cells of a 3x3 window, 3 high (TTD-R10) */
 
-enum { TTD_ONGOING = 0, TTD_WIN_X = 1, TTD_WIN_O = 2, TTD_DRAW = 3 };
+/* TTD_WON: the player who placed last won. */
+enum { TTD_ONGOING = 0, TTD_WON = 1, TTD_DRAW = 3 };
 
 typedef struct ttd_state {
     uint8_t piece[TTD_CELLS][3]; /* sizes 1..3 bottom first, 0 = none */
@@ -41,7 +47,9 @@ typedef struct ttd_state {
 } ttd_state;
 
 typedef struct ttd_config {
-    int unused;
+    int players; /* TTD-R8 */
+    int stashes; /* TTD-R10 */
+    uint8_t seat_of[TTD_MAX_PLACED + 1]; /* [placed]: the seat to move */
 } ttd_config;
 
 static const char SIZE_CH[4] = {'?', 'S', 'M', 'L'};
@@ -267,24 +275,31 @@ static bool can_stack(const ttd_state *s, int c, int size)
             (s->nest2 & s->top[size - 1])) >> c & 1;
 }
 
-/* Status of a position read from text (TTD-R5..R7): a line means the last
- * placer won. Placements take status_after() instead. */
+/* Are all pieces placed (TTD-R6)? Only a single stash can run out: more
+ * stashes hold 30 or more pieces, beyond the 27 places of a 3x3 window
+ * (TTD-R10). The placement count goes first: it is in a register after a
+ * placement, while the stash was just written a byte at a time. */
+static inline bool stash_empty(const ttd_state *s, int placed)
+{
+    return placed == 3 * TTD_PER_SIZE && (s->stash[1] | s->stash[2] | s->stash[3]) == 0;
+}
+
+/* Status of a position read from text (TTD-R5, R6, R9): a line means the
+ * last placer won. Placements take status_after() instead. */
 static void update_status(ttd_state *s)
 {
-    int mover = (s->placed - 1) % 2;
-    uint8_t mover_wins = (uint8_t)(mover == 0 ? TTD_WIN_X : TTD_WIN_O);
     bool line = has_line(s->counts[1]) || has_line(s->counts[2]) || has_line(s->counts[3]);
     if (line)
-        s->status = mover_wins;
-    else if (s->placed == TTD_TOTAL)
+        s->status = TTD_WON;
+    else if (stash_empty(s, s->placed))
         s->status = TTD_DRAW;
     else if (s->room)
         s->status = TTD_ONGOING; /* pieces remain and an empty cell takes any size */
     else {
         uint32_t t[4];
         all_targets(s, t);
-        /* TTD-R7: a player to move who is stuck loses */
-        s->status = (t[1] | t[2] | t[3]) ? TTD_ONGOING : mover_wins;
+        /* TTD-R9: nobody can move; the last placer wins */
+        s->status = (t[1] | t[2] | t[3]) ? TTD_ONGOING : TTD_WON;
     }
 }
 
@@ -292,16 +307,38 @@ static void update_status(ttd_state *s)
 
 static bool ttd_configure(const pips_game *g, void *config, pips_error *err)
 {
-    (void)g;
-    (void)err;
-    memset(config, 0, sizeof(ttd_config));
+    ttd_config *cf = config;
+    memset(cf, 0, sizeof *cf);
+    long v;
+    if (!pips_game_opt_int(g, "players", &v, err))
+        return false;
+    cf->players = (int)v;
+    if (!pips_game_opt_int(g, "stashes", &v, err))
+        return false;
+    cf->stashes = (int)v;
+    for (int placed = 0; placed <= TTD_MAX_PLACED; placed++)
+        cf->seat_of[placed] = (uint8_t)(placed % cf->players);
     return true;
 }
 
-static int ttd_num_players(const pips_game *g)
+static const ttd_config *CF(const pips_game *g) { return g->config; }
+
+static int ttd_num_players(const pips_game *g) { return CF(g)->players; }
+
+/* The seat that won a TTD_WON state: whoever placed last. */
+static int ttd_winner(const pips_game *g, const ttd_state *s)
 {
-    (void)g;
-    return 2;
+    return (s->placed - 1) % CF(g)->players;
+}
+
+/* Seat names: X and O with two players (as the rulebook's grid game), else
+ * player numbers. */
+static void seat_name(const pips_game *g, int seat, pips_str *out)
+{
+    if (CF(g)->players == 2)
+        pips_str_cat(out, seat ? "O" : "X");
+    else
+        pips_str_catf(out, "player %d", seat + 1);
 }
 
 static size_t ttd_max_moves(const pips_game *g)
@@ -312,18 +349,16 @@ static size_t ttd_max_moves(const pips_game *g)
 
 static void ttd_initial(const pips_game *g, void *state)
 {
-    (void)g;
     ttd_state *s = state;
     memset(s, 0, sizeof *s);
     for (int z = 1; z <= 3; z++)
-        s->stash[z] = TTD_PER_SIZE;
+        s->stash[z] = (uint8_t)(TTD_PER_SIZE * CF(g)->stashes);
 }
 
 static int ttd_to_move(const pips_game *g, const void *state)
 {
-    (void)g;
     const ttd_state *s = state;
-    return s->status ? PIPS_OVER : s->placed % 2;
+    return s->status ? PIPS_OVER : CF(g)->seat_of[s->placed];
 }
 
 static size_t ttd_legal_moves(const pips_game *g, const void *state, pips_move *out)
@@ -422,16 +457,16 @@ static bool ttd_check_move(const pips_game *g, const void *state, pips_move m,
 static inline uint8_t status_after(const ttd_state *s, uint32_t counts_z, int corner,
                                    int placed, uint32_t room)
 {
-    uint8_t mover_wins = placed & 1 ? TTD_WIN_X : TTD_WIN_O;
     if (has_line_in_box(counts_z, corner))
-        return mover_wins;
-    if (placed == TTD_TOTAL)
+        return TTD_WON;
+    if (stash_empty(s, placed))
         return TTD_DRAW;
     if (room)
         return TTD_ONGOING; /* pieces remain and an empty cell takes any size */
     uint32_t t[4];
     all_targets(s, t);
-    return (t[1] | t[2] | t[3]) ? TTD_ONGOING : mover_wins; /* TTD-R7: stuck */
+    /* TTD-R9: nobody can move; the last placer wins */
+    return (t[1] | t[2] | t[3]) ? TTD_ONGOING : TTD_WON;
 }
 
 /* ttd_apply() for a piece going on top of a stack (the rarer case). */
@@ -511,20 +546,24 @@ static void ttd_undo(const pips_game *g, void *state, pips_move m)
     recompute_derived(s);
 }
 
+/* TTD-R8: the winner scores 1, everyone else 0; a draw is 0.5 for all. */
 static void ttd_returns(const pips_game *g, const void *state, double *out)
 {
-    (void)g;
     const ttd_state *s = state;
-    out[0] = s->status == TTD_WIN_X ? 1.0 : s->status == TTD_WIN_O ? 0.0 : 0.5;
-    out[1] = 1.0 - out[0];
+    int n = CF(g)->players, winner = s->status == TTD_WON ? ttd_winner(g, s) : -1;
+    for (int p = 0; p < n; p++)
+        out[p] = winner < 0 ? 0.5 : p == winner ? 1.0 : 0.0;
 }
 
 static void ttd_result_text(const pips_game *g, const void *state, pips_str *out)
 {
-    (void)g;
     const ttd_state *s = state;
-    static const char *const text[] = {"in progress", "X wins", "O wins", "draw"};
-    pips_str_cat(out, text[s->status]);
+    if (s->status == TTD_WON) {
+        seat_name(g, ttd_winner(g, s), out);
+        pips_str_cat(out, " wins");
+    } else {
+        pips_str_cat(out, s->status == TTD_DRAW ? "draw" : "in progress");
+    }
 }
 
 static void ttd_move_to_text(const pips_game *g, const void *state, pips_move m, char *buf)
@@ -656,8 +695,8 @@ static bool ttd_state_from_text(const pips_game *g, const char *text, void *stat
                 return pips_fail(err, PIPS_ERR_ARG, "state: cell %d,%d is not a tree or nest",
                                  x, y);
             if (!s.stash[z])
-                return pips_fail(err, PIPS_ERR_ARG, "state: more than 5 pieces of size %c",
-                                 SIZE_CH[z]);
+                return pips_fail(err, PIPS_ERR_ARG, "state: more than %d pieces of size %c",
+                                 TTD_PER_SIZE * CF(g)->stashes, SIZE_CH[z]);
             s.piece[c][h++] = (uint8_t)z;
             s.height[c] = (uint8_t)h;
             update_cell_masks(&s, c);
@@ -794,12 +833,14 @@ static void ttd_render(const pips_game *g, const void *state, const pips_render_
         pips_str_cat(out, "\n");
         render_border(out, columns, y > y0 ? 1 : 2, ro->unicode);
     }
-    pips_str_catf(out, "stash: S %d  M %d  L %d   placed %d/15   ", s->stash[1], s->stash[2],
-                  s->stash[3], s->placed);
-    if (s->status)
+    pips_str_catf(out, "stash: S %d  M %d  L %d   placed %d/%d   ", s->stash[1], s->stash[2],
+                  s->stash[3], s->placed, 3 * TTD_PER_SIZE * CF(g)->stashes);
+    if (s->status) {
         ttd_result_text(g, s, out);
-    else
-        pips_str_catf(out, "%s to move", s->placed % 2 ? "O" : "X");
+    } else {
+        seat_name(g, CF(g)->seat_of[s->placed], out);
+        pips_str_cat(out, " to move");
+    }
     pips_str_cat(out, "\n");
 }
 
@@ -880,7 +921,7 @@ static bool has_winning_move(const ttd_state *s)
 static void ttd_evaluate(const pips_game *g, const void *state, double *out)
 {
     const ttd_state *s = state;
-    int mover = s->placed % 2;
+    int mover = CF(g)->seat_of[s->placed], n_players = CF(g)->players;
     double v = 0.5;
     if (has_winning_move(s)) {
         v = 0.95;
@@ -897,8 +938,8 @@ static void ttd_evaluate(const pips_game *g, const void *state, double *out)
         else if (n)
             v = 0.45 + 0.1 * (double)safe / (double)n;
     }
-    out[mover] = v;
-    out[1 - mover] = 1.0 - v;
+    for (int p = 0; p < n_players; p++) /* the others share what the mover lacks */
+        out[p] = p == mover ? v : (1.0 - v) / (n_players - 1);
 }
 
 /* Move ordering: winning placements first, then those that give the
@@ -910,18 +951,24 @@ static void ttd_order_moves(const pips_game *g, const void *state, const pips_mo
     for (size_t i = 0; i < n; i++) {
         ttd_state child = *s;
         ttd_apply(g, &child, moves[i]);
-        if (child.status == (s->placed % 2 == 0 ? TTD_WIN_X : TTD_WIN_O))
+        if (child.status == TTD_WON)
             scores[i] = 2;
         else
             scores[i] = has_winning_move(&child) ? 0 : 1;
     }
 }
 
-static const pips_option_def ttd_options[1] = {{"", "", ""}};
+static const pips_option_def ttd_options[] = {
+    {"players", "2", "players, placing in seat order from one shared stash (TTD-R8)",
+     .type = PIPS_OPT_INT, .min = 2, .max = TTD_MAX_PLAYERS},
+    {"stashes", "1", "stashes in the shared supply, each 5 S, 5 M and 5 L (TTD-R10)",
+     .type = PIPS_OPT_INT, .min = 1, .max = 3},
+};
 
 static const char TTD_RULES[] =
     "Tic Tac Doh! (Brian Schultze, 2003) - two players share one stash of 15 pyramids:\n"
     "5 small (S), 5 medium (M), 5 large (L). Players take turns placing one piece.\n"
+    "The pieces belong to nobody: either player may place any size left.\n"
     "\n"
     "TTD-R1 Grid. There is no board: the first piece's cell is 0,0 and every cell is named\n"
     "  relative to it (x to the right, y up). After every placement all pieces must fit in\n"
@@ -935,11 +982,20 @@ static const char TTD_RULES[] =
     "  nest only as its top (largest) piece.\n"
     "TTD-R5 Winning. Three cells in a row, column or diagonal that all count as one common\n"
     "  size: the player who just placed wins.\n"
-    "TTD-R6 Draw. All 15 pieces placed without a line.\n"
+    "TTD-R6 Draw. All pieces placed without a line.\n"
     "TTD-R7 Stuck. If pieces remain but the player to move cannot place any, the other\n"
     "  player wins.\n"
     "\n"
-    "Seats: X moves first, O second.\n";
+    "Experimental variants (the rulebook: it \"might work\" for 3 or 4; untried):\n"
+    "TTD-R8 players=3 or 4. Turns go in seat order; the pieces still belong to nobody and\n"
+    "  TTD-R1..R6 are unchanged: whoever completes a line wins (1, everyone else 0); all\n"
+    "  pieces placed without a line is a draw for everyone.\n"
+    "TTD-R9 Stuck, any count. Every player may place the same pieces, so a player who\n"
+    "  cannot move leaves nobody able to: the player who placed last wins (TTD-R7).\n"
+    "TTD-R10 stashes=2 or 3: the supply holds 5 x stashes pieces of each size. More\n"
+    "  than the 27 places of a 3x3 window, so the game ends by a line or by TTD-R9.\n"
+    "\n"
+    "Seats: X moves first, O second; with 3 or 4 players, players 1 to 4.\n";
 
 static const char TTD_NOTATION[] =
     "A move is SIZE@X,Y: the size S, M or L and the cell relative to the first piece,\n"
@@ -956,7 +1012,7 @@ const pips_game_def pips_tictacdoh_def = {
     .rules_text = TTD_RULES,
     .notation_text = TTD_NOTATION,
     .options = ttd_options,
-    .n_options = 0,
+    .n_options = sizeof ttd_options / sizeof ttd_options[0],
     .config_size = sizeof(ttd_config),
     .state_size = sizeof(ttd_state),
     .flags = 0,

@@ -1037,7 +1037,49 @@ static void apply_chance(const zig_config *k, zig_state *s, pips_move m)
 
 /* ---- interface ---------------------------------------------------------------- */
 
-static const char *const COLOUR_NAMES[4] = {"red", "green", "yellow", "blue"};
+/* Colour names, NULL-terminated: also the choices of the options omit and first. */
+static const char *const COLOUR_NAMES[5] = {"red", "green", "yellow", "blue", NULL};
+static const char *const MODES[] = {"standard", "two_colour", "teams", NULL};
+static const char *const PAIRS[] = {"ry", "bg", NULL};
+static const char *const MOVE_DICE[] = {"d8", "d6", NULL};
+static const char *const ACTION_DICE[] = {"d8", "treehouse", NULL};
+static const char *const DIRECTIONS[] = {"cw", "ccw", NULL};
+
+/* ZIG-R27: queen_height is one height for every colour, or one per colour in
+ * turn order (k->turn_order); heights go to k->queen_height by colour. */
+static bool read_queen_heights(const char *text, zig_config *k, pips_error *err)
+{
+    int h[4], n = 0;
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[8];
+        long v;
+        if (n == 4 || len == 0 || len >= sizeof item)
+            break;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!pips_parse_int(item, 1, 4, &v))
+            break;
+        h[n++] = (int)v;
+        if (!end) {
+            if (n != 1 && n != k->n_turn)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "option 'queen_height': '%.64s' gives %d heights; give one, "
+                                 "or one per colour in turn order (%d)",
+                                 text, n, k->n_turn);
+            for (int i = 0; i < k->n_turn; i++)
+                k->queen_height[k->turn_order[i]] = h[n == 1 ? 0 : i];
+            return true;
+        }
+        p = end + 1;
+    }
+    return pips_fail(err, PIPS_ERR_ARG,
+                     "option 'queen_height': '%.64s' is not 1..4 or a list of 1..4 per colour "
+                     "in turn order (e.g. 1,4)",
+                     text);
+}
 static const char *const COLOUR_TITLES[4] = {"Red", "Green", "Yellow", "Blue"};
 
 static bool zig_configure(const pips_game *gm, void *config, pips_error *err)
@@ -1045,39 +1087,30 @@ static bool zig_configure(const pips_game *gm, void *config, pips_error *err)
     zig_config *k = config;
     memset(k, 0, sizeof *k);
     const pips_options *o = &gm->options;
-    static const char *const MODES[] = {"standard", "two_colour", "teams", NULL};
-    static const char *const PAIRS[] = {"ry", "bg", NULL};
-    static const char *const DICE[] = {"d8", "d6", NULL};
-    static const char *const ACTION_DICE[] = {"d8", "treehouse", NULL};
-    static const char *const DIRECTIONS[] = {"cw", "ccw", NULL};
-    const char *const COLOURS[] = {COLOUR_NAMES[0], COLOUR_NAMES[1], COLOUR_NAMES[2],
-                                   COLOUR_NAMES[3], NULL};
-    long players, qh, mt;
+    long players, mt;
     int omit, pair_bg, pick;
-    if (!pips_option_int(o, "players", 2, 4, &players, err) ||
-        !pips_option_choice(o, "mode", MODES, &k->mode, err))
+    if (!pips_game_opt_int(gm, "players", &players, err) ||
+        !pips_game_opt_choice(gm, "mode", &k->mode, err))
         return false;
     k->players = (int)players;
     if (k->mode == MODE_TWO_COLOUR && players != 2)
         return pips_fail(err, PIPS_ERR_ARG, "option 'mode': two_colour needs players=2");
     if (k->mode == MODE_TEAMS && players != 4)
         return pips_fail(err, PIPS_ERR_ARG, "option 'mode': teams needs players=4");
-    if (!pips_option_choice(o, "omit", COLOURS, &omit, err) ||
-        !pips_option_choice(o, "pair", PAIRS, &pair_bg, err))
+    if (!pips_game_opt_choice(gm, "omit", &omit, err) ||
+        !pips_game_opt_choice(gm, "pair", &pair_bg, err))
         return false;
-    if (!pips_option_choice(o, "move_die", DICE, &pick, err))
+    if (!pips_game_opt_choice(gm, "move_die", &pick, err))
         return false;
     k->d6 = pick == 1;
-    if (!pips_option_choice(o, "action_die", ACTION_DICE, &pick, err))
+    if (!pips_game_opt_choice(gm, "action_die", &pick, err))
         return false;
     k->treehouse = pick == 1;
-    if (!pips_option_bool(o, "queen", &k->queen, err) ||
-        !pips_option_int(o, "queen_height", 1, 4, &qh, err) ||
-        !pips_option_choice(o, "first", COLOURS, &k->first, err) ||
-        !pips_option_choice(o, "turn_direction", DIRECTIONS, &k->ccw, err) ||
-        !pips_option_int(o, "max_turns", 0, 100000000, &mt, err))
+    if (!pips_game_opt_bool(gm, "queen", &k->queen, err) ||
+        !pips_game_opt_choice(gm, "first", &k->first, err) ||
+        !pips_game_opt_choice(gm, "turn_direction", &k->ccw, err) ||
+        !pips_game_opt_int(gm, "max_turns", &mt, err))
         return false;
-    k->queen_height = (int)qh;
     k->max_turns = (int)mt;
 
     /* ZIG-R25 seating. */
@@ -1114,6 +1147,8 @@ static bool zig_configure(const pips_game *gm, void *config, pips_error *err)
     }
     for (int i = 0; i < k->n_turn; i++)
         k->next_mover[k->turn_order[i]] = k->turn_order[(i + 1) % k->n_turn];
+    if (!read_queen_heights(pips_options_get(o, "queen_height"), k, err))
+        return false;
     k->npieces = k->queen ? 4 : 3;
     k->n_move_faces = k->d6 ? 6 : 8;
     k->n_action_faces = k->treehouse ? 6 : 8;
@@ -1156,7 +1191,7 @@ static void zig_initial(const pips_game *gm, void *state)
         if (!(k->present >> c & 1))
             continue;
         for (int i = 0; i < k->npieces; i++) /* ZIG-R27: the Queen at queen_height */
-            push_top(s, 64 + c, pc_make(c, k->queen && i + 1 == k->queen_height));
+            push_top(s, 64 + c, pc_make(c, k->queen && i + 1 == k->queen_height[c]));
     }
     s->mover = (uint8_t)k->first;
     s->phase = PH_ROLL;
@@ -2121,17 +2156,30 @@ static void zig_order_moves(const pips_game *gm, const void *state, const pips_m
 /* ---- definition --------------------------------------------------------------------- */
 
 static const pips_option_def zig_options[] = {
-    {"players", "4", "2..4"},
-    {"mode", "standard", "standard|two_colour|teams"},
-    {"omit", "green", "green|red|blue|yellow (3 players)"},
-    {"pair", "ry", "ry|bg (standard 2 players)"},
-    {"move_die", "d8", "d8|d6"},
-    {"action_die", "d8", "d8|treehouse"},
-    {"queen", "false", "true|false"},
-    {"queen_height", "1", "1..4"},
-    {"first", "red", "red|green|yellow|blue"},
-    {"turn_direction", "cw", "cw|ccw"},
-    {"max_turns", "1000", "0..100000000 (0 = no cap)"},
+    {"players", "4", "players (ZIG-R25 seats the colours)", .type = PIPS_OPT_INT, .min = 2,
+     .max = 4},
+    {"mode", "standard",
+     "standard; two_colour (2 players, two colours each); teams (4 players, R+Y v B+G)",
+     .type = PIPS_OPT_CHOICE, .choices = MODES},
+    {"omit", "green", "the colour left out with 3 players", .type = PIPS_OPT_CHOICE,
+     .choices = COLOUR_NAMES},
+    {"pair", "ry", "the colours of a standard 2-player game: Red v Yellow or Blue v Green",
+     .type = PIPS_OPT_CHOICE, .choices = PAIRS},
+    {"move_die", "d8", "movement die: d8 (1-8) or d6 (2-7, Aim/Hop bonus 2)",
+     .type = PIPS_OPT_CHOICE, .choices = MOVE_DICE},
+    {"action_die", "d8", "action die: d8 or the Treehouse die (no Leap, no Redo)",
+     .type = PIPS_OPT_CHOICE, .choices = ACTION_DICE},
+    {"queen", "false", "Queen variant: each colour adds a Queen to its Start pile (ZIG-R27)",
+     .type = PIPS_OPT_BOOL},
+    {"queen_height", "1",
+     "the Queen's height in the Start pile (1 = bottom), one for all or one per colour",
+     .type = PIPS_OPT_TEXT, .pattern = "1..4, or one per colour in turn order: 1,4 or 1,2,3,4"},
+    {"first", "red", "the colour that opens", .type = PIPS_OPT_CHOICE,
+     .choices = COLOUR_NAMES},
+    {"turn_direction", "cw", "turn order: cw (R, B, Y, G) or ccw (R, G, Y, B) (ZIG-R3)",
+     .type = PIPS_OPT_CHOICE, .choices = DIRECTIONS},
+    {"max_turns", "1000", "colour-turns before a draw; 0 = no cap (ZIG-R24)",
+     .type = PIPS_OPT_INT, .min = 0, .max = 100000000},
 };
 
 #include "games/ziggurat/rules_text.inc"

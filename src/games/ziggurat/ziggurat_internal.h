@@ -89,7 +89,8 @@ typedef struct zig_config {
     int seat_of[4];    /* seat of each colour (-1 when absent) */
     int n_seats;
     bool d6, treehouse, queen;
-    int queen_height, first, max_turns, npieces, ccw;
+    int queen_height[4]; /* by colour (ZIG-R27) */
+    int first, max_turns, npieces, ccw;
     int n_move_faces, n_action_faces, bonus;
     /* geometry */
     uint8_t path[4][ZIG_PATH];
