@@ -18,6 +18,7 @@ int cli_play(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_playtest(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
+int cli_engine(int argc, char **argv);
 
 /* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
 int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
