@@ -285,8 +285,6 @@ static bool eng_showboard(engine *e, char *args, pips_error *err)
     pips_render_opts ro = {false, false};
     pips_str_cat(&e->reply, "\n");
     e->m->game->def->render(e->m->game, e->m->state, &ro, &e->reply);
-    while (e->reply.len && e->reply.data[e->reply.len - 1] == '\n') /* no blank line inside */
-        e->reply.data[--e->reply.len] = '\0';
     return true;
 }
 
@@ -364,8 +362,15 @@ static void engine_line(engine *e, char *line)
         ok = c->run(e, args, &err);
     if (ok && e->reply.failed)
         ok = pips_fail(&err, PIPS_ERR_NOMEM, "out of memory for the reply");
-    if (ok)
-        printf("= %s\n\n", pips_str_cstr(&e->reply));
+    if (ok) {
+        /* an empty line ends a reply, so none may appear inside one */
+        const char *r = pips_str_cstr(&e->reply);
+        fputs("= ", stdout);
+        for (size_t i = 0; r[i]; i++)
+            if (r[i] != '\n' || (r[i + 1] != '\n' && r[i + 1] != '\0'))
+                putchar(r[i]);
+        fputs("\n\n", stdout);
+    }
     else
         printf("? %s\n\n", err.msg);
     fflush(stdout);
