@@ -159,6 +159,17 @@ static void test_option_readers_name_key_value_and_choices(void **unused)
     assert_string_equal(err.msg, "option 'n': '7' is not 1..6");
     assert_true(pips_option_bool(&o, "flag", &b, &err));
     assert_true(b);
+    /* Boolean options take true or false only (issue 18: misere=yes was stored as written). */
+    static const char *const NOT_BOOL[] = {"yes", "1", "TRUE", "no", "0", "maybe", ""};
+    for (size_t i = 0; i < sizeof NOT_BOOL / sizeof NOT_BOOL[0]; i++) {
+        strcpy(o.kv[1].value, NOT_BOOL[i]);
+        assert_false(pips_option_bool(&o, "flag", &b, &err));
+        assert_non_null(strstr(err.msg, "is not true or false"));
+    }
+    strcpy(o.kv[1].value, "false");
+    assert_true(pips_option_bool(&o, "flag", &b, &err));
+    assert_false(b);
+    strcpy(o.kv[1].value, "true");
     assert_true(pips_option_choice(&o, "n", ONE, &pick, &err));
     assert_int_equal(pick, 0);
     assert_false(pips_option_choice(&o, "flag", ONE, &pick, &err));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 
 int cli_wants_help(int argc, char **argv)
 {
@@ -39,10 +40,6 @@ pips_game *cli_make_game(const char *prog, const char *name, const char *const *
 
 int cli_list(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: pips list\n\nLists every game with its options and their defaults.\n");
-        return 0;
-    }
     if (argc > 1) {
         fprintf(stderr, "pips list: unexpected argument '%s'\n", argv[1]);
         return 2;
@@ -61,13 +58,6 @@ int cli_list(int argc, char **argv)
 
 int cli_perft(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: pips perft GAME DEPTH [--opt KEY=VALUE]... [--divide]\n\n"
-               "Counts the move sequences of exactly DEPTH moves from the start (chance\n"
-               "outcomes count as moves). The last line is the bare count. --divide lists\n"
-               "the count below each first move.\n");
-        return 0;
-    }
     const char *name = NULL, *depth_text = NULL;
     const char *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
@@ -92,7 +82,8 @@ int cli_perft(int argc, char **argv)
     }
     long depth;
     if (!name || !depth_text) {
-        fprintf(stderr, "usage: pips perft GAME DEPTH [--opt KEY=VALUE]... [--divide]\n");
+        fprintf(stderr, "pips perft: missing %s\n", !name ? "GAME" : "DEPTH");
+        cli_print_usage(stderr, cli_doc_find("perft"));
         return 2;
     }
     if (!pips_parse_int(depth_text, 0, 64, &depth)) {

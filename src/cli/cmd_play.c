@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "pips/agent.h"
 #include "pips/match.h"
 
@@ -283,12 +284,11 @@ int cli_play(int argc, char **argv)
 
 int cli_replay(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv) || argc != 2) {
-        printf("usage: pips replay FILE\n\nValidates a game record, replaying every move; "
-               "prints the final position and\nresult, or names the first invalid move and "
-               "exits non-zero. On a terminal,\nsteps through the game: Enter/n next, p "
-               "previous, number to jump, q quit.\n");
-        return argc == 2 ? 0 : 2;
+    if (argc != 2) {
+        fprintf(stderr, argc < 2 ? "pips replay: missing FILE\n"
+                                 : "pips replay: unexpected argument '%s'\n", argv[argc - 1]);
+        cli_print_usage(stderr, cli_doc_find("replay"));
+        return 2;
     }
     pips_error err;
     pips_match *m = pips_match_load(argv[1], NULL, &err);
@@ -322,10 +322,13 @@ int cli_replay(int argc, char **argv)
                 break;
             else if (!strcmp(line, "p"))
                 at = at ? at - 1 : 0;
+            else if (!line[0] || !strcmp(line, "n"))
+                at += at < m->n_moves;
             else if (pips_parse_int(line, 0, (long)m->n_moves, &v))
                 at = (size_t)v;
-            else if (at < m->n_moves)
-                at++;
+            else /* a bad key never moves */
+                printf("'%s': type Enter or n, p, a move number 0..%zu, or q\n", line,
+                       m->n_moves);
         }
     }
     printf("%s, %zu moves\n", g->def->title, m->n_moves);

@@ -13,26 +13,12 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "pips/server.h"
 
 #ifndef PIPS_WEB_DIR
 #define PIPS_WEB_DIR "web"
 #endif
-
-static void serve_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: pips serve [--port 8080] [--bind 127.0.0.1] [--db PATH] [--web DIR]\n"
-            "                  [--ai-threads 2] [--max-games 10000] [--max-think SECONDS]\n"
-            "                  [--sync full|normal]\n\n"
-            "Serves the web UI and the JSON API under /api/. Every game is kept in an\n"
-            "SQLite database (default $XDG_DATA_HOME/pips/pips.db, else\n"
-            "~/.local/share/pips/pips.db); a restarted server resumes every game.\n"
-            "--port 0 picks a free port; the line 'listening on http://ADDR:PORT/' says which.\n"
-            "--sync normal (default): every acknowledged move is committed (WAL) and survives\n"
-            "a killed server; full also fsyncs each commit, surviving a power cut, at the\n"
-            "cost of one disk sync per group of concurrent commits.\n");
-}
 
 /* mkdir -p for the directory part of path. */
 static bool make_parent_dirs(const char *path)
@@ -75,13 +61,9 @@ int cli_serve(int argc, char **argv)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            serve_usage(stdout);
-            return 0;
-        }
         if (!v) {
             fprintf(stderr, "pips serve: '%s' needs a value or is unknown\n", a);
-            serve_usage(stderr);
+            cli_print_usage(stderr, cli_doc_find("serve"));
             return 2;
         }
         i++;
@@ -103,7 +85,7 @@ int cli_serve(int argc, char **argv)
             cfg.sync_full = !strcmp(v, "full");
         else {
             fprintf(stderr, "pips serve: bad option or value: %s %s\n", a, v);
-            serve_usage(stderr);
+            cli_print_usage(stderr, cli_doc_find("serve"));
             return 2;
         }
     }
