@@ -28,6 +28,13 @@ int cli_parse_seed(const char *prog, const char *text, uint64_t *seed)
     return 1;
 }
 
+pips_render_opts cli_render_opts(bool tty)
+{
+    const char *no_color = getenv("NO_COLOR");
+    pips_render_opts ro = {tty, tty && !(no_color && *no_color)};
+    return ro;
+}
+
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts)
 {

@@ -18,7 +18,7 @@
 
 static void print_board(const pips_game *g, const void *state, bool tty)
 {
-    pips_render_opts ro = {tty, tty};
+    pips_render_opts ro = cli_render_opts(tty);
     pips_str out;
     pips_str_init(&out, NULL);
     g->def->render(g, state, &ro, &out);
@@ -37,10 +37,17 @@ static void print_legal(const pips_game *g, const void *state)
     size_t n = pips_node_moves(g, state, &rng, moves, NULL);
     printf("%s (%zu):", g->def->flags & PIPS_GAME_NOT_ENUMERABLE ? "suggested moves" : "legal moves",
            n);
+    size_t col = 80; /* wrap between moves, never inside one, before column 80 */
     for (size_t i = 0; i < n; i++) {
         char buf[PIPS_MOVE_TEXT_MAX];
         g->def->move_to_text(g, state, moves[i], buf);
-        printf("%s%s", i % 8 ? " " : "\n  ", buf);
+        size_t len = strlen(buf);
+        if (col + 1 + len >= 80) {
+            printf("\n ");
+            col = 1;
+        }
+        printf(" %s", buf);
+        col += 1 + len;
     }
     printf("\n");
     free(moves);

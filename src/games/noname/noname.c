@@ -784,8 +784,11 @@ static const char *ansi_of(int col)
     return a[col];
 }
 
-#define RW 64
-#define RH 32
+/* The plot is RW x RH characters: with the frame and the legend line it fits
+ * an 80x24 terminal, and a terminal cell (about twice as tall as wide) keeps a
+ * square table roughly square. */
+#define RW 60
+#define RH 20
 
 static void nn_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                       pips_str *out)
@@ -854,7 +857,7 @@ static void nn_render(const pips_game *g, const void *state, const pips_render_o
     }
     pips_str_cat(out, ro->unicode ? "└" : "+");
     for (int k = 0; k < RW; k++) pips_str_cat(out, h);
-    pips_str_catf(out, "%s  table %.1f x %.1f mm, o upright, arrows attackers\n",
+    pips_str_catf(out, "%s\ntable %.1f x %.1f mm; o upright, arrows attackers\n",
                   ro->unicode ? "┘" : "+", c->width / 10.0, c->height / 10.0);
     nn_pressure pr;
     nn_pressure_of(s, &pr);
