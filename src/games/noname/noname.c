@@ -1,6 +1,6 @@
 /*
  * noname.c — Noname (David Morgan-Mar) as a pips game under the project's
- * rulings NON-R1..R17, E1..E2 (shared/rules/noname.md): options, the game
+ * rulings NON-R1..R17, E1..E2 (explained in docs/games/noname.md): options, the game
  * interface, move notation and position text (NON §11), hashing, rendering
  * and the explanation API of noname.h. The geometry and rules core lives in
  * noname_geom.c, the candidate generator in noname_cand.c.
@@ -1048,7 +1048,7 @@ double noname_bench_placement_us(int pieces, int placements, uint64_t seed)
 /* ---- the definition ---- */
 
 static const char NN_RULES[] =
-    "Noname (David Morgan-Mar), as ruled in shared/rules/noname.md.\n"
+    "Noname (David Morgan-Mar), rulings explained in docs/games/noname.md.\n"
     "Each player has 15 pyramids of one colour (5 S=1, 5 M=2, 5 L=3) on a pad. On a turn\n"
     "the mover places one piece from the pad, of any colour, anywhere on the table,\n"
     "upright (a defender) or lying (an attacker); it never moves again (NON-R1, R4).\n"

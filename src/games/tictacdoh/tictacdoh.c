@@ -1,6 +1,6 @@
 /*
  * tictacdoh.c — Tic Tac Doh! (Brian Schultze, 2003) under the project's
- * rulings TTD-R1..R7 (shared/rules/tictacdoh.md).
+ * rulings TTD-R1..R7 (explained in docs/games/tictacdoh.md).
  *
  * The grid is unbounded but every position fits a 3x3 window holding the
  * first piece (TTD-R1), so cells are kept on a 5x5 array centred on the
