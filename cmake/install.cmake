@@ -1,7 +1,8 @@
 # install.cmake — what `cmake --install build --prefix P` puts under P: the
 # pips command, libpips (static and shared), its public headers, pips.pc,
 # the man page and shell completion (generated from src/cli/help.c by
-# pips_docgen, so they match `pips --help`), and the docs. The server
+# pips_docgen, so they match `pips --help`), the web UI's files (an installed
+# `pips serve` finds them in PREFIX/share/pips/web) and the docs. The server
 # library (pips_server) is internal to `pips serve` and not installed.
 
 # pips_docgen prints the man page and the completion scripts from the
@@ -45,6 +46,7 @@ install(FILES ${PIPS_GEN_DIR}/pips.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PIPS_GEN_DIR}/pips.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
   RENAME pips)
 install(FILES ${PIPS_GEN_DIR}/_pips DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
+install(DIRECTORY web/ DESTINATION ${CMAKE_INSTALL_DATADIR}/pips/web)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/help.h"
@@ -37,6 +38,28 @@ static bool make_parent_dirs(const char *path)
     return true;
 }
 
+/* The web UI's files: beside an installed pips (PREFIX/bin/pips finds
+ * PREFIX/share/pips/web), else the source tree's web/ it was built from. */
+static const char *default_web_dir(char *buf, size_t size)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            struct stat st;
+            int len = snprintf(buf, size, "%s/../share/pips/web", exe);
+            char index[4200];
+            snprintf(index, sizeof index, "%s/index.html", buf);
+            if (len > 0 && (size_t)len < size && stat(index, &st) == 0)
+                return buf;
+        }
+    }
+    return PIPS_WEB_DIR;
+}
+
 static bool default_db_path(char *out, size_t size)
 {
     const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
@@ -52,7 +75,8 @@ static bool default_db_path(char *out, size_t size)
 
 int cli_serve(int argc, char **argv)
 {
-    const char *bind = "127.0.0.1", *db = NULL, *web = PIPS_WEB_DIR;
+    char web_buf[4096];
+    const char *bind = "127.0.0.1", *db = NULL, *web = default_web_dir(web_buf, sizeof web_buf);
     long port = 8080;
     pips_server_config cfg;
     memset(&cfg, 0, sizeof cfg);

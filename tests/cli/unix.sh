@@ -4,7 +4,7 @@
 # --key=value, strict `bench`, `replay` and boolean options, `analyze` from a
 # record, NO_COLOR, replay navigation and the Noname board on 80x24.
 set -u
-PIPS=$1
+PIPS=$1 SRC=$2
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,6 +32,13 @@ for c in $cmds; do
     check "pips $c --help: usage on stdout, exit 0" $?
     "$PIPS" help "$c" >"$tmp/h2" 2>&1; cmp -s "$tmp/h1" "$tmp/h2"; check "pips help $c = pips $c --help" $?
     "$PIPS" "$c" -h | cmp -s - "$tmp/h1"; check "pips $c -h = --help" $?
+done
+
+# Every long flag a command's code reads is in the help table (and so in the
+# man page and completion): a flag added in src/cli without its help fails here.
+allhelp=$(for c in $cmds; do "$PIPS" "$c" --help; done)
+for flag in $(grep -ho '"--[a-z][a-z-]*"' "$SRC"/src/cli/cmd_*.c | tr -d '"' | grep -vx -- --help | sort -u); do
+    echo "$allhelp" | grep -q -- "^  $flag\b"; check "$flag is documented in the help table" $?
 done
 
 # Usage errors: stderr, exit 2, nothing on stdout.

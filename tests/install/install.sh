@@ -50,6 +50,18 @@ if command -v zsh >/dev/null; then
     zsh -n "$prefix/share/zsh/site-functions/_pips"; check "zsh completion parses" $?
 fi
 
+# The installed `pips serve` serves the installed web UI.
+[ -f "$prefix/share/pips/web/index.html" ]; check "web UI installed" $?
+mkdir -p "$tmp/elsewhere" && cp -r "$prefix" "$tmp/elsewhere/p" # a moved install works too
+echo '<!-- the moved copy -->' >>"$tmp/elsewhere/p/share/pips/web/index.html"
+"$tmp/elsewhere/p/bin/pips" serve --port 0 --db :memory: >"$tmp/serve.out" 2>&1 &
+serve_pid=$!
+for _ in $(seq 50); do grep -q listening "$tmp/serve.out" && break; sleep 0.1; done
+url=$(grep -o 'http://[^/]*/' "$tmp/serve.out")
+python3 -c "import sys, urllib.request; sys.exit(0 if b'the moved copy' in urllib.request.urlopen(sys.argv[1]).read() else 1)" "$url"
+check "installed pips serve serves the installed web UI ($url)" $?
+kill "$serve_pid"; wait "$serve_pid" 2>/dev/null
+
 # A C program built against the install with pkg-config.
 cat >"$tmp/prog.c" <<'C'
 #include <stdio.h>
