@@ -115,24 +115,27 @@ static bool eng_state(engine *e, char *args, pips_error *err)
     if (!s)
         return false;
     bool ok = g->def->state_from_text(g, args, s, err);
+    pips_match *m = NULL;
     if (ok) {
-        char *opts[PIPS_MAX_OPTIONS], buf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
+        char *opts[PIPS_MAX_OPTIONS];
+        char buf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
         for (size_t i = 0; i < g->options.n; i++) {
             snprintf(buf[i], sizeof buf[i], "%s=%s", g->options.kv[i].key,
                      g->options.kv[i].value);
             opts[i] = buf[i];
         }
-        pips_match *m = pips_match_new(g->def->name, (const char *const *)opts, g->options.n,
-                                       e->seed, NULL, err);
+        m = pips_match_new(g->def->name, (const char *const *)opts, g->options.n, e->seed,
+                           NULL, err);
         ok = m != NULL;
-        if (ok) {
+        if (ok)
             memcpy(m->state, s, g->def->state_size);
-            pips_match_free(e->m);
-            e->m = m;
-            cat_state(e);
-        }
     }
-    pips_state_free(g, s);
+    pips_state_free(g, s); /* before g goes with the old match */
+    if (ok) {
+        pips_match_free(e->m);
+        e->m = m;
+        cat_state(e);
+    }
     return ok;
 }
 

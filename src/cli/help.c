@@ -58,7 +58,9 @@ static const cli_opt_doc serve_opts[] = {
     {"--port", "PORT", "TCP port, 0..65535; 0 picks a free one (default 8080)"},
     {"--bind", "ADDR", "address to listen on (default 127.0.0.1)"},
     {"--db", "PATH", "the SQLite database of games (':memory:' keeps none)"},
-    {"--web", "DIR", "the web UI's files (default: PREFIX/share/pips/web for an installed pips, else the source tree's web/)"},
+    {"--web", "DIR",
+     "the web UI's files (default: PREFIX/share/pips/web for an installed pips, else the "
+     "source tree's web/)"},
     {"--ai-threads", "N", "threads thinking for AI seats, 1..16 (default 2)"},
     {"--max-games", "N", "most games kept at once, 1..10000000 (default 10000)"},
     {"--max-think", "SECONDS", "longest AI think time a client may ask for, 1..3600"},
