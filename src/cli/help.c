@@ -158,10 +158,11 @@ static const cli_cmd_doc docs[] = {
      "Reads one command a line on stdin and answers on stdout, for GUIs, bots and\n"
      "scripts. Every answer starts with '= ' (success) or '? ' (error, with the\n"
      "message) and ends with an empty line. Commands: list_commands, name, version,\n"
-     "game NAME [KEY=VALUE]..., state [TEXT], legal, play MOVE, undo,\n"
-     "genmove [AGENT], analyze [AGENT], result, quit. Chance events are rolled by\n"
-     "the engine from its seed, unless 'play' names the outcome. The protocol is\n"
-     "described in docs/engine-protocol.md.",
+     "game NAME [KEY=VALUE]..., seed N, state [TEXT], turn, legal, play MOVE, roll,\n"
+     "undo, genmove [AGENT], analyze [AGENT], result, showboard, quit. Chance events\n"
+     "are rolled by the engine from its seed (roll, or genmove at a chance node),\n"
+     "unless 'play' names the outcome. The protocol is described in\n"
+     "docs/engine-protocol.md.",
      engine_opts, NULL},
     {"version", "the version of pips", "",
      "Prints the version of pips, with the git description of the source when it\n"
