@@ -34,6 +34,11 @@ for c in $cmds; do
     "$PIPS" "$c" -h | cmp -s - "$tmp/h1"; check "pips $c -h = --help" $?
 done
 
+# Every command main.c dispatches has its entry in the help table.
+for c in $(sed -n '/^static const command commands/,/^};/p' "$SRC/src/cli/main.c" | grep -o '{"[a-z-]*"' | tr -d '{"'); do
+    echo "$cmds" | grep -qx "$c"; check "command $c is in the help table" $?
+done
+
 # Every long flag a command's code reads is in the help table (and so in the
 # man page and completion): a flag added in src/cli without its help fails here.
 allhelp=$(for c in $cmds; do "$PIPS" "$c" --help; done)
