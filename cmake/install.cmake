@@ -29,7 +29,7 @@ endforeach()
 add_custom_target(pips_docs ALL DEPENDS ${PIPS_GENERATED_DOCS})
 
 install(TARGETS pips-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS pips pips_shared
+install(TARGETS ${PIPS_LIBS}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development)
 install(FILES include/pips/core.h include/pips/game.h include/pips/agent.h
@@ -56,6 +56,8 @@ set(PIPS_INSTALL_TEST_CFLAGS "")
 if(PIPS_SANITIZE)
   set(PIPS_INSTALL_TEST_CFLAGS "-fsanitize=address,undefined")
 endif()
-add_test(NAME install_pkgconfig COMMAND bash ${CMAKE_SOURCE_DIR}/tests/install/install.sh
-  ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} "${PIPS_INSTALL_TEST_CFLAGS}")
-set_tests_properties(install_pkgconfig PROPERTIES TIMEOUT 300)
+if(PIPS_SHARED)
+  add_test(NAME install_pkgconfig COMMAND bash ${CMAKE_SOURCE_DIR}/tests/install/install.sh
+    ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} "${PIPS_INSTALL_TEST_CFLAGS}")
+  set_tests_properties(install_pkgconfig PROPERTIES TIMEOUT 300)
+endif()
