@@ -153,12 +153,15 @@ static void bash_completion(void)
     printf("    esac\n}\ncomplete -F _pips pips\n");
 }
 
-static void zsh_quoted(const char *text)
+/* Writes text inside a single-quoted zsh word, backslash-escaping the
+ * characters in `special` (':' in a _describe item, brackets in an
+ * _arguments explanation). */
+static void zsh_quoted(const char *text, const char *special)
 {
     for (const char *p = text; *p; p++) {
         if (*p == '\'')
             fputs("'\\''", stdout);
-        else if (*p == '[' || *p == ']' || *p == ':')
+        else if (strchr(special, *p))
             printf("\\%c", *p);
         else
             putchar(*p);
@@ -171,7 +174,7 @@ static void zsh_completion(void)
            "_pips() {\n    local -a commands\n    commands=(\n");
     for (size_t i = 0; i < cli_doc_count(); i++) {
         printf("        '%s:", cli_doc_at(i)->name);
-        zsh_quoted(cli_doc_at(i)->summary);
+        zsh_quoted(cli_doc_at(i)->summary, ":");
         printf("'\n");
     }
     printf("    )\n    if (( CURRENT == 2 )); then\n"
@@ -188,11 +191,11 @@ static void zsh_completion(void)
                d->name);
         for (const cli_opt_doc *o = d->opts; o->flag; o++) {
             printf(" \\\n                '*%s%s[", o->flag, o->arg ? "=" : "");
-            zsh_quoted(o->help);
+            zsh_quoted(o->help, "[]");
             printf("]");
             if (o->arg) {
                 printf(":");
-                zsh_quoted(o->arg);
+                zsh_quoted(o->arg, ":");
                 if (!strcmp(o->flag, "--seat") || !strcmp(o->flag, "--agent"))
                     printf(":($agents)");
                 else if (!strcmp(o->arg, "FILE") || !strcmp(o->arg, "DIR") ||
