@@ -258,6 +258,33 @@ static void test_bad_records_name_the_problem(void **unused)
     expect_record_error("{\"game\":\"tictacdoh\",\"seats\":[\"a\"],\"moves\":[]}", "seats");
     expect_record_error("{\"game\":\"tictacdoh\",\"seed\":-1,\"moves\":[]}", "seed");
     expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[],\"moves\":[]}", "invalid JSON");
+    /* Issue 18: unknown keys, made-up seats and a result the moves contradict. */
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[],\"winner\":1}",
+                        "unknown key 'winner'");
+    expect_record_error("{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"superbot\"],"
+                        "\"moves\":[]}",
+                        "seat 2 'superbot' is neither 'human' nor an agent");
+#define TTD_WON "\"L@0,0\",\"L@0,-1\",\"S@1,1\",\"S@2,0\",\"M@0,0\",\"S@1,-1\",\"L@2,-1\"," \
+                "\"M@2,1\",\"M@0,-1\",\"L@1,0\",\"L@2,1\""
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[" TTD_WON "],"
+                        "\"result\":{\"over\":true,\"text\":\"O wins\"}}",
+                        "result 'O wins' but the moves give 'X wins'");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[" TTD_WON "],"
+                        "\"result\":{\"over\":true,\"returns\":[0,1]}}",
+                        "'result.returns' disagrees");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[],\"result\":[]}",
+                        "'result' must be an object");
+    pips_error err;
+    pips_match *m = pips_match_from_record(
+        "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:iters=50\"],\"moves\":[" TTD_WON
+        "],\"result\":{\"over\":true,\"text\":\"X wins\",\"returns\":[1,0]}}",
+        NULL, &err);
+    if (!m)
+        fail_msg("a consistent record was refused: %s", err.msg);
+    pips_match_free(m);
+#undef TTD_WON
+    assert_null(pips_match_load(PIPS_SOURCE_DIR, NULL, &err));
+    assert_non_null(strstr(err.msg, "is a directory"));
 }
 
 static void test_playout_reproduces_with_seed(void **unused)
