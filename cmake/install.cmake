@@ -40,6 +40,10 @@ install(FILES include/pips/core.h include/pips/game.h include/pips/agent.h
 file(RELATIVE_PATH PIPS_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig
   ${CMAKE_INSTALL_PREFIX})
 set(PIPS_PC_LIBS_PRIVATE "-lpthread -lm")
+if(PIPS_MPI) # an MPI build's libpips calls MPI: static links need its libraries
+  list(JOIN MPI_C_LIBRARIES " " PIPS_PC_MPI_LIBS)
+  string(APPEND PIPS_PC_LIBS_PRIVATE " ${PIPS_PC_MPI_LIBS}")
+endif()
 configure_file(cmake/pips.pc.in ${CMAKE_BINARY_DIR}/pips.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/pips.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${PIPS_GEN_DIR}/pips.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
