@@ -8,8 +8,6 @@
  */
 #include "pips/match.h"
 
-#include "pips/agent.h"
-
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -18,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "pips/agent.h"
 
 void pips_iso_time(char *buf)
 {
