@@ -161,6 +161,17 @@ static void test_option_readers_name_key_value_and_choices(void **unused)
     assert_string_equal(err.msg, "option 'n': '7' is not 1..6");
     assert_true(pips_option_bool(&o, "flag", &b, &err));
     assert_true(b);
+    /* Boolean options take true or false only (issue 18: misere=yes was stored as written). */
+    static const char *const NOT_BOOL[] = {"yes", "1", "TRUE", "no", "0", "maybe", ""};
+    for (size_t i = 0; i < sizeof NOT_BOOL / sizeof NOT_BOOL[0]; i++) {
+        strcpy(o.kv[1].value, NOT_BOOL[i]);
+        assert_false(pips_option_bool(&o, "flag", &b, &err));
+        assert_non_null(strstr(err.msg, "is not true or false"));
+    }
+    strcpy(o.kv[1].value, "false");
+    assert_true(pips_option_bool(&o, "flag", &b, &err));
+    assert_false(b);
+    strcpy(o.kv[1].value, "true");
     assert_true(pips_option_choice(&o, "n", ONE, &pick, &err));
     assert_int_equal(pick, 0);
     assert_false(pips_option_choice(&o, "flag", ONE, &pick, &err));
@@ -250,6 +261,33 @@ static void test_bad_records_name_the_problem(void **unused)
     expect_record_error("{\"game\":\"tictacdoh\",\"seats\":[\"a\"],\"moves\":[]}", "seats");
     expect_record_error("{\"game\":\"tictacdoh\",\"seed\":-1,\"moves\":[]}", "seed");
     expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[],\"moves\":[]}", "invalid JSON");
+    /* Issue 18: unknown keys, made-up seats and a result the moves contradict. */
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[],\"winner\":1}",
+                        "unknown key 'winner'");
+    expect_record_error("{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"superbot\"],"
+                        "\"moves\":[]}",
+                        "seat 2 'superbot' is neither 'human' nor an agent");
+#define TTD_WON "\"L@0,0\",\"L@0,-1\",\"S@1,1\",\"S@2,0\",\"M@0,0\",\"S@1,-1\",\"L@2,-1\"," \
+                "\"M@2,1\",\"M@0,-1\",\"L@1,0\",\"L@2,1\""
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[" TTD_WON "],"
+                        "\"result\":{\"over\":true,\"text\":\"O wins\"}}",
+                        "result 'O wins' but the moves give 'X wins'");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[" TTD_WON "],"
+                        "\"result\":{\"over\":true,\"returns\":[0,1]}}",
+                        "'result.returns' disagrees");
+    expect_record_error("{\"game\":\"tictacdoh\",\"moves\":[],\"result\":[]}",
+                        "'result' must be an object");
+    pips_error err;
+    pips_match *m = pips_match_from_record(
+        "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:iters=50\"],\"moves\":[" TTD_WON
+        "],\"result\":{\"over\":true,\"text\":\"X wins\",\"returns\":[1,0]}}",
+        NULL, &err);
+    if (!m)
+        fail_msg("a consistent record was refused: %s", err.msg);
+    pips_match_free(m);
+#undef TTD_WON
+    assert_null(pips_match_load(PIPS_SOURCE_DIR, NULL, &err));
+    assert_non_null(strstr(err.msg, "is a directory"));
 }
 
 static void test_playout_reproduces_with_seed(void **unused)

@@ -1,6 +1,6 @@
 /*
- * test_noname_scenarios.c — every scenario NON-T1..T15 of
- * shared/rules/noname.md §12: targets, hit distances to 0.01 mm, legality,
+ * test_noname_scenarios.c — every scenario NON-T1..T15 of the rulings
+ * (docs/games/noname.md): targets, hit distances to 0.01 mm, legality,
  * captures, where the victim goes and scores, under every option value a
  * scenario mentions. Red is seat 1, Blue seat 2, Green seat 3 (the default
  * seating r, b, g); states are built from position text.

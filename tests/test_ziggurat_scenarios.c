@@ -1,6 +1,6 @@
 /*
  * test_ziggurat_scenarios.c — the 25 test scenarios of section 11 of
- * shared/rules/ziggurat.md, each as a position in state text with the exact
+ * the rulings (docs/games/ziggurat.md), each as a position in state text with the exact
  * expected legal tokens (compared as sorted sets, ZIG-R31) and effects.
  */
 #include "zig_helpers.h"

@@ -21,6 +21,7 @@ int cli_replay(int argc, char **argv);
 int cli_playtest(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 int cli_state(int argc, char **argv);
+int cli_engine(int argc, char **argv);
 
 /* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
 int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
@@ -30,6 +31,10 @@ int cli_wants_help(int argc, char **argv);
 /* Reads a --seed value (a whole number >= 0) into *seed; prints the error
  * and returns 0 when it is not one. */
 int cli_parse_seed(const char *prog, const char *text, uint64_t *seed);
+/* How to draw boards on a terminal (tty) or not: Unicode and colour on a
+ * terminal, except no colour when NO_COLOR is set to a non-empty value
+ * (https://no-color.org). */
+pips_render_opts cli_render_opts(bool tty);
 /* Creates GAME with the collected --opt values; prints the error on failure. */
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);

@@ -8,33 +8,41 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "pips/agent.h"
+#include "pips/match.h"
 
-static void analyze_usage(FILE *f)
+/* Loads the record at path, which must be of the game `name` with at least
+ * `ply` moves. Prints the error and returns NULL on failure. */
+static pips_match *load_record(const char *prog, const char *name, const char *path, long ply)
 {
-    fprintf(f,
-            "usage: pips analyze GAME --state TEXT [--opt K=V]... [--agent SPEC] [--seed N]\n"
-            "                    [--top K]\n\n"
-            "Ranks the moves of the position TEXT (the game's state text, see\n"
-            "'pips list' and the game's notation) with the agent SPEC (default 'hard';\n"
-            "e.g. alphabeta:depth=6, mcts:iters=20000, expectimax:depth=2, greedy) and\n"
-            "prints them best first: rank, move, value for the player to move in [0, 1],\n"
-            "and visits (MCTS) or searched nodes. --top K prints only the K best.\n"
-            "The last line is the best move alone.\n");
+    pips_error err;
+    pips_match *m = pips_match_load(path, NULL, &err);
+    if (!m) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return NULL;
+    }
+    if (strcmp(m->game->def->name, name) != 0) {
+        fprintf(stderr, "%s: '%s' is a record of %s, not %s\n", prog, path,
+                m->game->def->name, name);
+    } else if (ply > (long)m->n_moves) {
+        fprintf(stderr, "%s: --ply %ld: '%s' has only %zu moves\n", prog, ply, path,
+                m->n_moves);
+    } else {
+        return m;
+    }
+    pips_match_free(m);
+    return NULL;
 }
 
 int cli_analyze(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        analyze_usage(stdout);
-        return 0;
-    }
     const char *prog = "pips analyze";
-    const char *name = NULL, *state_text = NULL, *spec = "hard";
+    const char *name = NULL, *state_text = NULL, *record = NULL, *spec = "hard";
     const char *opts[PIPS_MAX_OPTIONS * 2];
     size_t nopts = 0;
     uint64_t seed = 1;
-    long top = 0;
+    long top = 0, ply = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -46,6 +54,14 @@ int cli_analyze(int argc, char **argv)
             opts[nopts++] = argv[++i];
         } else if (!strcmp(a, "--state") && has_value) {
             state_text = argv[++i];
+        } else if (!strcmp(a, "--record") && has_value) {
+            record = argv[++i];
+        } else if (!strcmp(a, "--ply") && has_value) {
+            if (!pips_parse_int(argv[++i], 0, 100000000L, &ply)) {
+                fprintf(stderr, "%s: --ply '%s': expected a whole number >= 0\n", prog,
+                        argv[i]);
+                return 2;
+            }
         } else if (!strcmp(a, "--agent") && has_value) {
             spec = argv[++i];
         } else if (!strcmp(a, "--seed") && has_value) {
@@ -67,12 +83,18 @@ int cli_analyze(int argc, char **argv)
             return 2;
         }
     }
-    if (!name || !state_text) {
-        fprintf(stderr, "%s: %s\n", prog, !name ? "missing GAME" : "missing --state TEXT");
-        analyze_usage(stderr);
+    const char *problem = !name                   ? "missing GAME"
+                          : !state_text == !record  ? "give one of --state TEXT and --record FILE"
+                          : ply >= 0 && !record      ? "--ply needs --record"
+                          : record && nopts           ? "--opt cannot change a record's options"
+                                                      : NULL;
+    if (problem) {
+        fprintf(stderr, "%s: %s\n", prog, problem);
+        cli_print_usage(stderr, cli_doc_find("analyze"));
         return 2;
     }
-    pips_game *g = cli_make_game(prog, name, opts, nopts);
+    pips_match *rec = record ? load_record(prog, name, record, ply) : NULL;
+    pips_game *g = rec ? rec->game : record ? NULL : cli_make_game(prog, name, opts, nopts);
     if (!g)
         return 2;
     int rc = 2;
@@ -82,11 +104,16 @@ int cli_analyze(int argc, char **argv)
     void *state = pips_state_new(g, &err);
     if (!state)
         goto fail;
-    if (!g->def->state_from_text(g, state_text, state, &err))
+    if (rec) { /* the position after the first `ply` moves (-1: all) */
+        size_t at = ply < 0 ? rec->n_moves : (size_t)ply, ss = g->def->state_size;
+        memcpy(state, at < rec->n_moves ? rec->history + at * ss : rec->state, ss);
+    } else if (!g->def->state_from_text(g, state_text, state, &err)) {
         goto fail;
+    }
     int who = pips_to_move(g, state);
     if (who < 0) {
-        pips_fail(&err, PIPS_ERR_ILLEGAL, "--state: %s; nothing to analyse",
+        pips_fail(&err, PIPS_ERR_ILLEGAL, "%s: %s; nothing to analyse",
+                  record ? "the position" : "--state",
                   who == PIPS_OVER ? "the game is over" : "a chance event is due");
         goto fail;
     }
@@ -124,6 +151,9 @@ fail:
     free(evals);
     pips_agent_free(agent);
     pips_state_free(g, state);
-    pips_game_free(g);
+    if (rec)
+        pips_match_free(rec);
+    else
+        pips_game_free(g);
     return rc;
 }

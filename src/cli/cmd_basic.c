@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 
 int cli_wants_help(int argc, char **argv)
 {
@@ -25,6 +26,13 @@ int cli_parse_seed(const char *prog, const char *text, uint64_t *seed)
     }
     *seed = v;
     return 1;
+}
+
+pips_render_opts cli_render_opts(bool tty)
+{
+    const char *no_color = getenv("NO_COLOR");
+    pips_render_opts ro = {tty, tty && !(no_color && *no_color)};
+    return ro;
 }
 
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
@@ -71,15 +79,6 @@ static int list_json(void)
 
 int cli_list(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: pips list [--json]\n\nLists every game with its options: default, "
-               "accepted values and what each does.\n--json prints the option schema of "
-               "every game as one JSON document:\n{\"games\": [{\"name\", \"title\", "
-               "\"options\": [{\"key\", \"type\" (int|bool|choice|text),\n\"default\", "
-               "\"description\", \"min\"/\"max\" (+ \"words\"), \"choices\" or "
-               "\"pattern\"}]}]}.\n");
-        return 0;
-    }
     if (argc == 2 && !strcmp(argv[1], "--json"))
         return list_json();
     if (argc > 1) {
@@ -99,13 +98,6 @@ int cli_list(int argc, char **argv)
 
 int cli_perft(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: pips perft GAME DEPTH [--opt KEY=VALUE]... [--divide]\n\n"
-               "Counts the move sequences of exactly DEPTH moves from the start (chance\n"
-               "outcomes count as moves). The last line is the bare count. --divide lists\n"
-               "the count below each first move.\n");
-        return 0;
-    }
     const char *name = NULL, *depth_text = NULL;
     const char *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
@@ -130,7 +122,8 @@ int cli_perft(int argc, char **argv)
     }
     long depth;
     if (!name || !depth_text) {
-        fprintf(stderr, "usage: pips perft GAME DEPTH [--opt KEY=VALUE]... [--divide]\n");
+        fprintf(stderr, "pips perft: missing %s\n", !name ? "GAME" : "DEPTH");
+        cli_print_usage(stderr, cli_doc_find("perft"));
         return 2;
     }
     if (!pips_parse_int(depth_text, 0, 64, &depth)) {

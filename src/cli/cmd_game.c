@@ -9,13 +9,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 
 int cli_rules(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv) || argc != 2) {
-        printf("usage: pips rules GAME\n\nPrints the rules as implemented, with ruling ids, "
-               "the move notation and the options.\n");
-        return argc == 2 ? 0 : 2;
+    if (argc != 2) {
+        fprintf(stderr, argc < 2 ? "pips rules: missing GAME\n"
+                                 : "pips rules: unexpected argument '%s'\n", argv[argc - 1]);
+        cli_print_usage(stderr, cli_doc_find("rules"));
+        return 2;
     }
     const pips_game_def *d = pips_game_find(argv[1]);
     if (!d) {
@@ -55,14 +57,6 @@ static void solve_progress(void *ud, uint64_t positions, double seconds)
 
 int cli_solve(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: pips solve GAME [--opt KEY=VALUE]... [--threads N] [--table-mb MB]\n\n"
-               "Solves a two-player game exactly from its start. Earlier lines give positions\n"
-               "searched, memory and time; the last line is win, loss or draw for the player\n"
-               "to move at the start. --table-mb sizes the transposition table of solvers\n"
-               "that take a budget (0 or absent: the solver's default).\n");
-        return 0;
-    }
     const char *name = NULL, *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
     long threads = 2, table_mb = 0;
@@ -88,7 +82,8 @@ int cli_solve(int argc, char **argv)
         }
     }
     if (!name) {
-        fprintf(stderr, "usage: pips solve GAME [--opt KEY=VALUE]... [--threads N]\n");
+        fprintf(stderr, "pips solve: missing GAME\n");
+        cli_print_usage(stderr, cli_doc_find("solve"));
         return 2;
     }
     pips_game *g = cli_make_game("pips solve", name, opts, nopts);
@@ -134,13 +129,16 @@ static double time_playouts(const pips_game *g, void *s, pips_move *buf, playout
 
 int cli_bench(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        printf("usage: pips bench [GAME]...\n\n"
-               "Runs a fixed workload per game on one core: perft from the start and seeded\n"
-               "random playouts. Prints nodes/s and playouts/s per game, then one total node\n"
-               "count that changes only when behaviour changes (a fingerprint). Games with a\n"
-               "light playout policy add a line of policy playouts/s (not in the total).\n");
-        return 0;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "pips bench: unknown flag '%s'\n", argv[i]);
+            cli_print_usage(stderr, cli_doc_find("bench"));
+            return 2;
+        }
+        if (!pips_game_find(argv[i])) {
+            fprintf(stderr, "pips bench: unknown game '%s' (see 'pips list')\n", argv[i]);
+            return 2;
+        }
     }
     uint64_t signature = 0;
     for (size_t gi = 0; gi < pips_game_count(); gi++) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "pips/agent.h"
 #include "pips/match.h"
 #include "pips/table.h"
@@ -21,7 +22,7 @@
 
 static void print_board(const pips_game *g, const void *state, bool tty)
 {
-    pips_render_opts ro = {tty, tty};
+    pips_render_opts ro = cli_render_opts(tty);
     pips_str out;
     pips_str_init(&out, NULL);
     g->def->render(g, state, &ro, &out);
@@ -40,10 +41,17 @@ static void print_legal(const pips_game *g, const void *state)
     size_t n = pips_node_moves(g, state, &rng, moves, NULL);
     printf("%s (%zu):", g->def->flags & PIPS_GAME_NOT_ENUMERABLE ? "suggested moves" : "legal moves",
            n);
+    size_t col = 80; /* wrap between moves, never inside one, before column 80 */
     for (size_t i = 0; i < n; i++) {
         char buf[PIPS_MOVE_TEXT_MAX];
         g->def->move_to_text(g, state, moves[i], buf);
-        printf("%s%s", i % 8 ? " " : "\n  ", buf);
+        size_t len = strlen(buf);
+        if (col + 1 + len >= 80) {
+            printf("\n ");
+            col = 1;
+        }
+        printf(" %s", buf);
+        col += 1 + len;
     }
     printf("\n");
     free(moves);
@@ -113,19 +121,6 @@ static void print_hint(pips_match *m, uint64_t seed)
     }
     pips_agent_free(a);
 }
-
-static const char PLAY_HELP[] =
-    "usage: pips play GAME [--opt KEY=VALUE]... [--seat human|AGENT]... [--seed N]\n"
-    "                 [--record FILE]\n\n"
-    "Plays GAME in the terminal. One --seat per player in seat order: 'human' or an\n"
-    "agent spec such as 'random' (default: seat 1 human, the others random). With no\n"
-    "human seat the game plays itself to the end without reading input. The board uses\n"
-    "Unicode and colour when stdout is a terminal (not when NO_COLOR is set).\n"
-    "--record FILE is checked before the game starts and written at the end, also\n"
-    "when the game is interrupted (Ctrl-C) or input ends.\n\n"
-    "At the prompt type a move, or: help, moves (legal moves; for Noname, 'suggest'\n"
-    "lists candidate placements), undo (takes back the last move of a person and\n"
-    "the replies after it), hint, state, quit.\n";
 
 /* Set by SIGINT: the game stops after the current step and the record is kept. */
 static volatile sig_atomic_t play_interrupted;
@@ -239,7 +234,7 @@ static void human_turn(pips_table *t, int who, uint64_t seed, bool *quit)
 int cli_play(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
-        fputs(PLAY_HELP, stdout);
+        cli_print_help(stdout, cli_doc_find("play"));
         return 0;
     }
     const char *name = NULL, *opts[PIPS_MAX_OPTIONS], *seats[PIPS_MAX_PLAYERS],
@@ -279,7 +274,7 @@ int cli_play(int argc, char **argv)
         }
     }
     if (!name) {
-        fputs(PLAY_HELP, stderr);
+        cli_print_usage(stderr, cli_doc_find("play"));
         return 2;
     }
     pips_error err;
@@ -354,12 +349,11 @@ int cli_play(int argc, char **argv)
 
 int cli_replay(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv) || argc != 2) {
-        printf("usage: pips replay FILE\n\nValidates a game record, replaying every move; "
-               "prints the final position and\nresult, or names the first invalid move and "
-               "exits non-zero. On a terminal,\nsteps through the game: Enter/n next, p "
-               "previous, number to jump, q quit.\n");
-        return argc == 2 ? 0 : 2;
+    if (argc != 2) {
+        fprintf(stderr, argc < 2 ? "pips replay: missing FILE\n"
+                                 : "pips replay: unexpected argument '%s'\n", argv[argc - 1]);
+        cli_print_usage(stderr, cli_doc_find("replay"));
+        return 2;
     }
     pips_error err;
     pips_match *m = pips_match_load(argv[1], NULL, &err);
@@ -393,10 +387,13 @@ int cli_replay(int argc, char **argv)
                 break;
             else if (!strcmp(line, "p"))
                 at = at ? at - 1 : 0;
+            else if (!line[0] || !strcmp(line, "n"))
+                at += at < m->n_moves;
             else if (pips_parse_int(line, 0, (long)m->n_moves, &v))
                 at = (size_t)v;
-            else if (at < m->n_moves)
-                at++;
+            else /* a bad key never moves */
+                printf("'%s': type Enter or n, p, a move number 0..%zu, or q\n", line,
+                       m->n_moves);
         }
     }
     printf("%s, %zu moves\n", g->def->title, m->n_moves);

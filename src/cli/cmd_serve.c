@@ -11,28 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "pips/server.h"
 
 #ifndef PIPS_WEB_DIR
 #define PIPS_WEB_DIR "web"
 #endif
-
-static void serve_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: pips serve [--port 8080] [--bind 127.0.0.1] [--db PATH] [--web DIR]\n"
-            "                  [--ai-threads 2] [--max-games 10000] [--max-think SECONDS]\n"
-            "                  [--sync full|normal]\n\n"
-            "Serves the web UI and the JSON API under /api/. Every game is kept in an\n"
-            "SQLite database (default $XDG_DATA_HOME/pips/pips.db, else\n"
-            "~/.local/share/pips/pips.db); a restarted server resumes every game.\n"
-            "--port 0 picks a free port; the line 'listening on http://ADDR:PORT/' says which.\n"
-            "--sync normal (default): every acknowledged move is committed (WAL) and survives\n"
-            "a killed server; full also fsyncs each commit, surviving a power cut, at the\n"
-            "cost of one disk sync per group of concurrent commits.\n");
-}
 
 /* mkdir -p for the directory part of path. */
 static bool make_parent_dirs(const char *path)
@@ -51,6 +38,28 @@ static bool make_parent_dirs(const char *path)
     return true;
 }
 
+/* The web UI's files: beside an installed pips (PREFIX/bin/pips finds
+ * PREFIX/share/pips/web), else the source tree's web/ it was built from. */
+static const char *default_web_dir(char *buf, size_t size)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            struct stat st;
+            int len = snprintf(buf, size, "%s/../share/pips/web", exe);
+            char index[4200];
+            snprintf(index, sizeof index, "%s/index.html", buf);
+            if (len > 0 && (size_t)len < size && stat(index, &st) == 0)
+                return buf;
+        }
+    }
+    return PIPS_WEB_DIR;
+}
+
 static bool default_db_path(char *out, size_t size)
 {
     const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
@@ -66,7 +75,8 @@ static bool default_db_path(char *out, size_t size)
 
 int cli_serve(int argc, char **argv)
 {
-    const char *bind = "127.0.0.1", *db = NULL, *web = PIPS_WEB_DIR;
+    char web_buf[4096];
+    const char *bind = "127.0.0.1", *db = NULL, *web = default_web_dir(web_buf, sizeof web_buf);
     long port = 8080;
     pips_server_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -75,13 +85,9 @@ int cli_serve(int argc, char **argv)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            serve_usage(stdout);
-            return 0;
-        }
         if (!v) {
             fprintf(stderr, "pips serve: '%s' needs a value or is unknown\n", a);
-            serve_usage(stderr);
+            cli_print_usage(stderr, cli_doc_find("serve"));
             return 2;
         }
         i++;
@@ -103,7 +109,7 @@ int cli_serve(int argc, char **argv)
             cfg.sync_full = !strcmp(v, "full");
         else {
             fprintf(stderr, "pips serve: bad option or value: %s %s\n", a, v);
-            serve_usage(stderr);
+            cli_print_usage(stderr, cli_doc_find("serve"));
             return 2;
         }
     }

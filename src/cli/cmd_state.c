@@ -9,18 +9,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "pips/view.h"
 
-static void state_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: pips state GAME [--opt K=V]... [--state TEXT] [--json]\n\n"
-            "Shows the start position of GAME, or the position TEXT (the game's state\n"
-            "text, see 'pips rules GAME'): the board drawing, then the state text.\n"
-            "--json prints instead one JSON object: game, options, to_move (0-based\n"
-            "seat, null at a chance event or the end), over, view (everything a board\n"
-            "drawing needs; docs/architecture.md, 'State views') and state.\n");
-}
+static void state_usage(FILE *f) { cli_print_usage(f, cli_doc_find("state")); }
 
 int cli_state(int argc, char **argv)
 {

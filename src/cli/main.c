@@ -1,54 +1,100 @@
 /*
  * main.c — the `pips` command: dispatches subcommands to their handlers.
- * A thin front end: every rule and algorithm lives in libpips.
+ * A thin front end: every rule and algorithm lives in libpips. Help for
+ * every command (`--help`, `-h`, `pips help CMD`) comes from the table in
+ * help.c, always on stdout with exit 0; `--key=value` is split here, once,
+ * for every command.
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "build_info.h"
 #include "cli/cli.h"
+#include "cli/help.h"
+#include "pips/version.h"
 
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *summary;
 } command;
 
+static int cli_version(int argc, char **argv);
+static int cli_help(int argc, char **argv);
+
 static const command commands[] = {
-    {"list", cli_list, "games with their options and defaults"},
-    {"rules", cli_rules, "the rules of a game as implemented, with ruling ids"},
-    {"play", cli_play, "play in the terminal against people or AI"},
-    {"replay", cli_replay, "validate a game record and show its positions"},
-    {"perft", cli_perft, "count move sequences of a given depth"},
-    {"state", cli_state, "a position as a drawing, or as JSON for programs"},
-    {"serve", cli_serve, "run the game server: web UI and JSON API"},
-    {"solve", cli_solve, "solve a small game exactly: win, loss or draw"},
-    {"bench", cli_bench, "fixed benchmark workload per game"},
-    {"playtest", cli_playtest, "play many games between agents and report statistics"},
-    {"analyze", cli_analyze, "rank the moves of a position with an agent"},
+    {"list", cli_list},         {"rules", cli_rules},       {"play", cli_play},
+    {"replay", cli_replay},     {"perft", cli_perft},       {"serve", cli_serve},
+    {"solve", cli_solve},       {"bench", cli_bench},       {"playtest", cli_playtest},
+    {"analyze", cli_analyze},   {"engine", cli_engine},     {"version", cli_version},
+    {"help", cli_help},         {"state", cli_state},
 };
 
-static void usage(FILE *f)
+static int cli_version(int argc, char **argv)
 {
-    fprintf(f, "usage: pips COMMAND [ARGS]...\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'pips COMMAND --help' describes each command.\n");
+    if (argc > 1) {
+        fprintf(stderr, "pips version: unexpected argument '%s'\n", argv[1]);
+        return 2;
+    }
+    printf("pips %s", PIPS_BUILD_VERSION);
+    if (PIPS_BUILD_GIT[0])
+        printf(" (git %s)", PIPS_BUILD_GIT);
+    printf("\nlibpips %s\n", pips_version());
+    return 0;
+}
+
+static int cli_help(int argc, char **argv)
+{
+    if (argc == 1) {
+        cli_print_overview(stdout);
+        return 0;
+    }
+    bool self = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
+    const cli_cmd_doc *d = cli_doc_find(self ? "help" : argv[1]);
+    if (!d || argc > 2) {
+        fprintf(stderr, "pips help: %s '%s'\n", d ? "unexpected argument" : "unknown command",
+                argv[d ? 2 : 1]);
+        cli_print_overview(stderr);
+        return 2;
+    }
+    cli_print_help(stdout, d);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        cli_print_overview(stderr);
         return 2;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        usage(stdout);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        cli_print_overview(stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+        return cli_version(1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        /* every command has an entry in help.c (tests/cli/unix.sh checks); without
+         * one the command prints its own help */
+        const cli_cmd_doc *doc = cli_doc_find(commands[i].name);
+        if (doc && strcmp(commands[i].name, "help") != 0 && cli_wants_help(argc - 1, argv + 1)) {
+            cli_print_help(stdout, doc);
+            return 0;
+        }
+        char **args = malloc(sizeof *args * (2 * (size_t)argc + 1));
+        if (!args) {
+            fprintf(stderr, "pips: out of memory\n");
+            return 1;
+        }
+        int n = cli_split_long_opts(doc, argc - 1, argv + 1, args);
+        int rc = n < 0 ? 2 : commands[i].run(n, args);
+        free(args);
+        return rc;
+    }
     fprintf(stderr, "pips: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    cli_print_overview(stderr);
     return 2;
 }

@@ -33,9 +33,13 @@ bool pips_option_int(const pips_options *o, const char *key, long lo, long hi, l
 
 bool pips_option_bool(const pips_options *o, const char *key, bool *out, pips_error *err)
 {
+    /* Only the two spellings records and `pips list` show: accepting "yes"
+     * or "1" would store a value that reads differently from the default. */
     const char *v = pips_options_get(o, key);
-    if (v && pips_parse_bool(v, out))
+    if (v && (!strcmp(v, "true") || !strcmp(v, "false"))) {
+        *out = v[0] == 't';
         return true;
+    }
     return pips_fail(err, PIPS_ERR_ARG, "option '%s': '%.64s' is not true or false", key,
                      v ? v : "");
 }

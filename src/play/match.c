@@ -12,10 +12,14 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "pips/agent.h"
 
 void pips_iso_time(char *buf)
 {
@@ -276,6 +280,88 @@ static bool copy_time(json_t *root, const char *key, char *dst, pips_error *err)
     return true;
 }
 
+/* The top-level keys a record may hold (docs/records.md; "resigned" is the
+ * server's, which checks it); any other key is refused, so a typo ("seeds")
+ * is not silently ignored. */
+static const char *const record_keys[] = {"format",  "version", "game",    "options",
+                                          "seats",   "seed",    "moves",   "result",
+                                          "started", "finished", "resigned"};
+
+static bool check_record_keys(json_t *root, pips_error *err)
+{
+    const char *key;
+    json_t *val;
+    json_object_foreach(root, key, val)
+    {
+        bool known = false;
+        for (size_t i = 0; i < sizeof record_keys / sizeof record_keys[0]; i++)
+            known |= !strcmp(key, record_keys[i]);
+        if (!known)
+            return pips_fail(err, PIPS_ERR_RECORD, "record: unknown key '%.40s'", key);
+    }
+    return true;
+}
+
+/* A seat is "human" or a spec an agent can be built from. */
+static bool check_record_seat(const pips_game *g, int i, const char *seat, pips_error *err)
+{
+    if (!strcmp(seat, "human"))
+        return true;
+    pips_agent *a = pips_agent_new(g, seat, 0, err);
+    if (!a) {
+        if (err && err->code != PIPS_ERR_NOMEM)
+            err->code = PIPS_ERR_RECORD;
+        pips_error_prefix(err, "record: seat %d '%.40s' is neither 'human' nor an agent: ",
+                          i + 1, seat);
+        return false;
+    }
+    pips_agent_free(a);
+    return true;
+}
+
+/* The stored result (when present) must be what the moves lead to. */
+static bool check_record_result(const pips_match *m, json_t *result, pips_error *err)
+{
+    const pips_game *g = m->game;
+    if (!json_is_object(result))
+        return pips_fail(err, PIPS_ERR_RECORD, "record: 'result' must be an object, got %s",
+                         json_type_name(result));
+    bool over = pips_match_over(m);
+    json_t *jover = json_object_get(result, "over");
+    if (jover && (!json_is_boolean(jover) || json_is_true(jover) != over))
+        return pips_fail(err, PIPS_ERR_RECORD, "record: says the game is %s but the moves %s it",
+                         json_is_true(jover) ? "over" : "not over", over ? "end" : "do not end");
+    json_t *text = json_object_get(result, "text");
+    if (text && over) {
+        pips_str want;
+        pips_str_init(&want, g->alloc);
+        g->def->result_text(g, m->state, &want);
+        bool same = json_is_string(text) && !strcmp(json_string_value(text), pips_str_cstr(&want));
+        if (!same && !want.failed)
+            pips_fail(err, PIPS_ERR_RECORD, "record: result '%.60s' but the moves give '%.60s'",
+                      json_is_string(text) ? json_string_value(text) : "?", pips_str_cstr(&want));
+        else if (want.failed)
+            pips_fail(err, PIPS_ERR_NOMEM, "out of memory checking the result");
+        pips_str_free(&want);
+        if (!same)
+            return false;
+    }
+    json_t *rets = json_object_get(result, "returns");
+    if (rets && over) {
+        double r[PIPS_MAX_PLAYERS];
+        g->def->returns(g, m->state, r);
+        bool same = json_is_array(rets) && (int)json_array_size(rets) == m->n_seats;
+        for (int i = 0; same && i < m->n_seats; i++) {
+            json_t *v = json_array_get(rets, (size_t)i);
+            same = json_is_number(v) && fabs(json_number_value(v) - r[i]) < 1e-9;
+        }
+        if (!same)
+            return pips_fail(err, PIPS_ERR_RECORD,
+                             "record: 'result.returns' disagrees with the moves' result");
+    }
+    return true;
+}
+
 pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc,
                                    pips_error *err)
 {
@@ -292,6 +378,8 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
                   json_type_name(root));
         goto out;
     }
+    if (!check_record_keys(root, err))
+        goto out;
     json_t *fmt = json_object_get(root, "format");
     if (fmt && (!json_is_string(fmt) || strcmp(json_string_value(fmt), "pips-record") != 0)) {
         pips_fail(err, PIPS_ERR_RECORD, "record: 'format' must be \"pips-record\"");
@@ -343,6 +431,8 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
                 goto fail;
             }
             names[i] = json_string_value(s);
+            if (!check_record_seat(m->game, i, names[i], err))
+                goto fail;
         }
         if (!pips_match_set_seats(m, names, m->n_seats, err)) {
             pips_error_prefix(err, "record: ");
@@ -369,15 +459,8 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
         }
     }
     json_t *result = json_object_get(root, "result");
-    if (result && json_is_object(result)) {
-        json_t *over = json_object_get(result, "over");
-        if (json_is_boolean(over) && json_is_true(over) != pips_match_over(m)) {
-            pips_fail(err, PIPS_ERR_RECORD, "record: says the game is %s but the moves %s it",
-                      json_is_true(over) ? "over" : "not over",
-                      pips_match_over(m) ? "end" : "do not end");
-            goto fail;
-        }
-    }
+    if (result && !check_record_result(m, result, err))
+        goto fail;
     m->started[0] = m->finished[0] = '\0';
     if (!copy_time(root, "started", m->started, err) ||
         !copy_time(root, "finished", m->finished, err))
@@ -413,15 +496,24 @@ pips_match *pips_match_load(const char *path, const pips_allocator *alloc, pips_
         pips_fail(err, PIPS_ERR_IO, "cannot open record '%s': %s", path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        pips_fail(err, PIPS_ERR_IO, "'%s' is a directory, not a record file", path);
+        return NULL;
+    }
     pips_str text;
     pips_str_init(&text, alloc);
     char buf[4096];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0 && text.len < (64u << 20))
         pips_str_catn(&text, buf, n);
+    int read_errno = ferror(f) ? errno : 0;
     fclose(f);
     pips_match *m = NULL;
-    if (text.failed)
+    if (read_errno)
+        pips_fail(err, PIPS_ERR_IO, "cannot read record '%s': %s", path, strerror(read_errno));
+    else if (text.failed)
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory reading '%s'", path);
     else if (text.len >= (64u << 20))
         pips_fail(err, PIPS_ERR_RECORD, "record '%s' is larger than 64 MiB", path);

@@ -556,6 +556,6 @@ test('boards draw from the view alone: no state text, no rendering', async () =>
   // the server's game JSON carries the same view as `pips state --json`
   const r = await apiCall(server.url, 'POST', 'games', { game: 'icefrogs', options: { players: 3 }, seats: ['human', 'human', 'human'] });
   assert.equal(r.status, 201);
-  assert.deepEqual(r.json.game.view, stateObject('icefrogs', ['players=3', 'max_plies=300']).view);
+  assert.deepEqual(r.json.game.view, stateObject('icefrogs', ['players=3']).view);
   await page.close();
 });

@@ -1,6 +1,6 @@
 /*
  * icefrogs.c — IceFrogs (Jason Spears & Erik Oosterwal, 2008) under the
- * project's rulings ICF-R1..R11 (shared/rules/icefrogs.md), 2 to 6 players.
+ * project's rulings ICF-R1..R11 (explained in docs/games/icefrogs.md), 2 to 6 players.
  *
  * Cells (ICF-R1) are named by rows a..i from the bottom tip (axial r = -4)
  * to the top tip (r = 4), numbered from the left (q increasing) in each row.

@@ -1,6 +1,6 @@
 /*
  * nimitz.c — Nimitz (Erik Oosterwal, 2010) under the project's rulings
- * NIM-R1..R5 (shared/rules/nimitz.md): options, the placement rules, move
+ * NIM-R1..R5 (explained in docs/games/nimitz.md): options, the placement rules, move
  * and state text, hashing, the terminal drawing and the game definition.
  *
  * Two independent checks of NIM-R2..R4 live here on purpose: the mask-table

@@ -1,6 +1,6 @@
 /*
  * noname.c — Noname (David Morgan-Mar) as a pips game under the project's
- * rulings NON-R1..R17, E1..E2 (shared/rules/noname.md): options, the game
+ * rulings NON-R1..R17, E1..E2 (explained in docs/games/noname.md): options, the game
  * interface, move notation and position text (NON §11), hashing, rendering
  * and the explanation API of noname.h. The geometry and rules core lives in
  * noname_geom.c, the candidate generator in noname_cand.c.
@@ -793,8 +793,11 @@ static const char *ansi_of(int col)
     return a[col];
 }
 
-#define RW 64
-#define RH 32
+/* The plot is RW x RH characters: with the frame and the legend line it fits
+ * an 80x24 terminal, and a terminal cell (about twice as tall as wide) keeps a
+ * square table roughly square. */
+#define RW 60
+#define RH 20
 
 static void nn_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                       pips_str *out)
@@ -863,7 +866,7 @@ static void nn_render(const pips_game *g, const void *state, const pips_render_o
     }
     pips_str_cat(out, ro->unicode ? "└" : "+");
     for (int k = 0; k < RW; k++) pips_str_cat(out, h);
-    pips_str_catf(out, "%s  table %.1f x %.1f mm, o upright, arrows attackers\n",
+    pips_str_catf(out, "%s\ntable %.1f x %.1f mm; o upright, arrows attackers\n",
                   ro->unicode ? "┘" : "+", c->width / 10.0, c->height / 10.0);
     nn_pressure pr;
     nn_pressure_of(s, &pr);
@@ -1054,7 +1057,7 @@ double noname_bench_placement_us(int pieces, int placements, uint64_t seed)
 /* ---- the definition ---- */
 
 static const char NN_RULES[] =
-    "Noname (David Morgan-Mar), as ruled in shared/rules/noname.md.\n"
+    "Noname (David Morgan-Mar), rulings explained in docs/games/noname.md.\n"
     "Each player has 15 pyramids of one colour (5 S=1, 5 M=2, 5 L=3) on a pad. On a turn\n"
     "the mover places one piece from the pad, of any colour, anywhere on the table,\n"
     "upright (a defender) or lying (an attacker); it never moves again (NON-R1, R4).\n"

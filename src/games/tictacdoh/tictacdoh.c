@@ -1,7 +1,7 @@
 /*
  * tictacdoh.c — Tic Tac Doh! (Brian Schultze, 2003) under the project's
- * rulings TTD-R1..R10 (shared/rules/tictacdoh.md), with 2 to 4 players
- * (TTD-R8) and 1 to 3 stashes (TTD-R10).
+ * rulings TTD-R1..R10 (explained in docs/games/tictacdoh.md), with 2 to 4
+ * players (TTD-R8) and 1 to 3 stashes (TTD-R10).
  *
  * The grid is unbounded but every position fits a 3x3 window holding the
  * first piece (TTD-R1), so cells are kept on a 5x5 array centred on the

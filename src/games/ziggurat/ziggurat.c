@@ -1,6 +1,6 @@
 /*
  * ziggurat.c — Ziggurat (Bryan Stout, 2009) under the project's rulings
- * ZIG-R1..R31 (shared/rules/ziggurat.md): a dice race round and up a
+ * ZIG-R1..R31 (explained in docs/games/ziggurat.md): a dice race round and up a
  * four-level board, with pushing (Tip), swapping, digging and hopping.
  *
  * A turn is a chance node (the opening roll of both dice, ZIG-R30) followed

@@ -1,5 +1,5 @@
 /*
- * ziggurat.h — Ziggurat game records (shared/rules/ziggurat.md section 10).
+ * ziggurat.h — Ziggurat game records (docs/games/ziggurat.md, "Game records").
  *
  * A game record is a header line followed by one turn record per line:
  *   Ziggurat seats=R,B,Y,G players=4 mode=standard ... max_turns=1000 seed=7

@@ -1,0 +1,341 @@
+/*
+ * help.c — the table behind every help text of `pips`, the man page and the
+ * shell completion (see help.h), the printers of --help, and the shared
+ * --key=value argument splitter. Descriptions are wrapped by hand at 78
+ * columns so --help reads well; the man page lets roff refill them.
+ */
+#include "cli/help.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#define END_OPTS {NULL, NULL, NULL}
+
+static const cli_opt_doc no_opts[] = {END_OPTS};
+
+static const cli_opt_doc perft_opts[] = {
+    {"--opt", "KEY=VALUE", "a game option (repeatable); 'pips list' shows them"},
+    {"--divide", NULL, "list the count below each first move"},
+    END_OPTS};
+
+static const cli_opt_doc solve_opts[] = {
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--threads", "N", "worker threads, 1..64 (default 2)"},
+    {"--table-mb", "MB", "transposition table size in MiB, 1..1048576 (default: the solver's)"},
+    END_OPTS};
+
+static const cli_opt_doc play_opts[] = {
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--seat", "SPEC", "who plays the next seat: 'human' or an agent spec (repeatable)"},
+    {"--seed", "N", "seed of the dice and of the agents (default 1)"},
+    {"--record", "FILE", "write the game record (JSON) to FILE"},
+    END_OPTS};
+
+static const cli_opt_doc analyze_opts[] = {
+    {"--state", "TEXT", "the position, in the game's state text"},
+    {"--record", "FILE", "take the position from a game record instead"},
+    {"--ply", "N", "with --record: the position after the first N moves (default: the last)"},
+    {"--opt", "KEY=VALUE", "a game option (repeatable; with --record the record's options apply)"},
+    {"--agent", "SPEC", "the agent that ranks the moves (default 'hard')"},
+    {"--seed", "N", "the agent's seed (default 1)"},
+    {"--top", "K", "print only the K best moves"},
+    END_OPTS};
+
+static const cli_opt_doc playtest_opts[] = {
+    {"--seats", "A,B,...", "one agent spec per seat"},
+    {"--games", "N", "games to play (default 100)"},
+    {"--seed", "S", "seed of the whole run (default 1)"},
+    {"--threads", "T", "worker threads, 1..64 (default 1)"},
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--vs-opt", "KEY=VALUE", "replay the same seeds with this option changed (repeatable)"},
+    {"--fixed-seats", NULL, "keep every agent in its seat instead of rotating"},
+    {"--out", "DIR", "write report.md, report.json and the plots into DIR"},
+    {"--records", NULL, "with --out: also write every game's record into DIR/records"},
+    {"--threshold", "X", "decisiveness threshold, between 0.5 and 1 (default 0.8)"},
+    END_OPTS};
+
+static const cli_opt_doc serve_opts[] = {
+    {"--port", "PORT", "TCP port, 0..65535; 0 picks a free one (default 8080)"},
+    {"--bind", "ADDR", "address to listen on (default 127.0.0.1)"},
+    {"--db", "PATH", "the SQLite database of games (':memory:' keeps none)"},
+    {"--web", "DIR",
+     "the web UI's files (default: PREFIX/share/pips/web for an installed pips, else the "
+     "source tree's web/)"},
+    {"--ai-threads", "N", "threads thinking for AI seats, 1..16 (default 2)"},
+    {"--max-games", "N", "most games kept at once, 1..10000000 (default 10000)"},
+    {"--max-think", "SECONDS", "longest AI think time a client may ask for, 1..3600"},
+    {"--sync", "full|normal", "how hard each move is committed to disk (default normal)"},
+    END_OPTS};
+
+static const cli_opt_doc list_opts[] = {
+    {"--json", NULL, "print every game's option schema as one JSON document"},
+    END_OPTS};
+
+static const cli_opt_doc state_opts[] = {
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--state", "TEXT", "the position, in the game's state text (default: the start)"},
+    {"--json", NULL, "print the position as one JSON object instead of a drawing"},
+    END_OPTS};
+
+static const cli_opt_doc engine_opts[] = {
+    {"--seed", "N", "seed of the engine's dice and agents (default 1)"},
+    END_OPTS};
+
+static const cli_cmd_doc docs[] = {
+    {"list", "games with their options and defaults", "[--json]",
+     "Lists every game with its options: default, accepted values and what each\n"
+     "does. --json prints the option schema of every game as one JSON document:\n"
+     "{\"games\": [{\"name\", \"title\", \"options\": [{\"key\", \"type\"\n"
+     "(int|bool|choice|text), \"default\", \"description\", \"min\"/\"max\" (and\n"
+     "\"words\"), \"choices\" or \"pattern\"}]}]}.",
+     list_opts, NULL},
+    {"rules", "the rules of a game as implemented, with ruling ids", "GAME",
+     "Prints the rules of GAME as this program implements them, with the ids of\n"
+     "the project's rulings (such as NIM-R4, explained in docs/games/GAME.md),\n"
+     "the move notation and the options.",
+     no_opts, "game"},
+    {"play", "play in the terminal against people or AI",
+     "GAME [--opt KEY=VALUE]... [--seat human|AGENT]... [--seed N]\n[--record FILE]",
+     "Plays GAME in the terminal. One --seat per player in seat order: 'human' or an\n"
+     "agent spec such as 'random' (default: seat 1 human, the others random). With no\n"
+     "human seat the game plays itself to the end without reading input. The board uses\n"
+     "Unicode and colour when stdout is a terminal (no colour when NO_COLOR is set).\n"
+     "--record FILE is checked before the game starts and written at the end, also\n"
+     "when the game is interrupted (Ctrl-C) or input ends. The same game, seats\n"
+     "and seed give the same moves as 'pips playtest' (its first game) and\n"
+     "'pips serve'.\n\n"
+     "At the prompt type a move, or: help, moves (legal moves; for Noname, 'suggest'\n"
+     "lists candidate placements), undo (takes back the last move of a person and\n"
+     "the replies after it), hint, state, quit.\n\n"
+     "Agent specs: random, greedy, alphabeta:depth=6, expectimax:depth=2,\n"
+     "mcts:iters=10000, mcts:time=1,threads=2, or a level easy, medium, hard, max.",
+     play_opts, "game"},
+    {"replay", "validate a game record and show its positions", "FILE",
+     "Validates a game record, replaying every move: the game and options must\n"
+     "exist, the seats must be 'human' or valid agent specs, unknown top-level keys\n"
+     "are refused and the stored result must match the moves. Prints the final\n"
+     "position and result, or names the first problem and exits non-zero. On a\n"
+     "terminal, steps through the game: Enter/n next, p previous, a number jumps to\n"
+     "that move, q quits; any other key is refused with a message.",
+     no_opts, "file"},
+    {"perft", "count move sequences of a given depth",
+     "GAME DEPTH [--opt KEY=VALUE]... [--divide]",
+     "Counts the move sequences of exactly DEPTH moves (0..64) from the start\n"
+     "(chance outcomes count as moves). The last line is the bare count.",
+     perft_opts, "game"},
+    {"solve", "solve a small game exactly: win, loss or draw",
+     "GAME [--opt KEY=VALUE]... [--threads N] [--table-mb MB]",
+     "Solves a two-player game exactly from its start. Earlier lines give positions\n"
+     "searched, memory and time; the last line is win, loss or draw for the player\n"
+     "to move at the start.",
+     solve_opts, "game"},
+    {"bench", "fixed benchmark workload per game", "[GAME]...",
+     "Runs a fixed workload per game (all games, or the GAMEs named) on one core:\n"
+     "perft from the start and seeded random playouts. Prints nodes/s and\n"
+     "playouts/s per game, then one total node count that changes only when\n"
+     "behaviour changes (a fingerprint). Games with a light playout policy add a\n"
+     "line of policy playouts/s (not in the total). An unknown game is an error.",
+     no_opts, "game"},
+    {"playtest", "play many games between agents and report statistics",
+     "GAME --seats A,B,... [--games N] [--seed S] [--threads T]\n"
+     "[--opt K=V]... [--vs-opt K=V]... [--fixed-seats]\n"
+     "[--out DIR [--records]] [--threshold X]",
+     "Plays N games between the agents (one spec per seat, e.g.\n"
+     "mcts:iters=1000,random) and prints a Markdown report: results per agent and\n"
+     "per seat with 95% Wilson intervals, first-player advantage, seat balance,\n"
+     "draw rate, game length, branching factor by ply, time per move and, when an\n"
+     "MCTS agent plays, decisiveness (when the winner's value first stays above\n"
+     "--threshold). Seats rotate so every agent sits in every seat equally, unless\n"
+     "--fixed-seats. --vs-opt replays the same seeds under a second rule set and\n"
+     "compares every figure. The same --seed gives the same report for any\n"
+     "--threads (timing aside).\n\n"
+     "An agent's own parameters also use ',': a ',' followed by KEY=VALUE continues\n"
+     "the agent, e.g. --seats mcts:time=1,threads=2,alphabeta:depth=6.",
+     playtest_opts, "game"},
+    {"analyze", "rank the moves of a position with an agent",
+     "GAME (--state TEXT | --record FILE [--ply N]) [--opt K=V]...\n"
+     "[--agent SPEC] [--seed N] [--top K]",
+     "Ranks the moves of a position with an agent and prints them best first:\n"
+     "rank, move, value for the player to move in [0, 1], and visits (MCTS) or\n"
+     "searched nodes. The position is the state text TEXT, or the position after\n"
+     "the first N moves of a game record (GAME must match the record). The last\n"
+     "line is the best move alone.",
+     analyze_opts, "game"},
+    {"state", "a position as a drawing, or as JSON for programs",
+     "GAME [--opt KEY=VALUE]... [--state TEXT] [--json]",
+     "Shows the start position of GAME, or the position TEXT (the game's state\n"
+     "text, see 'pips rules GAME'): the board drawing, then the state text.\n"
+     "--json prints instead one JSON object: game, options, to_move (0-based\n"
+     "seat, null at a chance event or the end), over, view (everything a board\n"
+     "drawing needs; docs/architecture.md, 'State views') and state.",
+     state_opts, "game"},
+    {"serve", "run the game server: web UI and JSON API",
+     "[--port 8080] [--bind 127.0.0.1] [--db PATH] [--web DIR]\n"
+     "[--ai-threads 2] [--max-games 10000] [--max-think SECONDS]\n"
+     "[--sync full|normal]",
+     "Serves the web UI and the JSON API under /api/. Every game is kept in an\n"
+     "SQLite database (default $XDG_DATA_HOME/pips/pips.db, else\n"
+     "~/.local/share/pips/pips.db); a restarted server resumes every game.\n"
+     "The line 'listening on http://ADDR:PORT/' says where it listens.\n\n"
+     "--sync normal (default): every acknowledged move is committed (WAL) and\n"
+     "survives a killed server; full also fsyncs each commit, surviving a power cut,\n"
+     "at the cost of one disk sync per group of concurrent commits. Stops on SIGINT\n"
+     "or SIGTERM.",
+     serve_opts, NULL},
+    {"engine", "a line protocol on stdin/stdout for programs (like GTP)", "[--seed N]",
+     "Reads one command a line on stdin and answers on stdout, for GUIs, bots and\n"
+     "scripts. Every answer starts with '= ' (success) or '? ' (error, with the\n"
+     "message) and ends with an empty line. Commands: list_commands, name, version,\n"
+     "game NAME [KEY=VALUE]..., seed N, state [TEXT], turn, legal, play MOVE, roll,\n"
+     "undo, genmove [AGENT], analyze [AGENT], result, showboard, quit. Chance events\n"
+     "are rolled by the engine from its seed (roll, or genmove at a chance node),\n"
+     "unless 'play' names the outcome. The protocol is described in\n"
+     "docs/engine-protocol.md.",
+     engine_opts, NULL},
+    {"version", "the version of pips", "",
+     "Prints the version of pips, with the git description of the source when it\n"
+     "was built from a checkout. Same as 'pips --version'.",
+     no_opts, NULL},
+    {"help", "help on a command", "[COMMAND]",
+     "Prints the help of COMMAND (the same as 'pips COMMAND --help'), or the list\n"
+     "of commands.",
+     no_opts, "command"},
+};
+
+const char cli_doc_environment[] =
+    "NO_COLOR: when set (to anything), boards are drawn without ANSI colours.\n\n"
+    "XDG_DATA_HOME, HOME: where 'pips serve' keeps its database by default.";
+
+const char cli_doc_exit_status[] =
+    "0 on success, 1 when the work itself failed (a bad record, a write error),\n"
+    "2 for a usage error (an unknown command, flag, game or option).";
+
+size_t cli_doc_count(void) { return sizeof docs / sizeof docs[0]; }
+
+const cli_cmd_doc *cli_doc_at(size_t i) { return i < cli_doc_count() ? &docs[i] : NULL; }
+
+const cli_cmd_doc *cli_doc_find(const char *name)
+{
+    for (size_t i = 0; i < cli_doc_count(); i++)
+        if (!strcmp(docs[i].name, name))
+            return &docs[i];
+    return NULL;
+}
+
+const cli_opt_doc *cli_doc_option(const cli_cmd_doc *d, const char *flag)
+{
+    for (const cli_opt_doc *o = d->opts; o->flag; o++)
+        if (!strcmp(o->flag, flag))
+            return o;
+    return NULL;
+}
+
+void cli_print_overview(FILE *f)
+{
+    fprintf(f, "usage: pips COMMAND [ARGS]...\n"
+               "       pips --version\n\n"
+               "pips plays, analyses and serves five Looney Pyramid games.\n\ncommands:\n");
+    for (size_t i = 0; i < cli_doc_count(); i++)
+        fprintf(f, "  %-9s %s\n", docs[i].name, docs[i].summary);
+    fprintf(f, "\n'pips COMMAND --help' or 'pips help COMMAND' describes each command.\n"
+               "Long options also take the form --key=value.\n\nenvironment:\n%s\n",
+            cli_doc_environment);
+}
+
+static void print_synopsis(FILE *f, const cli_cmd_doc *d)
+{
+    const char *lead = "usage: pips ";
+    int indent = (int)strlen(lead) + (int)strlen(d->name) + 1;
+    fprintf(f, "%s%s", lead, d->name);
+    const char *s = d->synopsis;
+    bool first = true;
+    while (*s) {
+        size_t len = strcspn(s, "\n");
+        if (first)
+            fprintf(f, " %.*s", (int)len, s);
+        else
+            fprintf(f, "\n%*s%.*s", indent, "", (int)len, s);
+        first = false;
+        s += len + (s[len] == '\n');
+    }
+    fputc('\n', f);
+}
+
+/* Prints text after a hanging indent of `indent` columns, wrapping at words
+ * so no line passes 79 columns. */
+static void print_wrapped(FILE *f, const char *text, int indent, int col)
+{
+    while (*text) {
+        size_t word = strcspn(text, " ");
+        if (col > indent && col + 1 + (int)word > 79) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)word, text);
+        col += (int)word;
+        text += word;
+        while (*text == ' ')
+            text++;
+    }
+    fputc('\n', f);
+}
+
+void cli_print_help(FILE *f, const cli_cmd_doc *d)
+{
+    print_synopsis(f, d);
+    fprintf(f, "\n%s\n\noptions:\n", d->description);
+    for (const cli_opt_doc *o = d->opts; o->flag; o++) {
+        int col = fprintf(f, "  %s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
+        if (col < 24) {
+            fprintf(f, "%*s", 24 - col, "");
+            col = 24;
+        } else {
+            fprintf(f, "\n%24s", "");
+            col = 24;
+        }
+        print_wrapped(f, o->help, 24, col);
+    }
+    fprintf(f, "  -h, --help            this help\n");
+}
+
+void cli_print_usage(FILE *f, const cli_cmd_doc *d)
+{
+    print_synopsis(f, d);
+    fprintf(f, "'pips %s --help' says more.\n", d->name);
+}
+
+int cli_split_long_opts(const cli_cmd_doc *d, int argc, char **argv, char **out)
+{
+    int n = 0;
+    out[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (!strcmp(a, "--")) { /* everything after is an operand */
+            while (i < argc)
+                out[n++] = argv[i++];
+            break;
+        }
+        char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+        if (!eq) {
+            out[n++] = a;
+            const cli_opt_doc *o = d ? cli_doc_option(d, a) : NULL;
+            if (o && o->arg && i + 1 < argc) /* its value stays whole */
+                out[n++] = argv[++i];
+            continue;
+        }
+        *eq = '\0';
+        const cli_opt_doc *o = d ? cli_doc_option(d, a) : NULL;
+        if (o && !o->arg) {
+            fprintf(stderr, "pips %s: %s takes no value (got '%s')\n", d->name, a, eq + 1);
+            *eq = '=';
+            return -1;
+        }
+        out[n++] = a;
+        out[n++] = eq + 1;
+    }
+    out[n] = NULL;
+    return n;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# install.sh BUILD_DIR SOURCE_DIR [EXTRA_CFLAGS] — installs the build into a
+# temporary prefix and checks what a packager and a C programmer rely on:
+# every installed file, the shared library's soname, pips.pc (used through
+# pkg-config, shared and --static), and the installed man page, completion
+# and `pips --version`. EXTRA_CFLAGS are the build's sanitizer flags.
+set -u
+build=$1 src=$2 extra=${3:-}
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1
+check "cmake --install into a temporary prefix" $?
+[ -x "$prefix/bin/pips" ]; check "bin/pips installed" $?
+libdir=$(dirname "$(find "$prefix" -name pips.pc | head -n 1)")/..
+[ -f "$libdir/libpips.a" ]; check "static libpips.a" $?
+[ -L "$libdir/libpips.so" ] && [ -f "$libdir/libpips.so.0" ]; check "shared libpips.so and its soname link" $?
+soname=$(objdump -p "$libdir/libpips.so" | awk '/SONAME/ {print $2}')
+[ "$soname" = libpips.so.0 ]; check "soname is libpips.so.0 ($soname)" $?
+for h in core game agent match lab version; do
+    [ -f "$prefix/include/pips/$h.h" ]; check "header pips/$h.h" $?
+done
+[ ! -e "$prefix/include/pips/server.h" ]; check "the server's header stays private" $?
+[ -f "$prefix/share/man/man1/pips.1" ]; check "man page" $?
+[ -f "$prefix/share/bash-completion/completions/pips" ]; check "bash completion" $?
+[ -f "$prefix/share/zsh/site-functions/_pips" ]; check "zsh completion" $?
+[ -f "$prefix/share/doc/pips/README.md" ] && [ -f "$prefix/share/doc/pips/engine-protocol.md" ]
+check "docs" $?
+
+# The man page documents every command and every option of `pips --help`.
+man=$(groff -man -Tascii -ww "$prefix/share/man/man1/pips.1" 2>"$tmp/groff.err" | col -b)
+[ ! -s "$tmp/groff.err" ]; check "groff reads the man page without warnings" $?
+for cmd in $("$prefix/bin/pips" --help | awk '/^commands:/ {on=1; next} /^$/ {on=0} on {print $1}'); do
+    echo "$man" | grep -q "pips $cmd"; check "man page has 'pips $cmd'" $?
+    for flag in $("$prefix/bin/pips" "$cmd" --help | grep -o -- '^  --[a-z-]*'); do
+        echo "$man" | grep -q -- "$flag"; check "man page has $cmd $flag" $?
+    done
+done
+
+# The installed command runs from its prefix.
+"$prefix/bin/pips" --version | grep -q '^pips [0-9]'; check "installed pips --version" $?
+bash -c "source '$prefix/share/bash-completion/completions/pips'; COMP_WORDS=(pips pe); COMP_CWORD=1; _pips; [ \"\${COMPREPLY[*]}\" = perft ]"
+check "bash completion completes 'pe' to perft" $?
+bash -c "source '$prefix/share/bash-completion/completions/pips'; COMP_WORDS=(pips perft nim); COMP_CWORD=2; _pips; [ \"\${COMPREPLY[*]}\" = nimitz ]"
+check "bash completion completes game names" $?
+if command -v zsh >/dev/null; then
+    zsh -n "$prefix/share/zsh/site-functions/_pips"; check "zsh completion parses" $?
+fi
+
+# The installed `pips serve` serves the installed web UI.
+[ -f "$prefix/share/pips/web/index.html" ]; check "web UI installed" $?
+mkdir -p "$tmp/elsewhere" && cp -r "$prefix" "$tmp/elsewhere/p" # a moved install works too
+echo '<!-- the moved copy -->' >>"$tmp/elsewhere/p/share/pips/web/index.html"
+"$tmp/elsewhere/p/bin/pips" serve --port 0 --db :memory: >"$tmp/serve.out" 2>&1 &
+serve_pid=$!
+for _ in $(seq 50); do grep -q listening "$tmp/serve.out" && break; sleep 0.1; done
+url=$(grep -o 'http://[^/]*/' "$tmp/serve.out")
+python3 -c "import sys, urllib.request; sys.exit(0 if b'the moved copy' in urllib.request.urlopen(sys.argv[1]).read() else 1)" "$url"
+check "installed pips serve serves the installed web UI ($url)" $?
+kill "$serve_pid"; wait "$serve_pid" 2>/dev/null
+
+# A C program built against the install with pkg-config.
+cat >"$tmp/prog.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <pips/game.h>
+#include <pips/match.h>
+#include <pips/version.h>
+int main(void)
+{
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    if (!g || strcmp(pips_version(), PIPS_VERSION_STRING) != 0)
+        return 1;
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    unsigned long long n = (unsigned long long)pips_perft(g, s, 3);
+    printf("perft(3) %llu, libpips %s\n", n, pips_version());
+    pips_state_free(g, s);
+    pips_game_free(g);
+    return n == 2666 ? 0 : 1;
+}
+C
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+pkg-config --exists pips; check "pkg-config finds pips" $?
+[ "$(pkg-config --modversion pips)" = "$("$prefix/bin/pips" --version | awk 'NR==1 {print $2}')" ]
+check "pips.pc's version is the command's" $?
+cc -std=c11 $extra "$tmp/prog.c" -o "$tmp/prog" $(pkg-config --cflags --libs pips)
+check "compile and link with pkg-config --cflags --libs pips" $?
+LD_LIBRARY_PATH=$libdir "$tmp/prog"; check "the program runs against libpips.so" $?
+ldd "$tmp/prog" 2>/dev/null | grep -q 'libpips.so.0 =>'; check "it links the shared library" $?
+cc -std=c11 $extra "$tmp/prog.c" -o "$tmp/prog_static" -static-libgcc \
+    $(pkg-config --cflags pips) "$libdir/libpips.a" $(pkg-config --static --libs-only-l pips | sed 's/-lpips//')
+check "link the static library with pkg-config --static" $?
+"$tmp/prog_static" >/dev/null; check "the static program runs" $?
+exit $fail
