@@ -15,6 +15,17 @@
 
 #include "lab/lab_impl.h"
 
+bool lab_grow(void **items, size_t *cap, size_t first, size_t elem)
+{
+    size_t n = *cap ? *cap * 2 : first;
+    void *p = pips_realloc(NULL, *items, n * elem);
+    if (!p)
+        return false;
+    *items = p;
+    *cap = n;
+    return true;
+}
+
 bool lab_acc_init(lab_acc *acc, int np)
 {
     memset(acc, 0, sizeof *acc);
@@ -73,14 +84,9 @@ bool lab_acc_add(lab_acc *acc, const game_result *r, bool one_agent)
     int np = acc->np;
     if (!lab_acc_reserve(acc, (size_t)r->length + 1))
         return false;
-    if (r->decisive >= 0 && acc->n_decisive == acc->decisive_cap) {
-        size_t cap = acc->decisive_cap ? acc->decisive_cap * 2 : 64;
-        double *d = pips_realloc(NULL, acc->decisive, cap * sizeof *d);
-        if (!d)
-            return false;
-        acc->decisive = d;
-        acc->decisive_cap = cap;
-    }
+    if (r->decisive >= 0 && acc->n_decisive == acc->decisive_cap &&
+        !lab_grow((void **)&acc->decisive, &acc->decisive_cap, 64, sizeof *acc->decisive))
+        return false;
     double best = 0;
     for (int t = 0; t < np; t++)
         if (r->returns[t] > best)

@@ -146,6 +146,9 @@ struct pips_playtest {
 };
 
 /* acc.c */
+/* Doubles *cap (from first when 0) and reallocates *items (elem bytes
+ * each) to it; false, leaving both as they were, when memory runs out. */
+bool lab_grow(void **items, size_t *cap, size_t first, size_t elem);
 bool lab_acc_init(lab_acc *acc, int np);
 void lab_acc_free(lab_acc *acc);
 /* Adds one game; one_agent maps every seat's agent to agent 0. */

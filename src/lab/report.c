@@ -122,14 +122,8 @@ typedef struct compared_list {
 
 static compared *add_compared(compared_list *l, size_t variant, const char *name)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        compared *c = pips_realloc(NULL, l->c, cap * sizeof *c);
-        if (!c)
-            return NULL;
-        l->c = c;
-        l->cap = cap;
-    }
+    if (l->n == l->cap && !lab_grow((void **)&l->c, &l->cap, 32, sizeof *l->c))
+        return NULL;
     compared *c = &l->c[l->n++];
     memset(c, 0, sizeof *c);
     c->variant = variant;
