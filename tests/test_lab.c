@@ -515,7 +515,8 @@ static void test_sweep_errors(void **unused)
     assert_non_null(strstr(err.msg, "do not mix"));
 }
 
-/* The cap rate: IceFrogs stopped by max_plies (ICF-R11) counts as capped. */
+/* The cap rate: IceFrogs stopped by max_plies (ICF-R11), Noname by its
+ * turn cap and Ziggurat by max_turns count as capped. */
 static void test_cap_rate(void **unused)
 {
     (void)unused;
@@ -540,6 +541,23 @@ static void test_cap_rate(void **unused)
     assert_true(num(j, "variants.1.capped") == 0);
     json_decref(j);
     pips_playtest_free(pt);
+    /* Noname's turn cap (NON-R13) and Ziggurat's (ZIG-R24): one turn, then
+     * the cap; without it (the defaults) random games end by the rules */
+    const char *nn[] = {"turn_cap=1,auto"}, *zig[] = {"max_turns=1,1000"};
+    const char *zig_opts[] = {"players=2"};
+    const char *const *vs[] = {nn, zig};
+    const char *games[] = {"noname", "ziggurat"};
+    for (int g = 0; g < 2; g++) {
+        pips_playtest_opts q = {.game = games[g], .opts = g ? zig_opts : NULL, .n_opts = g,
+                                .vary = vs[g], .n_vary = 1, .seats = seats, .n_seats = 1,
+                                .games = 4, .seed = 3, .threads = 1};
+        pt = run(&q);
+        j = parse(pt);
+        assert_true(num(j, "variants.0.capped") == 4);
+        assert_true(num(j, "variants.1.capped") < 4);
+        json_decref(j);
+        pips_playtest_free(pt);
+    }
 }
 
 /* Agents against the game: Nimitz 3x3 with 3 colours is a proven first
@@ -551,7 +569,7 @@ static void test_exact_values(void **unused)
     const char *seats[] = {"random"};
     const char *opts[] = {"board=3x3", "colors=3"};
     pips_playtest_opts o = {.game = "nimitz", .opts = opts, .n_opts = 2, .seats = seats,
-                            .n_seats = 1, .games = 30, .seed = 2, .threads = 1,
+                            .n_seats = 1, .games = 30, .seed = 2, .threads = 2,
                             .exact_seconds = 20};
     pips_playtest *pt = run(&o);
     json_t *j = parse(pt);

@@ -10,9 +10,11 @@
  * the kernel stops it), so a loaded machine gives the same verdict as an
  * idle one; the parent also stops waiting after a wall-clock allowance of
  * three times the budget plus two seconds, and kills the child. The check
- * before it is cheap: two seats, no chance, enumerable moves. Call it while
- * no other thread of the process is running (the child only runs the
- * solver and leaves with _exit).
+ * before it is cheap: two seats, no chance, enumerable moves. The lab calls
+ * it from a thread of its own while worker threads play: the child only
+ * runs the solver (allocation after fork is safe with glibc and the
+ * sanitizers) and leaves with _exit, touching no lock or stream of the
+ * parent.
  *
  * The note of an unsettled solve is the same whichever limit stopped it
  * (processor time or the table budget, which race), so reports stay

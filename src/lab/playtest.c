@@ -551,6 +551,23 @@ done:
     return ok;
 }
 
+/* The exact solves, one variant after another, in a thread of their own
+ * while the games are played (each solve runs in a child process). */
+typedef struct exact_job {
+    const pips_playtest_opts *o;
+    pips_playtest *pt;
+    pips_game **games;
+} exact_job;
+
+static void *exact_thread(void *arg)
+{
+    exact_job *x = arg;
+    for (size_t v = 0; v < x->pt->n_variants; v++)
+        lab_exact_solve(x->games[v], x->o->exact_seconds, x->o->exact_mb ? x->o->exact_mb : 64,
+                        &x->pt->variants[v].exact);
+    return NULL;
+}
+
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
 {
     pips_playtest *pt = pips_calloc(NULL, 1, sizeof *pt);
@@ -594,10 +611,6 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     int rank, size;
     lab_dist_get(&rank, &size);
     pt->ranks = size;
-    /* exact values first (rank 0 alone writes the report) */
-    for (size_t v = 0; v < pt->n_variants && rank == 0 && o->exact_seconds > 0; v++)
-        lab_exact_solve(games[v], o->exact_seconds, o->exact_mb ? o->exact_mb : 64,
-                        &pt->variants[v].exact);
     ctx = pips_calloc(NULL, pt->n_variants, sizeof *ctx);
     views = pips_calloc(NULL, pt->n_variants, sizeof *views);
     acc = pips_calloc(NULL, pt->n_variants, sizeof *acc);
@@ -618,6 +631,15 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         }
         n_acc = v + 1;
     }
+    /* exact values beside the games (rank 0 alone writes the report) */
+    exact_job ex = {.o = o, .pt = pt, .games = games};
+    pthread_t ex_tid;
+    bool ex_thread = false;
+    if (rank == 0 && o->exact_seconds > 0) {
+        ex_thread = pthread_create(&ex_tid, NULL, exact_thread, &ex) == 0;
+        if (!ex_thread)
+            exact_thread(&ex);
+    }
     double t0 = pips_now();
     pool p = {.o = o, .pt = pt, .ctx = ctx, .acc = acc,
               .jobs = (unsigned long)pt->n_variants * o->games,
@@ -635,6 +657,9 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     for (int t = 1; t <= started; t++)
         pthread_join(tid[t], NULL);
     pthread_mutex_destroy(&p.lock);
+    pt->seconds = pips_now() - t0; /* the games alone: the solves are timed apart */
+    if (ex_thread)
+        pthread_join(ex_tid, NULL);
     if (p.failed && err)
         *err = p.err;
     char **records[LAB_MAX_VARIANTS];
@@ -646,7 +671,6 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     for (size_t v = 0; v < pt->n_variants; v++)
         if (!lab_acc_finish(&acc[v], (int)pt->n_agents, &pt->variants[v].st, err))
             goto done;
-    pt->seconds = pips_now() - t0;
     ok = true;
 done:
     for (size_t v = 0; v < n_acc; v++)
