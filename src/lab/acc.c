@@ -228,8 +228,8 @@ bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *e
     }
     if (n) {
         st->len_mean = (double)sum / (double)n;
-        double var = n > 1 ? ((double)sum2 - (double)sum * (double)sum / (double)n) / (double)(n - 1)
-                           : 0;
+        double dn = (double)n, ds = (double)sum;
+        double var = n > 1 ? ((double)sum2 - ds * ds / dn) / (dn - 1) : 0;
         st->len_sd = var > 0 ? sqrt(var) : 0;
         st->len_min = (double)min_len;
         st->len_max = (double)max_len;
@@ -276,8 +276,10 @@ bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *e
         for (size_t i = 0; i < nd; i++)
             dsum += acc->decisive[i];
         st->decisive_mean = dsum / (double)nd;
-        for (size_t i = 0; i < nd; i++)
-            dsum2 += (acc->decisive[i] - st->decisive_mean) * (acc->decisive[i] - st->decisive_mean);
+        for (size_t i = 0; i < nd; i++) {
+            double dev = acc->decisive[i] - st->decisive_mean;
+            dsum2 += dev * dev;
+        }
         st->decisive_sd = nd > 1 ? sqrt(dsum2 / (double)(nd - 1)) : 0;
         st->decisive_median = sorted_quantile(acc->decisive, nd, 0.5);
     }

@@ -172,8 +172,29 @@ void lab_dist_get(int *rank, int *size);
 bool lab_dist_combine(lab_acc *acc, size_t n, char ***records, unsigned long games,
                       bool local_ok, pips_error *err);
 
-/* Statistic helpers shared by the writers. */
+/* Statistic helpers shared by the writers (stats.c). */
+#define LAB_Z95 1.959963984540054 /* the normal quantile of a 95% interval */
 double lab_rate(double x, double n);
+
+/* A figure with its 95% interval; known is false with no games behind it. */
+typedef struct lab_interval {
+    double value, lo, hi;
+    bool known;
+} lab_interval;
+lab_interval lab_rate_interval(double x, double n);                /* Wilson */
+lab_interval lab_mean_interval(double mean, double sd, double n);  /* normal */
+/* The first seat's score less an even share 1/np (the interval shifted alike). */
+lab_interval lab_first_seat_advantage(const ruleset_stats *st);
+/* The games the cap rate is a share of. */
+double lab_cap_games(const ruleset_stats *st);
+
+/* Report helpers (report.c) shared with plots.c. */
+const char *lab_value_word(pips_value v); /* "win", "draw", "loss" */
+/* "players=3 stashes=2": the varied keys (the options with nothing varied). */
+void lab_variant_label(const pips_playtest *pt, const lab_variant *var, char *out, size_t cap);
+int lab_max_seats(const pips_playtest *pt);
+/* One sweep metric across the variants as an SVG plot (plots.c). */
+void lab_svg_sweep_metric(const pips_playtest *pt, const char *metric, pips_str *out);
 /* Round axis ticks covering [lo, hi]: the step is 1, 2, 2.5 or 5 times a
  * power of ten, giving at most max_ticks intervals; *first and *last are
  * multiples of *step with first <= lo and last >= hi. */

@@ -1,7 +1,7 @@
 /*
  * report.c — the writers of a playtest: the JSON document (jansson) with
  * every figure, the Markdown report, the CSV of a sweep (one row per
- * variant), the SVG plots and the files in an output folder. Rates come
+ * variant) and the files in an output folder (the plots are plots.c's). Rates come
  * with 95% Wilson intervals; differences from the first variant with
  * Newcombe intervals (proportions) or normal intervals (means) and
  * two-sided p-values adjusted with the Holm-Bonferroni step-down over every
@@ -24,43 +24,10 @@
 
 #include "lab/lab_impl.h"
 
-#define Z95 1.959963984540054
 
-/* ---- figures shared by every writer -------------------------------------- */
+/* ---- helpers shared with plots.c ------------------------------------------ */
 
-typedef struct interval {
-    double value, lo, hi;
-    bool known; /* false: no games behind it */
-} interval;
-
-static interval rate_of(double x, double n)
-{
-    interval r = {lab_rate(x, n), 0, 1, n > 0};
-    pips_wilson(r.value, n, Z95, &r.lo, &r.hi);
-    return r;
-}
-
-/* A mean with its normal 95% interval. */
-static interval mean_of(double mean, double sd, double n)
-{
-    double half = n > 0 ? Z95 * sd / sqrt(n) : 0;
-    return (interval){mean, mean - half, mean + half, n > 0};
-}
-
-/* The first seat's score less an even share 1/np. */
-static interval first_seat_advantage(const ruleset_stats *st)
-{
-    interval r = rate_of(st->seat[0].score, st->seat[0].n);
-    double even = 1.0 / st->np;
-    r.value -= even;
-    r.lo -= even;
-    r.hi -= even;
-    return r;
-}
-
-static double cap_rate_n(const ruleset_stats *st) { return (double)st->games; }
-
-static const char *value_word(pips_value v)
+const char *lab_value_word(pips_value v)
 {
     return v == PIPS_WIN ? "win" : v == PIPS_LOSS ? "loss" : "draw";
 }
@@ -72,21 +39,20 @@ static double exact_score(const lab_exact *e)
 }
 
 /* The measured score of the seat that moves first. */
-static interval first_mover_score(const lab_variant *var)
+static lab_interval first_mover_score(const lab_variant *var)
 {
     const wdl *x = &var->st.seat[var->exact.first_seat];
-    return rate_of(x->score, x->n);
+    return lab_rate_interval(x->score, x->n);
 }
 
 static bool exact_agrees(const lab_variant *var)
 {
-    interval m = first_mover_score(var);
+    lab_interval m = first_mover_score(var);
     double v = exact_score(&var->exact);
     return m.lo <= v + 1e-12 && v <= m.hi + 1e-12;
 }
 
-/* "players=3 stashes=2" (or "(defaults)" with nothing varied). */
-static void variant_label(const pips_playtest *pt, const lab_variant *var, char *out, size_t cap)
+void lab_variant_label(const pips_playtest *pt, const lab_variant *var, char *out, size_t cap)
 {
     size_t len = 0;
     out[0] = '\0';
@@ -97,7 +63,7 @@ static void variant_label(const pips_playtest *pt, const lab_variant *var, char 
         snprintf(out, cap, "%.*s", (int)(cap ? cap - 1 : 0), var->st.options);
 }
 
-static int max_seats(const pips_playtest *pt)
+int lab_max_seats(const pips_playtest *pt)
 {
     int np = 0;
     for (size_t v = 0; v < pt->n_variants; v++)
@@ -143,7 +109,7 @@ static void add_prop(compared_list *l, size_t v, const char *name, double xa, do
     c->base = xa / na;
     c->vs = xb / nb;
     c->diff = c->vs - c->base;
-    pips_diff_interval(c->vs, nb, c->base, na, Z95, &c->lo, &c->hi);
+    pips_diff_interval(c->vs, nb, c->base, na, LAB_Z95, &c->lo, &c->hi);
     c->has_interval = c->has_p = true;
     c->p = pips_two_prop_p(xb, nb, xa, na);
 }
@@ -161,8 +127,8 @@ static void add_mean(compared_list *l, size_t v, const char *name, double ma, do
     c->vs = mb;
     c->diff = mb - ma;
     double se = sqrt(sa * sa / na + sb * sb / nb);
-    c->lo = c->diff - Z95 * se;
-    c->hi = c->diff + Z95 * se;
+    c->lo = c->diff - LAB_Z95 * se;
+    c->hi = c->diff + LAB_Z95 * se;
     c->has_interval = c->has_p = true;
     c->p = pips_mean_diff_p(mb, sb, nb, ma, sa, na);
 }
@@ -187,7 +153,7 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
     for (size_t v = 1; v < pt->n_variants; v++) {
         const ruleset_stats *b = &pt->variants[v].st;
         add_prop(l, v, "draw rate", a->draws, (double)a->games, b->draws, (double)b->games);
-        add_prop(l, v, "cap rate", a->capped, cap_rate_n(a), b->capped, cap_rate_n(b));
+        add_prop(l, v, "cap rate", a->capped, lab_cap_games(a), b->capped, lab_cap_games(b));
         /* the first seat's advantage over an even share: with the same seat
          * count a difference of scores; otherwise the shares differ too, and
          * the test is the unpooled (Wald) one */
@@ -198,7 +164,7 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
             c->base = pa - 1.0 / a->np;
             c->vs = pb - 1.0 / b->np;
             c->diff = c->vs - c->base;
-            pips_diff_interval(pb, b->seat[0].n, pa, a->seat[0].n, Z95, &c->lo, &c->hi);
+            pips_diff_interval(pb, b->seat[0].n, pa, a->seat[0].n, LAB_Z95, &c->lo, &c->hi);
             c->lo += 1.0 / a->np - 1.0 / b->np;
             c->hi += 1.0 / a->np - 1.0 / b->np;
             c->has_interval = c->has_p = true;
@@ -254,7 +220,7 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static json_t *interval_json(interval r)
+static json_t *interval_json(lab_interval r)
 {
     if (!r.known)
         return json_pack("{s:n,s:n,s:n}", "value", "lo", "hi");
@@ -270,9 +236,9 @@ static json_t *wdl_json(const wdl *x)
     json_object_set_new(o, "wins", count_json(x->w));
     json_object_set_new(o, "draws", count_json(x->d));
     json_object_set_new(o, "losses", count_json(x->l));
-    json_object_set_new(o, "win_rate", interval_json(rate_of(x->w, x->n)));
-    json_object_set_new(o, "score", interval_json(rate_of(x->score, x->n)));
-    json_object_set_new(o, "draw_rate", interval_json(rate_of(x->d, x->n)));
+    json_object_set_new(o, "win_rate", interval_json(lab_rate_interval(x->w, x->n)));
+    json_object_set_new(o, "score", interval_json(lab_rate_interval(x->score, x->n)));
+    json_object_set_new(o, "draw_rate", interval_json(lab_rate_interval(x->d, x->n)));
     return o;
 }
 
@@ -297,7 +263,7 @@ static json_t *exact_json(const lab_variant *var)
     }
     json_object_set_new(o, "status", json_string("solved"));
     json_object_set_new(o, "first_mover_seat", json_integer(e->first_seat + 1));
-    json_object_set_new(o, "value", json_string(value_word(e->value)));
+    json_object_set_new(o, "value", json_string(lab_value_word(e->value)));
     json_object_set_new(o, "perfect_play_score", number_json(exact_score(e)));
     json_object_set_new(o, "positions", json_integer((json_int_t)e->positions));
     json_object_set_new(o, "measured_score", interval_json(first_mover_score(var)));
@@ -330,7 +296,7 @@ static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
         json_array_append_new(branch, json_pack("{s:I,s:f,s:I}", "ply", (json_int_t)(k + 1),
                                                 "mean_moves", st->branch_mean[k], "games",
                                                 (json_int_t)st->branch_count[k]));
-    interval first = rate_of(st->seat[0].score, st->seat[0].n);
+    lab_interval first = lab_rate_interval(st->seat[0].score, st->seat[0].n);
     json_t *fp = interval_json(first);
     json_object_set_new(fp, "advantage",
                         first.known ? json_real(first.value - 1.0 / st->np) : json_null());
@@ -344,10 +310,12 @@ static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
     json_object_set_new(r, "players", json_integer(st->np));
     json_object_set_new(r, "games", json_integer((json_int_t)st->games));
     json_object_set_new(r, "draws", count_json(st->draws));
-    json_object_set_new(r, "draw_rate", interval_json(rate_of(st->draws, (double)st->games)));
+    json_object_set_new(r, "draw_rate",
+                        interval_json(lab_rate_interval(st->draws, (double)st->games)));
     json_object_set_new(r, "unfinished", count_json(st->unfinished));
     json_object_set_new(r, "capped", count_json(st->capped));
-    json_object_set_new(r, "cap_rate", interval_json(rate_of(st->capped, cap_rate_n(st))));
+    json_object_set_new(r, "cap_rate",
+                        interval_json(lab_rate_interval(st->capped, lab_cap_games(st))));
     json_object_set_new(r, "agents", agents);
     json_object_set_new(r, "seats", seats);
     json_object_set_new(r, "first_player", fp);
@@ -490,7 +458,7 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out)
 /* ---- Markdown ---------------------------------------------------------------- */
 
 /* "0.523 [0.480, 0.566]", or "n/a" with no games */
-static void cat_interval(pips_str *out, interval r, const char *fmt_sign)
+static void cat_interval(pips_str *out, lab_interval r, const char *fmt_sign)
 {
     if (!r.known) {
         pips_str_cat(out, "n/a");
@@ -502,7 +470,10 @@ static void cat_interval(pips_str *out, interval r, const char *fmt_sign)
         pips_str_catf(out, "%.3f [%.3f, %.3f]", r.value, r.lo, r.hi);
 }
 
-static void cat_rate(pips_str *out, double x, double n) { cat_interval(out, rate_of(x, n), ""); }
+static void cat_rate(pips_str *out, double x, double n)
+{
+    cat_interval(out, lab_rate_interval(x, n), "");
+}
 
 static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pips_str *out)
 {
@@ -558,13 +529,13 @@ static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pi
     pips_str_cat(out, "\n- First seat's score: ");
     cat_rate(out, st->seat[0].score, st->seat[0].n);
     pips_str_cat(out, "; advantage over an even share: ");
-    cat_interval(out, first_seat_advantage(st), "+");
+    cat_interval(out, lab_first_seat_advantage(st), "+");
     pips_str_catf(out,
                   "\n- Seat balance: chi-square %.2f on %d degrees of freedom over %.0f decisive "
                   "games, p = %.4g; spread of seat scores %.3f\n",
                   st->chi2, st->np - 1, st->decisive_games, st->chi2_p, st->seat_spread);
     pips_str_cat(out, "- Cap rate (ended by a turn or move cap): ");
-    cat_rate(out, st->capped, cap_rate_n(st));
+    cat_rate(out, st->capped, lab_cap_games(st));
     pips_str_cat(out, "\n");
     if (st->unfinished > 0)
         pips_str_catf(out, "- Unfinished games (cut by the lab at %d plies): %.0f\n",
@@ -622,7 +593,7 @@ static void markdown_exact(const pips_playtest *pt, pips_str *out)
         const lab_variant *var = &pt->variants[v];
         const lab_exact *e = &var->exact;
         char label[512];
-        variant_label(pt, var, label, sizeof label);
+        lab_variant_label(pt, var, label, sizeof label);
         if (pt->n_variants > 1)
             pips_str_catf(out, "- Variant %s (`%s`): ", var->name, label);
         else
@@ -635,7 +606,7 @@ static void markdown_exact(const pips_playtest *pt, pips_str *out)
             pips_str_catf(out, "unknown: %s.\n", e->note);
             continue;
         }
-        interval m = first_mover_score(var);
+        lab_interval m = first_mover_score(var);
         pips_str_catf(out,
                       "proven: the first mover (seat %d) %s with perfect play (%llu positions "
                       "solved). Measured score of seat %d: ",
@@ -662,7 +633,7 @@ static void markdown_exact(const pips_playtest *pt, pips_str *out)
 
 static void markdown_sweep(const pips_playtest *pt, pips_str *out)
 {
-    int np_max = max_seats(pt);
+    int np_max = lab_max_seats(pt);
     pips_str_cat(out, "## Sweep\n\nOne row per variant (the same game seeds under each); ");
     pips_str_cat(out, "scores and rates with 95% Wilson intervals, plies are decisions.\n\n"
                       "| variant |");
@@ -692,11 +663,11 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
             pips_str_cat(out, " |");
         }
         pips_str_cat(out, " ");
-        cat_interval(out, first_seat_advantage(st), "+");
+        cat_interval(out, lab_first_seat_advantage(st), "+");
         pips_str_cat(out, " | ");
         cat_rate(out, st->draws, (double)st->games);
         pips_str_catf(out, " | %.2f | %.1f | ", st->len_mean, st->len_median);
-        cat_rate(out, st->capped, cap_rate_n(st));
+        cat_rate(out, st->capped, lab_cap_games(st));
         if (pt->has_mcts && st->decisive_known)
             pips_str_catf(out, " | %.3f", st->decisive_mean);
         else
@@ -764,7 +735,7 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
                                   : "every combination of the --vary values");
         for (size_t v = 0; v < pt->n_variants; v++) {
             char label[512];
-            variant_label(pt, &pt->variants[v], label, sizeof label);
+            lab_variant_label(pt, &pt->variants[v], label, sizeof label);
             pips_str_catf(out, "- %s: `%s`\n", pt->variants[v].name, label);
         }
     }
@@ -780,7 +751,7 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
         const lab_variant *var = &pt->variants[v];
         if (sweep) {
             char label[512];
-            variant_label(pt, var, label, sizeof label);
+            lab_variant_label(pt, var, label, sizeof label);
             pips_str_catf(out, "## Variant %s: %s\n\n", var->name, label);
         } else {
             pips_str_cat(out, "## Results\n\n");
@@ -843,7 +814,7 @@ static void csv_field(pips_str *out, const char *text)
     pips_str_cat(out, "\"");
 }
 
-static void csv_interval(pips_str *out, interval r)
+static void csv_interval(pips_str *out, lab_interval r)
 {
     if (r.known)
         pips_str_catf(out, ",%.6f,%.6f,%.6f", r.value, r.lo, r.hi);
@@ -853,7 +824,7 @@ static void csv_interval(pips_str *out, interval r)
 
 void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
 {
-    int np_max = max_seats(pt);
+    int np_max = lab_max_seats(pt);
     pips_str_cat(out, "variant");
     for (size_t k = 0; k < pt->n_vary; k++) {
         pips_str_cat(out, ",");
@@ -875,204 +846,19 @@ void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
         }
         pips_str_catf(out, ",%d,%lu", st->np, st->games);
         for (int s = 0; s < np_max; s++)
-            csv_interval(out, s < st->np ? rate_of(st->seat[s].score, st->seat[s].n)
-                                         : (interval){0, 0, 0, false});
-        csv_interval(out, first_seat_advantage(st));
-        csv_interval(out, rate_of(st->draws, (double)st->games));
+            csv_interval(out, s < st->np ? lab_rate_interval(st->seat[s].score, st->seat[s].n)
+                                         : (lab_interval){0, 0, 0, false});
+        csv_interval(out, lab_first_seat_advantage(st));
+        csv_interval(out, lab_rate_interval(st->draws, (double)st->games));
         pips_str_catf(out, ",%.4f,%.1f", st->len_mean, st->len_median);
-        csv_interval(out, rate_of(st->capped, cap_rate_n(st)));
+        csv_interval(out, lab_rate_interval(st->capped, lab_cap_games(st)));
         if (pt->has_mcts && st->decisive_known)
             pips_str_catf(out, ",%.6f", st->decisive_mean);
         else
             pips_str_cat(out, ",");
         pips_str_catf(out, ",%.4f,%s\n", st->branch_overall,
-                      var->exact.state == LAB_EXACT_SOLVED ? value_word(var->exact.value) : "");
+                      var->exact.state == LAB_EXACT_SOLVED ? lab_value_word(var->exact.value) : "");
     }
-}
-
-/* ---- SVG ----------------------------------------------------------------------- */
-
-void pips_playtest_svg_seats(const pips_playtest *pt, pips_str *out)
-{
-    /* one group per seat; bars: each agent's win rate in that seat, or with
-     * several variants the seat's win rate under each (at most 8 bars) */
-    bool sweep = pt->n_variants > 1;
-    int np = max_seats(pt);
-    size_t n_series = sweep ? pt->n_variants : pt->n_agents;
-    if (n_series > LAB_MAX_N)
-        n_series = LAB_MAX_N;
-    char labels[LAB_MAX_N][16], names[LAB_MAX_N][64];
-    const char *groups[LAB_MAX_N];
-    double v[LAB_MAX_N][LAB_MAX_N], lo[LAB_MAX_N][LAB_MAX_N], hi[LAB_MAX_N][LAB_MAX_N];
-    svg_series series[LAB_MAX_N];
-    for (size_t k = 0; k < n_series; k++) {
-        if (sweep)
-            snprintf(names[k], sizeof names[k], "variant %s", pt->variants[k].name);
-        else
-            snprintf(names[k], sizeof names[k], "%zu %.40s", k + 1, pt->agents[k]);
-        const ruleset_stats *st = &pt->variants[sweep ? k : 0].st;
-        for (int s = 0; s < np; s++) {
-            const wdl *x = sweep ? &st->seat[s] : &st->agent_seat[k][s];
-            interval r = rate_of(x->w, x->n);
-            bool known = r.known && s < st->np;
-            v[k][s] = known ? r.value : NAN;
-            lo[k][s] = known ? r.lo : NAN;
-            hi[k][s] = known ? r.hi : NAN;
-        }
-        series[k] = (svg_series){names[k], v[k], lo[k], hi[k]};
-    }
-    for (int s = 0; s < np; s++) {
-        snprintf(labels[s], sizeof labels[s], "seat %d", s + 1);
-        groups[s] = labels[s];
-    }
-    lab_svg_bars(out,
-                 sweep ? "Win rate by seat and variant (95% Wilson intervals)"
-                       : "Win rate by agent and seat (95% Wilson intervals)",
-                 "win rate", groups, (size_t)np, series, n_series, 0, 1.0);
-}
-
-void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out)
-{
-    /* common bins over every variant (at most 8 drawn) */
-    size_t n_sets = pt->n_variants < LAB_MAX_N ? pt->n_variants : LAB_MAX_N;
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t r = 0; r < n_sets; r++) {
-        lo = fmin(lo, pt->variants[r].st.len_min);
-        hi = fmax(hi, pt->variants[r].st.len_max);
-    }
-    double width = ceil((hi - lo + 1) / LAB_HIST_BINS);
-    if (width < 1)
-        width = 1;
-    int bins = (int)ceil((hi - lo + 1) / width);
-    if (bins > LAB_HIST_BINS)
-        bins = LAB_HIST_BINS;
-    double counts[LAB_MAX_N][LAB_HIST_BINS] = {{0}};
-    for (size_t r = 0; r < n_sets; r++) {
-        const ruleset_stats *st = &pt->variants[r].st;
-        for (int k = 0; k < LAB_HIST_BINS; k++) {
-            if (!st->hist[k])
-                continue;
-            /* re-bin by the bin's first length */
-            double first = st->hist_lo + k * st->hist_width;
-            int nb = (int)((first - lo) / width);
-            if (nb >= bins)
-                nb = bins - 1;
-            counts[r][nb] += (double)st->hist[k];
-        }
-    }
-    char labels[LAB_HIST_BINS][24], names[LAB_MAX_N][32];
-    const char *groups[LAB_HIST_BINS];
-    for (int k = 0; k < bins; k++) {
-        double first = lo + k * width;
-        if (width > 1)
-            snprintf(labels[k], sizeof labels[k], "%.0f-%.0f", first, first + width - 1);
-        else
-            snprintf(labels[k], sizeof labels[k], "%.0f", first);
-        groups[k] = labels[k];
-    }
-    svg_series series[LAB_MAX_N];
-    for (size_t r = 0; r < n_sets; r++) {
-        snprintf(names[r], sizeof names[r], n_sets > 1 ? "variant %s" : "games",
-                 pt->variants[r].name);
-        series[r] = (svg_series){names[r], counts[r], NULL, NULL};
-    }
-    lab_svg_bars(out, "Game length (moves)", "games", groups, (size_t)bins, series, n_sets, 0, 1);
-}
-
-/* One metric across the variants: a bar per variant (per seat for the seat
- * scores) with its interval where it has one. */
-static void svg_sweep_metric(const pips_playtest *pt, const char *metric, pips_str *out)
-{
-    size_t n = pt->n_variants;
-    char(*labels)[64] = pips_calloc(NULL, n, sizeof *labels);
-    const char **groups = pips_calloc(NULL, n, sizeof *groups);
-    double *v = pips_calloc(NULL, n * 3 * LAB_MAX_N, sizeof *v);
-    if (!labels || !groups || !v) {
-        pips_free(NULL, labels);
-        pips_free(NULL, groups);
-        pips_free(NULL, v);
-        out->failed = true;
-        return;
-    }
-    double *lo = v + n * LAB_MAX_N, *hi = lo + n * LAB_MAX_N;
-    for (size_t i = 0; i < n; i++) {
-        char label[512];
-        variant_label(pt, &pt->variants[i], label, sizeof label);
-        snprintf(labels[i], sizeof labels[i], "%.63s", label);
-        groups[i] = labels[i];
-    }
-    bool seats = !strcmp(metric, "seat-scores");
-    size_t n_series = seats ? (size_t)max_seats(pt) : 1;
-    char names[LAB_MAX_N][32];
-    svg_series series[LAB_MAX_N];
-    const char *y_label = metric, *title = metric;
-    double y_min = 0, y_max = 0;
-    for (size_t s = 0; s < n_series; s++) {
-        for (size_t i = 0; i < n; i++) {
-            const ruleset_stats *st = &pt->variants[i].st;
-            interval r = {NAN, NAN, NAN, true};
-            if (seats) {
-                r = (int)s < st->np ? rate_of(st->seat[s].score, st->seat[s].n)
-                                    : (interval){0, 0, 0, false};
-            } else if (!strcmp(metric, "first-seat-advantage")) {
-                r = first_seat_advantage(st);
-            } else if (!strcmp(metric, "draw-rate")) {
-                r = rate_of(st->draws, (double)st->games);
-            } else if (!strcmp(metric, "cap-rate")) {
-                r = rate_of(st->capped, cap_rate_n(st));
-            } else if (!strcmp(metric, "mean-plies")) {
-                r = mean_of(st->len_mean, st->len_sd, (double)st->games);
-            } else if (!strcmp(metric, "median-plies")) {
-                r.value = st->len_median;
-            } else if (!strcmp(metric, "decisiveness")) {
-                r = mean_of(st->decisive_mean, st->decisive_sd, (double)st->decisive_known);
-            } else {
-                r.value = st->branch_overall;
-            }
-            size_t at = s * n + i;
-            v[at] = r.known ? r.value : NAN;
-            lo[at] = r.known ? r.lo : NAN;
-            hi[at] = r.known ? r.hi : NAN;
-        }
-        if (seats)
-            snprintf(names[s], sizeof names[s], "seat %zu", s + 1);
-        else
-            snprintf(names[s], sizeof names[s], "by variant");
-        series[s] = (svg_series){names[s], v + s * n, lo + s * n, hi + s * n};
-    }
-    if (seats) {
-        title = "Score by seat (95% Wilson intervals)";
-        y_label = "score";
-        y_max = 1;
-    } else if (!strcmp(metric, "first-seat-advantage")) {
-        title = "First seat's score less an even share (95% intervals)";
-        y_label = "advantage";
-    } else if (!strcmp(metric, "draw-rate")) {
-        title = "Draw rate (95% Wilson intervals)";
-        y_label = "draw rate";
-        y_max = 1;
-    } else if (!strcmp(metric, "cap-rate")) {
-        title = "Games ended by a turn or move cap (95% Wilson intervals)";
-        y_label = "cap rate";
-        y_max = 1;
-    } else if (!strcmp(metric, "mean-plies")) {
-        title = "Mean game length in moves (95% intervals)";
-        y_label = "moves";
-    } else if (!strcmp(metric, "median-plies")) {
-        title = "Median game length in moves";
-        y_label = "moves";
-    } else if (!strcmp(metric, "decisiveness")) {
-        title = "Decisive point, fraction of the game (95% intervals)";
-        y_label = "fraction";
-        y_max = 1;
-    } else {
-        title = "Mean moves available per decision";
-        y_label = "moves";
-    }
-    lab_svg_bars(out, title, y_label, groups, n, series, n_series, y_min, y_max);
-    pips_free(NULL, labels);
-    pips_free(NULL, groups);
-    pips_free(NULL, v);
 }
 
 /* ---- files --------------------------------------------------------------------- */
@@ -1177,7 +963,7 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long
         char name[64];
         snprintf(name, sizeof name, "sweep-%s.svg", metrics[i]);
         pips_str_clear(&s);
-        svg_sweep_metric(pt, metrics[i], &s);
+        lab_svg_sweep_metric(pt, metrics[i], &s);
         ok = write_file(dir, name, &s, err);
     }
     pips_str_free(&s);

@@ -173,3 +173,28 @@ void lab_nice_ticks(double lo, double hi, int max_ticks, double *first, double *
         s = m < 1.5 ? s * 2 : m < 2.2 ? s * 1.25 : m < 3 ? s * 2 : s * 2;
     }
 }
+
+lab_interval lab_rate_interval(double x, double n)
+{
+    lab_interval r = {lab_rate(x, n), 0, 1, n > 0};
+    pips_wilson(r.value, n, LAB_Z95, &r.lo, &r.hi);
+    return r;
+}
+
+lab_interval lab_mean_interval(double mean, double sd, double n)
+{
+    double half = n > 0 ? LAB_Z95 * sd / sqrt(n) : 0;
+    return (lab_interval){mean, mean - half, mean + half, n > 0};
+}
+
+lab_interval lab_first_seat_advantage(const ruleset_stats *st)
+{
+    lab_interval r = lab_rate_interval(st->seat[0].score, st->seat[0].n);
+    double even = 1.0 / st->np;
+    r.value -= even;
+    r.lo -= even;
+    r.hi -= even;
+    return r;
+}
+
+double lab_cap_games(const ruleset_stats *st) { return (double)st->games; }
