@@ -193,6 +193,9 @@ const char *lab_value_word(pips_value v); /* "win", "draw", "loss" */
 /* "players=3 stashes=2": the varied keys (the options with nothing varied). */
 void lab_variant_label(const pips_playtest *pt, const lab_variant *var, char *out, size_t cap);
 int lab_max_seats(const pips_playtest *pt);
+/* The sweep metrics that apply to pt (decisiveness only with an MCTS agent),
+ * each plotted as sweep-NAME.svg; returns how many were written to names. */
+size_t lab_sweep_metrics(const pips_playtest *pt, const char **names, size_t cap);
 /* One sweep metric across the variants as an SVG plot (plots.c). */
 void lab_svg_sweep_metric(const pips_playtest *pt, const char *metric, pips_str *out);
 /* Round axis ticks covering [lo, hi]: the step is 1, 2, 2.5 or 5 times a

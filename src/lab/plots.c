@@ -98,10 +98,63 @@ void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out)
     lab_svg_bars(out, "Game length (moves)", "games", groups, (size_t)bins, series, n_sets, 0, 1);
 }
 
+/* The metrics of a sweep, one plot each (sweep-NAME.svg). */
+enum {
+    M_SEAT_SCORES, M_FIRST_SEAT, M_DRAW, M_MEAN_PLIES, M_MEDIAN_PLIES, M_CAP, M_DECISIVE,
+    M_BRANCHING, M_COUNT
+};
+
+static const struct sweep_metric {
+    const char *name, *title, *y_label;
+    double y_max; /* the axis reaches at least this (1 for rates) */
+} metrics[M_COUNT] = {
+    {"seat-scores", "Score by seat (95% Wilson intervals)", "score", 1},
+    {"first-seat-advantage", "First seat's score less an even share (95% intervals)",
+     "advantage", 0},
+    {"draw-rate", "Draw rate (95% Wilson intervals)", "draw rate", 1},
+    {"mean-plies", "Mean game length in moves (95% intervals)", "moves", 0},
+    {"median-plies", "Median game length in moves", "moves", 0},
+    {"cap-rate", "Games ended by a turn or move cap (95% Wilson intervals)", "cap rate", 1},
+    {"decisiveness", "Decisive point, fraction of the game (95% intervals)", "fraction", 1},
+    {"branching", "Mean moves available per decision", "moves", 0},
+};
+
+size_t lab_sweep_metrics(const pips_playtest *pt, const char **names, size_t cap)
+{
+    size_t n = 0;
+    for (int m = 0; m < M_COUNT && n < cap; m++)
+        if (m != M_DECISIVE || pt->has_mcts)
+            names[n++] = metrics[m].name;
+    return n;
+}
+
+/* Metric m of one variant (seat s for the seat scores). */
+static lab_interval metric_of(int m, const ruleset_stats *st, int s)
+{
+    lab_interval none = {0, 0, 0, false}, plain = {NAN, NAN, NAN, true};
+    switch (m) {
+    case M_SEAT_SCORES:
+        return s < st->np ? lab_rate_interval(st->seat[s].score, st->seat[s].n) : none;
+    case M_FIRST_SEAT: return lab_first_seat_advantage(st);
+    case M_DRAW: return lab_rate_interval(st->draws, (double)st->games);
+    case M_MEAN_PLIES: return lab_mean_interval(st->len_mean, st->len_sd, (double)st->games);
+    case M_MEDIAN_PLIES: plain.value = st->len_median; return plain;
+    case M_CAP: return lab_rate_interval(st->capped, lab_cap_games(st));
+    case M_DECISIVE:
+        return lab_mean_interval(st->decisive_mean, st->decisive_sd, (double)st->decisive_known);
+    default: plain.value = st->branch_overall; return plain;
+    }
+}
+
 /* One metric across the variants: a bar per variant (per seat for the seat
  * scores) with its interval where it has one. */
 void lab_svg_sweep_metric(const pips_playtest *pt, const char *metric, pips_str *out)
 {
+    int m = 0;
+    while (m < M_COUNT && strcmp(metrics[m].name, metric))
+        m++;
+    if (m == M_COUNT)
+        m = M_BRANCHING;
     size_t n = pt->n_variants;
     char(*labels)[64] = pips_calloc(NULL, n, sizeof *labels);
     const char **groups = pips_calloc(NULL, n, sizeof *groups);
@@ -120,35 +173,13 @@ void lab_svg_sweep_metric(const pips_playtest *pt, const char *metric, pips_str 
         snprintf(labels[i], sizeof labels[i], "%.63s", label);
         groups[i] = labels[i];
     }
-    bool seats = !strcmp(metric, "seat-scores");
+    bool seats = m == M_SEAT_SCORES;
     size_t n_series = seats ? (size_t)lab_max_seats(pt) : 1;
     char names[LAB_MAX_N][32];
     svg_series series[LAB_MAX_N];
-    const char *y_label = metric, *title = metric;
-    double y_min = 0, y_max = 0;
     for (size_t s = 0; s < n_series; s++) {
         for (size_t i = 0; i < n; i++) {
-            const ruleset_stats *st = &pt->variants[i].st;
-            lab_interval r = {NAN, NAN, NAN, true};
-            if (seats) {
-                r = (int)s < st->np ? lab_rate_interval(st->seat[s].score, st->seat[s].n)
-                                    : (lab_interval){0, 0, 0, false};
-            } else if (!strcmp(metric, "first-seat-advantage")) {
-                r = lab_first_seat_advantage(st);
-            } else if (!strcmp(metric, "draw-rate")) {
-                r = lab_rate_interval(st->draws, (double)st->games);
-            } else if (!strcmp(metric, "cap-rate")) {
-                r = lab_rate_interval(st->capped, lab_cap_games(st));
-            } else if (!strcmp(metric, "mean-plies")) {
-                r = lab_mean_interval(st->len_mean, st->len_sd, (double)st->games);
-            } else if (!strcmp(metric, "median-plies")) {
-                r.value = st->len_median;
-            } else if (!strcmp(metric, "decisiveness")) {
-                r = lab_mean_interval(st->decisive_mean, st->decisive_sd,
-                                      (double)st->decisive_known);
-            } else {
-                r.value = st->branch_overall;
-            }
+            lab_interval r = metric_of(m, &pt->variants[i].st, (int)s);
             size_t at = s * n + i;
             v[at] = r.known ? r.value : NAN;
             lo[at] = r.known ? r.lo : NAN;
@@ -160,38 +191,9 @@ void lab_svg_sweep_metric(const pips_playtest *pt, const char *metric, pips_str 
             snprintf(names[s], sizeof names[s], "by variant");
         series[s] = (svg_series){names[s], v + s * n, lo + s * n, hi + s * n};
     }
-    if (seats) {
-        title = "Score by seat (95% Wilson intervals)";
-        y_label = "score";
-        y_max = 1;
-    } else if (!strcmp(metric, "first-seat-advantage")) {
-        title = "First seat's score less an even share (95% intervals)";
-        y_label = "advantage";
-    } else if (!strcmp(metric, "draw-rate")) {
-        title = "Draw rate (95% Wilson intervals)";
-        y_label = "draw rate";
-        y_max = 1;
-    } else if (!strcmp(metric, "cap-rate")) {
-        title = "Games ended by a turn or move cap (95% Wilson intervals)";
-        y_label = "cap rate";
-        y_max = 1;
-    } else if (!strcmp(metric, "mean-plies")) {
-        title = "Mean game length in moves (95% intervals)";
-        y_label = "moves";
-    } else if (!strcmp(metric, "median-plies")) {
-        title = "Median game length in moves";
-        y_label = "moves";
-    } else if (!strcmp(metric, "decisiveness")) {
-        title = "Decisive point, fraction of the game (95% intervals)";
-        y_label = "fraction";
-        y_max = 1;
-    } else {
-        title = "Mean moves available per decision";
-        y_label = "moves";
-    }
-    lab_svg_bars(out, title, y_label, groups, n, series, n_series, y_min, y_max);
+    lab_svg_bars(out, metrics[m].title, metrics[m].y_label, groups, n, series, n_series, 0,
+                 metrics[m].y_max);
     pips_free(NULL, labels);
     pips_free(NULL, groups);
     pips_free(NULL, v);
 }
-

@@ -370,21 +370,30 @@ static json_t *run_json(const pips_playtest *pt)
     return run;
 }
 
+/* Agent k's decisions, mean and longest seconds per move over every variant. */
+static void agent_timing(const pips_playtest *pt, size_t k, double *moves, double *mean,
+                         double *max)
+{
+    double sum = 0;
+    *moves = *max = 0;
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const ruleset_stats *st = &pt->variants[v].st;
+        *moves += (double)st->time_moves[k];
+        sum += st->time_mean[k] * (double)st->time_moves[k];
+        *max = fmax(*max, st->time_max[k]);
+    }
+    *mean = *moves > 0 ? sum / *moves : 0;
+}
+
 static json_t *timing_json(const pips_playtest *pt)
 {
     json_t *t = json_array();
     for (size_t k = 0; k < pt->n_agents; k++) {
-        double moves = 0, sum = 0, max = 0;
-        for (size_t v = 0; v < pt->n_variants; v++) {
-            const ruleset_stats *st = &pt->variants[v].st;
-            moves += (double)st->time_moves[k];
-            sum += st->time_mean[k] * (double)st->time_moves[k];
-            max = fmax(max, st->time_max[k]);
-        }
+        double moves, mean, max;
+        agent_timing(pt, k, &moves, &mean, &max);
         json_array_append_new(t, json_pack("{s:s,s:I,s:f,s:f}", "spec", pt->agents[k], "moves",
-                                           (json_int_t)moves, "mean_move_seconds",
-                                           moves > 0 ? sum / moves : 0.0, "max_move_seconds",
-                                           max));
+                                           (json_int_t)moves, "mean_move_seconds", mean,
+                                           "max_move_seconds", max));
     }
     json_t *exact = json_array();
     for (size_t v = 0; v < pt->n_variants; v++) {
@@ -675,12 +684,10 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
         pips_str_catf(out, " | %.2f |\n", st->branch_overall);
     }
     pips_str_cat(out, "\n");
-    static const char *const plots[] = {"seat-scores", "first-seat-advantage", "draw-rate",
-                                        "mean-plies", "median-plies", "cap-rate",
-                                        "decisiveness", "branching"};
-    for (size_t i = 0; i < sizeof plots / sizeof plots[0]; i++)
-        if (pt->has_mcts || strcmp(plots[i], "decisiveness"))
-            pips_str_catf(out, "![%s](sweep-%s.svg)\n", plots[i], plots[i]);
+    const char *plots[16];
+    size_t n_plots = lab_sweep_metrics(pt, plots, 16);
+    for (size_t i = 0; i < n_plots; i++)
+        pips_str_catf(out, "![%s](sweep-%s.svg)\n", plots[i], plots[i]);
     pips_str_cat(out, "\n");
 }
 
@@ -778,15 +785,10 @@ void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out)
                   pt->threads, pt->threads == 1 ? "" : "s", pt->seconds,
                   pips_playtest_games_per_second(pt));
     for (size_t k = 0; k < pt->n_agents; k++) {
-        double moves = 0, sum = 0, max = 0;
-        for (size_t v = 0; v < pt->n_variants; v++) {
-            const ruleset_stats *st = &pt->variants[v].st;
-            moves += (double)st->time_moves[k];
-            sum += st->time_mean[k] * (double)st->time_moves[k];
-            max = fmax(max, st->time_max[k]);
-        }
+        double moves, mean, max;
+        agent_timing(pt, k, &moves, &mean, &max);
         pips_str_catf(out, "| %zu `%s` | %.0f | %.5f | %.5f |\n", k + 1, pt->agents[k], moves,
-                      moves > 0 ? sum / moves : 0.0, max);
+                      mean, max);
     }
     for (size_t v = 0; v < pt->n_variants; v++) {
         const lab_exact *e = &pt->variants[v].exact;
@@ -954,12 +956,9 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long
     pips_str_clear(&s);
     pips_playtest_svg_lengths(pt, &s);
     ok = ok && write_file(dir, "lengths.svg", &s, err);
-    static const char *const metrics[] = {"seat-scores", "first-seat-advantage", "draw-rate",
-                                          "mean-plies", "median-plies", "cap-rate",
-                                          "decisiveness", "branching"};
-    for (size_t i = 0; ok && pt->n_variants > 1 && i < sizeof metrics / sizeof metrics[0]; i++) {
-        if (!pt->has_mcts && !strcmp(metrics[i], "decisiveness"))
-            continue;
+    const char *metrics[16];
+    size_t n_metrics = pt->n_variants > 1 ? lab_sweep_metrics(pt, metrics, 16) : 0;
+    for (size_t i = 0; ok && i < n_metrics; i++) {
         char name[64];
         snprintf(name, sizeof name, "sweep-%s.svg", metrics[i]);
         pips_str_clear(&s);
