@@ -20,7 +20,7 @@ for pair in "${pairs[@]}"; do
     python3 - "$out/r/report.json" "$GAME ${opts[*]}" "$secs" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-a, b = r["base"]["agents"][0], r["base"]["agents"][1]
+a, b = r["variants"][0]["agents"][0], r["variants"][0]["agents"][1]
 s = a["score"]
 print(f"| {sys.argv[2]} | {a['spec']} vs {b['spec']} | {int(a['games'])} | {int(a['wins'])} | "
       f"{int(a['draws'])} | {int(a['losses'])} | {s['value']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}] | {sys.argv[3]} s |")

@@ -175,6 +175,10 @@ struct pips_game_def {
     void (*scores)(const pips_game *g, const void *state, int *out);
     /* Writes a short result for records and screens ("X wins", "draw"). */
     void (*result_text)(const pips_game *g, const void *state, pips_str *out);
+    /* Optional: at a terminal state, true when a turn or move cap stopped
+     * the game (a draw by limit) rather than its rules' own ending. NULL
+     * when the game has no cap. The playtest lab reports the cap rate. */
+    bool (*capped)(const pips_game *g, const void *state);
 
     /* Move text: writes the notation of m, legal in state, into buf
      * (PIPS_MOVE_TEXT_MAX bytes). */

@@ -1,15 +1,20 @@
 /*
  * pips/lab.h — the playtest lab: plays many seeded games between agents,
  * aggregates statistics (results per agent and per seat with Wilson
- * intervals, first-player advantage, seat balance, draw rate, game length,
- * branching factor by ply, time per move, decisiveness) and writes a
- * Markdown report with SVG plots and a JSON file with every figure. With a
- * second rule set (vs) the same seeds are replayed under it and every
- * figure is reported side by side with the difference and its interval.
+ * intervals, first-player advantage, seat balance, draw rate, cap rate, game
+ * length, branching factor by ply, time per move, decisiveness) and writes a
+ * Markdown report with SVG plots, a JSON file with every figure and a CSV
+ * with one row per variant. A sweep replays the same seeds under every
+ * variant (the grid of the vary values, or a base and a vs rule set) and
+ * compares every variant with the first, with Holm-corrected p-values.
+ * Where the exact solver settles a two-player variant within a budget, the
+ * report sets its value beside the measured rates.
  *
  * Determinism: game i uses an rng derived from (seed, i) with
- * pips_rng_derive, and results are aggregated in game order, so the report
- * (everything except the timing figures) is the same for any thread count.
+ * pips_rng_derive, and results are summed exactly (counts, fixed-point
+ * returns), so the report (everything except the run's date, the timing
+ * figures and an exact solve that ran out of time) is the same for any
+ * thread count and any number of MPI ranks.
  */
 #ifndef PIPS_LAB_H
 #define PIPS_LAB_H
@@ -21,6 +26,8 @@ extern "C" {
 #endif
 
 #define PIPS_LAB_MAX_SEATS PIPS_MAX_PLAYERS
+/* Games per variant: the returns are summed in 64-bit fixed point. */
+#define PIPS_LAB_MAX_GAMES 100000000UL
 
 typedef struct pips_playtest_opts {
     const char *game;             /* game name (looked up in the table) */
@@ -29,14 +36,23 @@ typedef struct pips_playtest_opts {
     size_t n_opts;
     const char *const *vs_opts;   /* second rule set: overrides of opts; NULL/0 = none */
     size_t n_vs_opts;
-    const char *const *seats;     /* one agent spec per seat */
+    const char *const *vary;      /* "KEY=V1,V2,..." each (';' between values that hold
+                                     commas); the variants are the grid of all of them */
+    size_t n_vary;
+    const char *const *seats;     /* one agent spec per seat, or one for every seat */
     size_t n_seats;
-    unsigned long games;
+    unsigned long games;          /* per variant, 1..PIPS_LAB_MAX_GAMES */
     uint64_t seed;
     int threads;                  /* worker threads (>= 1) */
     bool fixed_seats;             /* false: seat s of game i gets agent (s + i) % n */
     double decisive_threshold;    /* 0 means 0.8 */
     bool keep_records;            /* keep every game as a JSON record (pips/match.h) */
+    double exact_seconds;         /* exact solve of each two-player deterministic variant,
+                                     in a child process given this much processor time
+                                     (whole seconds, rounded up); 0 = none */
+    size_t exact_mb;              /* its table budget; 0 means 64 */
+    const char *command_line;     /* recorded in the report (may be NULL) */
+    const char *version;          /* likewise */
     /* Called after each finished game (from worker threads, serialised). */
     void (*progress)(void *ud, unsigned long done, unsigned long total);
     void *progress_ud;
@@ -49,20 +65,28 @@ typedef struct pips_playtest pips_playtest;
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err);
 void pips_playtest_free(pips_playtest *pt);
 
-/* The JSON document with every figure; timing figures only when asked
- * (they vary between runs). */
-bool pips_playtest_json(const pips_playtest *pt, bool with_timing, pips_str *out);
-/* The Markdown report; plots are referenced as seats.svg and lengths.svg. */
+/* The JSON document with every figure; the run (date, machine, command)
+ * and timing figures only when asked (they vary between runs). */
+bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out);
+/* The Markdown report without the run's description and timing; plots are
+ * referenced by their file names. */
 void pips_playtest_markdown(const pips_playtest *pt, pips_str *out);
-/* The timing section (wall clock: varies between runs and thread counts). */
+/* The run (command, version, date, machine) and timing sections. */
+void pips_playtest_markdown_run(const pips_playtest *pt, pips_str *out);
 void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out);
+/* One CSV row per variant (sweep.csv). */
+void pips_playtest_csv(const pips_playtest *pt, pips_str *out);
 /* The SVG plots. */
 void pips_playtest_svg_seats(const pips_playtest *pt, pips_str *out);
 void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out);
-/* Writes report.md, report.json, seats.svg and lengths.svg into dir
- * (created when missing), and with kept records records/A-000001.json ...
- * (B-... for the second rule set), one per game. */
-bool pips_playtest_write(const pips_playtest *pt, const char *dir, pips_error *err);
+/* Writes report.md, report.json, sweep.csv, seats.svg and lengths.svg into
+ * dir (created when missing), with two or more variants also one
+ * sweep-METRIC.svg per metric, and with kept records records/A-000001.json
+ * ... (B-... for the second variant), one per game. Record files left in
+ * dir/records by an earlier run (names LETTERS-NUMBER.json) are removed
+ * first; *removed (may be NULL) says how many. */
+bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long *removed,
+                         pips_error *err);
 
 /* Games per second of the whole run (wall clock). */
 double pips_playtest_games_per_second(const pips_playtest *pt);
@@ -86,6 +110,17 @@ void pips_diff_interval(double p1, double n1, double p2, double n2, double z, do
                         double *hi);
 /* Upper tail P(X >= x) of a chi-square distribution with k degrees of freedom. */
 double pips_chi2_sf(double x, int k);
+/* Two-sided p-value of a standard normal statistic z. */
+double pips_normal_p2(double z);
+/* Two-sided p-value of the pooled two-proportion z-test of x1/n1 against
+ * x2/n2 (1 when both samples are all successes or all failures). */
+double pips_two_prop_p(double x1, double n1, double x2, double n2);
+/* Two-sided p-value of the difference of two means (Welch's statistic with
+ * the normal distribution: for the large samples of a playtest). */
+double pips_mean_diff_p(double m1, double sd1, double n1, double m2, double sd2, double n2);
+/* Holm-Bonferroni step-down adjustment of n p-values (family-wise error):
+ * adj[i] is the smallest level at which test i is rejected. */
+void pips_holm(const double *p, size_t n, double *adj);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
 /*
- * cmd_playtest.c — `pips playtest`: runs the playtest lab and prints the
- * Markdown report (and writes the report folder with --out). The progress
- * bar goes to stderr, and only when stderr is a terminal.
+ * cmd_playtest.c — `pips playtest`: runs the playtest lab (one rule set,
+ * a --vs-opt pair or a --vary sweep) and prints the Markdown report (and
+ * writes the report folder with --out). The progress bar, with the time
+ * left, goes to stderr, and only when stderr is a terminal. The report
+ * records this command line and the build's version.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,40 +11,63 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "pips/lab.h"
+
+#include "build_info.h" /* the version and git description, refreshed at every build */
+
+typedef struct progress_state {
+    double start;
+} progress_state;
+
+/* "1h02m", "3m07s", "12s" */
+static void format_duration(double seconds, char *buf, size_t cap)
+{
+    long s = (long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(buf, cap, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else if (s >= 60)
+        snprintf(buf, cap, "%ldm%02lds", s / 60, s % 60);
+    else
+        snprintf(buf, cap, "%lds", s);
+}
 
 static void progress_bar(void *ud, unsigned long done, unsigned long total)
 {
-    (void)ud;
-    int width = 40, fill = total ? (int)(width * done / total) : width;
-    fprintf(stderr, "\r[%.*s%*s] %lu/%lu games", fill,
-            "########################################", width - fill, "", done, total);
+    const progress_state *ps = ud;
+    int width = 40, fill = total ? (int)(width * (double)done / (double)total) : width;
+    double elapsed = pips_now() - ps->start;
+    char eta[32] = "?";
+    if (done > 0 && done <= total)
+        format_duration(elapsed / (double)done * (double)(total - done), eta, sizeof eta);
+    fprintf(stderr, "\r[%.*s%*s] %lu/%lu games, %s left   ", fill,
+            "########################################", width - fill, "", done, total, eta);
     if (done == total)
         fputc('\n', stderr);
     fflush(stderr);
 }
 
-static void playtest_usage(FILE *f)
+/* The command line as one shell-quoted text (for the report). */
+static void command_text(int argc, char **argv, char *out, size_t cap)
 {
-    fprintf(f,
-            "usage: pips playtest GAME --seats A,B,... [--games N] [--seed S] [--threads T]\n"
-            "                     [--opt K=V]... [--vs-opt K=V]... [--fixed-seats]\n"
-            "                     [--out DIR [--records]] [--threshold X]\n\n"
-            "Plays N games (default 100) between the agents (one spec per seat, e.g.\n"
-            "mcts:iters=1000,random) and prints a Markdown report: results per agent and\n"
-            "per seat with 95%% Wilson intervals, first-player advantage, seat balance,\n"
-            "draw rate, game length, branching factor by ply, time per move and, when an\n"
-            "MCTS agent plays, decisiveness (when the winner's value first stays above\n"
-            "--threshold, default 0.8). Seats rotate so every agent sits in every seat\n"
-            "equally, unless --fixed-seats. --vs-opt replays the same seeds under a second\n"
-            "rule set (the --opt values with these overrides) and compares every figure.\n"
-            "--out DIR writes report.md, report.json, seats.svg and lengths.svg; with\n"
-            "--records also DIR/records/A-000001.json... (B-... for --vs-opt games), each\n"
-            "game as a JSON record that 'pips replay' reads.\n"
-            "The same --seed gives the same report for any --threads (timing aside).\n"
-            "An agent's own parameters also use ',': a ',' followed by KEY=VALUE continues\n"
-            "the agent, e.g. --seats mcts:time=1,threads=2,alphabeta:depth=6.\n");
+    size_t len = (size_t)snprintf(out, cap, "pips");
+    for (int i = 0; i < argc && len < cap; i++) {
+        const char *a = argv[i];
+        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789-_=:,./+@%") == strlen(a);
+        if (plain) {
+            len += (size_t)snprintf(out + len, cap - len, " %s", a);
+            continue;
+        }
+        len += (size_t)snprintf(out + len, cap - len, " '");
+        for (const char *p = a; *p && len < cap; p++)
+            len += (size_t)snprintf(out + len, cap - len, *p == '\'' ? "'\\''" : "%c", *p);
+        if (len < cap)
+            len += (size_t)snprintf(out + len, cap - len, "'");
+    }
 }
+
+static void playtest_usage(FILE *f) { cli_print_usage(f, cli_doc_find("playtest")); }
 
 /* Splits the --seats list at commas, except a comma followed by KEY=VALUE
  * (an agent's own parameter): "mcts:iters=9,threads=2,random" is two seats. */
@@ -79,35 +104,53 @@ int cli_playtest(int argc, char **argv)
     const char *prog = "pips playtest";
     const char *name = NULL, *out_dir = NULL;
     const char *opts[PIPS_MAX_OPTIONS * 2], *vs_opts[PIPS_MAX_OPTIONS * 2];
-    size_t nopts = 0, nvs = 0;
+    const char *vary[PIPS_MAX_OPTIONS];
+    size_t nopts = 0, nvs = 0, nvary = 0;
     char *seats_text = NULL;
-    long games = 100, threads = 1;
+    long games = 100, threads = 1, exact_mb = 256;
     uint64_t seed = 1;
-    double threshold = 0.8;
+    double threshold = 0.8, exact_seconds = 10;
     bool fixed = false, records = false;
+    char command[2048];
+    command_text(argc, argv, command, sizeof command);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt") || !strcmp(a, "--vs-opt")) {
-            bool vs = a[2] == 'v';
+        if (!strcmp(a, "--opt") || !strcmp(a, "--vs-opt") || !strcmp(a, "--vary")) {
+            bool vs = !strcmp(a, "--vs-opt"), var = !strcmp(a, "--vary");
+            size_t *count = vs ? &nvs : var ? &nvary : &nopts;
+            size_t cap = var ? PIPS_MAX_OPTIONS : PIPS_MAX_OPTIONS * 2;
             if (!has_value) {
-                fprintf(stderr, "%s: %s needs KEY=VALUE\n", prog, a);
+                fprintf(stderr, "%s: %s needs %s\n", prog, a,
+                        var ? "KEY=V1,V2,..." : "KEY=VALUE");
                 return 2;
             }
-            if ((vs ? nvs : nopts) == PIPS_MAX_OPTIONS * 2) {
+            if (*count == cap) {
                 fprintf(stderr, "%s: too many %s\n", prog, a);
                 return 2;
             }
-            if (vs)
-                vs_opts[nvs++] = argv[++i];
-            else
-                opts[nopts++] = argv[++i];
+            (vs ? vs_opts : var ? vary : opts)[(*count)++] = argv[++i];
         } else if (!strcmp(a, "--seats") && has_value) {
             seats_text = argv[++i];
         } else if (!strcmp(a, "--games") && has_value) {
-            if (!pips_parse_int(argv[++i], 1, 100000000L, &games)) {
-                fprintf(stderr, "%s: --games '%s': expected a whole number >= 1\n", prog,
-                        argv[i]);
+            if (!pips_parse_int(argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &games)) {
+                fprintf(stderr, "%s: --games '%s': expected a whole number from 1 to %lu\n",
+                        prog, argv[i], PIPS_LAB_MAX_GAMES);
+                return 2;
+            }
+        } else if (!strcmp(a, "--exact-seconds") && has_value) {
+            char *end;
+            const char *t = argv[++i];
+            exact_seconds = strtod(t, &end);
+            if (!*t || *end || !(exact_seconds >= 0 && exact_seconds <= 86400)) {
+                fprintf(stderr, "%s: --exact-seconds '%s': expected seconds from 0 (off) to "
+                                "86400\n", prog, t);
+                return 2;
+            }
+        } else if (!strcmp(a, "--exact-mb") && has_value) {
+            if (!pips_parse_int(argv[++i], 1, 1L << 20, &exact_mb)) {
+                fprintf(stderr, "%s: --exact-mb '%s': expected megabytes from 1 to %ld\n", prog,
+                        argv[i], 1L << 20);
                 return 2;
             }
         } else if (!strcmp(a, "--threads") && has_value) {
@@ -164,11 +207,17 @@ int cli_playtest(int argc, char **argv)
         free(copy);
         return 2;
     }
+    progress_state progress = {pips_now()};
+    char version[96];
+    snprintf(version, sizeof version, "%s%s%s", PIPS_BUILD_VERSION,
+             PIPS_BUILD_GIT[0] ? " git " : "", PIPS_BUILD_GIT);
     pips_playtest_opts o = {.game = name,
                             .opts = opts,
                             .n_opts = nopts,
                             .vs_opts = vs_opts,
                             .n_vs_opts = nvs,
+                            .vary = vary,
+                            .n_vary = nvary,
                             .seats = (const char *const *)seats,
                             .n_seats = n_seats,
                             .games = (unsigned long)games,
@@ -177,7 +226,12 @@ int cli_playtest(int argc, char **argv)
                             .fixed_seats = fixed,
                             .decisive_threshold = threshold,
                             .keep_records = records,
-                            .progress = isatty(2) ? progress_bar : NULL};
+                            .exact_seconds = exact_seconds,
+                            .exact_mb = (size_t)exact_mb,
+                            .command_line = command,
+                            .version = version,
+                            .progress = isatty(2) ? progress_bar : NULL,
+                            .progress_ud = &progress};
     pips_error err;
     if (!pips_lab_mpi_begin(&argc, &argv)) {
         fprintf(stderr, "%s: MPI did not start\n", prog);
@@ -203,14 +257,19 @@ int cli_playtest(int argc, char **argv)
     pips_str s;
     pips_str_init(&s, NULL);
     pips_playtest_markdown(pt, &s);
+    pips_playtest_markdown_run(pt, &s);
     pips_playtest_markdown_timing(pt, &s);
     fputs(pips_str_cstr(&s), stdout);
     pips_str_free(&s);
     int rc = 0;
-    if (out_dir && !pips_playtest_write(pt, out_dir, &err)) {
+    unsigned long removed = 0;
+    if (out_dir && !pips_playtest_write(pt, out_dir, &removed, &err)) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         rc = 1;
     }
+    if (removed)
+        fprintf(stderr, "%s: removed %lu record%s of an earlier run from %s/records\n", prog,
+                removed, removed == 1 ? "" : "s", out_dir);
     pips_playtest_free(pt);
     pips_lab_mpi_end();
     return rc;

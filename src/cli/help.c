@@ -42,16 +42,19 @@ static const cli_opt_doc analyze_opts[] = {
     END_OPTS};
 
 static const cli_opt_doc playtest_opts[] = {
-    {"--seats", "A,B,...", "one agent spec per seat"},
-    {"--games", "N", "games to play (default 100)"},
+    {"--seats", "A,B,...", "one agent spec per seat, or one spec for every seat"},
+    {"--games", "N", "games per variant, 1..100000000 (default 100)"},
     {"--seed", "S", "seed of the whole run (default 1)"},
     {"--threads", "T", "worker threads, 1..64 (default 1)"},
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--vary", "KEY=V1,V2,...", "play every variant of this option (repeatable: the grid)"},
     {"--vs-opt", "KEY=VALUE", "replay the same seeds with this option changed (repeatable)"},
     {"--fixed-seats", NULL, "keep every agent in its seat instead of rotating"},
-    {"--out", "DIR", "write report.md, report.json and the plots into DIR"},
+    {"--out", "DIR", "write report.md, report.json, sweep.csv and the plots into DIR"},
     {"--records", NULL, "with --out: also write every game's record into DIR/records"},
     {"--threshold", "X", "decisiveness threshold, between 0.5 and 1 (default 0.8)"},
+    {"--exact-seconds", "S", "processor time for solving a variant exactly (default 10, 0 = off)"},
+    {"--exact-mb", "M", "memory for solving a variant exactly, in MiB (default 256)"},
     END_OPTS};
 
 static const cli_opt_doc serve_opts[] = {
@@ -137,18 +140,32 @@ static const cli_cmd_doc docs[] = {
      "line of policy playouts/s (not in the total). An unknown game is an error.",
      no_opts, "game"},
     {"playtest", "play many games between agents and report statistics",
-     "GAME --seats A,B,... [--games N] [--seed S] [--threads T]\n"
-     "[--opt K=V]... [--vs-opt K=V]... [--fixed-seats]\n"
-     "[--out DIR [--records]] [--threshold X]",
+     "GAME --seats A[,B,...] [--games N] [--seed S] [--threads T]\n"
+     "[--opt K=V]... [--vary K=V1,V2,...]... [--vs-opt K=V]...\n"
+     "[--fixed-seats] [--out DIR [--records]] [--threshold X]\n"
+     "[--exact-seconds S] [--exact-mb M]",
      "Plays N games between the agents (one spec per seat, e.g.\n"
-     "mcts:iters=1000,random) and prints a Markdown report: results per agent and\n"
-     "per seat with 95% Wilson intervals, first-player advantage, seat balance,\n"
-     "draw rate, game length, branching factor by ply, time per move and, when an\n"
-     "MCTS agent plays, decisiveness (when the winner's value first stays above\n"
-     "--threshold). Seats rotate so every agent sits in every seat equally, unless\n"
-     "--fixed-seats. --vs-opt replays the same seeds under a second rule set and\n"
-     "compares every figure. The same --seed gives the same report for any\n"
-     "--threads (timing aside).\n\n"
+     "mcts:iters=1000,random, or one spec for every seat) and prints a Markdown\n"
+     "report: results per agent and per seat with 95% Wilson intervals,\n"
+     "first-player advantage, seat balance, draw rate, cap rate (games ended by a\n"
+     "turn or move cap), game length, branching factor by ply, time per move and,\n"
+     "when an MCTS agent plays, decisiveness (when the winner's value first stays\n"
+     "above --threshold). Seats rotate so every agent sits in every seat equally,\n"
+     "unless --fixed-seats. Game i runs with the match seed pips_table_game_seed\n"
+     "(S, i); game 0 is the game 'pips play' plays with --seed S.\n\n"
+     "--vary K=V1,V2,... plays the same seeds under every variant, the grid of all\n"
+     "--vary values (';' separates values that hold commas), and adds a sweep table\n"
+     "and each variant's differences from the first with p-values (Holm-Bonferroni\n"
+     "adjusted). --vs-opt K=V is the two-variant case: the --opt values, then the\n"
+     "same with these overrides. Two-player deterministic variants are solved\n"
+     "exactly (in a child process, within --exact-seconds and --exact-mb) and the\n"
+     "report warns when the measured rates disagree with the proven value.\n\n"
+     "--out DIR writes report.md, report.json, sweep.csv, seats.svg, lengths.svg\n"
+     "and with several variants sweep-METRIC.svg; with --records also\n"
+     "DIR/records/A-000001.json... (B-... for the second variant), each game as a\n"
+     "JSON record that 'pips replay' reads (old records there are removed first).\n"
+     "The same --seed gives the same report for any --threads or MPI ranks (run\n"
+     "description and timing aside).\n\n"
      "An agent's own parameters also use ',': a ',' followed by KEY=VALUE continues\n"
      "the agent, e.g. --seats mcts:time=1,threads=2,alphabeta:depth=6.",
      playtest_opts, "game"},

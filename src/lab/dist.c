@@ -1,14 +1,12 @@
 /*
  * dist.c — spreading a playtest over MPI ranks (only in a -DPIPS_MPI=ON
- * build; otherwise one process plays everything). Rank r plays the games
- * whose number is r modulo the rank count; afterwards every rank sends the
- * results of its games to every other (MPI_Allgatherv of a flat buffer), so
- * each rank holds all games and aggregates them in game order: the report
- * is the same as a single process's.
- *
- * A game travels as doubles: its number, the fixed fields, then its
- * branching list; kept records travel as one byte buffer of NUL-terminated
- * texts in the same order.
+ * build; otherwise one process plays everything). The jobs of a run are
+ * (variant, game) pairs, variant-major; rank r plays the jobs whose number
+ * is r modulo the rank count. Afterwards the ranks add up their running
+ * sums (MPI_Allreduce of the counts, which are exact integers, so the sum
+ * is the one a single process makes) and share the decisive points and
+ * kept records (MPI_Allgatherv): every rank computes the same report as a
+ * single process would.
  */
 #include <string.h>
 
@@ -67,68 +65,177 @@ int pips_lab_rank(void)
 }
 
 #ifdef PIPS_MPI
-/* doubles per game before its branching list */
-static size_t fixed_doubles(int np) { return 1 + (size_t)np * 5 + 5; }
-
-static size_t pack_game(const game_result *r, unsigned long index, int np, double *out)
+/* Every count of an accumulator, in one flat array of uint64 (the
+ * fixed-point scores are two's complement, so sums wrap the same way). */
+static size_t count_fields(const lab_acc *a)
 {
-    size_t k = 0;
-    out[k++] = (double)index;
-    for (int s = 0; s < np; s++) {
-        out[k++] = r->seat_agent[s];
-        out[k++] = r->returns[s];
-        out[k++] = r->time_sum[s];
-        out[k++] = r->time_max[s];
-        out[k++] = r->moves[s];
-    }
-    out[k++] = r->winner;
-    out[k++] = r->unfinished;
-    out[k++] = r->length;
-    out[k++] = r->chance_plies;
-    out[k++] = r->decisive;
-    for (uint32_t i = 0; i < r->length; i++)
-        out[k++] = r->branching[i];
-    return k;
+    return 4 + LAB_MAX_N + 5 * (2 * LAB_MAX_N + LAB_MAX_N * LAB_MAX_N) + 3 * a->plies_cap +
+           LAB_MAX_N;
 }
 
-static bool unpack_game(const double *in, size_t avail, int np, game_result *res,
-                        unsigned long games, size_t *used, unsigned long *index)
+static uint64_t *tally_slot(uint64_t *p, lab_tally *t, bool store)
 {
-    size_t fixed = fixed_doubles(np);
-    if (avail < fixed)
-        return false;
-    size_t k = 0;
-    unsigned long i = (unsigned long)in[k++];
-    if (i >= games)
-        return false;
-    game_result *r = &res[i];
-    for (int s = 0; s < np; s++) {
-        r->seat_agent[s] = (int)in[k++];
-        r->returns[s] = in[k++];
-        r->time_sum[s] = in[k++];
-        r->time_max[s] = in[k++];
-        r->moves[s] = (uint32_t)in[k++];
+    uint64_t *f[5] = {&t->n, &t->w, &t->d, &t->l, (uint64_t *)&t->score_fx};
+    for (int k = 0; k < 5; k++) {
+        if (store)
+            *f[k] = p[k];
+        else
+            p[k] = *f[k];
     }
-    r->winner = (int)in[k++];
-    r->unfinished = in[k++] != 0;
-    r->length = (uint32_t)in[k++];
-    r->chance_plies = (uint32_t)in[k++];
-    r->decisive = in[k++];
-    if (avail < fixed + r->length)
+    return p + 5;
+}
+
+/* Copies the counts of a into p (store false) or back from p (store true). */
+static void pack_counts(lab_acc *a, uint64_t *p, bool store)
+{
+    uint64_t *fixed[4] = {&a->games, &a->draws, &a->unfinished, &a->capped};
+    for (int k = 0; k < 4; k++, p++) {
+        if (store)
+            *fixed[k] = *p;
+        else
+            *p = *fixed[k];
+    }
+    for (int s = 0; s < LAB_MAX_N; s++, p++) {
+        if (store)
+            a->seat_wins[s] = *p;
+        else
+            *p = a->seat_wins[s];
+    }
+    for (int k = 0; k < LAB_MAX_N; k++) {
+        p = tally_slot(p, &a->agent[k], store);
+        p = tally_slot(p, &a->seat[k], store);
+        for (int s = 0; s < LAB_MAX_N; s++)
+            p = tally_slot(p, &a->agent_seat[k][s], store);
+    }
+    uint64_t *arrays[3] = {a->len_count, a->branch_sum, a->branch_n};
+    for (int k = 0; k < 3; k++, p += a->plies_cap) {
+        if (store)
+            memcpy(arrays[k], p, a->plies_cap * sizeof *p);
+        else
+            memcpy(p, arrays[k], a->plies_cap * sizeof *p);
+    }
+    for (int s = 0; s < LAB_MAX_N; s++, p++) {
+        if (store)
+            a->time_moves[s] = *p;
+        else
+            *p = a->time_moves[s];
+    }
+}
+
+static bool combine_acc(lab_acc *a, int size)
+{
+    unsigned long long cap = a->plies_cap, max_cap = 0;
+    MPI_Allreduce(&cap, &max_cap, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    int ok_in = lab_acc_reserve(a, (size_t)max_cap), ok_all = 0;
+    MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!ok_all)
         return false;
-    r->branching = pips_malloc(NULL, (r->length ? r->length : 1) * sizeof *r->branching);
-    if (!r->branching)
+    size_t n = count_fields(a);
+    uint64_t *buf = pips_malloc(NULL, n * sizeof *buf);
+    ok_in = buf != NULL;
+    MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!ok_all) {
+        pips_free(NULL, buf);
         return false;
-    for (uint32_t b = 0; b < r->length; b++)
-        r->branching[b] = (uint32_t)in[k++];
-    *used = k;
-    *index = i;
-    return true;
+    }
+    pack_counts(a, buf, false);
+    MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    pack_counts(a, buf, true);
+    pips_free(NULL, buf);
+    MPI_Allreduce(MPI_IN_PLACE, a->time_sum, LAB_MAX_N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, a->time_max, LAB_MAX_N, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    /* the decisive points: every rank's list, in rank order (sorted later) */
+    int mine = (int)a->n_decisive;
+    int *counts = pips_calloc(NULL, (size_t)size, sizeof *counts);
+    int *displs = pips_calloc(NULL, (size_t)size, sizeof *displs);
+    ok_in = counts && displs;
+    MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    double *all = NULL;
+    if (ok_all) {
+        MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+        size_t total = 0;
+        for (int r = 0; r < size; r++) {
+            displs[r] = (int)total;
+            total += (size_t)counts[r];
+        }
+        all = pips_malloc(NULL, (total ? total : 1) * sizeof *all);
+        ok_in = all != NULL;
+        MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (ok_all) {
+            MPI_Allgatherv(a->decisive, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
+                           MPI_COMM_WORLD);
+            pips_free(NULL, a->decisive);
+            a->decisive = all;
+            a->n_decisive = a->decisive_cap = total;
+            all = NULL;
+        }
+    }
+    pips_free(NULL, all);
+    pips_free(NULL, counts);
+    pips_free(NULL, displs);
+    return ok_all;
+}
+
+/* Gives every rank every record: rank r holds the records of its jobs
+ * (job j = variant * games + game, played by rank j mod size). */
+static bool combine_records(char ***records, size_t n_var, unsigned long games, int rank,
+                           int size)
+{
+    unsigned long jobs = (unsigned long)n_var * games;
+    size_t n_bytes = 0;
+    for (unsigned long j = (unsigned long)rank; j < jobs; j += (unsigned long)size) {
+        const char *rec = records[j / games][j % games];
+        n_bytes += strlen(rec ? rec : "") + 1;
+    }
+    char *mine = pips_malloc(NULL, n_bytes ? n_bytes : 1);
+    int *counts = pips_calloc(NULL, (size_t)size, sizeof *counts);
+    int *displs = pips_calloc(NULL, (size_t)size, sizeof *displs);
+    int ok_in = mine && counts && displs, ok_all = 0;
+    MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    char *all = NULL;
+    if (ok_all) {
+        size_t t = 0;
+        for (unsigned long j = (unsigned long)rank; j < jobs; j += (unsigned long)size) {
+            const char *rec = records[j / games][j % games];
+            rec = rec ? rec : "";
+            memcpy(mine + t, rec, strlen(rec) + 1);
+            t += strlen(rec) + 1;
+        }
+        int my_bytes = (int)n_bytes;
+        MPI_Allgather(&my_bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+        size_t tb = 0;
+        for (int r = 0; r < size; r++) {
+            displs[r] = (int)tb;
+            tb += (size_t)counts[r];
+        }
+        all = pips_malloc(NULL, tb ? tb : 1);
+        ok_in = all != NULL;
+        MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (ok_all)
+            MPI_Allgatherv(mine, my_bytes, MPI_CHAR, all, counts, displs, MPI_CHAR,
+                           MPI_COMM_WORLD);
+        for (int r = 0; r < size && ok_all; r++) {
+            if (r == rank)
+                continue;
+            const char *p = all + displs[r];
+            for (unsigned long j = (unsigned long)r; j < jobs && ok_all; j += (unsigned long)size) {
+                char **slot = &records[j / games][j % games];
+                *slot = pips_strdup(NULL, p);
+                ok_all = *slot != NULL;
+                p += strlen(p) + 1;
+            }
+        }
+    }
+    pips_free(NULL, mine);
+    pips_free(NULL, counts);
+    pips_free(NULL, displs);
+    pips_free(NULL, all);
+    return ok_all;
 }
 #endif
 
-bool lab_dist_exchange(game_result *res, unsigned long games, int np, bool records,
-                       bool local_ok, pips_error *err)
+bool lab_dist_combine(lab_acc *acc, size_t n, char ***records, unsigned long games,
+                      bool local_ok, pips_error *err)
 {
 #ifdef PIPS_MPI
     int rank, size;
@@ -142,91 +249,19 @@ bool lab_dist_exchange(game_result *res, unsigned long games, int np, bool recor
             pips_fail(err, PIPS_ERR_ARG, "another MPI rank failed (see its message)");
         return false;
     }
-    /* pack this rank's games */
-    size_t n_doubles = 0, n_bytes = 0;
-    for (unsigned long i = (unsigned long)rank; i < games; i += (unsigned long)size) {
-        n_doubles += fixed_doubles(np) + res[i].length;
-        if (records)
-            n_bytes += strlen(res[i].record ? res[i].record : "") + 1;
-    }
-    double *mine = pips_malloc(NULL, (n_doubles ? n_doubles : 1) * sizeof *mine);
-    char *my_text = pips_malloc(NULL, n_bytes ? n_bytes : 1);
-    int *counts = pips_calloc(NULL, (size_t)size, sizeof *counts);
-    int *displs = pips_calloc(NULL, (size_t)size, sizeof *displs);
-    double *all = NULL;
-    char *all_text = NULL;
-    bool ok = mine && my_text && counts && displs;
-    if (ok) {
-        size_t k = 0, t = 0;
-        for (unsigned long i = (unsigned long)rank; i < games; i += (unsigned long)size) {
-            k += pack_game(&res[i], i, np, mine + k);
-            if (records) {
-                const char *rec = res[i].record ? res[i].record : "";
-                memcpy(my_text + t, rec, strlen(rec) + 1);
-                t += strlen(rec) + 1;
-            }
-        }
-        int my_count = (int)n_doubles;
-        MPI_Allgather(&my_count, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
-        size_t total = 0;
-        for (int r = 0; r < size; r++) {
-            displs[r] = (int)total;
-            total += (size_t)counts[r];
-        }
-        all = pips_malloc(NULL, (total ? total : 1) * sizeof *all);
-        ok = all != NULL;
-        MPI_Allgatherv(mine, my_count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
-                       MPI_COMM_WORLD);
-        /* unpack the other ranks' games */
-        for (int r = 0; r < size && ok; r++) {
-            if (r == rank)
-                continue;
-            size_t pos = (size_t)displs[r], end = pos + (size_t)counts[r];
-            while (pos < end && ok) {
-                size_t used;
-                unsigned long index;
-                ok = unpack_game(all + pos, end - pos, np, res, games, &used, &index);
-                pos += used;
-            }
-        }
-        if (records) {
-            int my_bytes = (int)n_bytes;
-            MPI_Allgather(&my_bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
-            size_t tb = 0;
-            for (int r = 0; r < size; r++) {
-                displs[r] = (int)tb;
-                tb += (size_t)counts[r];
-            }
-            all_text = pips_malloc(NULL, tb ? tb : 1);
-            MPI_Allgatherv(my_text, my_bytes, MPI_CHAR, all_text, counts, displs, MPI_CHAR,
-                           MPI_COMM_WORLD);
-            for (int r = 0; r < size && ok && all_text; r++) {
-                if (r == rank)
-                    continue;
-                const char *p = all_text + displs[r];
-                for (unsigned long i = (unsigned long)r; i < games && ok; i += (unsigned long)size) {
-                    res[i].record = pips_strdup(NULL, p);
-                    ok = res[i].record != NULL;
-                    p += strlen(p) + 1;
-                }
-            }
-            ok = ok && all_text;
-        }
-    }
-    pips_free(NULL, mine);
-    pips_free(NULL, my_text);
-    pips_free(NULL, counts);
-    pips_free(NULL, displs);
-    pips_free(NULL, all);
-    pips_free(NULL, all_text);
+    bool ok = true;
+    for (size_t v = 0; v < n && ok; v++)
+        ok = combine_acc(&acc[v], size);
+    if (ok && records)
+        ok = combine_records(records, n, games, rank, size);
     if (!ok)
-        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory gathering the games of all ranks");
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory combining the results of all ranks");
     return true;
 #else
-    (void)res;
-    (void)games;
-    (void)np;
+    (void)acc;
+    (void)n;
     (void)records;
+    (void)games;
     (void)err;
     return local_ok;
 #endif

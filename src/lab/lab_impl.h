@@ -1,10 +1,11 @@
 /*
- * lab_impl.h — the private shape of a playtest: the raw result of every game
- * and the figures aggregated from them per rule set, shared by the runner
- * (playtest.c) and the writers (report.c, svg.c).
+ * lab_impl.h — the private shape of a playtest: the result of one game, the
+ * running sums of a variant (acc.c), the figures computed from them, the
+ * variants of a sweep and their exact values, shared by the runner
+ * (playtest.c, dist.c, exact.c) and the writers (report.c, svg.c).
  *
- * Invariant: every aggregate is computed from the game results in game
- * order, so it does not depend on which thread played which game.
+ * Invariant: every figure comes from order-independent sums, so it does not
+ * depend on which thread or MPI rank played which game.
  */
 #ifndef PIPS_LAB_IMPL_H
 #define PIPS_LAB_IMPL_H
@@ -20,6 +21,7 @@ typedef struct game_result {
     double returns[LAB_MAX_N]; /* per seat */
     int winner;                /* seat with the unique best return, or -1 */
     bool unfinished;           /* stopped at LAB_MAX_PLIES */
+    bool capped;               /* ended by the game's own turn or move cap */
     uint32_t length;           /* decision moves */
     uint32_t chance_plies;
     uint32_t *branching;       /* moves available at each decision (length entries) */
@@ -30,6 +32,35 @@ typedef struct game_result {
                                   stays above the threshold; < 0 when unknown */
     char *record;              /* JSON game record (pips/match.h) when kept */
 } game_result;
+
+/* Wins, draws, losses and summed returns, exact: the returns are summed in
+ * fixed point (units of 2^-32) so that the total does not depend on the
+ * order in which games are added (threads, MPI ranks). */
+typedef struct lab_tally {
+    uint64_t n, w, d, l;
+    int64_t score_fx;
+} lab_tally;
+
+#define LAB_FX_ONE 4294967296.0 /* 2^32 */
+
+/* The running sums of one variant's games (acc.c). Every field is a count,
+ * a fixed-point sum or a multiset (decisive points, sorted before use), so
+ * adding the same games in any order, or merging the sums of several
+ * ranks, gives the same figures. Only the timing sums depend on order. */
+typedef struct lab_acc {
+    int np;
+    uint64_t games, draws, unfinished, capped;
+    uint64_t seat_wins[LAB_MAX_N];
+    lab_tally agent[LAB_MAX_N], seat[LAB_MAX_N], agent_seat[LAB_MAX_N][LAB_MAX_N];
+    size_t plies_cap;        /* entries of the three arrays below */
+    uint64_t *len_count;     /* games by length (decisions) */
+    uint64_t *branch_sum;    /* moves available at decision k, summed */
+    uint64_t *branch_n;      /* games reaching decision k */
+    double *decisive;        /* decisive points of the games that have one */
+    size_t n_decisive, decisive_cap;
+    double time_sum[LAB_MAX_N], time_max[LAB_MAX_N];
+    uint64_t time_moves[LAB_MAX_N];
+} lab_acc;
 
 typedef struct wdl {
     double n, w, d, l, score; /* score: summed returns */
@@ -42,7 +73,7 @@ typedef struct ruleset_stats {
     wdl agent[LAB_MAX_N];
     wdl seat[LAB_MAX_N];
     wdl agent_seat[LAB_MAX_N][LAB_MAX_N];
-    double draws, unfinished, decisive_games;
+    double draws, unfinished, capped, decisive_games;
     double chi2, chi2_p; /* seat wins (decisive games) against an even split */
     double seat_spread;  /* best seat score rate minus worst */
     /* length */
@@ -56,46 +87,133 @@ typedef struct ruleset_stats {
     double branch_overall;
     /* decisiveness */
     unsigned long decisive_known;
-    double decisive_mean, decisive_median;
+    double decisive_mean, decisive_median, decisive_sd;
     /* timing (per agent) */
     double time_mean[LAB_MAX_N], time_max[LAB_MAX_N];
     unsigned long time_moves[LAB_MAX_N];
 } ruleset_stats;
 
+/* What the exact solver says about a variant's start position (exact.c). */
+typedef enum lab_exact_state {
+    LAB_EXACT_OFF,     /* not tried: not asked, or not two-player deterministic */
+    LAB_EXACT_SOLVED,  /* value holds the first player's value */
+    LAB_EXACT_UNKNOWN  /* tried, not settled within the budget (note says why) */
+} lab_exact_state;
+
+typedef struct lab_exact {
+    lab_exact_state state;
+    pips_value value; /* for the first player, with perfect play on both sides */
+    int first_seat;   /* the seat to move at the start (0-based) */
+    double seconds;
+    unsigned long long positions;
+    char note[200];   /* why there is no value (the same for every unsettled solve) */
+    char detail[200]; /* which limit stopped it (varies from run to run) */
+} lab_exact;
+
+#define LAB_MAX_VARY 8       /* --vary keys */
+#define LAB_MAX_VARIANTS 256 /* rule sets in one run */
+
+typedef struct lab_variant {
+    char values[LAB_MAX_VARY][PIPS_OPT_VALUE_MAX]; /* each varied key's value */
+    char name[16];       /* A, B, ..., Z, AA, ... (record file prefix) */
+    int np;
+    ruleset_stats st;
+    lab_exact exact;
+    char **records;      /* one JSON record per game, or NULL */
+} lab_variant;
+
 struct pips_playtest {
     char game[64];
     char title[128];
-    int np;
+    int np; /* seats of the variant being played (a per-variant view for play_one) */
     size_t n_agents;
-    char agents[LAB_MAX_N][128]; /* normalised specs */
-    unsigned long games;
+    char agents[LAB_MAX_N][128]; /* normalised specs (one spec fills every seat) */
+    unsigned long games; /* per variant */
     uint64_t seed;
     int threads;
     bool fixed_seats;
     double threshold;
     bool has_mcts;
-    bool has_vs;
-    ruleset_stats base, vs;
-    char **records[2]; /* per rule set, one JSON record per game, or NULL */
+    bool from_vs; /* the second variant came from --vs-opt */
+    size_t n_vary;
+    char vary_keys[LAB_MAX_VARY][PIPS_OPT_KEY_MAX];
+    size_t n_variants;
+    lab_variant *variants;
     double seconds; /* wall clock of the whole run */
+    int ranks;      /* MPI ranks that played (1 without MPI) */
+    /* the run, as the front end describes it */
+    char command[2048], version[128], date[32], machine[256];
 };
+
+/* acc.c */
+/* Doubles *cap (from first when 0) and reallocates *items (elem bytes
+ * each) to it; false, leaving both as they were, when memory runs out. */
+bool lab_grow(void **items, size_t *cap, size_t first, size_t elem);
+bool lab_acc_init(lab_acc *acc, int np);
+void lab_acc_free(lab_acc *acc);
+/* Adds one game; one_agent maps every seat's agent to agent 0. */
+bool lab_acc_add(lab_acc *acc, const game_result *r, bool one_agent);
+/* Makes room for plies entries in the per-length arrays (zero-filled). */
+bool lab_acc_reserve(lab_acc *acc, size_t plies);
+/* The figures of the report from the sums. */
+bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *err);
+
+/* exact.c: solves a variant's start position in a child process bounded by
+ * seconds and table_mb; LAB_EXACT_OFF when the game is not two-player and
+ * deterministic with enumerable moves. */
+void lab_exact_solve(const pips_game *g, double seconds, size_t table_mb, lab_exact *out);
 
 /* MPI (dist.c): this process's rank and the rank count (0 and 1 without
  * MPI), and the exchange that gives every rank every game's result. */
 void lab_dist_get(int *rank, int *size);
-bool lab_dist_exchange(game_result *res, unsigned long games, int np, bool records,
-                       bool local_ok, pips_error *err);
+/* Sums every rank's accumulators (n of them) into every rank's, and gives
+ * every rank every kept record (records[v][i] of variant v, game i; each
+ * rank holds the games it played). local_ok false on any rank fails all. */
+bool lab_dist_combine(lab_acc *acc, size_t n, char ***records, unsigned long games,
+                      bool local_ok, pips_error *err);
 
-/* Statistic helpers shared by the writers. */
+/* Statistic helpers shared by the writers (stats.c). */
+#define LAB_Z95 1.959963984540054 /* the normal quantile of a 95% interval */
 double lab_rate(double x, double n);
+
+/* A figure with its 95% interval; known is false with no games behind it. */
+typedef struct lab_interval {
+    double value, lo, hi;
+    bool known;
+} lab_interval;
+lab_interval lab_rate_interval(double x, double n);                /* Wilson */
+lab_interval lab_mean_interval(double mean, double sd, double n);  /* normal */
+/* The first seat's score less an even share 1/np (the interval shifted alike). */
+lab_interval lab_first_seat_advantage(const ruleset_stats *st);
+/* The games the cap rate is a share of. */
+double lab_cap_games(const ruleset_stats *st);
+
+/* Report helpers (report.c) shared with plots.c. */
+const char *lab_value_word(pips_value v); /* "win", "draw", "loss" */
+/* "players=3 stashes=2": the varied keys (the options with nothing varied). */
+void lab_variant_label(const pips_playtest *pt, const lab_variant *var, char *out, size_t cap);
+int lab_max_seats(const pips_playtest *pt);
+/* The sweep metrics that apply to pt (decisiveness only with an MCTS agent),
+ * each plotted as sweep-NAME.svg; returns how many were written to names. */
+size_t lab_sweep_metrics(const pips_playtest *pt, const char **names, size_t cap);
+/* One sweep metric across the variants as an SVG plot (plots.c). */
+void lab_svg_sweep_metric(const pips_playtest *pt, const char *metric, pips_str *out);
+/* Round axis ticks covering [lo, hi]: the step is 1, 2, 2.5 or 5 times a
+ * power of ten, giving at most max_ticks intervals; *first and *last are
+ * multiples of *step with first <= lo and last >= hi. */
+void lab_nice_ticks(double lo, double hi, int max_ticks, double *first, double *last,
+                    double *step);
 
 /* SVG writing (svg.c). */
 typedef struct svg_series {
     const char *label;
     const double *value, *lo, *hi; /* one per group; lo/hi may be NULL */
 } svg_series;
+/* Grouped bars from 0 (a value may be negative; NaN values and intervals
+ * are left out) with error bars where lo/hi are given; the y axis covers
+ * [y_min, y_max] and the data, on round ticks. */
 void lab_svg_bars(pips_str *out, const char *title, const char *y_label,
                   const char *const *groups, size_t n_groups, const svg_series *series,
-                  size_t n_series, double y_max);
+                  size_t n_series, double y_min, double y_max);
 
 #endif

@@ -1,37 +1,38 @@
 /*
- * playtest.c — runs a playtest: worker threads take game numbers in turn and
- * play each game with fresh agents; the results are stored by game number
- * and aggregated afterwards in game order.
+ * playtest.c — runs a playtest: one or more variants (rule sets: the grid
+ * of the --vary values, or a base and a --vs-opt rule set), every variant
+ * playing the same game numbers. Worker threads take (variant, game) jobs in
+ * turn, play each game with fresh agents and add its result to the
+ * variant's running sums (acc.c) at once, so memory does not grow with the
+ * number of games (records aside, when asked for).
  *
  * Each game runs on a pips_table (the library's match driver): game i's
  * match seed is pips_table_game_seed(seed, i), and the table seeds the
  * agents and has them observe every move, so game 0 of a playtest is the
  * game `pips play` and `pips serve` play with the same seed and seats.
- * A second rule set (vs) replays the same game numbers with the same
- * seeds. With MPI (dist.c) each rank plays every size-th game.
+ * Every variant replays the same game numbers with the same seeds. With
+ * MPI (dist.c) rank r plays the jobs r, r + size, ... of the variant-major
+ * job list and the ranks' sums are added up at the end.
  */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "lab/lab_impl.h"
 #include "pips/match.h"
 #include "pips/table.h"
 
+/* What play_one needs of one variant: the run's options, the variant's game
+ * and a view of the playtest with the variant's seat count. */
 typedef struct run_ctx {
     const pips_playtest_opts *o;
     const pips_game *g;
     const pips_playtest *pt;
-    game_result *results;
-    unsigned long total;  /* games over both rule sets, for progress */
-    unsigned long *done;  /* shared progress counter */
-    pthread_mutex_t *lock;
-    unsigned long next;
-    unsigned long first, stride; /* this process plays games first, first + stride, ... */
-    bool failed;
-    pips_error err;
 } run_ctx;
 
 static bool is_mcts_spec(const char *spec) { return !strncmp(spec, "mcts", 4); }
@@ -158,6 +159,7 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
             r->returns[s] = 1.0 / np;
     } else {
         pips_table_returns(table, r->returns);
+        r->capped = d->capped && d->capped(g, played->state);
     }
     if (c->o->keep_records) {
         char *text = pips_match_to_record(played, err);
@@ -209,193 +211,64 @@ done:
     return ok;
 }
 
+/* The jobs of a run, shared by the worker threads. */
+typedef struct pool {
+    const pips_playtest_opts *o;
+    pips_playtest *pt;
+    run_ctx *ctx;      /* per variant */
+    lab_acc *acc;      /* per variant */
+    unsigned long jobs; /* variants x games */
+    unsigned long total; /* jobs this process plays, for progress */
+    unsigned long done;
+    pthread_mutex_t lock;
+    unsigned long next;
+    unsigned long first, stride; /* this process plays jobs first, first + stride, ... */
+    bool failed;
+    pips_error err;
+} pool;
+
 static void *worker(void *arg)
 {
-    run_ctx *c = arg;
+    pool *p = arg;
+    const pips_playtest *pt = p->pt;
     for (;;) {
-        pthread_mutex_lock(c->lock);
-        unsigned long i = c->first + c->stride * c->next++;
-        bool stop = c->failed || i >= c->o->games;
-        pthread_mutex_unlock(c->lock);
+        pthread_mutex_lock(&p->lock);
+        unsigned long j = p->first + p->stride * p->next++;
+        bool stop = p->failed || j >= p->jobs;
+        pthread_mutex_unlock(&p->lock);
         if (stop)
             break;
+        size_t v = j / pt->games;
+        unsigned long i = j % pt->games;
+        lab_variant *var = &pt->variants[v];
+        game_result r;
+        memset(&r, 0, sizeof r);
         pips_error err;
-        bool ok = play_one(c, i, &c->results[i], &err);
-        pthread_mutex_lock(c->lock);
-        if (!ok && !c->failed) {
-            c->failed = true;
-            c->err = err;
-            pips_error_prefix(&c->err, "game %lu: ", i + 1);
+        bool ok = play_one(&p->ctx[v], i, &r, &err);
+        pthread_mutex_lock(&p->lock);
+        if (ok && !lab_acc_add(&p->acc[v], &r, pt->n_agents == 1))
+            ok = pips_fail(&err, PIPS_ERR_NOMEM, "out of memory");
+        if (ok && var->records) {
+            var->records[i] = r.record;
+            r.record = NULL;
         }
-        unsigned long done = ++*c->done;
-        if (c->o->progress && ok)
-            c->o->progress(c->o->progress_ud, done, c->total);
-        pthread_mutex_unlock(c->lock);
+        if (!ok && !p->failed) {
+            p->failed = true;
+            p->err = err;
+            if (pt->n_variants > 1)
+                pips_error_prefix(&p->err, "variant %s (%s), game %lu: ", var->name,
+                                  var->st.options, i + 1);
+            else
+                pips_error_prefix(&p->err, "game %lu: ", i + 1);
+        }
+        unsigned long done = ++p->done;
+        if (p->o->progress && ok)
+            p->o->progress(p->o->progress_ud, done, p->total);
+        pthread_mutex_unlock(&p->lock);
+        pips_free(NULL, r.branching);
+        pips_free(NULL, r.record);
     }
     return NULL;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The q-quantile of sorted v (linear interpolation). */
-static double quantile(const double *v, size_t n, double q)
-{
-    if (n == 0)
-        return 0;
-    double pos = q * (double)(n - 1);
-    size_t i = (size_t)pos;
-    if (i + 1 >= n)
-        return v[n - 1];
-    return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
-}
-
-static bool aggregate(const pips_playtest *pt, const game_result *res, ruleset_stats *st,
-                      pips_error *err)
-{
-    unsigned long n = pt->games;
-    int np = pt->np;
-    st->games = n;
-    st->np = np;
-    st->n_agents = (int)pt->n_agents;
-    double *len = pips_malloc(NULL, (n ? n : 1) * sizeof *len);
-    double *dec = pips_malloc(NULL, (n ? n : 1) * sizeof *dec);
-    if (!len || !dec) {
-        pips_free(NULL, len);
-        pips_free(NULL, dec);
-        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
-    }
-    size_t max_len = 0;
-    double sum = 0, sum2 = 0;
-    double seat_wins[LAB_MAX_N] = {0};
-    for (unsigned long i = 0; i < n; i++) {
-        const game_result *r = &res[i];
-        for (int s = 0; s < np; s++) {
-            /* a draw: tied for the best return with others; with no winner
-             * a seat whose return is below the best has lost */
-            double best = 0;
-            for (int t = 0; t < np; t++)
-                if (r->returns[t] > best)
-                    best = r->returns[t];
-            wdl *cells[3] = {&st->agent[r->seat_agent[s]], &st->seat[s],
-                             &st->agent_seat[r->seat_agent[s]][s]};
-            for (int k = 0; k < 3; k++) {
-                cells[k]->n += 1;
-                cells[k]->score += r->returns[s];
-                if (r->winner == s)
-                    cells[k]->w += 1;
-                else if (r->winner < 0 && r->returns[s] == best)
-                    cells[k]->d += 1;
-                else
-                    cells[k]->l += 1;
-            }
-            int k = r->seat_agent[s];
-            st->time_mean[k] += r->time_sum[s];
-            st->time_moves[k] += r->moves[s];
-            if (r->time_max[s] > st->time_max[k])
-                st->time_max[k] = r->time_max[s];
-        }
-        if (r->winner < 0)
-            st->draws += 1;
-        else
-            seat_wins[r->winner] += 1;
-        st->unfinished += r->unfinished;
-        len[i] = r->length;
-        sum += r->length;
-        sum2 += (double)r->length * r->length;
-        if (r->length > max_len)
-            max_len = r->length;
-    }
-    for (size_t k = 0; k < pt->n_agents; k++)
-        st->time_mean[k] = st->time_moves[k] ? st->time_mean[k] / st->time_moves[k] : 0;
-    /* seat balance */
-    st->decisive_games = n - st->draws;
-    if (st->decisive_games > 0 && np > 1) {
-        double expect = st->decisive_games / np, chi2 = 0;
-        for (int s = 0; s < np; s++)
-            chi2 += (seat_wins[s] - expect) * (seat_wins[s] - expect) / expect;
-        st->chi2 = chi2;
-        st->chi2_p = pips_chi2_sf(chi2, np - 1);
-    } else {
-        st->chi2 = 0;
-        st->chi2_p = 1;
-    }
-    double lo = 1, hi = 0;
-    for (int s = 0; s < np; s++) {
-        double rate = lab_rate(st->seat[s].score, st->seat[s].n);
-        if (rate < lo)
-            lo = rate;
-        if (rate > hi)
-            hi = rate;
-    }
-    st->seat_spread = n ? hi - lo : 0;
-    /* length */
-    if (n) {
-        st->len_mean = sum / n;
-        double var = n > 1 ? (sum2 - sum * sum / n) / (n - 1) : 0;
-        st->len_sd = var > 0 ? sqrt(var) : 0;
-        qsort(len, n, sizeof *len, cmp_double);
-        st->len_min = len[0];
-        st->len_max = len[n - 1];
-        st->len_median = quantile(len, n, 0.5);
-        st->len_p10 = quantile(len, n, 0.1);
-        st->len_p25 = quantile(len, n, 0.25);
-        st->len_p75 = quantile(len, n, 0.75);
-        st->len_p90 = quantile(len, n, 0.9);
-    }
-    /* histogram: integer-aligned bins covering min..max */
-    double span = st->len_max - st->len_min + 1;
-    st->hist_width = ceil(span / LAB_HIST_BINS);
-    if (st->hist_width < 1)
-        st->hist_width = 1;
-    st->hist_lo = st->len_min;
-    for (unsigned long i = 0; i < n; i++) {
-        size_t b = (size_t)((res[i].length - st->hist_lo) / st->hist_width);
-        if (b >= LAB_HIST_BINS)
-            b = LAB_HIST_BINS - 1;
-        st->hist[b]++;
-    }
-    /* branching by ply */
-    st->branch_plies = max_len;
-    st->branch_mean = pips_calloc(NULL, max_len ? max_len : 1, sizeof *st->branch_mean);
-    st->branch_count = pips_calloc(NULL, max_len ? max_len : 1, sizeof *st->branch_count);
-    if (!st->branch_mean || !st->branch_count) {
-        pips_free(NULL, len);
-        pips_free(NULL, dec);
-        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
-    }
-    double bsum = 0, bn = 0;
-    for (unsigned long i = 0; i < n; i++)
-        for (uint32_t k = 0; k < res[i].length; k++) {
-            st->branch_mean[k] += res[i].branching[k];
-            st->branch_count[k]++;
-            bsum += res[i].branching[k];
-            bn += 1;
-        }
-    for (size_t k = 0; k < max_len; k++)
-        if (st->branch_count[k])
-            st->branch_mean[k] /= st->branch_count[k];
-    st->branch_overall = bn ? bsum / bn : 0;
-    /* decisiveness */
-    size_t nd = 0;
-    double dsum = 0;
-    for (unsigned long i = 0; i < n; i++)
-        if (res[i].decisive >= 0) {
-            dec[nd++] = res[i].decisive;
-            dsum += res[i].decisive;
-        }
-    st->decisive_known = nd;
-    if (nd) {
-        qsort(dec, nd, sizeof *dec, cmp_double);
-        st->decisive_mean = dsum / nd;
-        st->decisive_median = quantile(dec, nd, 0.5);
-    }
-    pips_free(NULL, len);
-    pips_free(NULL, dec);
-    return true;
 }
 
 static void options_text(const pips_game *g, char *out, size_t cap)
@@ -407,52 +280,6 @@ static void options_text(const pips_game *g, char *out, size_t cap)
                                 g->options.kv[i].key, g->options.kv[i].value);
     if (!g->options.n)
         snprintf(out, cap, "(defaults)");
-}
-
-/* Plays the games of one rule set and aggregates them into st. */
-static bool run_ruleset(pips_playtest *pt, const pips_playtest_opts *o, const pips_game *g,
-                        ruleset_stats *st, char **records, unsigned long total,
-                        unsigned long *done, pips_error *err)
-{
-    game_result *results = pips_calloc(NULL, o->games ? o->games : 1, sizeof *results);
-    if (!results)
-        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for %lu games", o->games);
-    pthread_mutex_t lock;
-    pthread_mutex_init(&lock, NULL);
-    int rank, size;
-    lab_dist_get(&rank, &size);
-    run_ctx c = {.o = o, .g = g, .pt = pt, .results = results, .total = total, .done = done,
-                 .lock = &lock, .next = 0, .first = (unsigned long)rank,
-                 .stride = (unsigned long)size, .failed = false};
-    int threads = o->threads < 1 ? 1 : o->threads;
-    pthread_t tid[64];
-    int started = 0;
-    for (int t = 1; t < threads && t < 64; t++) {
-        if (pthread_create(&tid[t], NULL, worker, &c) != 0)
-            break;
-        started = t;
-    }
-    worker(&c);
-    for (int t = 1; t <= started; t++)
-        pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&lock);
-    bool ok = !c.failed;
-    if (!ok && err)
-        *err = c.err;
-    ok = lab_dist_exchange(results, o->games, pt->np, o->keep_records, ok, err);
-    if (ok) {
-        options_text(g, st->options, sizeof st->options);
-        ok = aggregate(pt, results, st, err);
-    }
-    for (unsigned long i = 0; i < o->games; i++) {
-        pips_free(g->alloc, results[i].branching);
-        if (records)
-            records[i] = results[i].record;
-        else
-            pips_free(NULL, results[i].record);
-    }
-    pips_free(NULL, results);
-    return ok;
 }
 
 /* The configured game: by name, or from o->def when given. */
@@ -477,132 +304,408 @@ static pips_game *make_game(const pips_playtest_opts *o, const char *const *kv, 
     return pips_game_new_opts(o->def, &opts, NULL, err);
 }
 
+/* A --vary argument: "KEY=V1,V2,..." (';' separates the values instead
+ * when the text holds one, for values that contain commas). */
+typedef struct vary_spec {
+    char key[PIPS_OPT_KEY_MAX];
+    size_t n;
+    char values[LAB_MAX_VARIANTS][PIPS_OPT_VALUE_MAX];
+} vary_spec;
+
+static bool parse_vary(const char *text, vary_spec *out, pips_error *err)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || (size_t)(eq - text) >= PIPS_OPT_KEY_MAX || !eq[1])
+        return pips_fail(err, PIPS_ERR_ARG, "--vary '%.80s': expected KEY=V1,V2,...", text);
+    memcpy(out->key, text, (size_t)(eq - text));
+    out->key[eq - text] = '\0';
+    char sep = strchr(eq + 1, ';') ? ';' : ',';
+    out->n = 0;
+    for (const char *p = eq + 1;;) {
+        size_t len = strcspn(p, sep == ';' ? ";" : ",");
+        if (len == 0 || len >= PIPS_OPT_VALUE_MAX)
+            return pips_fail(err, PIPS_ERR_ARG, "--vary '%.80s': %s value %zu", text,
+                             len ? "too long a" : "empty", out->n + 1);
+        if (out->n == LAB_MAX_VARIANTS)
+            return pips_fail(err, PIPS_ERR_ARG, "--vary '%.80s': more than %d values", text,
+                             LAB_MAX_VARIANTS);
+        memcpy(out->values[out->n], p, len);
+        out->values[out->n][len] = '\0';
+        for (size_t k = 0; k < out->n; k++)
+            if (!strcmp(out->values[k], out->values[out->n]))
+                return pips_fail(err, PIPS_ERR_ARG, "--vary '%.80s': value '%s' twice", text,
+                                 out->values[k]);
+        out->n++;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    return true;
+}
+
+/* Letters naming variant v: A..Z, AA, AB, ... (record file prefixes). */
+static void variant_name(size_t v, char *out, size_t cap)
+{
+    char tmp[16];
+    size_t n = 0;
+    for (size_t x = v + 1; x > 0 && n < sizeof tmp; x = (x - 1) / 26)
+        tmp[n++] = (char)('A' + (x - 1) % 26);
+    size_t k = 0;
+    while (n > 0 && k + 1 < cap)
+        out[k++] = tmp[--n];
+    out[k] = '\0';
+}
+
+static bool has_key(const char *kv, const char *key)
+{
+    size_t len = strlen(key);
+    return !strncmp(kv, key, len) && kv[len] == '=';
+}
+
+/* The option list of a variant: the base options, each overridden key
+ * replaced by its override. */
+static size_t variant_kv(const pips_playtest_opts *o, const char *const *over, size_t n_over,
+                         const char **kv, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->n_opts && n < cap; i++) {
+        bool overridden = false;
+        for (size_t j = 0; j < n_over; j++) {
+            const char *eq = strchr(over[j], '=');
+            char key[PIPS_OPT_KEY_MAX];
+            snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - over[j]) : 0, over[j]);
+            overridden |= has_key(o->opts[i], key);
+        }
+        if (!overridden)
+            kv[n++] = o->opts[i];
+    }
+    for (size_t j = 0; j < n_over && n < cap; j++)
+        kv[n++] = over[j];
+    return n;
+}
+
+static void run_info(const pips_playtest_opts *o, pips_playtest *pt)
+{
+    snprintf(pt->command, sizeof pt->command, "%s", o->command_line ? o->command_line : "");
+    snprintf(pt->version, sizeof pt->version, "%s", o->version ? o->version : "unknown");
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(pt->date, sizeof pt->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    struct utsname u;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (uname(&u) == 0)
+        snprintf(pt->machine, sizeof pt->machine, "%.60s %.60s %.60s %.60s, %ld CPUs", u.sysname,
+                 u.nodename, u.release, u.machine, cpus);
+    else
+        snprintf(pt->machine, sizeof pt->machine, "unknown, %ld CPUs", cpus);
+}
+
+/* Builds the variants (games, names, varied values, seat counts) and checks
+ * every agent spec against every variant. games[v] receives the games. */
+static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_game **games,
+                           pips_error *err)
+{
+    vary_spec *vs = pips_calloc(NULL, LAB_MAX_VARY, sizeof *vs);
+    if (!vs)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    bool ok = false;
+    size_t n_keys = 0, n_var = 1;
+    if (o->n_vary && o->n_vs_opts) {
+        pips_fail(err, PIPS_ERR_ARG, "--vs-opt and --vary do not mix: give the second rule "
+                                     "set's values to --vary");
+        goto done;
+    }
+    if (o->n_vary > LAB_MAX_VARY) {
+        pips_fail(err, PIPS_ERR_ARG, "at most %d --vary keys", LAB_MAX_VARY);
+        goto done;
+    }
+    for (size_t k = 0; k < o->n_vary; k++) {
+        if (!parse_vary(o->vary[k], &vs[k], err))
+            goto done;
+        for (size_t j = 0; j < k; j++)
+            if (!strcmp(vs[j].key, vs[k].key)) {
+                pips_fail(err, PIPS_ERR_ARG, "--vary %s is given twice", vs[k].key);
+                goto done;
+            }
+        for (size_t i = 0; i < o->n_opts; i++)
+            if (has_key(o->opts[i], vs[k].key)) {
+                pips_fail(err, PIPS_ERR_ARG, "option '%s' is given by both --opt and --vary",
+                          vs[k].key);
+                goto done;
+            }
+        if (n_var * vs[k].n > LAB_MAX_VARIANTS) {
+            pips_fail(err, PIPS_ERR_ARG, "--vary: more than %d variants in the grid",
+                      LAB_MAX_VARIANTS);
+            goto done;
+        }
+        n_var *= vs[k].n;
+        snprintf(pt->vary_keys[k], sizeof pt->vary_keys[k], "%s", vs[k].key);
+    }
+    n_keys = o->n_vary;
+    if (o->n_vs_opts) {
+        if (o->n_vs_opts > LAB_MAX_VARY) {
+            pips_fail(err, PIPS_ERR_ARG, "at most %d --vs-opt options", LAB_MAX_VARY);
+            goto done;
+        }
+        for (size_t k = 0; k < o->n_vs_opts; k++) {
+            const char *eq = strchr(o->vs_opts[k], '=');
+            if (!eq || eq == o->vs_opts[k] || (size_t)(eq - o->vs_opts[k]) >= PIPS_OPT_KEY_MAX) {
+                pips_fail(err, PIPS_ERR_ARG, "--vs-opt '%.80s': expected KEY=VALUE",
+                          o->vs_opts[k]);
+                goto done;
+            }
+            snprintf(pt->vary_keys[k], sizeof pt->vary_keys[k], "%.*s",
+                     (int)(eq - o->vs_opts[k]), o->vs_opts[k]);
+        }
+        n_keys = o->n_vs_opts;
+        n_var = 2;
+        pt->from_vs = true;
+    }
+    pt->n_vary = n_keys;
+    pt->variants = pips_calloc(NULL, n_var, sizeof *pt->variants);
+    if (!pt->variants) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    pt->n_variants = n_var;
+    for (size_t v = 0; v < n_var; v++) {
+        lab_variant *var = &pt->variants[v];
+        variant_name(v, var->name, sizeof var->name);
+        const char *over[LAB_MAX_VARY];
+        char over_buf[LAB_MAX_VARY][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 1];
+        size_t n_over = 0;
+        if (pt->from_vs) {
+            for (size_t k = 0; v == 1 && k < o->n_vs_opts; k++)
+                over[n_over++] = o->vs_opts[k];
+        } else {
+            /* the last key varies fastest */
+            size_t rest = v;
+            for (size_t k = n_keys; k-- > 0;) {
+                size_t idx = rest % vs[k].n;
+                rest /= vs[k].n;
+                snprintf(over_buf[k], sizeof over_buf[k], "%s=%s", vs[k].key, vs[k].values[idx]);
+            }
+            for (size_t k = 0; k < n_keys; k++)
+                over[n_over++] = over_buf[k];
+        }
+        const char *kv[2 * PIPS_MAX_OPTIONS + LAB_MAX_VARY];
+        size_t n = variant_kv(o, over, n_over, kv, sizeof kv / sizeof kv[0]);
+        games[v] = make_game(o, kv, n, err);
+        if (!games[v]) {
+            if (pt->from_vs)
+                pips_error_prefix(err, "%s", v ? "--vs-opt: " : "");
+            else if (n_keys)
+                pips_error_prefix(err, "--vary: ");
+            goto done;
+        }
+        var->np = pips_num_players(games[v]);
+        options_text(games[v], var->st.options, sizeof var->st.options);
+        for (size_t k = 0; k < n_keys; k++) {
+            const char *val = pips_options_get(&games[v]->options, pt->vary_keys[k]);
+            snprintf(var->values[k], sizeof var->values[k], "%s", val ? val : "?");
+        }
+        if (o->n_seats != 1 && o->n_seats != (size_t)var->np) {
+            if (pt->from_vs && v == 1)
+                pips_fail(err, PIPS_ERR_ARG,
+                          "--vs-opt: the second rule set has %d seats, the first %d; both must "
+                          "seat the same agents",
+                          var->np, pt->variants[0].np);
+            else if (n_var > 1)
+                pips_fail(err, PIPS_ERR_ARG,
+                          "variant %s (%s) has %d seats but %zu agents were given (give one "
+                          "agent to fill every seat)",
+                          var->name, var->st.options, var->np, o->n_seats);
+            else
+                pips_fail(err, PIPS_ERR_ARG, "%s has %d seats but %zu agents were given",
+                          games[v]->def->name, var->np, o->n_seats);
+            goto done;
+        }
+        for (size_t k = 0; k < o->n_seats; k++) {
+            pips_agent *a = pips_agent_new(games[v], o->seats[k], 0, err);
+            if (!a) {
+                if (n_var > 1)
+                    pips_error_prefix(err, "seat %zu in variant %s (%s): ", k + 1, var->name,
+                                      var->st.options);
+                else
+                    pips_error_prefix(err, "seat %zu: ", k + 1);
+                goto done;
+            }
+            if (v == 0) {
+                snprintf(pt->agents[k], sizeof pt->agents[k], "%s", pips_agent_spec(a));
+                pt->has_mcts |= is_mcts_spec(pt->agents[k]);
+            }
+            pips_agent_free(a);
+        }
+        if (o->keep_records) {
+            var->records = pips_calloc(NULL, o->games, sizeof *var->records);
+            if (!var->records) {
+                pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the records");
+                goto done;
+            }
+        }
+    }
+    ok = true;
+done:
+    pips_free(NULL, vs);
+    return ok;
+}
+
+/* The exact solves, one variant after another, in a thread of their own
+ * while the games are played (each solve runs in a child process). */
+typedef struct exact_job {
+    const pips_playtest_opts *o;
+    pips_playtest *pt;
+    pips_game **games;
+} exact_job;
+
+static void *exact_thread(void *arg)
+{
+    exact_job *x = arg;
+    for (size_t v = 0; v < x->pt->n_variants; v++)
+        lab_exact_solve(x->games[v], x->o->exact_seconds, x->o->exact_mb ? x->o->exact_mb : 64,
+                        &x->pt->variants[v].exact);
+    return NULL;
+}
+
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
 {
-    pips_game *g = make_game(o, o->opts, o->n_opts, err);
-    if (!g)
-        return NULL;
-    pips_game *gv = NULL;
     pips_playtest *pt = pips_calloc(NULL, 1, sizeof *pt);
-    if (!pt) {
-        pips_game_free(g);
+    pips_game **games = pips_calloc(NULL, LAB_MAX_VARIANTS, sizeof *games);
+    run_ctx *ctx = NULL;
+    pips_playtest *views = NULL;
+    lab_acc *acc = NULL;
+    size_t n_acc = 0;
+    bool ok = false;
+    if (!pt || !games) {
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
-        return NULL;
+        goto done;
     }
-    int np = pips_num_players(g);
-    if (o->n_seats != (size_t)np) {
-        pips_fail(err, PIPS_ERR_ARG, "%s has %d seats but %zu agents were given", g->def->name,
-                  np, o->n_seats);
-        goto fail;
+    if (o->games == 0 || o->games > PIPS_LAB_MAX_GAMES) {
+        pips_fail(err, PIPS_ERR_ARG, "the number of games must be from 1 to %lu",
+                  (unsigned long)PIPS_LAB_MAX_GAMES);
+        goto done;
     }
-    if (o->games == 0) {
-        pips_fail(err, PIPS_ERR_ARG, "the number of games must be at least 1");
-        goto fail;
+    if (o->n_seats == 0 || o->n_seats > LAB_MAX_N) {
+        pips_fail(err, PIPS_ERR_ARG, "give 1 to %d agents", LAB_MAX_N);
+        goto done;
     }
-    snprintf(pt->game, sizeof pt->game, "%s", g->def->name);
-    snprintf(pt->title, sizeof pt->title, "%s", g->def->title);
-    pt->np = np;
+    /* the base game first: its errors name no variant */
+    games[0] = make_game(o, o->opts, o->n_opts, err);
+    if (!games[0])
+        goto done;
+    snprintf(pt->game, sizeof pt->game, "%s", games[0]->def->name);
+    snprintf(pt->title, sizeof pt->title, "%s", games[0]->def->title);
+    pips_game_free(games[0]);
+    games[0] = NULL;
     pt->n_agents = o->n_seats;
     pt->games = o->games;
     pt->seed = o->seed;
     pt->threads = o->threads < 1 ? 1 : o->threads;
     pt->fixed_seats = o->fixed_seats;
     pt->threshold = o->decisive_threshold > 0 ? o->decisive_threshold : 0.8;
-    /* check and normalise every agent spec once */
-    for (size_t k = 0; k < o->n_seats; k++) {
-        pips_agent *a = pips_agent_new(g, o->seats[k], 0, err);
-        if (!a) {
-            pips_error_prefix(err, "seat %zu: ", k + 1);
-            goto fail;
-        }
-        snprintf(pt->agents[k], sizeof pt->agents[k], "%s", pips_agent_spec(a));
-        pt->has_mcts |= is_mcts_spec(pt->agents[k]);
-        pips_agent_free(a);
+    run_info(o, pt);
+    if (!build_variants(o, pt, games, err))
+        goto done;
+    pt->np = pt->variants[0].np;
+    int rank, size;
+    lab_dist_get(&rank, &size);
+    pt->ranks = size;
+    ctx = pips_calloc(NULL, pt->n_variants, sizeof *ctx);
+    views = pips_calloc(NULL, pt->n_variants, sizeof *views);
+    acc = pips_calloc(NULL, pt->n_variants, sizeof *acc);
+    if (!ctx || !views || !acc) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+        goto done;
     }
-    if (o->n_vs_opts) {
-        /* the second rule set: the base options with the vs overrides */
-        const char *kv[2 * PIPS_MAX_OPTIONS];
-        size_t n = 0;
-        for (size_t i = 0; i < o->n_opts && n < 2 * PIPS_MAX_OPTIONS; i++) {
-            const char *eq = strchr(o->opts[i], '=');
-            size_t klen = eq ? (size_t)(eq - o->opts[i]) : strlen(o->opts[i]);
-            bool overridden = false;
-            for (size_t j = 0; j < o->n_vs_opts; j++)
-                overridden |= !strncmp(o->vs_opts[j], o->opts[i], klen) &&
-                              o->vs_opts[j][klen] == '=';
-            if (!overridden)
-                kv[n++] = o->opts[i];
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        int np = pt->variants[v].np;
+        views[v] = *pt;
+        views[v].np = np;
+        for (int s = 1; s < np && pt->n_agents == 1; s++)
+            memcpy(views[v].agents[s], pt->agents[0], sizeof pt->agents[0]);
+        ctx[v] = (run_ctx){.o = o, .g = games[v], .pt = &views[v]};
+        if (!lab_acc_init(&acc[v], np)) {
+            pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+            goto done;
         }
-        for (size_t j = 0; j < o->n_vs_opts && n < 2 * PIPS_MAX_OPTIONS; j++)
-            kv[n++] = o->vs_opts[j];
-        gv = make_game(o, kv, n, err);
-        if (!gv) {
-            pips_error_prefix(err, "--vs-opt: ");
-            goto fail;
-        }
-        if (pips_num_players(gv) != np) {
-            pips_fail(err, PIPS_ERR_ARG,
-                      "--vs-opt: the second rule set has %d seats, the first %d; both must "
-                      "seat the same agents",
-                      pips_num_players(gv), np);
-            goto fail;
-        }
-        pt->has_vs = true;
-        for (size_t k = 0; k < o->n_seats; k++) {
-            pips_agent *a = pips_agent_new(gv, o->seats[k], 0, err);
-            if (!a) {
-                pips_error_prefix(err, "seat %zu under --vs-opt: ", k + 1);
-                goto fail;
-            }
-            pips_agent_free(a);
-        }
+        n_acc = v + 1;
+    }
+    /* exact values beside the games (rank 0 alone writes the report) */
+    exact_job ex = {.o = o, .pt = pt, .games = games};
+    pthread_t ex_tid;
+    bool ex_thread = false;
+    if (rank == 0 && o->exact_seconds > 0) {
+        ex_thread = pthread_create(&ex_tid, NULL, exact_thread, &ex) == 0;
+        if (!ex_thread)
+            exact_thread(&ex);
     }
     double t0 = pips_now();
-    unsigned long done = 0, total = o->games * (pt->has_vs ? 2 : 1);
-    if (o->keep_records) {
-        for (int r = 0; r < (gv ? 2 : 1); r++) {
-            pt->records[r] = pips_calloc(NULL, o->games, sizeof *pt->records[r]);
-            if (!pt->records[r]) {
-                pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the records");
-                goto fail;
-            }
-        }
+    pool p = {.o = o, .pt = pt, .ctx = ctx, .acc = acc,
+              .jobs = (unsigned long)pt->n_variants * o->games,
+              .first = (unsigned long)rank, .stride = (unsigned long)size};
+    p.total = p.jobs > p.first ? (p.jobs - p.first + p.stride - 1) / p.stride : 0;
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_t tid[64];
+    int started = 0;
+    for (int t = 1; t < pt->threads && t < 64; t++) {
+        if (pthread_create(&tid[t], NULL, worker, &p) != 0)
+            break;
+        started = t;
     }
-    if (!run_ruleset(pt, o, g, &pt->base, pt->records[0], total, &done, err))
-        goto fail;
-    if (gv && !run_ruleset(pt, o, gv, &pt->vs, pt->records[1], total, &done, err)) {
-        pips_error_prefix(err, "--vs-opt: ");
-        goto fail;
+    worker(&p);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&p.lock);
+    pt->seconds = pips_now() - t0; /* the games alone: the solves are timed apart */
+    if (ex_thread)
+        pthread_join(ex_tid, NULL);
+    if (p.failed && err)
+        *err = p.err;
+    char **records[LAB_MAX_VARIANTS];
+    for (size_t v = 0; v < pt->n_variants; v++)
+        records[v] = pt->variants[v].records;
+    if (!lab_dist_combine(acc, pt->n_variants, o->keep_records ? records : NULL, o->games,
+                          !p.failed, err))
+        goto done;
+    for (size_t v = 0; v < pt->n_variants; v++)
+        if (!lab_acc_finish(&acc[v], (int)pt->n_agents, &pt->variants[v].st, err))
+            goto done;
+    ok = true;
+done:
+    for (size_t v = 0; v < n_acc; v++)
+        lab_acc_free(&acc[v]);
+    for (size_t v = 0; games && v < LAB_MAX_VARIANTS; v++)
+        pips_game_free(games[v]);
+    pips_free(NULL, games);
+    pips_free(NULL, acc);
+    pips_free(NULL, ctx);
+    pips_free(NULL, views);
+    if (!ok) {
+        pips_playtest_free(pt);
+        return NULL;
     }
-    pt->seconds = pips_now() - t0;
-    pips_game_free(g);
-    pips_game_free(gv);
     return pt;
-fail:
-    pips_game_free(g);
-    pips_game_free(gv);
-    pips_playtest_free(pt);
-    return NULL;
 }
 
 void pips_playtest_free(pips_playtest *pt)
 {
     if (!pt)
         return;
-    pips_free(NULL, pt->base.branch_mean);
-    pips_free(NULL, pt->base.branch_count);
-    pips_free(NULL, pt->vs.branch_mean);
-    pips_free(NULL, pt->vs.branch_count);
-    for (int r = 0; r < 2; r++) {
-        for (unsigned long i = 0; pt->records[r] && i < pt->games; i++)
-            pips_free(NULL, pt->records[r][i]);
-        pips_free(NULL, pt->records[r]);
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        lab_variant *var = &pt->variants[v];
+        pips_free(NULL, var->st.branch_mean);
+        pips_free(NULL, var->st.branch_count);
+        for (unsigned long i = 0; var->records && i < pt->games; i++)
+            pips_free(NULL, var->records[i]);
+        pips_free(NULL, var->records);
     }
+    pips_free(NULL, pt->variants);
     pips_free(NULL, pt);
 }
 
 double pips_playtest_games_per_second(const pips_playtest *pt)
 {
-    double games = (double)pt->games * (pt->has_vs ? 2 : 1);
+    double games = (double)pt->games * (double)pt->n_variants;
     return pt->seconds > 0 ? games / pt->seconds : 0;
 }

@@ -1,51 +1,290 @@
 /*
  * report.c — the writers of a playtest: the JSON document (jansson) with
- * every figure, the Markdown report, the two SVG plots and the files in an
- * output folder. Rates come with 95% Wilson intervals; rule-set comparisons
- * with Newcombe intervals (proportions) or normal intervals (means).
+ * every figure, the Markdown report, the CSV of a sweep (one row per
+ * variant) and the files in an output folder (the plots are plots.c's). Rates come
+ * with 95% Wilson intervals; differences from the first variant with
+ * Newcombe intervals (proportions) or normal intervals (means) and
+ * two-sided p-values adjusted with the Holm-Bonferroni step-down over every
+ * test of the report. A figure with no games behind it is written "n/a"
+ * (JSON null), never as a made-up 0 with the interval [0, 1].
  *
- * Invariant: nothing here depends on the thread count or the clock except
- * the "timing" parts, which are kept separate (JSON "timing", Markdown
- * section "Timing") so the rest can be compared byte for byte.
+ * Invariant: nothing here depends on the thread count, the MPI ranks or
+ * the clock except the "run" and "timing" parts, which are kept separate
+ * (JSON "run" and "timing", Markdown sections "Run" and "Timing") so the
+ * rest can be compared byte for byte.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "lab/lab_impl.h"
 
-#define Z95 1.959963984540054
 
-static json_t *interval_json(double x, double n)
+/* ---- helpers shared with plots.c ------------------------------------------ */
+
+const char *lab_value_word(pips_value v)
 {
-    double p = lab_rate(x, n), lo, hi;
-    pips_wilson(p, n, Z95, &lo, &hi);
-    return json_pack("{s:f,s:f,s:f}", "value", p, "lo", lo, "hi", hi);
+    return v == PIPS_WIN ? "win" : v == PIPS_LOSS ? "loss" : "draw";
 }
+
+/* The first mover's score with perfect play on both sides. */
+static double exact_score(const lab_exact *e)
+{
+    return e->value == PIPS_WIN ? 1 : e->value == PIPS_LOSS ? 0 : 0.5;
+}
+
+/* The measured score of the seat that moves first. */
+static lab_interval first_mover_score(const lab_variant *var)
+{
+    const wdl *x = &var->st.seat[var->exact.first_seat];
+    return lab_rate_interval(x->score, x->n);
+}
+
+static bool exact_agrees(const lab_variant *var)
+{
+    lab_interval m = first_mover_score(var);
+    double v = exact_score(&var->exact);
+    return m.lo <= v + 1e-12 && v <= m.hi + 1e-12;
+}
+
+void lab_variant_label(const pips_playtest *pt, const lab_variant *var, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < pt->n_vary && len < cap; k++)
+        len += (size_t)snprintf(out + len, cap - len, "%s%s=%s", k ? " " : "", pt->vary_keys[k],
+                                var->values[k]);
+    if (!pt->n_vary)
+        snprintf(out, cap, "%.*s", (int)(cap ? cap - 1 : 0), var->st.options);
+}
+
+int lab_max_seats(const pips_playtest *pt)
+{
+    int np = 0;
+    for (size_t v = 0; v < pt->n_variants; v++)
+        if (pt->variants[v].np > np)
+            np = pt->variants[v].np;
+    return np;
+}
+
+/* ---- comparisons with the first variant ---------------------------------- */
+
+typedef struct compared {
+    size_t variant;
+    char name[200];
+    double base, vs, diff, lo, hi, p, p_adj;
+    bool has_interval, has_p;
+} compared;
+
+typedef struct compared_list {
+    compared *c;
+    size_t n, cap;
+} compared_list;
+
+static compared *add_compared(compared_list *l, size_t variant, const char *name)
+{
+    if (l->n == l->cap && !lab_grow((void **)&l->c, &l->cap, 32, sizeof *l->c))
+        return NULL;
+    compared *c = &l->c[l->n++];
+    memset(c, 0, sizeof *c);
+    c->variant = variant;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    return c;
+}
+
+static void add_prop(compared_list *l, size_t v, const char *name, double xa, double na,
+                     double xb, double nb)
+{
+    compared *c = add_compared(l, v, name);
+    if (!c || na <= 0 || nb <= 0) {
+        if (c)
+            l->n--;
+        return;
+    }
+    c->base = xa / na;
+    c->vs = xb / nb;
+    c->diff = c->vs - c->base;
+    pips_diff_interval(c->vs, nb, c->base, na, LAB_Z95, &c->lo, &c->hi);
+    c->has_interval = c->has_p = true;
+    c->p = pips_two_prop_p(xb, nb, xa, na);
+}
+
+static void add_mean(compared_list *l, size_t v, const char *name, double ma, double sa,
+                     double na, double mb, double sb, double nb)
+{
+    compared *c = add_compared(l, v, name);
+    if (!c || na <= 0 || nb <= 0) {
+        if (c)
+            l->n--;
+        return;
+    }
+    c->base = ma;
+    c->vs = mb;
+    c->diff = mb - ma;
+    double se = sqrt(sa * sa / na + sb * sb / nb);
+    c->lo = c->diff - LAB_Z95 * se;
+    c->hi = c->diff + LAB_Z95 * se;
+    c->has_interval = c->has_p = true;
+    c->p = pips_mean_diff_p(mb, sb, nb, ma, sa, na);
+}
+
+static void add_plain(compared_list *l, size_t v, const char *name, double a, double b)
+{
+    compared *c = add_compared(l, v, name);
+    if (!c)
+        return;
+    c->base = a;
+    c->vs = b;
+    c->diff = b - a;
+}
+
+/* Every figure of every variant against the first, with Holm-adjusted
+ * p-values over the whole list. The caller frees list->c. */
+static void comparisons(const pips_playtest *pt, compared_list *l)
+{
+    memset(l, 0, sizeof *l);
+    const ruleset_stats *a = &pt->variants[0].st;
+    char label[200];
+    for (size_t v = 1; v < pt->n_variants; v++) {
+        const ruleset_stats *b = &pt->variants[v].st;
+        add_prop(l, v, "draw rate", a->draws, (double)a->games, b->draws, (double)b->games);
+        add_prop(l, v, "cap rate", a->capped, lab_cap_games(a), b->capped, lab_cap_games(b));
+        /* the first seat's advantage over an even share: with the same seat
+         * count a difference of scores; otherwise the shares differ too, and
+         * the test is the unpooled (Wald) one */
+        double pa = lab_rate(a->seat[0].score, a->seat[0].n);
+        double pb = lab_rate(b->seat[0].score, b->seat[0].n);
+        compared *c = add_compared(l, v, "first-seat advantage");
+        if (c && a->seat[0].n > 0 && b->seat[0].n > 0) {
+            c->base = pa - 1.0 / a->np;
+            c->vs = pb - 1.0 / b->np;
+            c->diff = c->vs - c->base;
+            pips_diff_interval(pb, b->seat[0].n, pa, a->seat[0].n, LAB_Z95, &c->lo, &c->hi);
+            c->lo += 1.0 / a->np - 1.0 / b->np;
+            c->hi += 1.0 / a->np - 1.0 / b->np;
+            c->has_interval = c->has_p = true;
+            if (a->np == b->np) {
+                c->p = pips_two_prop_p(b->seat[0].score, b->seat[0].n, a->seat[0].score,
+                                       a->seat[0].n);
+            } else {
+                double se = sqrt(pa * (1 - pa) / a->seat[0].n + pb * (1 - pb) / b->seat[0].n);
+                c->p = se > 0 ? pips_normal_p2(c->diff / se) : c->diff == 0 ? 1 : 0;
+            }
+        } else if (c) {
+            l->n--;
+        }
+        for (int s = 1; a->np == b->np && s < a->np; s++) {
+            snprintf(label, sizeof label, "score of seat %d", s + 1);
+            add_prop(l, v, label, a->seat[s].score, a->seat[s].n, b->seat[s].score, b->seat[s].n);
+        }
+        for (size_t k = 0; pt->n_agents > 1 && k < pt->n_agents; k++) {
+            snprintf(label, sizeof label, "win rate of agent %zu (%s)", k + 1, pt->agents[k]);
+            add_prop(l, v, label, a->agent[k].w, a->agent[k].n, b->agent[k].w, b->agent[k].n);
+        }
+        add_mean(l, v, "mean game length (moves)", a->len_mean, a->len_sd, (double)a->games,
+                 b->len_mean, b->len_sd, (double)b->games);
+        add_plain(l, v, "median game length (moves)", a->len_median, b->len_median);
+        add_plain(l, v, "mean branching factor", a->branch_overall, b->branch_overall);
+        if (pt->has_mcts)
+            add_mean(l, v, "decisive point (mean fraction of the game)", a->decisive_mean,
+                     a->decisive_sd, (double)a->decisive_known, b->decisive_mean, b->decisive_sd,
+                     (double)b->decisive_known);
+    }
+    size_t n_p = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n_p += l->c[i].has_p;
+    double *p = pips_malloc(NULL, (n_p ? n_p : 1) * sizeof *p);
+    double *adj = pips_malloc(NULL, (n_p ? n_p : 1) * sizeof *adj);
+    if (p && adj) {
+        size_t k = 0;
+        for (size_t i = 0; i < l->n; i++)
+            if (l->c[i].has_p)
+                p[k++] = l->c[i].p;
+        pips_holm(p, n_p, adj);
+        k = 0;
+        for (size_t i = 0; i < l->n; i++)
+            if (l->c[i].has_p)
+                l->c[i].p_adj = adj[k++];
+    } else {
+        for (size_t i = 0; i < l->n; i++)
+            l->c[i].p_adj = 1; /* out of memory: claim nothing */
+    }
+    pips_free(NULL, p);
+    pips_free(NULL, adj);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static json_t *interval_json(lab_interval r)
+{
+    if (!r.known)
+        return json_pack("{s:n,s:n,s:n}", "value", "lo", "hi");
+    return json_pack("{s:f,s:f,s:f}", "value", r.value, "lo", r.lo, "hi", r.hi);
+}
+
+static json_t *count_json(double x) { return json_integer((json_int_t)llround(x)); }
 
 static json_t *wdl_json(const wdl *x)
 {
-    return json_pack("{s:f,s:f,s:f,s:f,s:o,s:o,s:o}", "games", x->n, "wins", x->w, "draws",
-                     x->d, "losses", x->l, "win_rate", interval_json(x->w, x->n), "score",
-                     interval_json(x->score, x->n), "draw_rate", interval_json(x->d, x->n));
+    json_t *o = json_object();
+    json_object_set_new(o, "games", count_json(x->n));
+    json_object_set_new(o, "wins", count_json(x->w));
+    json_object_set_new(o, "draws", count_json(x->d));
+    json_object_set_new(o, "losses", count_json(x->l));
+    json_object_set_new(o, "win_rate", interval_json(lab_rate_interval(x->w, x->n)));
+    json_object_set_new(o, "score", interval_json(lab_rate_interval(x->score, x->n)));
+    json_object_set_new(o, "draw_rate", interval_json(lab_rate_interval(x->d, x->n)));
+    return o;
 }
 
-static json_t *ruleset_json(const pips_playtest *pt, const ruleset_stats *st)
+/* A whole number as an integer, anything else as a real. */
+static json_t *number_json(double x)
 {
+    if (x == floor(x) && fabs(x) < 9e15)
+        return json_integer((json_int_t)x);
+    return json_real(x);
+}
+
+static json_t *exact_json(const lab_variant *var)
+{
+    const lab_exact *e = &var->exact;
+    if (e->state == LAB_EXACT_OFF)
+        return NULL;
+    json_t *o = json_object();
+    if (e->state == LAB_EXACT_UNKNOWN) {
+        json_object_set_new(o, "status", json_string("unknown"));
+        json_object_set_new(o, "note", json_string(e->note));
+        return o;
+    }
+    json_object_set_new(o, "status", json_string("solved"));
+    json_object_set_new(o, "first_mover_seat", json_integer(e->first_seat + 1));
+    json_object_set_new(o, "value", json_string(lab_value_word(e->value)));
+    json_object_set_new(o, "perfect_play_score", number_json(exact_score(e)));
+    json_object_set_new(o, "positions", json_integer((json_int_t)e->positions));
+    json_object_set_new(o, "measured_score", interval_json(first_mover_score(var)));
+    json_object_set_new(o, "agrees", json_boolean(exact_agrees(var)));
+    return o;
+}
+
+static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
+{
+    const ruleset_stats *st = &var->st;
     json_t *agents = json_array(), *seats = json_array();
     for (size_t k = 0; k < pt->n_agents; k++) {
         json_t *a = wdl_json(&st->agent[k]);
         json_object_set_new(a, "spec", json_string(pt->agents[k]));
         json_t *by_seat = json_array();
-        for (int s = 0; s < pt->np; s++)
+        for (int s = 0; s < st->np; s++)
             json_array_append_new(by_seat, wdl_json(&st->agent_seat[k][s]));
         json_object_set_new(a, "by_seat", by_seat);
         json_array_append_new(agents, a);
     }
-    for (int s = 0; s < pt->np; s++) {
+    for (int s = 0; s < st->np; s++) {
         json_t *x = wdl_json(&st->seat[s]);
         json_object_set_new(x, "seat", json_integer(s + 1));
         json_array_append_new(seats, x);
@@ -57,158 +296,163 @@ static json_t *ruleset_json(const pips_playtest *pt, const ruleset_stats *st)
         json_array_append_new(branch, json_pack("{s:I,s:f,s:I}", "ply", (json_int_t)(k + 1),
                                                 "mean_moves", st->branch_mean[k], "games",
                                                 (json_int_t)st->branch_count[k]));
-    double p0 = lab_rate(st->seat[0].score, st->seat[0].n), lo, hi;
-    pips_wilson(p0, st->seat[0].n, Z95, &lo, &hi);
-    json_t *first = json_pack("{s:f,s:f,s:f,s:f}", "score", p0, "lo", lo, "hi", hi,
-                              "advantage", p0 - 1.0 / pt->np);
+    lab_interval first = lab_rate_interval(st->seat[0].score, st->seat[0].n);
+    json_t *fp = interval_json(first);
+    json_object_set_new(fp, "advantage",
+                        first.known ? json_real(first.value - 1.0 / st->np) : json_null());
+    json_t *varied = json_object();
+    for (size_t k = 0; k < pt->n_vary; k++)
+        json_object_set_new(varied, pt->vary_keys[k], json_string(var->values[k]));
     json_t *r = json_object();
+    json_object_set_new(r, "name", json_string(var->name));
+    json_object_set_new(r, "varied", varied);
     json_object_set_new(r, "options", json_string(st->options));
+    json_object_set_new(r, "players", json_integer(st->np));
     json_object_set_new(r, "games", json_integer((json_int_t)st->games));
-    json_object_set_new(r, "draws", json_real(st->draws));
-    json_object_set_new(r, "draw_rate", interval_json(st->draws, (double)st->games));
-    json_object_set_new(r, "unfinished", json_real(st->unfinished));
+    json_object_set_new(r, "draws", count_json(st->draws));
+    json_object_set_new(r, "draw_rate",
+                        interval_json(lab_rate_interval(st->draws, (double)st->games)));
+    json_object_set_new(r, "unfinished", count_json(st->unfinished));
+    json_object_set_new(r, "capped", count_json(st->capped));
+    json_object_set_new(r, "cap_rate",
+                        interval_json(lab_rate_interval(st->capped, lab_cap_games(st))));
     json_object_set_new(r, "agents", agents);
     json_object_set_new(r, "seats", seats);
-    json_object_set_new(r, "first_player", first);
-    json_object_set_new(r, "balance",
-                        json_pack("{s:f,s:i,s:f,s:f,s:f}", "chi2", st->chi2, "df", pt->np - 1,
-                                  "p", st->chi2_p, "decisive_games", st->decisive_games,
-                                  "seat_score_spread", st->seat_spread));
-    json_object_set_new(
-        r, "length",
-        json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:{s:f,s:f,s:o}}", "mean", st->len_mean,
-                  "sd", st->len_sd, "median", st->len_median, "p10", st->len_p10, "p25",
-                  st->len_p25, "p75", st->len_p75, "p90", st->len_p90, "min", st->len_min, "max",
-                  st->len_max, "histogram", "first", st->hist_lo, "width", st->hist_width,
-                  "counts", hist));
+    json_object_set_new(r, "first_player", fp);
+    json_t *bal = json_object();
+    json_object_set_new(bal, "chi2", json_real(st->chi2));
+    json_object_set_new(bal, "df", json_integer(st->np - 1));
+    json_object_set_new(bal, "p", json_real(st->chi2_p));
+    json_object_set_new(bal, "decisive_games", count_json(st->decisive_games));
+    json_object_set_new(bal, "seat_score_spread", json_real(st->seat_spread));
+    json_object_set_new(r, "balance", bal);
+    json_t *len = json_object();
+    json_object_set_new(len, "mean", json_real(st->len_mean));
+    json_object_set_new(len, "sd", json_real(st->len_sd));
+    json_object_set_new(len, "median", number_json(st->len_median));
+    json_object_set_new(len, "p10", number_json(st->len_p10));
+    json_object_set_new(len, "p25", number_json(st->len_p25));
+    json_object_set_new(len, "p75", number_json(st->len_p75));
+    json_object_set_new(len, "p90", number_json(st->len_p90));
+    json_object_set_new(len, "min", count_json(st->len_min));
+    json_object_set_new(len, "max", count_json(st->len_max));
+    json_object_set_new(len, "histogram",
+                        json_pack("{s:o,s:o,s:o}", "first", count_json(st->hist_lo), "width",
+                                  count_json(st->hist_width), "counts", hist));
+    json_object_set_new(r, "length", len);
     json_object_set_new(r, "branching",
                         json_pack("{s:f,s:o}", "mean", st->branch_overall, "by_ply", branch));
-    if (pt->has_mcts)
-        json_object_set_new(r, "decisiveness",
-                            json_pack("{s:f,s:I,s:f,s:f}", "threshold", pt->threshold, "games",
-                                      (json_int_t)st->decisive_known, "mean_fraction",
-                                      st->decisive_mean, "median_fraction",
-                                      st->decisive_median));
+    if (pt->has_mcts) {
+        json_t *d = json_object();
+        json_object_set_new(d, "threshold", json_real(pt->threshold));
+        json_object_set_new(d, "games", json_integer((json_int_t)st->decisive_known));
+        json_object_set_new(d, "mean_fraction",
+                            st->decisive_known ? json_real(st->decisive_mean) : json_null());
+        json_object_set_new(d, "median_fraction",
+                            st->decisive_known ? json_real(st->decisive_median) : json_null());
+        json_object_set_new(r, "decisiveness", d);
+    }
+    json_t *ex = exact_json(var);
+    if (ex)
+        json_object_set_new(r, "exact", ex);
     return r;
 }
 
-/* One compared figure: base, vs, difference and its 95% interval. */
-typedef struct compared {
-    char name[256];
-    double base, vs, diff, lo, hi;
-    bool has_interval;
-} compared;
-
-static size_t comparisons(const pips_playtest *pt, compared *out, size_t cap)
+static json_t *run_json(const pips_playtest *pt)
 {
-    const ruleset_stats *a = &pt->base, *b = &pt->vs;
-    size_t n = 0;
-#define ADD_PROP(label, xa, na, xb, nb)                                                         \
-    do {                                                                                       \
-        if (n < cap) {                                                                         \
-            compared *c = &out[n++];                                                           \
-            snprintf(c->name, sizeof c->name, "%s", label);                                    \
-            c->base = lab_rate(xa, na);                                                        \
-            c->vs = lab_rate(xb, nb);                                                          \
-            c->diff = c->vs - c->base;                                                         \
-            pips_diff_interval(c->vs, nb, c->base, na, Z95, &c->lo, &c->hi);                   \
-            c->has_interval = true;                                                            \
-        }                                                                                      \
-    } while (0)
-    char label[200];
-    ADD_PROP("draw rate", a->draws, (double)a->games, b->draws, (double)b->games);
-    for (size_t k = 0; k < pt->n_agents; k++) {
-        snprintf(label, sizeof label, "win rate of agent %zu (%s)", k + 1, pt->agents[k]);
-        ADD_PROP(label, a->agent[k].w, a->agent[k].n, b->agent[k].w, b->agent[k].n);
-    }
-    for (int s = 0; s < pt->np; s++) {
-        snprintf(label, sizeof label, "score of seat %d", s + 1);
-        ADD_PROP(label, a->seat[s].score, a->seat[s].n, b->seat[s].score, b->seat[s].n);
-    }
-#undef ADD_PROP
-    if (n < cap) {
-        compared *c = &out[n++];
-        snprintf(c->name, sizeof c->name, "mean game length (moves)");
-        c->base = a->len_mean;
-        c->vs = b->len_mean;
-        c->diff = c->vs - c->base;
-        double se = sqrt(a->len_sd * a->len_sd / (double)a->games +
-                         b->len_sd * b->len_sd / (double)b->games);
-        c->lo = c->diff - Z95 * se;
-        c->hi = c->diff + Z95 * se;
-        c->has_interval = true;
-    }
-    if (n < cap) {
-        compared *c = &out[n++];
-        snprintf(c->name, sizeof c->name, "median game length (moves)");
-        c->base = a->len_median;
-        c->vs = b->len_median;
-        c->diff = c->vs - c->base;
-        c->has_interval = false;
-    }
-    if (n < cap) {
-        compared *c = &out[n++];
-        snprintf(c->name, sizeof c->name, "mean branching factor");
-        c->base = a->branch_overall;
-        c->vs = b->branch_overall;
-        c->diff = c->vs - c->base;
-        c->has_interval = false;
-    }
-    if (pt->has_mcts && n < cap) {
-        compared *c = &out[n++];
-        snprintf(c->name, sizeof c->name, "decisive point (mean fraction of the game)");
-        c->base = a->decisive_mean;
-        c->vs = b->decisive_mean;
-        c->diff = c->vs - c->base;
-        c->has_interval = false;
-    }
-    return n;
+    json_t *run = json_object();
+    json_object_set_new(run, "command", json_string(pt->command));
+    json_object_set_new(run, "version", json_string(pt->version));
+    json_object_set_new(run, "date", json_string(pt->date));
+    json_object_set_new(run, "machine", json_string(pt->machine));
+    json_object_set_new(run, "ranks", json_integer(pt->ranks));
+    json_object_set_new(run, "threads", json_integer(pt->threads));
+    return run;
 }
 
-#define MAX_COMPARED (8 + 2 * LAB_MAX_N)
-
-bool pips_playtest_json(const pips_playtest *pt, bool with_timing, pips_str *out)
+/* Agent k's decisions, mean and longest seconds per move over every variant. */
+static void agent_timing(const pips_playtest *pt, size_t k, double *moves, double *mean,
+                         double *max)
 {
-    json_t *root = json_object(), *agents = json_array();
+    double sum = 0;
+    *moves = *max = 0;
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const ruleset_stats *st = &pt->variants[v].st;
+        *moves += (double)st->time_moves[k];
+        sum += st->time_mean[k] * (double)st->time_moves[k];
+        *max = fmax(*max, st->time_max[k]);
+    }
+    *mean = *moves > 0 ? sum / *moves : 0;
+}
+
+static json_t *timing_json(const pips_playtest *pt)
+{
+    json_t *t = json_array();
+    for (size_t k = 0; k < pt->n_agents; k++) {
+        double moves, mean, max;
+        agent_timing(pt, k, &moves, &mean, &max);
+        json_array_append_new(t, json_pack("{s:s,s:I,s:f,s:f}", "spec", pt->agents[k], "moves",
+                                           (json_int_t)moves, "mean_move_seconds", mean,
+                                           "max_move_seconds", max));
+    }
+    json_t *exact = json_array();
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const lab_exact *e = &pt->variants[v].exact;
+        if (e->state == LAB_EXACT_SOLVED)
+            json_array_append_new(exact, json_pack("{s:s,s:f}", "variant", pt->variants[v].name,
+                                                   "solve_seconds", e->seconds));
+        else if (e->state == LAB_EXACT_UNKNOWN && e->detail[0])
+            json_array_append_new(exact, json_pack("{s:s,s:s}", "variant", pt->variants[v].name,
+                                                   "stopped", e->detail));
+    }
+    return json_pack("{s:f,s:f,s:o,s:o}", "seconds", pt->seconds, "games_per_second",
+                     pips_playtest_games_per_second(pt), "agents", t, "exact", exact);
+}
+
+bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out)
+{
+    json_t *root = json_object(), *agents = json_array(), *keys = json_array();
     for (size_t k = 0; k < pt->n_agents; k++)
         json_array_append_new(agents, json_string(pt->agents[k]));
+    for (size_t k = 0; k < pt->n_vary; k++)
+        json_array_append_new(keys, json_string(pt->vary_keys[k]));
     json_object_set_new(root, "game", json_string(pt->game));
     json_object_set_new(root, "title", json_string(pt->title));
     json_object_set_new(root, "seed", json_integer((json_int_t)pt->seed));
     json_object_set_new(root, "games", json_integer((json_int_t)pt->games));
-    json_object_set_new(root, "seats", json_integer(pt->np));
     json_object_set_new(root, "fixed_seats", json_boolean(pt->fixed_seats));
     json_object_set_new(root, "agents", agents);
-    json_object_set_new(root, "base", ruleset_json(pt, &pt->base));
-    if (pt->has_vs) {
-        json_object_set_new(root, "vs", ruleset_json(pt, &pt->vs));
-        compared cmp[MAX_COMPARED];
-        size_t n = comparisons(pt, cmp, MAX_COMPARED);
+    json_object_set_new(root, "varied", keys);
+    json_t *vars = json_array();
+    for (size_t v = 0; v < pt->n_variants; v++)
+        json_array_append_new(vars, variant_json(pt, &pt->variants[v]));
+    json_object_set_new(root, "variants", vars);
+    if (pt->n_variants > 1) {
+        compared_list l;
+        comparisons(pt, &l);
         json_t *arr = json_array();
-        for (size_t i = 0; i < n; i++) {
-            json_t *c = json_pack("{s:s,s:f,s:f,s:f}", "figure", cmp[i].name, "base",
-                                  cmp[i].base, "vs", cmp[i].vs, "difference", cmp[i].diff);
-            if (cmp[i].has_interval) {
-                json_object_set_new(c, "lo", json_real(cmp[i].lo));
-                json_object_set_new(c, "hi", json_real(cmp[i].hi));
+        for (size_t i = 0; i < l.n; i++) {
+            const compared *c = &l.c[i];
+            json_t *o = json_pack("{s:s,s:s,s:f,s:f,s:f}", "variant",
+                                  pt->variants[c->variant].name, "figure", c->name, "first",
+                                  c->base, "this", c->vs, "difference", c->diff);
+            if (c->has_interval) {
+                json_object_set_new(o, "lo", json_real(c->lo));
+                json_object_set_new(o, "hi", json_real(c->hi));
             }
-            json_array_append_new(arr, c);
+            if (c->has_p) {
+                json_object_set_new(o, "p", json_real(c->p));
+                json_object_set_new(o, "p_holm", json_real(c->p_adj));
+            }
+            json_array_append_new(arr, o);
         }
-        json_object_set_new(root, "comparison", arr);
+        pips_free(NULL, l.c);
+        json_object_set_new(root, "comparisons", arr);
+        json_object_set_new(root, "correction", json_string("holm-bonferroni"));
     }
-    if (with_timing) {
-        json_t *t = json_array();
-        for (size_t k = 0; k < pt->n_agents; k++) {
-            const ruleset_stats *st = &pt->base;
-            json_array_append_new(
-                t, json_pack("{s:s,s:I,s:f,s:f}", "spec", pt->agents[k], "moves",
-                             (json_int_t)st->time_moves[k], "mean_move_seconds",
-                             st->time_mean[k], "max_move_seconds", st->time_max[k]));
-        }
-        json_object_set_new(root, "timing",
-                            json_pack("{s:i,s:f,s:f,s:o}", "threads", pt->threads, "seconds",
-                                      pt->seconds, "games_per_second",
-                                      pips_playtest_games_per_second(pt), "agents", t));
+    if (with_run) {
+        json_object_set_new(root, "run", run_json(pt));
+        json_object_set_new(root, "timing", timing_json(pt));
     }
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(root);
@@ -220,17 +464,30 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_timing, pips_str *out
     return !out->failed;
 }
 
-/* "0.523 [0.480, 0.566]" */
-static void cat_rate(pips_str *out, double x, double n)
+/* ---- Markdown ---------------------------------------------------------------- */
+
+/* "0.523 [0.480, 0.566]", or "n/a" with no games */
+static void cat_interval(pips_str *out, lab_interval r, const char *fmt_sign)
 {
-    double p = lab_rate(x, n), lo, hi;
-    pips_wilson(p, n, Z95, &lo, &hi);
-    pips_str_catf(out, "%.3f [%.3f, %.3f]", p, lo, hi);
+    if (!r.known) {
+        pips_str_cat(out, "n/a");
+        return;
+    }
+    if (fmt_sign[0] == '+')
+        pips_str_catf(out, "%+.3f [%+.3f, %+.3f]", r.value, r.lo, r.hi);
+    else
+        pips_str_catf(out, "%.3f [%.3f, %.3f]", r.value, r.lo, r.hi);
 }
 
-static void markdown_ruleset(const pips_playtest *pt, const ruleset_stats *st, pips_str *out)
+static void cat_rate(pips_str *out, double x, double n)
 {
-    pips_str_catf(out, "Options: `%s`. Games: %lu.\n\n", st->options, st->games);
+    cat_interval(out, lab_rate_interval(x, n), "");
+}
+
+static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pips_str *out)
+{
+    const ruleset_stats *st = &var->st;
+    pips_str_catf(out, "Options: `%s`.\n\n", st->options);
     pips_str_cat(out, "### Results per agent\n\n| agent | games | W | D | L | win rate [95%] | "
                       "score [95%] |\n|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < pt->n_agents; k++) {
@@ -244,7 +501,7 @@ static void markdown_ruleset(const pips_playtest *pt, const ruleset_stats *st, p
     }
     pips_str_cat(out, "\n### Results per seat\n\n| seat | games | W | D | L | win rate [95%] | "
                       "score [95%] |\n|---|---|---|---|---|---|---|\n");
-    for (int s = 0; s < pt->np; s++) {
+    for (int s = 0; s < st->np; s++) {
         const wdl *x = &st->seat[s];
         pips_str_catf(out, "| %d | %.0f | %.0f | %.0f | %.0f | ", s + 1, x->n, x->w, x->d, x->l);
         cat_rate(out, x->w, x->n);
@@ -252,35 +509,46 @@ static void markdown_ruleset(const pips_playtest *pt, const ruleset_stats *st, p
         cat_rate(out, x->score, x->n);
         pips_str_cat(out, " |\n");
     }
-    pips_str_cat(out, "\n### Agent by seat (win rate [95%])\n\n| agent |");
-    for (int s = 0; s < pt->np; s++)
-        pips_str_catf(out, " seat %d |", s + 1);
-    pips_str_cat(out, "\n|---|");
-    for (int s = 0; s < pt->np; s++)
-        pips_str_cat(out, "---|");
-    pips_str_cat(out, "\n");
-    for (size_t k = 0; k < pt->n_agents; k++) {
-        pips_str_catf(out, "| %zu |", k + 1);
-        for (int s = 0; s < pt->np; s++) {
-            pips_str_cat(out, " ");
-            cat_rate(out, st->agent_seat[k][s].w, st->agent_seat[k][s].n);
-            pips_str_catf(out, " (n=%.0f) |", st->agent_seat[k][s].n);
-        }
+    if (pt->n_agents > 1) {
+        pips_str_cat(out, "\n### Agent by seat (win rate [95%])\n\n| agent |");
+        for (int s = 0; s < st->np; s++)
+            pips_str_catf(out, " seat %d |", s + 1);
+        pips_str_cat(out, "\n|---|");
+        for (int s = 0; s < st->np; s++)
+            pips_str_cat(out, "---|");
         pips_str_cat(out, "\n");
+        for (size_t k = 0; k < pt->n_agents; k++) {
+            pips_str_catf(out, "| %zu |", k + 1);
+            for (int s = 0; s < st->np; s++) {
+                const wdl *x = &st->agent_seat[k][s];
+                pips_str_cat(out, " ");
+                if (x->n > 0) {
+                    cat_rate(out, x->w, x->n);
+                    pips_str_catf(out, " (n=%.0f)", x->n);
+                } else {
+                    pips_str_cat(out, "-");
+                }
+                pips_str_cat(out, " |");
+            }
+            pips_str_cat(out, "\n");
+        }
     }
-    double p0 = lab_rate(st->seat[0].score, st->seat[0].n);
     pips_str_cat(out, "\n### Balance\n\n- Draw rate: ");
     cat_rate(out, st->draws, (double)st->games);
     pips_str_cat(out, "\n- First seat's score: ");
     cat_rate(out, st->seat[0].score, st->seat[0].n);
-    pips_str_catf(out, " (advantage over an even share %+.3f)\n", p0 - 1.0 / pt->np);
+    pips_str_cat(out, "; advantage over an even share: ");
+    cat_interval(out, lab_first_seat_advantage(st), "+");
     pips_str_catf(out,
-                  "- Seat balance: chi-square %.2f on %d degrees of freedom over %.0f decisive "
+                  "\n- Seat balance: chi-square %.2f on %d degrees of freedom over %.0f decisive "
                   "games, p = %.4g; spread of seat scores %.3f\n",
-                  st->chi2, pt->np - 1, st->decisive_games, st->chi2_p, st->seat_spread);
+                  st->chi2, st->np - 1, st->decisive_games, st->chi2_p, st->seat_spread);
+    pips_str_cat(out, "- Cap rate (ended by a turn or move cap): ");
+    cat_rate(out, st->capped, lab_cap_games(st));
+    pips_str_cat(out, "\n");
     if (st->unfinished > 0)
-        pips_str_catf(out, "- Unfinished games (cut at %d plies): %.0f\n", LAB_MAX_PLIES,
-                      st->unfinished);
+        pips_str_catf(out, "- Unfinished games (cut by the lab at %d plies): %.0f\n",
+                      LAB_MAX_PLIES, st->unfinished);
     pips_str_catf(out,
                   "\n### Game length (moves)\n\nmean %.2f (sd %.2f), median %.1f, p10 %.1f, "
                   "p25 %.1f, p75 %.1f, p90 %.1f, min %.0f, max %.0f\n\n",
@@ -306,144 +574,303 @@ static void markdown_ruleset(const pips_playtest *pt, const ruleset_stats *st, p
         pips_str_catf(out,
                       "\n### Decisiveness\n\nThe point (fraction of the game's moves) after "
                       "which the eventual winner's MCTS root value stays at or above %.2f: "
-                      "known for %lu games, mean %.3f, median %.3f.\n",
-                      pt->threshold, st->decisive_known, st->decisive_mean,
-                      st->decisive_median);
+                      "known for %lu games",
+                      pt->threshold, st->decisive_known);
+        if (st->decisive_known)
+            pips_str_catf(out, ", mean %.3f, median %.3f.\n", st->decisive_mean,
+                          st->decisive_median);
+        else
+            pips_str_cat(out, ".\n");
     }
     pips_str_cat(out, "\n");
 }
 
+/* The agents-versus-the-game lines: the exact value beside the measured
+ * score of the first mover, with a warning when they disagree. */
+static void markdown_exact(const pips_playtest *pt, pips_str *out)
+{
+    bool any = false;
+    for (size_t v = 0; v < pt->n_variants; v++)
+        any |= pt->variants[v].exact.state != LAB_EXACT_OFF;
+    if (!any)
+        return;
+    pips_str_cat(out, "## Agents against the game\n\nWhere the exact solver settles a variant, "
+                      "its value with perfect play stands beside the measured score of the "
+                      "seat that moves first (perfect play scores 1 for a win, 0.5 for a draw, "
+                      "0 for a loss).\n\n");
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const lab_variant *var = &pt->variants[v];
+        const lab_exact *e = &var->exact;
+        char label[512];
+        lab_variant_label(pt, var, label, sizeof label);
+        if (pt->n_variants > 1)
+            pips_str_catf(out, "- Variant %s (`%s`): ", var->name, label);
+        else
+            pips_str_cat(out, "- ");
+        if (e->state == LAB_EXACT_OFF) {
+            pips_str_catf(out, "not solved (%s).\n", e->note);
+            continue;
+        }
+        if (e->state == LAB_EXACT_UNKNOWN) {
+            pips_str_catf(out, "unknown: %s.\n", e->note);
+            continue;
+        }
+        lab_interval m = first_mover_score(var);
+        pips_str_catf(out,
+                      "proven: the first mover (seat %d) %s with perfect play (%llu positions "
+                      "solved). Measured score of seat %d: ",
+                      e->first_seat + 1,
+                      e->value == PIPS_WIN ? "wins" : e->value == PIPS_LOSS ? "loses" : "draws",
+                      e->positions, e->first_seat + 1);
+        cat_interval(out, m, "");
+        if (exact_agrees(var)) {
+            pips_str_cat(out, ", which agrees.\n");
+            continue;
+        }
+        double ex = exact_score(e);
+        bool wrong_side = (ex > 0.5 && m.hi < 0.5) || (ex < 0.5 && m.lo > 0.5) ||
+                          (ex == 0.5 && (m.hi < 0.5 || m.lo > 0.5));
+        pips_str_catf(out,
+                      ".\n  **Warning: the agents disagree with the game.** The interval excludes "
+                      "the perfect-play score %.1f%s, so these agents do not play this variant "
+                      "well enough; the rates above describe the agents, not the game.\n",
+                      ex,
+                      wrong_side ? " and even favours the other side" : "");
+    }
+    pips_str_cat(out, "\n");
+}
+
+static void markdown_sweep(const pips_playtest *pt, pips_str *out)
+{
+    int np_max = lab_max_seats(pt);
+    pips_str_cat(out, "## Sweep\n\nOne row per variant (the same game seeds under each); ");
+    pips_str_cat(out, "scores and rates with 95% Wilson intervals, plies are decisions.\n\n"
+                      "| variant |");
+    for (size_t k = 0; k < pt->n_vary; k++)
+        pips_str_catf(out, " %s |", pt->vary_keys[k]);
+    pips_str_cat(out, " games |");
+    for (int s = 0; s < np_max; s++)
+        pips_str_catf(out, " seat %d score |", s + 1);
+    pips_str_cat(out, " first-seat advantage | draw rate | mean plies | median plies | "
+                      "cap rate | decisiveness | branching |\n|---|");
+    for (size_t k = 0; k < pt->n_vary + 1 + (size_t)np_max + 7; k++)
+        pips_str_cat(out, "---|");
+    pips_str_cat(out, "\n");
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const lab_variant *var = &pt->variants[v];
+        const ruleset_stats *st = &var->st;
+        pips_str_catf(out, "| %s |", var->name);
+        for (size_t k = 0; k < pt->n_vary; k++)
+            pips_str_catf(out, " %s |", var->values[k]);
+        pips_str_catf(out, " %lu |", st->games);
+        for (int s = 0; s < np_max; s++) {
+            pips_str_cat(out, " ");
+            if (s < st->np)
+                cat_rate(out, st->seat[s].score, st->seat[s].n);
+            else
+                pips_str_cat(out, "-");
+            pips_str_cat(out, " |");
+        }
+        pips_str_cat(out, " ");
+        cat_interval(out, lab_first_seat_advantage(st), "+");
+        pips_str_cat(out, " | ");
+        cat_rate(out, st->draws, (double)st->games);
+        pips_str_catf(out, " | %.2f | %.1f | ", st->len_mean, st->len_median);
+        cat_rate(out, st->capped, lab_cap_games(st));
+        if (pt->has_mcts && st->decisive_known)
+            pips_str_catf(out, " | %.3f", st->decisive_mean);
+        else
+            pips_str_cat(out, " | n/a");
+        pips_str_catf(out, " | %.2f |\n", st->branch_overall);
+    }
+    pips_str_cat(out, "\n");
+    const char *plots[16];
+    size_t n_plots = lab_sweep_metrics(pt, plots, 16);
+    for (size_t i = 0; i < n_plots; i++)
+        pips_str_catf(out, "![%s](sweep-%s.svg)\n", plots[i], plots[i]);
+    pips_str_cat(out, "\n");
+}
+
+static void markdown_comparisons(const pips_playtest *pt, pips_str *out)
+{
+    compared_list l;
+    comparisons(pt, &l);
+    size_t tests = 0;
+    for (size_t i = 0; i < l.n; i++)
+        tests += l.c[i].has_p;
+    pips_str_catf(out,
+                  "## Against variant A\n\nEach variant's figures against the first variant's "
+                  "(the same game seeds, treated as independent samples: conservative). "
+                  "Difference = variant - A with its 95%% interval (Newcombe for rates, "
+                  "normal for means); p: two-sided z-test (pooled for rates, Welch for means); "
+                  "p (Holm): Holm-Bonferroni adjusted over all %zu tests of this report, so "
+                  "p (Holm) < 0.05 holds the chance of any false finding below 5%%.\n\n"
+                  "| variant | figure | A | variant | difference | 95%% interval | p | p (Holm) |\n"
+                  "|---|---|---|---|---|---|---|---|\n",
+                  tests);
+    for (size_t i = 0; i < l.n; i++) {
+        const compared *c = &l.c[i];
+        pips_str_catf(out, "| %s | %s | %.3f | %.3f | %+.3f | ", pt->variants[c->variant].name,
+                      c->name, c->base, c->vs, c->diff);
+        if (c->has_interval)
+            pips_str_catf(out, "[%+.3f, %+.3f] | ", c->lo, c->hi);
+        else
+            pips_str_cat(out, "- | ");
+        if (c->has_p)
+            pips_str_catf(out, "%.3g | %.3g%s |\n", c->p, c->p_adj, c->p_adj < 0.05 ? " *" : "");
+        else
+            pips_str_cat(out, "- | - |\n");
+    }
+    pips_str_cat(out, "\n");
+    pips_free(NULL, l.c);
+}
+
 void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
 {
+    bool sweep = pt->n_variants > 1;
     pips_str_catf(out, "# Playtest: %s\n\n", pt->title);
     pips_str_catf(out, "Game `%s`, %lu games%s, seed %llu, seats %s.\n\nAgents:\n\n", pt->game,
-                  pt->games, pt->has_vs ? " per rule set" : "", (unsigned long long)pt->seed,
-                  pt->fixed_seats ? "fixed" : "rotated (each agent plays each seat in turn)");
+                  pt->games, sweep ? " per variant" : "", (unsigned long long)pt->seed,
+                  pt->n_agents == 1      ? "all taken by one agent"
+                  : pt->fixed_seats ? "fixed"
+                                    : "rotated (each agent plays each seat in turn)");
     for (size_t k = 0; k < pt->n_agents; k++)
         pips_str_catf(out, "%zu. `%s`\n", k + 1, pt->agents[k]);
-    pips_str_cat(out, "\nIntervals are 95% Wilson score intervals; a draw is a game without a "
-                      "single best seat.\n\n![seat win rates](seats.svg)\n\n"
-                      "![game lengths](lengths.svg)\n\n");
-    pips_str_catf(out, "## Rule set A%s\n\n", pt->has_vs ? "" : " (the only one)");
-    markdown_ruleset(pt, &pt->base, out);
-    if (pt->has_vs) {
-        pips_str_cat(out, "## Rule set B (--vs-opt)\n\n");
-        markdown_ruleset(pt, &pt->vs, out);
-        pips_str_cat(out, "## A against B\n\nThe same game seeds under both rule sets; "
-                          "difference = B - A with its 95% interval (Newcombe for rates, "
-                          "normal for means).\n\n| figure | A | B | B - A | 95% interval |\n"
-                          "|---|---|---|---|---|\n");
-        compared cmp[MAX_COMPARED];
-        size_t n = comparisons(pt, cmp, MAX_COMPARED);
-        for (size_t i = 0; i < n; i++) {
-            pips_str_catf(out, "| %s | %.3f | %.3f | %+.3f | ", cmp[i].name, cmp[i].base,
-                          cmp[i].vs, cmp[i].diff);
-            if (cmp[i].has_interval)
-                pips_str_catf(out, "[%+.3f, %+.3f] |\n", cmp[i].lo, cmp[i].hi);
-            else
-                pips_str_cat(out, "- |\n");
+    if (sweep) {
+        pips_str_catf(out, "\nVariants (%zu, %s):\n\n", pt->n_variants,
+                      pt->from_vs ? "the base rule set and --vs-opt"
+                                  : "every combination of the --vary values");
+        for (size_t v = 0; v < pt->n_variants; v++) {
+            char label[512];
+            lab_variant_label(pt, &pt->variants[v], label, sizeof label);
+            pips_str_catf(out, "- %s: `%s`\n", pt->variants[v].name, label);
         }
-        pips_str_cat(out, "\n");
+    }
+    pips_str_cat(out, "\nIntervals are 95% Wilson score intervals; a draw is a game without a "
+                      "single best seat; n/a marks a figure with no games behind it.\n\n"
+                      "![seat win rates](seats.svg)\n\n![game lengths](lengths.svg)\n\n");
+    markdown_exact(pt, out);
+    if (sweep) {
+        markdown_sweep(pt, out);
+        markdown_comparisons(pt, out);
+    }
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const lab_variant *var = &pt->variants[v];
+        if (sweep) {
+            char label[512];
+            lab_variant_label(pt, var, label, sizeof label);
+            pips_str_catf(out, "## Variant %s: %s\n\n", var->name, label);
+        } else {
+            pips_str_cat(out, "## Results\n\n");
+        }
+        markdown_variant(pt, var, out);
     }
 }
 
-static void markdown_timing(const pips_playtest *pt, pips_str *out)
+void pips_playtest_markdown_run(const pips_playtest *pt, pips_str *out)
+{
+    pips_str_catf(out, "## Run\n\n- command: `%s`\n- version: %s\n- date: %s\n- machine: %s\n",
+                  pt->command[0] ? pt->command : "(library call)", pt->version, pt->date,
+                  pt->machine);
+    if (pt->ranks > 1)
+        pips_str_catf(out, "- MPI ranks: %d\n", pt->ranks);
+    pips_str_cat(out, "\n");
+}
+
+void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out)
 {
     pips_str_catf(out,
                   "## Timing\n\n%d thread%s, %.2f s in all, %.1f games/s.\n\n| agent | moves | "
                   "mean s/move | max s/move |\n|---|---|---|---|\n",
                   pt->threads, pt->threads == 1 ? "" : "s", pt->seconds,
                   pips_playtest_games_per_second(pt));
-    for (size_t k = 0; k < pt->n_agents; k++)
-        pips_str_catf(out, "| %zu `%s` | %lu | %.5f | %.5f |\n", k + 1, pt->agents[k],
-                      pt->base.time_moves[k], pt->base.time_mean[k], pt->base.time_max[k]);
+    for (size_t k = 0; k < pt->n_agents; k++) {
+        double moves, mean, max;
+        agent_timing(pt, k, &moves, &mean, &max);
+        pips_str_catf(out, "| %zu `%s` | %.0f | %.5f | %.5f |\n", k + 1, pt->agents[k], moves,
+                      mean, max);
+    }
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const lab_exact *e = &pt->variants[v].exact;
+        if (e->state == LAB_EXACT_SOLVED)
+            pips_str_catf(out, "\nExact solve of variant %s: %.3f s.\n", pt->variants[v].name,
+                          e->seconds);
+        else if (e->state == LAB_EXACT_UNKNOWN && e->detail[0])
+            pips_str_catf(out, "\nExact solve of variant %s: %s.\n", pt->variants[v].name,
+                          e->detail);
+    }
+    pips_str_cat(out, "\n");
 }
 
-void pips_playtest_svg_seats(const pips_playtest *pt, pips_str *out)
+/* ---- CSV ----------------------------------------------------------------------- */
+
+static void csv_field(pips_str *out, const char *text)
 {
-    /* one group per seat; bars: each agent's win rate in that seat, or with
-     * a second rule set the seat's win rate under each rule set */
-    char labels[LAB_MAX_N][16], names[LAB_MAX_N][64];
-    const char *groups[LAB_MAX_N];
-    double v[LAB_MAX_N][LAB_MAX_N], lo[LAB_MAX_N][LAB_MAX_N], hi[LAB_MAX_N][LAB_MAX_N];
-    svg_series series[LAB_MAX_N];
-    size_t n_series = pt->has_vs ? 2 : pt->n_agents;
-    for (size_t k = 0; k < n_series; k++) {
-        if (pt->has_vs)
-            snprintf(names[k], sizeof names[k], "rule set %c", k ? 'B' : 'A');
-        else
-            snprintf(names[k], sizeof names[k], "%zu %.40s", k + 1, pt->agents[k]);
-        for (int s = 0; s < pt->np; s++) {
-            const wdl *x = pt->has_vs ? &(k ? &pt->vs : &pt->base)->seat[s]
-                                      : &pt->base.agent_seat[k][s];
-            v[k][s] = lab_rate(x->w, x->n);
-            pips_wilson(v[k][s], x->n, Z95, &lo[k][s], &hi[k][s]);
-        }
-        series[k] = (svg_series){names[k], v[k], lo[k], hi[k]};
+    if (!strpbrk(text, ",\"\n")) {
+        pips_str_cat(out, text);
+        return;
     }
-    for (int s = 0; s < pt->np; s++) {
-        snprintf(labels[s], sizeof labels[s], "seat %d", s + 1);
-        groups[s] = labels[s];
-    }
-    lab_svg_bars(out,
-                 pt->has_vs ? "Win rate by seat (95% Wilson intervals)"
-                            : "Win rate by agent and seat (95% Wilson intervals)",
-                 "win rate", groups, (size_t)pt->np, series, n_series, 1.0);
+    pips_str_cat(out, "\"");
+    for (const char *p = text; *p; p++)
+        pips_str_cat(out, *p == '"' ? "\"\"" : (char[2]){*p, 0});
+    pips_str_cat(out, "\"");
 }
 
-void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out)
+static void csv_interval(pips_str *out, lab_interval r)
 {
-    /* common bins over both rule sets */
-    const ruleset_stats *a = &pt->base, *b = &pt->vs;
-    double lo = a->len_min, hi = a->len_max;
-    if (pt->has_vs) {
-        lo = fmin(lo, b->len_min);
-        hi = fmax(hi, b->len_max);
-    }
-    double width = ceil((hi - lo + 1) / LAB_HIST_BINS);
-    if (width < 1)
-        width = 1;
-    int bins = (int)ceil((hi - lo + 1) / width);
-    if (bins > LAB_HIST_BINS)
-        bins = LAB_HIST_BINS;
-    double counts[2][LAB_HIST_BINS] = {{0}};
-    const ruleset_stats *sets[2] = {a, b};
-    double y_max = 0;
-    for (int r = 0; r < (pt->has_vs ? 2 : 1); r++)
-        for (int k = 0; k < LAB_HIST_BINS; k++) {
-            if (!sets[r]->hist[k])
-                continue;
-            /* re-bin by the bin's first length */
-            double first = sets[r]->hist_lo + k * sets[r]->hist_width;
-            int nb = (int)((first - lo) / width);
-            if (nb >= bins)
-                nb = bins - 1;
-            counts[r][nb] += (double)sets[r]->hist[k];
-        }
-    for (int r = 0; r < 2; r++)
-        for (int k = 0; k < bins; k++)
-            if (counts[r][k] > y_max)
-                y_max = counts[r][k];
-    char labels[LAB_HIST_BINS][24];
-    const char *groups[LAB_HIST_BINS];
-    for (int k = 0; k < bins; k++) {
-        double first = lo + k * width;
-        if (width > 1)
-            snprintf(labels[k], sizeof labels[k], "%.0f-%.0f", first, first + width - 1);
-        else
-            snprintf(labels[k], sizeof labels[k], "%.0f", first);
-        groups[k] = labels[k];
-    }
-    svg_series series[2] = {{pt->has_vs ? "rule set A" : "games", counts[0], NULL, NULL},
-                            {"rule set B", counts[1], NULL, NULL}};
-    lab_svg_bars(out, "Game length (moves)", "games", groups, (size_t)bins, series,
-                 pt->has_vs ? 2 : 1, y_max > 0 ? y_max * 1.1 : 1);
+    if (r.known)
+        pips_str_catf(out, ",%.6f,%.6f,%.6f", r.value, r.lo, r.hi);
+    else
+        pips_str_cat(out, ",,,");
 }
+
+void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
+{
+    int np_max = lab_max_seats(pt);
+    pips_str_cat(out, "variant");
+    for (size_t k = 0; k < pt->n_vary; k++) {
+        pips_str_cat(out, ",");
+        csv_field(out, pt->vary_keys[k]);
+    }
+    pips_str_cat(out, ",players,games");
+    for (int s = 0; s < np_max; s++)
+        pips_str_catf(out, ",seat%d_score,seat%d_lo,seat%d_hi", s + 1, s + 1, s + 1);
+    pips_str_cat(out, ",first_seat_advantage,first_seat_advantage_lo,first_seat_advantage_hi,"
+                      "draw_rate,draw_rate_lo,draw_rate_hi,mean_plies,median_plies,cap_rate,"
+                      "cap_rate_lo,cap_rate_hi,decisiveness,branching,exact_first_mover\n");
+    for (size_t v = 0; v < pt->n_variants; v++) {
+        const lab_variant *var = &pt->variants[v];
+        const ruleset_stats *st = &var->st;
+        pips_str_cat(out, var->name);
+        for (size_t k = 0; k < pt->n_vary; k++) {
+            pips_str_cat(out, ",");
+            csv_field(out, var->values[k]);
+        }
+        pips_str_catf(out, ",%d,%lu", st->np, st->games);
+        for (int s = 0; s < np_max; s++)
+            csv_interval(out, s < st->np ? lab_rate_interval(st->seat[s].score, st->seat[s].n)
+                                         : (lab_interval){0, 0, 0, false});
+        csv_interval(out, lab_first_seat_advantage(st));
+        csv_interval(out, lab_rate_interval(st->draws, (double)st->games));
+        pips_str_catf(out, ",%.4f,%.1f", st->len_mean, st->len_median);
+        csv_interval(out, lab_rate_interval(st->capped, lab_cap_games(st)));
+        if (pt->has_mcts && st->decisive_known)
+            pips_str_catf(out, ",%.6f", st->decisive_mean);
+        else
+            pips_str_cat(out, ",");
+        pips_str_catf(out, ",%.4f,%s\n", st->branch_overall,
+                      var->exact.state == LAB_EXACT_SOLVED ? lab_value_word(var->exact.value) : "");
+    }
+}
+
+/* ---- files --------------------------------------------------------------------- */
 
 static bool write_file(const char *dir, const char *name, const pips_str *text, pips_error *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (text->failed)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory writing %s", path);
     FILE *f = fopen(path, "w");
     if (!f)
         return pips_fail(err, PIPS_ERR_IO, "cannot write %s: %s", path, strerror(errno));
@@ -455,48 +882,106 @@ static bool write_file(const char *dir, const char *name, const pips_str *text, 
     return true;
 }
 
-bool pips_playtest_write(const pips_playtest *pt, const char *dir, pips_error *err)
+/* A record file name of ours: capital letters, '-', six or more digits, ".json". */
+static bool is_record_name(const char *name)
 {
+    const char *p = name;
+    while (*p >= 'A' && *p <= 'Z')
+        p++;
+    if (p == name || *p++ != '-')
+        return false;
+    const char *digits = p;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p - digits >= 6 && !strcmp(p, ".json");
+}
+
+/* Removes the record files an earlier run left in sub. */
+static bool clear_records(const char *sub, unsigned long *removed, pips_error *err)
+{
+    DIR *d = opendir(sub);
+    if (!d)
+        return errno == ENOENT ? true
+                               : pips_fail(err, PIPS_ERR_IO, "cannot read folder %s: %s", sub,
+                                           strerror(errno));
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (!is_record_name(e->d_name))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%.3800s/%.255s", sub, e->d_name);
+        if (remove(path) != 0)
+            ok = pips_fail(err, PIPS_ERR_IO, "cannot remove the old record %s: %s", path,
+                           strerror(errno));
+        else
+            ++*removed;
+    }
+    closedir(d);
+    return ok;
+}
+
+bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long *removed,
+                         pips_error *err)
+{
+    unsigned long gone = 0;
+    if (removed)
+        *removed = 0;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", dir, strerror(errno));
+    char sub[4096];
+    snprintf(sub, sizeof sub, "%s/records", dir);
+    /* records of an earlier run would pass for this run's */
+    bool ok = clear_records(sub, &gone, err);
+    if (removed)
+        *removed = gone;
     pips_str s;
     pips_str_init(&s, NULL);
-    bool ok = true;
-    pips_playtest_markdown(pt, &s);
-    markdown_timing(pt, &s);
-    ok = ok && write_file(dir, "report.md", &s, err);
+    if (ok) {
+        pips_playtest_markdown(pt, &s);
+        pips_playtest_markdown_run(pt, &s);
+        pips_playtest_markdown_timing(pt, &s);
+        ok = write_file(dir, "report.md", &s, err);
+    }
     pips_str_clear(&s);
     if (ok && !pips_playtest_json(pt, true, &s))
         ok = pips_fail(err, PIPS_ERR_NOMEM, "out of memory writing JSON");
     ok = ok && write_file(dir, "report.json", &s, err);
+    pips_str_clear(&s);
+    pips_playtest_csv(pt, &s);
+    ok = ok && write_file(dir, "sweep.csv", &s, err);
     pips_str_clear(&s);
     pips_playtest_svg_seats(pt, &s);
     ok = ok && write_file(dir, "seats.svg", &s, err);
     pips_str_clear(&s);
     pips_playtest_svg_lengths(pt, &s);
     ok = ok && write_file(dir, "lengths.svg", &s, err);
+    const char *metrics[16];
+    size_t n_metrics = pt->n_variants > 1 ? lab_sweep_metrics(pt, metrics, 16) : 0;
+    for (size_t i = 0; ok && i < n_metrics; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "sweep-%s.svg", metrics[i]);
+        pips_str_clear(&s);
+        lab_svg_sweep_metric(pt, metrics[i], &s);
+        ok = write_file(dir, name, &s, err);
+    }
     pips_str_free(&s);
-    if (ok && pt->records[0]) {
-        char sub[4096];
-        snprintf(sub, sizeof sub, "%s/records", dir);
+    bool records = pt->n_variants && pt->variants[0].records;
+    if (ok && records) {
         if (mkdir(sub, 0777) != 0 && errno != EEXIST)
             return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", sub,
                              strerror(errno));
-        for (int r = 0; r < 2 && ok; r++)
-            for (unsigned long i = 0; pt->records[r] && i < pt->games && ok; i++) {
+        for (size_t v = 0; v < pt->n_variants && ok; v++)
+            for (unsigned long i = 0; i < pt->games && ok; i++) {
+                const lab_variant *var = &pt->variants[v];
                 char name[64];
                 pips_str t;
-                snprintf(name, sizeof name, "%c-%06lu.json", r ? 'B' : 'A', i + 1);
+                snprintf(name, sizeof name, "%s-%06lu.json", var->name, i + 1);
                 pips_str_init(&t, NULL);
-                pips_str_cat(&t, pt->records[r][i]);
+                pips_str_cat(&t, var->records[i] ? var->records[i] : "");
                 ok = write_file(sub, name, &t, err);
                 pips_str_free(&t);
             }
     }
     return ok;
-}
-
-void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out)
-{
-    markdown_timing(pt, out);
 }

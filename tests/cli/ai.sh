@@ -18,14 +18,14 @@ awk '{ exit !($3 > 0.99) }' <<<"$top"; check "the best move is a win ($top)" $?
 "$PIPS" analyze tictacdoh --state '-' --agent nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "analyze rejects an unknown agent" $?
 
 # Same seed, same report, whatever --threads (timing aside).
-"$PIPS" playtest tictacdoh --seats greedy,mcts:iters=200 --games 12 --seed 3 --threads 1 --out "$tmp/a" --records >/dev/null 2>&1
+"$PIPS" playtest tictacdoh --seats greedy,mcts:iters=200 --games 12 --seed 3 --exact-seconds 0 --threads 1 --out "$tmp/a" --records >/dev/null 2>&1
 check "playtest runs (1 thread)" $?
-"$PIPS" playtest tictacdoh --seats greedy,mcts:iters=200 --games 12 --seed 3 --threads 2 --out "$tmp/b" >/dev/null 2>&1
+"$PIPS" playtest tictacdoh --seats greedy,mcts:iters=200 --games 12 --seed 3 --exact-seconds 0 --threads 2 --out "$tmp/b" >/dev/null 2>&1
 check "playtest runs (2 threads)" $?
 strip() { python3 -c 'import json,sys
 def clean(v):
     if isinstance(v, dict):
-        return {k: clean(x) for k, x in v.items() if "time" not in k and "second" not in k and "rate" not in k and k != "threads"}
+        return {k: clean(x) for k, x in v.items() if "time" not in k and "second" not in k and "rate" not in k and k not in ("threads", "run")}
     if isinstance(v, list):
         return [clean(x) for x in v]
     return v
@@ -34,7 +34,7 @@ print(json.dumps(clean(json.load(open(sys.argv[1]))), sort_keys=True))' "$1"; }
 for f in report.md seats.svg lengths.svg; do [ -s "$tmp/a/$f" ]; check "playtest wrote $f" $?; done
 n=$(ls "$tmp/a/records" | wc -l); [ "$n" = 12 ]; check "one record per game ($n)" $?
 "$PIPS" replay "$(ls "$tmp/a/records"/* | head -n 1)" >/dev/null; check "a playtest record replays" $?
-"$PIPS" playtest tictacdoh --seats greedy --games 2 >/dev/null 2>&1; [ $? -ne 0 ]; check "playtest needs one agent per seat" $?
+"$PIPS" playtest tictacdoh --seats greedy,random,greedy --games 2 >/dev/null 2>&1; [ $? -ne 0 ]; check "playtest needs one agent per seat (or one for all)" $?
 
 # A variant comparison and a game with chance.
 "$PIPS" playtest ziggurat --opt players=2 --opt max_turns=60 --seats random,greedy --games 4 --seed 1 \

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # playtest.sh PIPS SOURCE_DIR — the MPI build: `mpirun -np K pips playtest`
-# must give the same report (timing aside) and the same records as one
-# process, for 2 and 3 local ranks.
+# must write the same files as one process, for 2 and 3 local ranks: the
+# same report.json (the run's description and timing aside), report.md
+# (its Run and Timing sections aside), sweep.csv and SVG plots byte for
+# byte, and the same records — for a plain playtest and for a sweep whose
+# variants differ in seat count and have exact values.
 set -u
 PIPS=$1
 tmp=$(mktemp -d)
@@ -9,23 +12,38 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-args=(playtest tictacdoh --seats greedy,mcts:iters=200 --games 18 --seed 11 --records)
-"$PIPS" "${args[@]}" --out "$tmp/one" >/dev/null 2>&1; check "single process" $?
 strip() { python3 -c 'import json,sys
-def clean(v):
-    if isinstance(v, dict):
-        return {k: clean(x) for k, x in v.items() if "time" not in k and "second" not in k and "rate" not in k and k not in ("threads", "ranks")}
-    if isinstance(v, list):
-        return [clean(x) for x in v]
-    return v
-print(json.dumps(clean(json.load(open(sys.argv[1]))), sort_keys=True))' "$1"; }
-records() { (cd "$1/records" && for f in *; do grep -v '"started"\|"finished"' "$f"; done) | md5sum; }
+r = json.load(open(sys.argv[1]))
+r.pop("run", None); r.pop("timing", None)
+print(json.dumps(r, sort_keys=True))' "$1"; }
+# report.md without the sections that describe the run (date, machine, timing)
+body() { sed '/^## Run$/,$d' "$1" | md5sum; }
+records() { (cd "$1/records" && for f in *; do echo "$f"; grep -v '"started"\|"finished"' "$f"; done) | md5sum; }
+same_files() { # DIR_A DIR_B LABEL
+    [ "$(strip "$1/report.json")" = "$(strip "$2/report.json")" ]; check "$3: report.json equals the single-process one" $?
+    [ "$(body "$1/report.md")" = "$(body "$2/report.md")" ]; check "$3: report.md equals it (run and timing aside)" $?
+    local f diff=0
+    for f in "$1"/*.svg "$1"/sweep.csv; do cmp -s "$f" "$2/$(basename "$f")" || { diff=1; echo "  differs: $(basename "$f")"; }; done
+    check "$3: sweep.csv and every SVG are byte-identical" $diff
+}
+
+plain=(playtest tictacdoh --seats greedy,mcts:iters=200 --games 18 --seed 11 --records --exact-seconds 0)
+sweep=(playtest nimitz --opt board=3x3 --seats mcts:iters=100 --games 10 --seed 5 --vary players=2,3
+       --vary colors=2,3 --records --exact-seconds 20 --exact-mb 64)
+"$PIPS" "${plain[@]}" --out "$tmp/one" >/dev/null 2>&1; check "single process" $?
+"$PIPS" "${sweep[@]}" --out "$tmp/sone" >/dev/null 2>&1; check "single process sweep" $?
+grep -q '"status": "solved"' "$tmp/sone/report.json"; check "the sweep has exact values" $?
 for np in 2 3; do
-    mpirun --oversubscribe -np $np "$PIPS" "${args[@]}" --out "$tmp/mpi$np" >/dev/null 2>"$tmp/err$np"
+    mpirun --oversubscribe -np $np "$PIPS" "${plain[@]}" --out "$tmp/mpi$np" >/dev/null 2>"$tmp/err$np"
     check "mpirun -np $np ($(tail -n 1 "$tmp/err$np"))" $?
-    [ "$(strip "$tmp/one/report.json")" = "$(strip "$tmp/mpi$np/report.json")" ]
-    check "report from $np ranks equals the single-process report" $?
+    same_files "$tmp/one" "$tmp/mpi$np" "$np ranks"
     [ "$(records "$tmp/one")" = "$(records "$tmp/mpi$np")" ]
     check "records from $np ranks equal the single-process records" $?
+    mpirun --oversubscribe -np $np "$PIPS" "${sweep[@]}" --out "$tmp/smpi$np" >/dev/null 2>"$tmp/serr$np"
+    check "sweep under mpirun -np $np ($(tail -n 1 "$tmp/serr$np"))" $?
+    same_files "$tmp/sone" "$tmp/smpi$np" "sweep, $np ranks"
+    [ "$(records "$tmp/sone")" = "$(records "$tmp/smpi$np")" ]
+    check "sweep records from $np ranks equal the single-process records" $?
+    grep -q "^- MPI ranks: $np" "$tmp/smpi$np/report.md"; check "the report names the $np ranks" $?
 done
 exit $fail

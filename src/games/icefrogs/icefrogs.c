@@ -657,6 +657,13 @@ static void icf_result_text(const pips_game *g, const void *state, pips_str *out
     }
 }
 
+/* The lab's cap rate: a draw by max_plies (ICF-R11) is a cap. */
+static bool icf_capped(const pips_game *g, const void *state)
+{
+    (void)g;
+    return ((const icf_state *)state)->status == ICF_DRAW_PLIES;
+}
+
 /* ---- move text ---- */
 
 static void icf_move_to_text(const pips_game *g, const void *state, pips_move m, char *buf)
@@ -1174,6 +1181,7 @@ const pips_game_def pips_icefrogs_def = {
     .apply = icf_apply,
     .returns = icf_returns,
     .result_text = icf_result_text,
+    .capped = icf_capped,
     .move_to_text = icf_move_to_text,
     .move_from_text = icf_move_from_text,
     .state_to_text = icf_state_to_text,

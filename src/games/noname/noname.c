@@ -259,6 +259,16 @@ static void nn_result_text(const pips_game *g, const void *state, pips_str *out)
     pips_str_cat(out, ")");
 }
 
+/* The lab's cap rate: over by the turn cap (NON-R13), not by empty pads or
+ * a round of skips. */
+static bool nn_capped(const pips_game *g, const void *state)
+{
+    const nn_state *s = state;
+    const nn_config *c = cfg(g);
+    return s->over && !nn_pads_empty(s) && s->passes < s->n_seats && c->turn_cap &&
+           s->turn > (uint32_t)c->turn_cap;
+}
+
 /* ---- notation (NON §11) ---- */
 
 static int fmt_place(const nn_place *p, char *buf, size_t cap)
@@ -1117,6 +1127,7 @@ const pips_game_def pips_noname_def = {
     .returns = nn_returns,
     .scores = nn_scores_hook,
     .result_text = nn_result_text,
+    .capped = nn_capped,
     .move_to_text = nn_move_to_text,
     .move_from_text = nn_move_from_text,
     .state_to_text = nn_state_to_text,

@@ -1367,6 +1367,13 @@ static void zig_returns(const pips_game *gm, const void *state, double *out)
         out[i] = n ? (won[i] ? 1.0 : 0.0) : 0.5;
 }
 
+/* The lab's cap rate: Ziggurat's only draw is the turn cap (ZIG-R24). */
+static bool zig_capped(const pips_game *gm, const void *state)
+{
+    (void)gm;
+    return ((const zig_state *)state)->result == RES_DRAW;
+}
+
 static void zig_result_text(const pips_game *gm, const void *state, pips_str *out)
 {
     const zig_config *k = gm->config;
@@ -2210,6 +2217,7 @@ const pips_game_def pips_ziggurat_def = {
     .apply = zig_apply,
     .returns = zig_returns,
     .result_text = zig_result_text,
+    .capped = zig_capped,
     .move_to_text = zig_move_to_text,
     .move_from_text = zig_move_from_text,
     .state_to_text = zig_state_to_text,

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# sweep.sh — `pips playtest --vary`, end to end: the grid of variants with
+# one agent in every seat (the seat count follows the variant), the files
+# (sweep.csv, one SVG per metric), the run's description in the report,
+# whole numbers in the JSON, the --games limit, old records cleared, the
+# exact value beside the measured rates, and the progress bar's time left.
+set -u
+PIPS=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+
+"$PIPS" playtest icefrogs --seats random --games 4 --seed 2 --vary players=2,3 \
+    --vary max_plies=4,300 --out "$tmp/s" >"$tmp/s.md" 2>"$tmp/s.err"
+check "a sweep over players and max_plies runs ($(tail -n 1 "$tmp/s.err"))" $?
+n=$(wc -l <"$tmp/s/sweep.csv"); [ "$n" = 5 ]; check "sweep.csv: a header and 4 variants ($n lines)" $?
+head -n 1 "$tmp/s/sweep.csv" | grep -q '^variant,players,max_plies,players,games,seat1_score,.*,first_seat_advantage,.*draw_rate,.*mean_plies,median_plies,cap_rate,.*decisiveness,branching'
+check "sweep.csv names the columns" $?
+grep -q '^C,3,4,3,4,' "$tmp/s/sweep.csv"; check "variant C: 3 players, max_plies 4, 4 games" $?
+python3 - "$tmp/s/sweep.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+# max_plies=4 stops every game at the cap; 300 lets random frogs finish some
+assert [r["cap_rate"] for r in rows][0::2] == ["1.000000", "1.000000"], rows
+assert rows[0]["seat3_score"] == "" and rows[2]["seat3_score"] != "", rows
+PY
+check "the cap rate and the absent third seat in sweep.csv" $?
+for m in seat-scores first-seat-advantage draw-rate mean-plies median-plies cap-rate branching; do
+    grep -q '^<svg ' "$tmp/s/sweep-$m.svg"; check "sweep-$m.svg written" $?
+done
+grep -q '^- command: `pips playtest icefrogs --seats random --games 4 --seed 2 --vary players=2,3' "$tmp/s/report.md"
+check "the report records the command line" $?
+grep -q '^- version: ' "$tmp/s/report.md" && grep -q '^- date: 20' "$tmp/s/report.md" && grep -q "^- machine: $(uname -s)" "$tmp/s/report.md"
+check "the report records the version, date and machine" $?
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["run"]["command"].startswith("pips playtest"); assert r["run"]["version"] and r["run"]["date"] and r["run"]["machine"]' "$tmp/s/report.json"
+check "report.json records the run" $?
+! grep -Eq '"(games|wins|draws|losses|capped|unfinished)": [0-9]+\.0' "$tmp/s/report.json"
+check "counts are integers in report.json" $?
+grep -q '| p (Holm) |' "$tmp/s/report.md"; check "the comparisons carry Holm-adjusted p-values" $?
+
+# ';' separates values that hold commas
+"$PIPS" playtest icefrogs --seats random --games 2 --vary 'players=2;3' >"$tmp/semi.md" 2>&1
+check "--vary with ';' between values" $?
+grep -q '^- B: `players=3`' "$tmp/semi.md"; check "';' gives the variant players=3" $?
+
+# errors
+out=$("$PIPS" playtest tictacdoh --seats random --games 2147483647 2>&1); [ $? = 2 ]
+check "--games 2147483647 is refused" $?
+grep -q 'from 1 to 100000000' <<<"$out"; check "and the message states the maximum ($out)" $?
+out=$("$PIPS" playtest icefrogs --seats random,greedy --games 2 --vary players=2,3 2>&1); [ $? = 2 ]
+check "two agents cannot fill a 3-player variant" $?
+grep -q 'variant B (' <<<"$out"; check "the error names the variant ($out)" $?
+"$PIPS" playtest icefrogs --seats random --games 2 --vary players 2>/dev/null; [ $? = 2 ]
+check "--vary without values is refused" $?
+
+# records of an earlier run are removed, with a message
+"$PIPS" playtest tictacdoh --seats random --games 4 --records --out "$tmp/r" --exact-seconds 0 >/dev/null 2>&1
+"$PIPS" playtest tictacdoh --seats random --games 2 --records --out "$tmp/r" --exact-seconds 0 >/dev/null 2>"$tmp/r.err"
+check "a second run into the same folder" $?
+grep -q 'removed 4 records of an earlier run' "$tmp/r.err"; check "it says it removed the 4 old records" $?
+n=$(ls "$tmp/r/records" | wc -l); [ "$n" = 2 ]; check "only this run's 2 records remain ($n)" $?
+
+# agents against the game: Nimitz 3x3, 3 colours is a proven first-player win
+"$PIPS" playtest nimitz --opt board=3x3 --opt colors=3 --seats random --games 20 --seed 1 \
+    >"$tmp/n.md" 2>&1
+check "a Nimitz 3x3 playtest" $?
+grep -q 'first mover (seat 1) wins with perfect play' "$tmp/n.md"; check "the report gives the exact value" $?
+grep -q 'Warning: the agents disagree' "$tmp/n.md"; check "and warns that random agents disagree" $?
+
+# the progress bar (on a terminal) shows the time left
+script -qec "$PIPS playtest tictacdoh --seats random --games 30 --exact-seconds 0" /dev/null \
+    >"$tmp/tty.txt" 2>&1
+grep -q '30/30 games, [0-9]*s left' "$tmp/tty.txt"; check "the progress bar shows the time left" $?
+exit $fail
