@@ -312,6 +312,60 @@ static void test_undo_needs_every_human_seat(void **st)
     pips_server_free(s);
 }
 
+/* GET /api/rules is the lobby's option schema; /api/agents says what can
+ * play a game under given options (issue 17: alphabeta is not offered for
+ * Ziggurat, nor for three-player IceFrogs). */
+static void test_rules_schema_and_agents(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    reply r = call(s, "GET", "/api/rules", NULL);
+    assert_int_equal(r.status, 200);
+    size_t i;
+    json_t *gj;
+    bool saw_zig = false;
+    json_array_foreach(json_object_get(r.json, "games"), i, gj) {
+        json_t *opts = json_object_get(gj, "options"), *o;
+        size_t k;
+        json_array_foreach(opts, k, o) {
+            assert_true(json_is_string(json_object_get(o, "type")));
+            assert_true(json_is_string(json_object_get(o, "description")));
+            assert_non_null(json_object_get(o, "default"));
+        }
+        assert_true(json_array_size(json_object_get(gj, "agents")) >= 3);
+        assert_true(json_is_string(json_object_get(json_object_get(gj, "levels"), "easy")));
+        if (!strcmp(json_string_value(json_object_get(gj, "name")), "ziggurat")) {
+            saw_zig = true;
+            json_t *a;
+            json_array_foreach(json_object_get(gj, "agents"), k, a)
+                assert_string_not_equal(json_string_value(a), "alphabeta");
+        }
+    }
+    assert_true(saw_zig);
+    reply_free(&r);
+    r = call(s, "GET", "/api/agents?game=icefrogs&options={\"players\":3}", NULL);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "players")), 3);
+    json_t *a;
+    json_array_foreach(json_object_get(r.json, "agents"), i, a)
+        assert_string_not_equal(json_string_value(a), "alphabeta");
+    reply_free(&r);
+    r = call(s, "GET", "/api/agents?game=icefrogs&options={\"players\":2}", NULL);
+    bool alphabeta = false;
+    json_array_foreach(json_object_get(r.json, "agents"), i, a)
+        alphabeta |= !strcmp(json_string_value(a), "alphabeta");
+    assert_true(alphabeta);
+    reply_free(&r);
+    r = call(s, "GET", "/api/agents?game=icefrogs&options={\"players\":9}", NULL);
+    assert_int_equal(r.status, 400);
+    assert_non_null(strstr(json_string_value(json_object_get(r.json, "error")), "players"));
+    reply_free(&r);
+    r = call(s, "GET", "/api/agents?game=icefrogs&options={\"players\":[3]}", NULL);
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+    pips_server_free(s);
+}
+
 static void test_resign_and_records(void **st)
 {
     (void)st;
@@ -614,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_moves_need_the_seat_token),
         cmocka_unit_test(test_agent_replies),
         cmocka_unit_test(test_undo_needs_every_human_seat),
+        cmocka_unit_test(test_rules_schema_and_agents),
         cmocka_unit_test(test_resign_and_records),
         cmocka_unit_test(test_games_survive_a_restart),
         cmocka_unit_test(test_game_limit),

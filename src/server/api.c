@@ -252,28 +252,63 @@ static bool read_seats(const json_t *seats, int n, const char **names, pips_erro
 
 /* ---- handlers ---- */
 
+/* The agent kinds that can play game g (some refuse a game: alphabeta
+ * needs two players and no dice), with their normalised spec. */
+static json_t *agents_for(const pips_game *g)
+{
+    json_t *a = json_array();
+    for (const char *const *k = pips_agent_kinds(); *k; k++) {
+        if (pips_agent_level_spec(g, *k)) /* a level: levels_for describes those */
+            continue;
+        pips_error err;
+        pips_agent *ag = pips_agent_new(g, *k, 1, &err);
+        if (!ag)
+            continue;
+        json_array_append_new(a, json_string(*k));
+        pips_agent_free(ag);
+    }
+    return a;
+}
+
+/* What each strength level stands for in game g ("hard": "mcts:iters=10000"). */
+static json_t *levels_for(const pips_game *g)
+{
+    static const char *const names[] = {"easy", "medium", "hard", "max"};
+    json_t *o = json_object();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *spec = pips_agent_level_spec(g, names[i]);
+        pips_error err;
+        pips_agent *ag = spec ? pips_agent_new(g, names[i], 1, &err) : NULL;
+        if (ag) /* a level whose agent refuses this game is not offered */
+            json_object_set_new(o, names[i], json_string(pips_agent_spec(ag)));
+        pips_agent_free(ag);
+    }
+    return o;
+}
+
 static json_t *rules_json(const pips_server *s)
 {
     json_t *o = json_object(), *games = json_array();
     for (size_t i = 0; i < pips_game_count(); i++) {
         const pips_game_def *d = pips_game_def_at(i);
-        json_t *gj = json_object();
+        pips_str schema;
+        pips_str_init(&schema, NULL);
+        json_error_t je;
+        json_t *gj = pips_game_schema_json(d, &schema, NULL)
+                         ? json_loads(pips_str_cstr(&schema), 0, &je)
+                         : NULL;
+        pips_str_free(&schema);
+        if (!gj)
+            gj = json_object();
+        pips_game *g = pips_game_new_def(d, NULL, 0, NULL, NULL);
         json_object_set_new(gj, "name", json_string(d->name));
         json_object_set_new(gj, "title", json_string(d->title));
-        pips_game *g = pips_game_new(d->name, NULL, 0, NULL, NULL);
         json_object_set_new(gj, "players", g ? json_integer(pips_num_players(g)) : json_null());
-        pips_game_free(g);
         json_object_set_new(gj, "chance", json_boolean(d->flags & PIPS_GAME_CHANCE));
         json_object_set_new(gj, "enumerable", json_boolean(!(d->flags & PIPS_GAME_NOT_ENUMERABLE)));
-        json_t *opts = json_array();
-        for (size_t k = 0; k < d->n_options; k++) {
-            json_t *oj = json_object();
-            json_object_set_new(oj, "key", json_string(d->options[k].key));
-            json_object_set_new(oj, "default", json_string(d->options[k].default_value));
-            json_object_set_new(oj, "help", json_string(d->options[k].help ? d->options[k].help : ""));
-            json_array_append_new(opts, oj);
-        }
-        json_object_set_new(gj, "options", opts);
+        json_object_set_new(gj, "agents", g ? agents_for(g) : json_array());
+        json_object_set_new(gj, "levels", g ? levels_for(g) : json_object());
+        pips_game_free(g);
         json_object_set_new(gj, "rules", json_string(d->rules_text ? d->rules_text : ""));
         json_object_set_new(gj, "notation", json_string(d->notation_text ? d->notation_text : ""));
         json_array_append_new(games, gj);
@@ -294,6 +329,37 @@ static json_t *rules_json(const pips_server *s)
     json_object_set_new(limits, "max_think_seconds", json_real(s->cfg.max_think_seconds));
     json_object_set_new(o, "limits", limits);
     return o;
+}
+
+/* GET /api/agents?game=G&options={...}: what can play G with these options
+ * (the lobby asks again when an option such as players changes). */
+static void agents_for_options(const pips_http_request *req, pips_http_response *res)
+{
+    char name[64], opts[2048];
+    if (!query_param(req->query, "game", name, sizeof name)) {
+        reply_error(res, 400, "game: expected ?game=NAME");
+        return;
+    }
+    json_t *o = NULL;
+    json_error_t je;
+    if (query_param(req->query, "options", opts, sizeof opts) &&
+        !(o = json_loads(opts, 0, &je))) {
+        reply_error(res, 400, "options: invalid JSON: %s", je.text);
+        return;
+    }
+    pips_error err;
+    pips_game *g = play_game_from_json(name, o, NULL, &err);
+    json_decref(o);
+    if (!g) {
+        reply_error(res, 400, "%s", err.msg);
+        return;
+    }
+    json_t *r = json_object();
+    json_object_set_new(r, "players", json_integer(pips_num_players(g)));
+    json_object_set_new(r, "agents", agents_for(g));
+    json_object_set_new(r, "levels", levels_for(g));
+    pips_game_free(g);
+    reply_json(res, 200, r);
 }
 
 static void list_games(pips_server *s, pips_http_response *res)
@@ -767,6 +833,13 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
             reply_error(res, 405, "use GET");
         else
             reply_json(res, 200, rules_json(s));
+        return;
+    }
+    if (!strcmp(api, "agents")) {
+        if (!get)
+            reply_error(res, 405, "use GET");
+        else
+            agents_for_options(req, res);
         return;
     }
     if (!strcmp(api, "games")) {
