@@ -33,21 +33,6 @@ int cli_rules(int argc, char **argv)
     return 0;
 }
 
-int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
-                    size_t *nopts)
-{
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "%s: --opt needs KEY=VALUE\n", prog);
-        return 0;
-    }
-    if (*nopts >= PIPS_MAX_OPTIONS) {
-        fprintf(stderr, "%s: too many --opt (at most %d)\n", prog, PIPS_MAX_OPTIONS);
-        return 0;
-    }
-    opts[(*nopts)++] = argv[++*i];
-    return 1;
-}
-
 static void solve_progress(void *ud, uint64_t positions, double seconds)
 {
     (void)ud;
