@@ -180,10 +180,13 @@ int main(int argc, char **argv)
            idle, streams, moves, rt[moves / 2] * 1000, rt[moves - 1] * 1000, streams - missing,
            streams);
     int status = 0;
-    if (missing)
-        status = fprintf(stderr, "FAIL: %d streams missed the last move\n", missing), 1;
-    else if (rt[moves / 2] > 0.1)
-        status = fprintf(stderr, "FAIL: median round trip over 100 ms\n"), 1;
+    if (missing) {
+        fprintf(stderr, "FAIL: %d streams missed the last move\n", missing);
+        status = 1;
+    } else if (rt[moves / 2] > 0.1) {
+        fprintf(stderr, "FAIL: median round trip over 100 ms\n");
+        status = 1;
+    }
     for (int i = 0; i < idle; i++)
         close(idle_fd[i]);
     for (int i = 0; i < streams; i++) {
