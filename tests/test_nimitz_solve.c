@@ -68,7 +68,7 @@ static void check_variant(const char *opts, bool misere, int threads)
     if (res.value != (win ? PIPS_WIN : PIPS_LOSS))
         fail_msg("%s: solver says %s, minimax (%llu nodes) says %s", full,
                  pips_value_name(res.value), (unsigned long long)nodes, win ? "win" : "loss");
-    assert_true(res.positions > 0 && res.nodes > 0 && res.memory_bytes > 0);
+    assert_true(res.nodes > 0 && res.memory_bytes > 0); /* a root won at once stores nothing */
     free(buf);
     free(s);
     pips_game_free(g);

@@ -47,10 +47,22 @@ int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char 
     return 1;
 }
 
+/* Progress of a long solve on stderr, at most once a second: a line that
+ * redraws itself on a terminal, one line each time otherwise. */
+typedef struct solve_meter {
+    double last;
+    bool tty;
+} solve_meter;
+
 static void solve_progress(void *ud, uint64_t positions, double seconds)
 {
-    (void)ud;
-    fprintf(stderr, "\rsolving: %llu positions, %.0f s", (unsigned long long)positions, seconds);
+    solve_meter *m = ud;
+    if (seconds < m->last + 1.0)
+        return;
+    m->last = seconds;
+    fprintf(stderr, "%ssolving: %llu positions, %.0f s, %.0f positions/s%s",
+            m->tty ? "\r" : "", (unsigned long long)positions, seconds,
+            seconds > 0 ? (double)positions / seconds : 0.0, m->tty ? "" : "\n");
     fflush(stderr);
 }
 
@@ -95,12 +107,12 @@ int cli_solve(int argc, char **argv)
     pips_game *g = cli_make_game("pips solve", name, opts, nopts);
     if (!g)
         return 2;
-    pips_solve_opts so = {(int)threads, (size_t)table_mb, isatty(2) ? solve_progress : NULL,
-                          NULL};
+    solve_meter meter = {0.0, isatty(2)};
+    pips_solve_opts so = {(int)threads, (size_t)table_mb, solve_progress, &meter};
     pips_solve_result res;
     pips_error err;
     bool ok = pips_solve(g, &so, &res, &err);
-    if (so.progress)
+    if (meter.tty && meter.last > 0)
         fprintf(stderr, "\n");
     pips_game_free(g);
     if (!ok) {
