@@ -60,10 +60,10 @@ static void check_variant(const char *opts, bool misere, int threads)
     g->def->initial(g, s);
     uint64_t nodes = 0;
     bool win = brute_wins(g, s, buf, cap, misere, &nodes);
-    pips_solve_opts so = {threads, 16, NULL, NULL};
+    pips_solve_opts so = {threads, 16, NULL, NULL, 0, 0, NULL, NULL};
     pips_solve_result res;
     pips_error err;
-    if (!g->def->solve(g, &so, &res, &err))
+    if (!pips_solve(g, &so, &res, &err))
         fail_msg("solve %s: %s", full, err.msg);
     if (res.value != (win ? PIPS_WIN : PIPS_LOSS))
         fail_msg("%s: solver says %s, minimax (%llu nodes) says %s", full,
@@ -107,10 +107,9 @@ static void test_two_threads(void **st)
     check_variant("board=1x3 colors=3", false, 2);
 }
 
-static void count_progress(void *ud, uint64_t positions, double seconds)
+static void count_progress(void *ud, const pips_solve_progress *p)
 {
-    (void)positions;
-    (void)seconds;
+    (void)p;
     (*(int *)ud)++;
 }
 
@@ -120,12 +119,12 @@ static void test_progress_and_threads_agree(void **st)
     (void)st;
     pips_game *g = make_game("board=2x2 colors=3");
     int calls = 0;
-    pips_solve_opts so = {1, 32, count_progress, &calls};
+    pips_solve_opts so = {1, 32, count_progress, &calls, 0, 0, NULL, NULL};
     pips_solve_result one, two;
     pips_error err;
-    assert_true(g->def->solve(g, &so, &one, &err));
+    assert_true(pips_solve(g, &so, &one, &err));
     so.threads = 2;
-    assert_true(g->def->solve(g, &so, &two, &err));
+    assert_true(pips_solve(g, &so, &two, &err));
     assert_int_equal(one.value, two.value);
     assert_true(calls > 0 || one.nodes < 65536);
     pips_game_free(g);
@@ -148,10 +147,10 @@ static void test_turned_layouts_agree(void **st)
                 snprintf(opts, sizeof opts, "%s colors=3 misere=%s", family[f][i],
                          misere ? "true" : "false");
                 pips_game *g = make_game(opts);
-                pips_solve_opts so = {1, 16, NULL, NULL};
+                pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
                 pips_solve_result res;
                 pips_error err;
-                assert_true(g->def->solve(g, &so, &res, &err));
+                assert_true(pips_solve(g, &so, &res, &err));
                 if (first == -2)
                     first = res.value;
                 else if ((int)res.value != first)
@@ -167,15 +166,15 @@ static void test_refuses_more_players(void **st)
 {
     (void)st;
     pips_game *g = make_game("board=1x2 players=3");
-    pips_solve_opts so = {1, 16, NULL, NULL};
+    pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
     pips_solve_result res;
     pips_error err;
-    assert_false(g->def->solve(g, &so, &res, &err));
+    assert_false(pips_solve(g, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "2 players"));
     pips_game_free(g);
     g = make_game("board=volcano");
-    assert_false(g->def->solve(g, &so, &res, &err));
+    assert_false(pips_solve(g, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
     pips_game_free(g);
 }

@@ -58,10 +58,13 @@ typedef struct solver {
     atomic_bool stop;
     _Atomic uint64_t busy[BUSY_SLOTS]; /* hashes of positions a thread is searching */
     int result; /* 1 win, 0 loss, -1 none yet */
+    pips_move best; /* with result: the root's winning move */
     pthread_mutex_t result_lock;
     const pips_solve_opts *so;
     int threads;
     int lookahead_plies;
+    _Atomic int limit;  /* the budget that stopped the search, 0 for none */
+    double next_report; /* seconds */
     uint64_t far[SOLVE_MAX_CELLS]; /* cells neither c nor next to c */
     double start;
 } solver;
@@ -85,11 +88,13 @@ typedef struct worker {
     nim_state root;
     uint64_t nodes;       /* not yet added to the solver's count */
     uint64_t total_nodes; /* visited by this worker */
+    pips_move best;       /* the root's winning move, once found */
     pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS + 16];
     child kids[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS];
 } worker;
 
 enum { V_LOSS = 0, V_WIN = 1, V_ABORT = 2 };
+enum { LIMIT_TIME = 1, LIMIT_NODES, LIMIT_MEMORY };
 
 /* ---- canonical keys ---------------------------------------------------------- */
 
@@ -253,15 +258,33 @@ static int cmp_child(const void *a, const void *b)
     return x->move < y->move ? -1 : x->move > y->move;
 }
 
+/* Adds this worker's nodes to the count, stops every worker when a budget
+ * runs out, and (worker 0) reports progress about once a second. */
 static void report_progress(worker *w)
 {
     solver *sv = w->sv;
-    atomic_fetch_add_explicit(&sv->nodes, w->nodes, memory_order_relaxed);
+    uint64_t nodes = atomic_fetch_add_explicit(&sv->nodes, w->nodes, memory_order_relaxed) +
+                     w->nodes;
     w->nodes = 0;
-    if (w->id == 0 && sv->so->progress)
-        sv->so->progress(sv->so->progress_ud,
-                         atomic_load_explicit(&sv->stored, memory_order_relaxed),
-                         pips_now() - sv->start);
+    double t = pips_now() - sv->start;
+    uint64_t stored = atomic_load_explicit(&sv->stored, memory_order_relaxed);
+    int limit = 0;
+    if (sv->so->max_seconds > 0 && t > sv->so->max_seconds)
+        limit = LIMIT_TIME;
+    else if (sv->so->max_nodes && nodes > sv->so->max_nodes)
+        limit = LIMIT_NODES;
+    else if (atomic_load_explicit(&sv->replaced, memory_order_relaxed) > sv->mask + 1)
+        limit = LIMIT_MEMORY; /* has thrown away as many results as it holds */
+    if (limit) {
+        sv->limit = limit;
+        atomic_store(&sv->stop, true);
+    }
+    if (w->id == 0 && sv->so->progress && t >= sv->next_report) {
+        sv->next_report = t + 1.0;
+        pips_solve_progress p = {stored, nodes, t, (double)stored / (double)(sv->mask + 1),
+                                 (sv->mask + 1) * sizeof(tt_entry)};
+        sv->so->progress(sv->so->progress_ud, &p);
+    }
 }
 
 /* The placements worth trying in s: colours absent from the board are
@@ -440,7 +463,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
         return V_ABORT;
     uint64_t nodes_before = w->total_nodes;
     w->total_nodes++;
-    if ((++w->nodes & 0xFFFF) == 0)
+    if ((++w->nodes & 0x3FF) == 0)
         report_progress(w);
     pips_move *moves = w->moves[ply];
     size_t n = generate_distinct(cf, s, moves);
@@ -460,6 +483,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
             replies = live_moves(sv, s);
             if (replies == 0) {
                 nim_unplace(cf, s, moves[i]);
+                w->best = ply == 0 ? moves[i] : w->best;
                 return V_WIN;
             }
         } else if (look) {
@@ -473,6 +497,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
             replies = safe_replies(w, s, ply + 1);
             if (replies == 0) {
                 nim_unplace(cf, s, moves[i]);
+                w->best = ply == 0 ? moves[i] : w->best;
                 return V_WIN;
             }
         }
@@ -480,6 +505,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
         if (replies == 0) { /* the opponent is stuck (NIM-R5) */
             if (sv->misere)
                 continue; /* a win for them: never the move to make */
+            w->best = ply == 0 ? moves[i] : w->best;
             return V_WIN;
         }
         kids[nk].move = moves[i];
@@ -510,6 +536,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
             if (sv->misere && ply + 1 > sv->lookahead_plies && live_moves(sv, s) == 0) {
                 nim_unplace(cf, s, kc->move);
                 result = V_WIN;
+                w->best = ply == 0 ? kc->move : w->best;
                 break;
             }
             canonical_key(cf, s, &kc->k);
@@ -534,6 +561,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
                 return V_ABORT;
             if (v == V_LOSS) {
                 result = V_WIN;
+                w->best = ply == 0 ? kc->move : w->best;
                 break;
             }
         }
@@ -550,8 +578,10 @@ static void *worker_main(void *arg)
     int v = search(w, &w->root, &k, key_hash(&k), 0);
     if (v != V_ABORT) {
         pthread_mutex_lock(&sv->result_lock);
-        if (sv->result < 0)
+        if (sv->result < 0) {
             sv->result = v;
+            sv->best = v == V_WIN ? w->best : PIPS_MOVE_NONE;
+        }
         pthread_mutex_unlock(&sv->result_lock);
         atomic_store(&sv->stop, true);
     }
@@ -560,8 +590,39 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
-               pips_error *err)
+/* The value, for the player to move in s, of each legal move (normal play:
+ * a move leaving the opponent stuck wins; misere: loses), solved one by one
+ * on worker 0 with the table the root solve filled. */
+static bool solve_each_move(worker *w, const pips_solve_opts *so, size_t *n_out)
+{
+    solver *sv = w->sv;
+    const nim_config *cf = sv->cf;
+    nim_state *s = &w->root;
+    size_t n = nim_generate(cf, s, so->moves);
+    for (size_t i = 0; i < n; i++) {
+        nim_place(cf, s, so->moves[i]);
+        int theirs;
+        if (!nim_any_move(cf, s)) {
+            theirs = sv->misere ? V_WIN : V_LOSS; /* NIM-R5 */
+        } else {
+            key k;
+            canonical_key(cf, s, &k);
+            uint64_t h = key_hash(&k);
+            theirs = tt_probe(sv, &k, h);
+            if (theirs < 0)
+                theirs = search(w, s, &k, h, 1);
+        }
+        nim_unplace(cf, s, so->moves[i]);
+        if (theirs == V_ABORT)
+            return false;
+        so->move_values[i] = theirs == V_WIN ? PIPS_LOSS : PIPS_WIN;
+    }
+    *n_out = n;
+    return true;
+}
+
+bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
+               pips_solve_result *res, pips_error *err)
 {
     const nim_config *cf = g->config;
     if (cf->players != 2)
@@ -573,18 +634,24 @@ bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result 
         return pips_fail(err, PIPS_ERR_UNSUPPORTED,
                          "nimitz solve: boards of up to %d cells only (this one has %d)",
                          SOLVE_MAX_CELLS, cf->cells);
-    int threads = so && so->threads > 0 ? so->threads : 1;
+    const nim_state *start = state;
+    if (start->over)
+        return pips_fail(err, PIPS_ERR_ARG, "nimitz solve: the game is over (nothing to solve)");
+    pips_solve_opts defaults = {1, 0, NULL, NULL, 0, 0, NULL, NULL};
+    res->n_moves = 0;
+    if (!so)
+        so = &defaults;
+    int threads = so->threads > 0 ? so->threads : 1;
     if (threads > 64)
         threads = 64;
-    size_t mb = so && so->table_mb ? so->table_mb : 256;
+    size_t mb = so->table_mb ? so->table_mb : pips_solve_default_mb();
     size_t entries = BUCKET;
     while (entries * 2 * sizeof(tt_entry) <= mb * (size_t)1 << 20)
         entries *= 2;
-    pips_solve_opts defaults = {threads, mb, NULL, NULL};
     solver *sv = pips_calloc(g->alloc, 1, sizeof *sv);
     worker *ws = pips_calloc(g->alloc, (size_t)threads, sizeof *ws);
     pthread_t *tids = pips_calloc(g->alloc, (size_t)threads, sizeof *tids);
-    if (sv)
+    if (sv && ws && tids && (size_t)threads * sizeof(worker) < mb << 20)
         sv->table = pips_calloc(g->alloc, entries, sizeof(tt_entry));
     if (!sv || !ws || !tids || !sv->table) {
         if (sv)
@@ -592,8 +659,10 @@ bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result 
         pips_free(g->alloc, sv);
         pips_free(g->alloc, ws);
         pips_free(g->alloc, tids);
-        return pips_fail(err, PIPS_ERR_NOMEM, "nimitz solve: cannot allocate a %zu MB table",
-                         entries * sizeof(tt_entry) >> 20);
+        return pips_fail(err, PIPS_ERR_NOMEM,
+                         "nimitz solve: cannot allocate a table within the memory budget of "
+                         "%zu MB",
+                         mb);
     }
     sv->cf = cf;
     sv->misere = cf->misere;
@@ -606,11 +675,10 @@ bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result 
     atomic_init(&sv->stop, false);
     sv->result = -1;
     pthread_mutex_init(&sv->result_lock, NULL);
-    sv->so = so ? so : &defaults;
+    sv->so = so;
     sv->threads = threads;
     for (int c = 0; c < cf->cells; c++)
-        sv->far[c] = (cf->cells == 64 ? ~0ull : (1ull << cf->cells) - 1) & ~cf->adj[c] &
-                     ~(1ull << c);
+        sv->far[c] = ((1ull << cf->cells) - 1) & ~cf->adj[c] & ~(1ull << c);
     /* Measured on 3x3 colors=4 and 2x4 colors=5: misere gains at every
      * depth (3x3 colors=4: 219k positions stored without, 51k with); in
      * normal play the third ply costs more than it saves below the root. */
@@ -618,11 +686,13 @@ bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result 
     for (int i = 0; i < BUSY_SLOTS; i++)
         atomic_init(&sv->busy[i], 0);
     sv->start = pips_now();
+    sv->next_report = 1.0;
     int started = 0;
     for (int i = 0; i < threads; i++) {
         ws[i].sv = sv;
         ws[i].id = i;
-        g->def->initial(g, &ws[i].root);
+        ws[i].best = PIPS_MOVE_NONE;
+        memcpy(&ws[i].root, start, sizeof *start);
         if (i == 0 || pthread_create(&tids[i], NULL, worker_main, &ws[i]) == 0)
             started = i + 1;
         else
@@ -631,17 +701,43 @@ bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result 
     worker_main(&ws[0]); /* the calling thread is worker 0 */
     for (int i = 1; i < started; i++)
         pthread_join(tids[i], NULL);
+    bool ok = sv->result >= 0;
+    res->n_moves = 0;
+    if (ok && so->moves && so->move_values) {
+        sv->threads = 1;
+        atomic_store(&sv->stop, false);
+        ok = solve_each_move(&ws[0], so, &res->n_moves);
+        report_progress(&ws[0]);
+    }
     res->value = sv->result == V_WIN ? PIPS_WIN : PIPS_LOSS;
+    res->best_move = sv->result == V_WIN ? sv->best : PIPS_MOVE_NONE;
     res->positions = atomic_load(&sv->stored);
     res->nodes = atomic_load(&sv->nodes);
     res->seconds = pips_now() - sv->start;
     res->memory_bytes = entries * sizeof(tt_entry) + (size_t)threads * sizeof(worker);
+    if (!ok) {
+        if (sv->limit == LIMIT_TIME)
+            pips_fail(err, PIPS_ERR_LIMIT,
+                      "nimitz solve: not solved within the time budget of %.3g s (%llu "
+                      "positions stored)",
+                      so->max_seconds, (unsigned long long)res->positions);
+        else if (sv->limit == LIMIT_NODES)
+            pips_fail(err, PIPS_ERR_LIMIT,
+                      "nimitz solve: not solved within the budget of %llu nodes",
+                      (unsigned long long)so->max_nodes);
+        else
+            pips_fail(err, PIPS_ERR_LIMIT,
+                      "nimitz solve: the memory budget of %zu MB is too small: its table of "
+                      "%zu positions is full and has replaced as many again (raise it with "
+                      "--table-mb)",
+                      mb, entries);
+    }
     pthread_mutex_destroy(&sv->result_lock);
     pips_free(g->alloc, sv->table);
     pips_free(g->alloc, sv);
     pips_free(g->alloc, ws);
     pips_free(g->alloc, tids);
-    return true;
+    return ok;
 }
 
 /* `pips bench` figures for the solver: two small exact solves on one thread. */
@@ -654,9 +750,12 @@ void nim_bench_extra(const pips_game *g, pips_str *out)
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
         pips_error err;
         pips_game *small = pips_game_new(g->def->name, variants[i], 3, g->alloc, &err);
-        pips_solve_opts so = {1, 16, NULL, NULL};
+        pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
         pips_solve_result res;
-        if (!small || !nim_solve(small, &so, &res, &err)) {
+        nim_state start;
+        if (small)
+            small->def->initial(small, &start);
+        if (!small || !nim_solve(small, &start, &so, &res, &err)) {
             pips_str_catf(out, "solve %s %s %s: %s\n", variants[i][0], variants[i][1],
                           variants[i][2], err.msg);
         } else {
