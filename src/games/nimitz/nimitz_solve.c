@@ -79,6 +79,7 @@ typedef struct child {
     pips_move move;
     unsigned replies;
     bool deferred;
+    bool keyed; /* k and hash are set */
 } child;
 
 /* Per-thread search buffers, one row per ply, kept off the stack. */
@@ -287,34 +288,52 @@ static void report_progress(worker *w)
     }
 }
 
-/* The placements worth trying in s: colours absent from the board are
- * interchangeable (each still has every piece in the store), and so are
- * orientations absent from it, so only the first of each is generated. */
-static void distinct_masks(const nim_config *cf, const nim_state *s, unsigned *keep_pieces,
-                           unsigned *keep_orients)
+/* The colours and orientations on the board: a node computes them once and
+ * its children add the placed piece's. */
+typedef struct presence {
+    unsigned colours, orients;
+} presence;
+
+static presence presence_of(const nim_state *s)
 {
-    unsigned colours = 0, orients = 0;
+    presence p = {0, 0};
     for (uint64_t m = s->occ[0]; m; m &= m - 1) {
         int c = __builtin_ctzll(m);
-        orients |= 1u << s->orient[c];
+        p.orients |= 1u << s->orient[c];
         for (int l = 0; l < s->height[c]; l++)
-            colours |= 1u << ((s->slot[c][l] - 1) / 3);
+            p.colours |= 1u << ((s->slot[c][l] - 1) / 3);
     }
-    unsigned absent_c = ((1u << cf->colours) - 1) & ~colours;
-    unsigned absent_o = 31u & ~orients;
-    unsigned keep_c = colours | (absent_c & (0u - absent_c));
-    unsigned keep_p = 0;
-    for (int k = 0; k < cf->colours; k++)
-        if (keep_c >> k & 1)
-            keep_p |= 7u << (3 * k);
-    *keep_pieces = keep_p;
-    *keep_orients = orients | (absent_o & (0u - absent_o));
+    return p;
 }
 
-static size_t generate_distinct(const nim_config *cf, const nim_state *s, pips_move *out)
+static presence presence_after(presence p, pips_move m)
+{
+    p.colours |= 1u << (nim_move_piece(m) / 3);
+    p.orients |= 1u << nim_move_orient(m);
+    return p;
+}
+
+/* The placements worth trying: colours absent from the board are
+ * interchangeable (each still has every piece in the store), and so are
+ * orientations absent from it, so only the first of each is kept. */
+static void distinct_masks(const nim_config *cf, presence p, unsigned *keep_pieces,
+                           unsigned *keep_orients)
+{
+    unsigned absent_c = ((1u << cf->colours) - 1) & ~p.colours;
+    unsigned absent_o = 31u & ~p.orients;
+    unsigned keep_c = p.colours | (absent_c & (0u - absent_c));
+    unsigned keep_p = 0;
+    for (; keep_c; keep_c &= keep_c - 1)
+        keep_p |= 7u << (3 * __builtin_ctz(keep_c));
+    *keep_pieces = keep_p;
+    *keep_orients = p.orients | (absent_o & (0u - absent_o));
+}
+
+static size_t generate_distinct(const nim_config *cf, const nim_state *s, presence pr,
+                                pips_move *out)
 {
     unsigned keep_p, keep_o;
-    distinct_masks(cf, s, &keep_p, &keep_o);
+    distinct_masks(cf, pr, &keep_p, &keep_o);
     unsigned avail = nim_avail(s) & keep_p;
     size_t n = 0;
     for (int c = 0; c < cf->cells; c++) {
@@ -330,10 +349,10 @@ static size_t generate_distinct(const nim_config *cf, const nim_state *s, pips_m
 }
 
 /* How many distinct placements s offers (generate_distinct's count). */
-static unsigned count_distinct(const nim_config *cf, const nim_state *s)
+static unsigned count_distinct(const nim_config *cf, const nim_state *s, presence pr)
 {
     unsigned keep_p, keep_o;
-    distinct_masks(cf, s, &keep_p, &keep_o);
+    distinct_masks(cf, pr, &keep_p, &keep_o);
     unsigned avail = nim_avail(s) & keep_p, n = 0;
     for (int c = 0; c < cf->cells; c++) {
         unsigned pm, om;
@@ -389,12 +408,12 @@ static bool leaves_a_move(const solver *sv, nim_state *s, const cell_moves *cm, 
 
 /* How many distinct placements (generate_distinct's) of the player to
  * move in s leave the next player a placement. */
-static unsigned live_moves(const solver *sv, nim_state *s)
+static unsigned live_moves(const solver *sv, nim_state *s, presence pr)
 {
     cell_moves cm;
     map_moves(sv, s, &cm);
     unsigned keep_p, keep_o, live = 0;
-    distinct_masks(sv->cf, s, &keep_p, &keep_o);
+    distinct_masks(sv->cf, pr, &keep_p, &keep_o);
     for (int x = 0; x < sv->cf->cells; x++) {
         unsigned pm = cm.pieces[x] & keep_p, om = cm.orients[x] & keep_o;
         if (!pm)
@@ -430,11 +449,11 @@ static bool can_end_now(const solver *sv, nim_state *s)
 
 /* Normal play: how many placements of the player to move in s leave the
  * next player no placement that ends the game at once. */
-static unsigned safe_replies(worker *w, nim_state *s, int ply)
+static unsigned safe_replies(worker *w, nim_state *s, presence pr, int ply)
 {
     const nim_config *cf = w->sv->cf;
     pips_move *moves = w->moves[ply];
-    size_t n = generate_distinct(cf, s, moves);
+    size_t n = generate_distinct(cf, s, pr, moves);
     unsigned safe = 0;
     for (size_t i = 0; i < n; i++) {
         nim_place(cf, s, moves[i]);
@@ -454,8 +473,19 @@ static unsigned work_bits(uint64_t nodes)
     return b;
 }
 
+/* Sets the key of the child kc of s and starts fetching its bucket. */
+static void key_child(const solver *sv, nim_state *s, child *kc)
+{
+    nim_place(sv->cf, s, kc->move);
+    canonical_key(sv->cf, s, &kc->k);
+    nim_unplace(sv->cf, s, kc->move);
+    kc->hash = key_hash(&kc->k);
+    kc->keyed = true;
+    __builtin_prefetch(&sv->table[(size_t)kc->hash & sv->mask & ~(size_t)(BUCKET - 1)]);
+}
+
 /* Value for the player to move in s, whose canonical key is k. */
-static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
+static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h, int ply)
 {
     solver *sv = w->sv;
     const nim_config *cf = sv->cf;
@@ -466,7 +496,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
     if ((++w->nodes & 0x3FF) == 0)
         report_progress(w);
     pips_move *moves = w->moves[ply];
-    size_t n = generate_distinct(cf, s, moves);
+    size_t n = generate_distinct(cf, s, pr, moves);
     if (n == 0)
         return sv->misere ? V_WIN : V_LOSS; /* NIM-R5 */
     /* Order the children by the opponent's mobility, fewest first; a child
@@ -475,16 +505,17 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
     size_t nk = 0;
     for (size_t i = 0; i < n; i++) {
         nim_place(cf, s, moves[i]);
-        unsigned replies = count_distinct(cf, s);
+        presence kid_pr = presence_after(pr, moves[i]);
+        unsigned replies = count_distinct(cf, s, kid_pr);
         bool look = ply < sv->lookahead_plies && replies;
         if (look && sv->misere) {
             /* order by the replies that do not hand us the win; none
              * left: every reply leaves us stuck, and we win (NIM-R5) */
-            replies = live_moves(sv, s);
+            replies = live_moves(sv, s, kid_pr);
             if (replies == 0) {
                 nim_unplace(cf, s, moves[i]);
                 w->best = ply == 0 ? moves[i] : w->best;
-                return V_WIN;
+                return V_WIN; /* not stored: cheaper to find again (measured) */
             }
         } else if (look) {
             /* a child where the opponent can leave us stuck is theirs;
@@ -494,11 +525,11 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
                 nim_unplace(cf, s, moves[i]);
                 continue;
             }
-            replies = safe_replies(w, s, ply + 1);
+            replies = safe_replies(w, s, kid_pr, ply + 1);
             if (replies == 0) {
                 nim_unplace(cf, s, moves[i]);
                 w->best = ply == 0 ? moves[i] : w->best;
-                return V_WIN;
+                return V_WIN; /* not stored: cheaper to find again (measured) */
             }
         }
         nim_unplace(cf, s, moves[i]);
@@ -506,11 +537,12 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
             if (sv->misere)
                 continue; /* a win for them: never the move to make */
             w->best = ply == 0 ? moves[i] : w->best;
-            return V_WIN;
+            return V_WIN; /* not stored: cheaper to find again (measured) */
         }
         kids[nk].move = moves[i];
         kids[nk].replies = replies;
         kids[nk].deferred = false;
+        kids[nk].keyed = false;
         nk++;
     }
     qsort(kids, nk, sizeof kids[0], cmp_child);
@@ -525,6 +557,10 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
             if (pass == 1 && !kc->deferred)
                 continue;
             kc->deferred = false;
+            /* misere: the next child's bucket is fetched while this one is
+             * probed (probes are mostly cache misses) */
+            if (sv->misere && j + 1 < nk && !kids[j + 1].keyed)
+                key_child(sv, s, &kids[j + 1]);
             nim_place(cf, s, kc->move);
             /* Two plies ahead: in normal play a child from which the
              * opponent can leave us stuck is theirs; in misere a child
@@ -533,14 +569,17 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
                 nim_unplace(cf, s, kc->move);
                 continue;
             }
-            if (sv->misere && ply + 1 > sv->lookahead_plies && live_moves(sv, s) == 0) {
+            if (sv->misere && ply + 1 > sv->lookahead_plies && live_moves(sv, s, presence_after(pr, kc->move)) == 0) {
                 nim_unplace(cf, s, kc->move);
                 result = V_WIN;
                 w->best = ply == 0 ? kc->move : w->best;
                 break;
             }
-            canonical_key(cf, s, &kc->k);
-            kc->hash = key_hash(&kc->k);
+            if (!kc->keyed) {
+                canonical_key(cf, s, &kc->k);
+                kc->hash = key_hash(&kc->k);
+                kc->keyed = true;
+            }
             _Atomic uint64_t *slot = &sv->busy[kc->hash % BUSY_SLOTS];
             uint64_t mark = kc->hash | 1; /* never 0, the free mark */
             if (shared && pass == 0 && atomic_load_explicit(slot, memory_order_relaxed) == mark) {
@@ -552,7 +591,7 @@ static int search(worker *w, nim_state *s, const key *k, uint64_t h, int ply)
             if (v < 0) {
                 uint64_t free_mark = 0;
                 bool marked = shared && atomic_compare_exchange_strong(slot, &free_mark, mark);
-                v = search(w, s, &kc->k, kc->hash, ply + 1);
+                v = search(w, s, presence_after(pr, kc->move), &kc->k, kc->hash, ply + 1);
                 if (marked)
                     atomic_store(slot, 0);
             }
@@ -575,7 +614,7 @@ static void *worker_main(void *arg)
     solver *sv = w->sv;
     key k;
     canonical_key(sv->cf, &w->root, &k);
-    int v = search(w, &w->root, &k, key_hash(&k), 0);
+    int v = search(w, &w->root, presence_of(&w->root), &k, key_hash(&k), 0);
     if (v != V_ABORT) {
         pthread_mutex_lock(&sv->result_lock);
         if (sv->result < 0) {
@@ -610,7 +649,7 @@ static bool solve_each_move(worker *w, const pips_solve_opts *so, size_t *n_out)
             uint64_t h = key_hash(&k);
             theirs = tt_probe(sv, &k, h);
             if (theirs < 0)
-                theirs = search(w, s, &k, h, 1);
+                theirs = search(w, s, presence_of(s), &k, h, 1);
         }
         nim_unplace(cf, s, so->moves[i]);
         if (theirs == V_ABORT)
