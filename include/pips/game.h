@@ -324,6 +324,17 @@ bool pips_solve_position(const pips_game *g, const void *state, const pips_solve
  * budgets of so cover the whole call. For hints and the oracle agent. */
 bool pips_solve_moves(const pips_game *g, const void *state, const pips_solve_opts *so,
                       pips_solve_result *res, pips_error *err);
+/* A solver that keeps its table between calls (the generic solver's; a
+ * game's own solver starts afresh each call): for an agent solving one
+ * position after another. Budgets of so apply to each call. */
+typedef struct pips_solver pips_solver;
+pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool use_canonical,
+                             pips_error *err);
+/* With moves and values (max_moves each): pips_solve_moves; with both NULL:
+ * the position's value alone (pips_solve_position). */
+bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
+                       pips_value *values, pips_solve_result *res, pips_error *err);
+void pips_solver_free(pips_solver *ps);
 /* The generic solver from any position; canonical forms are
  * used when use_canonical is set and the game has them. */
 bool pips_solve_from(const pips_game *g, const void *state, bool use_canonical,

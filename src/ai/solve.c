@@ -272,6 +272,8 @@ static bool generic_supports(const pips_game *g, const void *state, pips_error *
 bool pips_solve_position(const pips_game *g, const void *state, const pips_solve_opts *so,
                          pips_solve_result *res, pips_error *err)
 {
+    if (!g->def->solve && !generic_supports(g, state, err))
+        return false;
     if (pips_to_move(g, state) < 0)
         return pips_fail(err, PIPS_ERR_ARG, "%s: the game is over (nothing to solve)",
                          g->def->name);
@@ -284,133 +286,186 @@ bool pips_solve_position(const pips_game *g, const void *state, const pips_solve
     return pips_solve_from(g, state, true, so, res, err);
 }
 
-/* The value for the player to move in state of a terminal child. */
-static pips_value terminal_value(const pips_game *g, int me, const void *child)
-{
-    double r[PIPS_MAX_PLAYERS];
-    g->def->returns(g, child, r);
-    return r[me] > 0.75 ? PIPS_WIN : r[me] < 0.25 ? PIPS_LOSS : PIPS_DRAW;
-}
-
 bool pips_solve_moves(const pips_game *g, const void *state, const pips_solve_opts *so,
                       pips_solve_result *res, pips_error *err)
 {
-    const pips_game_def *d = g->def;
     if (!so || !so->moves || !so->move_values)
         return pips_fail(err, PIPS_ERR_ARG, "pips_solve_moves: opts->moves and "
                                             "opts->move_values are needed");
+    pips_solver *ps = pips_solver_new(g, so, true, err);
+    if (!ps)
+        return false;
+    bool ok = pips_solver_moves(ps, state, so->moves, so->move_values, res, err);
+    pips_solver_free(ps);
+    return ok;
+}
+
+struct pips_solver {
+    const pips_game *g;
+    pips_solve_opts opts; /* budgets per call; moves/move_values unused */
+    solver s;             /* generic games: the table kept between calls */
+    unsigned char *root, *canon, *child;
+    bool generic; /* the generic solver even when the game has its own */
+};
+
+pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool use_canonical,
+                             pips_error *err)
+{
+    const pips_game_def *d = g->def;
+    if (!d->solve && pips_num_players(g) != 2)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "%s: exact solving needs exactly 2 players (this game has %d)", d->name,
+                         pips_num_players(g)),
+               NULL;
+    pips_solver *ps = pips_calloc(g->alloc, 1, sizeof *ps);
+    if (!ps)
+        return pips_fail(err, PIPS_ERR_NOMEM, "%s: out of memory for a solver", d->name), NULL;
+    ps->g = g;
+    if (so)
+        ps->opts = *so;
+    else
+        ps->opts.threads = 1;
+    ps->opts.moves = NULL;
+    ps->opts.move_values = NULL;
+    solver *s = &ps->s;
+    s->g = g;
+    s->so = &ps->opts;
+    s->canonical = use_canonical ? d->canonical : NULL;
+    s->ss = d->state_size;
+    s->cap = d->max_moves(g);
+    s->max_ply = GENERIC_MAX_PLY;
+    s->budget_mb = ps->opts.table_mb ? ps->opts.table_mb : pips_solve_default_mb();
+    s->scratch = pips_malloc(g->alloc, (size_t)s->max_ply * 2 * s->ss);
+    s->moves = pips_malloc(g->alloc, (size_t)s->max_ply * s->cap * sizeof *s->moves);
+    bool ok = s->scratch && s->moves && table_init(&s->tt, g->alloc, s->ss, 1u << 16);
+    ps->root = pips_malloc(g->alloc, s->ss);
+    ps->canon = pips_malloc(g->alloc, s->ss);
+    ps->child = pips_malloc(g->alloc, s->ss);
+    if (!ok || !ps->root || !ps->canon || !ps->child) {
+        pips_solver_free(ps);
+        return pips_fail(err, PIPS_ERR_NOMEM, "%s: out of memory for a solver", d->name), NULL;
+    }
+    return ps;
+}
+
+void pips_solver_free(pips_solver *ps)
+{
+    if (!ps)
+        return;
+    const pips_allocator *a = ps->g->alloc;
+    table_free(&ps->s.tt);
+    pips_free(a, ps->s.scratch);
+    pips_free(a, ps->s.moves);
+    pips_free(a, ps->root);
+    pips_free(a, ps->canon);
+    pips_free(a, ps->child);
+    pips_free(a, ps);
+}
+
+/* One generic solve of a live state with the kept table; time and nodes
+ * count from `start` and `nodes0`. */
+static bool generic_value(pips_solver *ps, const void *state, int *value, pips_error *err)
+{
+    solver *s = &ps->s;
+    const pips_game *g = ps->g;
+    memcpy(ps->root, state, s->ss);
+    if (s->canonical)
+        s->canonical(g, ps->root, ps->canon);
+    else
+        memcpy(ps->canon, ps->root, s->ss);
+    s->oom = s->over_budget = s->out_of_time = false;
+    s->best_move = PIPS_MOVE_NONE;
+    int v = solve_rec(s, ps->canon, 0);
+    if (!s->oom) {
+        *value = v;
+        return true;
+    }
+    const char *name = g->def->name;
+    if (s->over_budget)
+        return pips_fail(err, PIPS_ERR_LIMIT,
+                         "%s: the memory budget of %zu MB is full after %zu positions (raise it "
+                         "with --table-mb)",
+                         name, s->budget_mb, s->tt.used);
+    if (s->out_of_time && ps->opts.max_seconds > 0 &&
+        pips_now() - s->start >= ps->opts.max_seconds)
+        return pips_fail(err, PIPS_ERR_LIMIT, "%s: not solved within the time budget of %.3g s",
+                         name, ps->opts.max_seconds);
+    if (s->out_of_time)
+        return pips_fail(err, PIPS_ERR_LIMIT, "%s: not solved within the budget of %llu nodes",
+                         name, (unsigned long long)ps->opts.max_nodes);
+    return pips_fail(err, PIPS_ERR_NOMEM, "%s: out of memory (or too deep) while solving", name);
+}
+
+static pips_value value_of(int v) { return v > 0 ? PIPS_WIN : v < 0 ? PIPS_LOSS : PIPS_DRAW; }
+
+bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
+                       pips_value *values, pips_solve_result *res, pips_error *err)
+{
+    const pips_game *g = ps->g;
+    const pips_game_def *d = g->def;
+    memset(res, 0, sizeof *res);
+    res->best_move = PIPS_MOVE_NONE;
     int me = pips_to_move(g, state);
     if (me < 0)
         return pips_fail(err, PIPS_ERR_ARG, "%s: the game is over (nothing to solve)", d->name);
-    if (d->solve)
-        return d->solve(g, state, so, res, err);
+    if (d->solve && !ps->generic) {
+        pips_solve_opts o = ps->opts;
+        o.moves = moves;
+        o.move_values = values;
+        return d->solve(g, state, &o, res, err);
+    }
     if (!generic_supports(g, state, err))
         return false;
-    unsigned char *child = pips_state_new(g, err);
-    if (!child)
-        return false;
-    size_t n = d->legal_moves(g, state, so->moves);
-    double start = pips_now();
-    pips_solve_opts sub = *so;
-    pips_solve_result one;
-    memset(res, 0, sizeof *res);
-    pips_value best = PIPS_LOSS;
-    bool ok = true;
-    for (size_t i = 0; i < n && ok; i++) {
-        memcpy(child, state, d->state_size);
-        d->apply(g, child, so->moves[i]);
-        int next = d->to_move(g, child);
-        pips_value v;
+    solver *s = &ps->s;
+    s->start = pips_now();
+    s->nodes = 0;
+    size_t n = moves ? d->legal_moves(g, state, moves) : 0;
+    int best = -2;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(ps->child, state, s->ss);
+        d->apply(g, ps->child, moves[i]);
+        int next = d->to_move(g, ps->child), v;
         if (next == PIPS_OVER) {
-            v = terminal_value(g, me, child);
+            double r[PIPS_MAX_PLAYERS];
+            d->returns(g, ps->child, r);
+            v = r[me] > 0.75 ? 1 : r[me] < 0.25 ? -1 : 0;
         } else {
-            if (so->max_seconds > 0) {
-                sub.max_seconds = so->max_seconds - (pips_now() - start);
-                if (sub.max_seconds <= 0)
-                    sub.max_seconds = 1e-9;
-            }
-            if (so->max_nodes)
-                sub.max_nodes = so->max_nodes > res->nodes ? so->max_nodes - res->nodes : 1;
-            ok = pips_solve_from(g, child, true, &sub, &one, err);
-            if (!ok)
-                break;
-            v = next == me ? one.value : (pips_value)-one.value;
-            res->positions += one.positions;
-            res->nodes += one.nodes;
-            if (one.memory_bytes > res->memory_bytes)
-                res->memory_bytes = one.memory_bytes;
+            if (!generic_value(ps, ps->child, &v, err))
+                return false;
+            if (next != me)
+                v = -v;
         }
-        so->move_values[i] = v;
-        if (v > best)
+        values[i] = value_of(v);
+        if (v > best) {
             best = v;
+            res->best_move = v > 0 ? moves[i] : PIPS_MOVE_NONE;
+        }
     }
-    pips_state_free(g, child);
-    if (!ok)
-        return false;
-    res->value = best;
+    if (!moves) {
+        if (!generic_value(ps, state, &best, err))
+            return false;
+        res->best_move = best > 0 ? s->best_move : PIPS_MOVE_NONE;
+    }
+    res->value = value_of(best);
     res->n_moves = n;
-    res->seconds = pips_now() - start;
+    res->positions = s->tt.used;
+    res->nodes = s->nodes;
+    res->seconds = pips_now() - s->start;
+    res->memory_bytes = s->tt.slots * (sizeof(uint64_t) + 1 + s->ss);
     return true;
 }
 
 bool pips_solve_from(const pips_game *g, const void *start, bool use_canonical,
                      const pips_solve_opts *so, pips_solve_result *res, pips_error *err)
 {
-    const pips_game_def *d = g->def;
-    if (!generic_supports(g, start, err))
+    if (pips_to_move(g, start) < 0)
+        return pips_fail(err, PIPS_ERR_ARG, "%s: the game is over (nothing to solve)",
+                         g->def->name);
+    pips_solver *ps = pips_solver_new(g, so, use_canonical, err);
+    if (!ps)
         return false;
-    solver s;
-    memset(&s, 0, sizeof s);
-    s.g = g;
-    s.so = so;
-    s.canonical = use_canonical ? d->canonical : NULL;
-    s.ss = d->state_size;
-    s.cap = d->max_moves(g);
-    s.max_ply = GENERIC_MAX_PLY;
-    s.budget_mb = so && so->table_mb ? so->table_mb : pips_solve_default_mb();
-    s.start = pips_now();
-    s.scratch = pips_malloc(g->alloc, (size_t)s.max_ply * 2 * s.ss);
-    s.moves = pips_malloc(g->alloc, (size_t)s.max_ply * s.cap * sizeof *s.moves);
-    void *root = pips_malloc(g->alloc, s.ss), *canon = pips_malloc(g->alloc, s.ss);
-    bool ok = s.scratch && s.moves && root && canon &&
-              table_init(&s.tt, g->alloc, s.ss, 1u << 16);
-    if (ok) {
-        memcpy(root, start, s.ss);
-        if (s.canonical)
-            s.canonical(g, root, canon);
-        else
-            memcpy(canon, root, s.ss);
-        int v = d->to_move(g, root) == PIPS_OVER ? 0 : solve_rec(&s, canon, 0);
-        ok = !s.oom;
-        if (ok) {
-            res->value = v > 0 ? PIPS_WIN : v < 0 ? PIPS_LOSS : PIPS_DRAW;
-            res->positions = s.tt.used;
-            res->nodes = s.nodes;
-            res->seconds = pips_now() - s.start;
-            res->memory_bytes = s.tt.slots * (sizeof(uint64_t) + 1 + s.ss);
-            res->best_move = v > 0 ? s.best_move : PIPS_MOVE_NONE;
-            res->n_moves = 0;
-        }
-    }
-    if (!ok && s.over_budget)
-        pips_fail(err, PIPS_ERR_LIMIT,
-                  "%s: the memory budget of %zu MB is full after %zu positions (raise it with "
-                  "--table-mb)",
-                  d->name, s.budget_mb, s.tt.used);
-    else if (!ok && s.out_of_time && so->max_seconds > 0 && pips_now() - s.start >= so->max_seconds)
-        pips_fail(err, PIPS_ERR_LIMIT, "%s: not solved within the time budget of %.3g s",
-                  d->name, so->max_seconds);
-    else if (!ok && s.out_of_time)
-        pips_fail(err, PIPS_ERR_LIMIT,
-                  "%s: not solved within the budget of %llu nodes", d->name,
-                  (unsigned long long)so->max_nodes);
-    else if (!ok)
-        pips_fail(err, PIPS_ERR_NOMEM, "%s: out of memory (or too deep) while solving",
-                  d->name);
-    table_free(&s.tt);
-    pips_free(g->alloc, s.scratch);
-    pips_free(g->alloc, s.moves);
-    pips_free(g->alloc, root);
-    pips_free(g->alloc, canon);
+    ps->generic = true;
+    bool ok = pips_solver_moves(ps, start, NULL, NULL, res, err);
+    pips_solver_free(ps);
     return ok;
 }

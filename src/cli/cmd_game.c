@@ -223,7 +223,7 @@ int cli_solve(int argc, char **argv)
         if (!ok)
             rc = 2;
     }
-    if (ok && pips_to_move(g, state) < 0) {
+    if (ok && !from_start && pips_to_move(g, state) < 0) {
         ok = false;
         rc = 2;
         pips_fail(&err, PIPS_ERR_ARG, "%s",

@@ -690,7 +690,7 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
     solver *sv = pips_calloc(g->alloc, 1, sizeof *sv);
     worker *ws = pips_calloc(g->alloc, (size_t)threads, sizeof *ws);
     pthread_t *tids = pips_calloc(g->alloc, (size_t)threads, sizeof *tids);
-    if (sv && ws && tids && (size_t)threads * sizeof(worker) < mb << 20)
+    if (sv && ws && tids)
         sv->table = pips_calloc(g->alloc, entries, sizeof(tt_entry));
     if (!sv || !ws || !tids || !sv->table) {
         if (sv)
