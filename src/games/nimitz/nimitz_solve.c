@@ -788,8 +788,8 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
 void nim_bench_extra(const pips_game *g, pips_str *out)
 {
     static const char *const variants[][3] = {
-        {"board=3x3", "colors=3", "misere=false"},
-        {"board=3x3", "colors=3", "misere=true"},
+        {"board=3x3", "colors=4", "misere=false"},
+        {"board=3x3", "colors=4", "misere=true"},
     };
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
         pips_error err;
