@@ -81,7 +81,8 @@ typedef struct child {
     pips_move move;
     unsigned replies;
     bool deferred;
-    bool keyed; /* k and hash are set */
+    bool keyed; /* prepared: lost is known, and k and hash are set unless lost */
+    bool lost;  /* normal play: the opponent can end the game at once */
 } child;
 
 /* Per-thread search buffers, one row per ply, kept off the stack. */
@@ -475,15 +476,20 @@ static unsigned work_bits(uint64_t nodes)
     return b;
 }
 
-/* Sets the key of the child kc of s and starts fetching its bucket. */
-static void key_child(const solver *sv, nim_state *s, child *kc)
+/* Prepares the child kc of s: in normal play a child from which the
+ * opponent can leave us without a move is theirs (lost, two plies ahead);
+ * otherwise its key is set and its bucket starts coming into the cache. */
+static void prepare_child(const solver *sv, nim_state *s, child *kc)
 {
     nim_place(sv->cf, s, kc->move);
-    canonical_key(sv->cf, s, &kc->k);
+    kc->lost = !sv->misere && can_end_now(sv, s);
+    if (!kc->lost) {
+        canonical_key(sv->cf, s, &kc->k);
+        kc->hash = key_hash(&kc->k);
+        __builtin_prefetch(&sv->table[(size_t)kc->hash & sv->mask & ~(size_t)(BUCKET - 1)]);
+    }
     nim_unplace(sv->cf, s, kc->move);
-    kc->hash = key_hash(&kc->k);
     kc->keyed = true;
-    __builtin_prefetch(&sv->table[(size_t)kc->hash & sv->mask & ~(size_t)(BUCKET - 1)]);
 }
 
 /* Value for the player to move in s, whose canonical key is k. */
@@ -559,29 +565,16 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
             if (pass == 1 && !kc->deferred)
                 continue;
             kc->deferred = false;
-            /* misere: the next child's bucket is fetched while this one is
-             * probed (probes are mostly cache misses) */
-            if (sv->misere && j + 1 < nk && !kids[j + 1].keyed)
-                key_child(sv, s, &kids[j + 1]);
-            nim_place(cf, s, kc->move);
-            /* Two plies ahead: in normal play a child from which the
-             * opponent can leave us stuck is theirs; in misere a child
-             * where every reply leaves us stuck is ours. */
-            if (!sv->misere && can_end_now(sv, s)) {
-                nim_unplace(cf, s, kc->move);
+            /* The next child is prepared (checked, keyed, its bucket
+             * fetched) while this one is probed: probes are mostly cache
+             * misses. */
+            if (!kc->keyed)
+                prepare_child(sv, s, kc);
+            if (j + 1 < nk && !kids[j + 1].keyed)
+                prepare_child(sv, s, &kids[j + 1]);
+            if (kc->lost)
                 continue;
-            }
-            if (sv->misere && ply + 1 > sv->lookahead_plies && live_moves(sv, s, presence_after(pr, kc->move)) == 0) {
-                nim_unplace(cf, s, kc->move);
-                result = V_WIN;
-                w->best = ply == 0 ? kc->move : w->best;
-                break;
-            }
-            if (!kc->keyed) {
-                canonical_key(cf, s, &kc->k);
-                kc->hash = key_hash(&kc->k);
-                kc->keyed = true;
-            }
+            nim_place(cf, s, kc->move);
             _Atomic uint64_t *slot = &sv->busy[kc->hash % BUSY_SLOTS];
             uint64_t mark = kc->hash | 1; /* never 0, the free mark */
             if (shared && pass == 0 && atomic_load_explicit(slot, memory_order_relaxed) == mark) {
