@@ -16,6 +16,15 @@
  * The key holds the whole position (a cell's sizes, colours and
  * orientation), so the table never trusts a hash alone.
  *
+ * A node generates one placement for all the colours absent from the board
+ * and one for all the absent orientations (interchangeable), tries its
+ * children fewest distinct replies first, and looks two plies ahead: in
+ * normal play a child from which the opponent can leave us without a move
+ * is lost unsearched; in misere a child whose every reply leaves us without
+ * one wins at once. A full table bucket gives up its cheapest entry.
+ * Every solve is bounded: time, nodes, and a memory budget whose table,
+ * once it has replaced as many results as it holds, stops the solve.
+ *
  * Threads share the table (striped spin locks) and search the same tree;
  * in the first plies a child that another thread is searching (a small
  * table of busy marks) is put off to a second pass, so threads spread out.
