@@ -21,7 +21,7 @@ after(async () => {
   if (server) await server.stop();
 });
 
-const moveTexts = (page) => page.$$eval('#moves li', (l) => l.map((x) => x.textContent));
+const moveTexts = (page) => page.$$eval('#moves li .move-text', (l) => l.map((x) => x.textContent));
 
 async function openGame(page, r) {
   await page.goto(server.url);
