@@ -88,18 +88,19 @@ export async function gameView(app, id, params) {
       && !v.result.resigned.includes(i));
   }
 
-  let focusBoard = false;    // a move was just made from the board: keep the focus there
+  // after a move made on the board the focus stays there (the cell clicked may be gone)
+  function keepBoardFocus() {
+    if (boardBox.contains(document.activeElement)) return;
+    const target = boardBox.querySelector('[tabindex="0"], button:not([disabled]):not([hidden])');
+    (target || boardBox).focus({ preventScroll: true });
+  }
+
   function render() {
     const v = shown == null ? latest : cache.get(shown) || latest;
     const mine = mySeats(latest);
     const holdsAny = heldTokens(id).length > 0;
     const live = shown == null && !latest.over && latest.to_move != null && mine[latest.to_move];
     board.update(v, live);
-    if (focusBoard && !boardBox.contains(document.activeElement)) {
-      const target = boardBox.querySelector('[tabindex="0"], button:not([disabled]):not([hidden])');
-      (target || boardBox).focus({ preventScroll: true });
-    }
-    focusBoard = false;
     const resigned = latest.result.resigned || [];
     seatsList.replaceChildren(...latest.seats.map((s, i) => h('li',
       { class: `${latest.to_move === i && !latest.over ? 'to-move' : ''}${resigned.includes(i) ? ' resigned' : ''}`, 'data-seat': i },
@@ -211,8 +212,8 @@ export async function gameView(app, id, params) {
     const fromBoard = boardBox.contains(document.activeElement) || document.activeElement === document.body;
     try {
       const v = await api('POST', `games/${id}/moves`, { move: text, tokens: heldTokens(id), ply: latest.n_moves });
-      focusBoard = fromBoard;
       accept(v);
+      if (fromBoard) keepBoardFocus();
       return true;
     } catch (e) { moveError(e.message); return false; }
   }
