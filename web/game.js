@@ -200,7 +200,9 @@ export async function gameView(app, id, params) {
   function accept(v, fresh = false) {
     // a fresh stream's first state is the truth (a restarted server may count versions anew)
     if (!fresh && v.version < latest.version) return;
-    if (v.n_moves < latest.n_moves || fresh) cache.clear(); // an undo rewrote history
+    // an undo (or a restart with a different history) rewrote the moves: replayed positions are stale
+    if (v.n_moves < latest.n_moves || v.moves.some((m, i) => i < latest.moves.length && latest.moves[i].text !== m.text))
+      cache.clear();
     if (playing && shown == null && v.n_moves > paceAt) { cache.set(paceAt, latest); shown = paceAt; }
     latest = v;
     if (shown != null && shown >= latest.n_moves) shown = null;

@@ -54,6 +54,13 @@ function optionField(o) {
   return { box, input, value, key: o.key, isDefault: () => String(value()) === o.default };
 }
 
+/* ["human", "random", "random"] -> "human, random ×2" (short enough for a phone) */
+function seatSummary(seats) {
+  const n = new Map();
+  for (const s of seats) n.set(s, (n.get(s) || 0) + 1);
+  return [...n].map(([s, k]) => (k > 1 ? `${s} ×${k}` : s)).join(', ');
+}
+
 export async function lobby(app) {
   const [rules, saved] = await Promise.all([api('GET', 'rules'), api('GET', 'games')]);
   const gameSel = h('select', { id: 'game' }, rules.games.map((g) => h('option', { value: g.name }, g.title)));
@@ -180,7 +187,7 @@ export async function lobby(app) {
   const rows = saved.games.map((g) => h('tr', {},
     h('td', {}, h('a', { href: `#/game/${g.id}` }, `#${g.id}`)),
     h('td', {}, g.title),
-    h('td', {}, g.seats.join(' vs ')),
+    h('td', {}, seatSummary(g.seats)),
     h('td', {}, String(g.n_moves)),
     h('td', {}, g.over ? g.result : (heldTokens(g.id).length ? 'in play (yours)' : 'in play')),
     h('td', {}, g.updated.replace('T', ' ').replace('Z', ''))));

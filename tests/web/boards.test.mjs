@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn, PIPS } from './helpers.mjs';
+import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn, PIPS, openGame as openGameAs } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -23,14 +23,7 @@ after(async () => {
 
 const moveTexts = (page) => page.$$eval('#moves li .move-text', (l) => l.map((x) => x.textContent));
 
-async function openGame(page, r) {
-  await page.goto(server.url);
-  await page.evaluate(([id, tokens]) => {
-    localStorage.setItem('pips-tokens-' + id, JSON.stringify(tokens));
-    localStorage.setItem('pips-text-board', '0');
-  }, [r.id, r.tokens]);
-  await page.goto(`${server.url}#/game/${r.id}`);
-}
+const openGame = (page, r) => openGameAs(page, server.url, r);
 
 async function phoneFits(page, name) {
   await page.setViewportSize({ width: 390, height: 844 });

@@ -93,3 +93,15 @@ export async function myTurn(page) {
   }, null, { timeout: 10000 });
   return (await page.textContent('#status')).startsWith('Your move');
 }
+
+/* Opens game r ({ id, tokens }) on the server at base with this browser
+ * holding `tokens` (by seat; null for a seat it does not hold), the game's
+ * own board (not the text board). */
+export async function openGame(page, base, r, tokens = r.tokens) {
+  await page.goto(base);
+  await page.evaluate(([id, t]) => {
+    localStorage.setItem('pips-tokens-' + id, JSON.stringify(t));
+    localStorage.setItem('pips-text-board', '0');
+  }, [r.id, tokens]);
+  await page.goto(`${base}#/game/${r.id}`);
+}

@@ -9,7 +9,7 @@
 // computer games and rematch.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn } from './helpers.mjs';
+import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn, openGame as openGameAs } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -23,13 +23,8 @@ after(async () => {
 
 const nMoves = (page) => page.$$eval('#moves li', (l) => l.length);
 
-async function openGame(page, base, r, tokens = r.tokens) {
-  await page.goto(base);
-  await page.evaluate(([id, t]) => {
-    localStorage.setItem('pips-tokens-' + id, JSON.stringify(t));
-    localStorage.setItem('pips-text-board', '0');
-  }, [r.id, tokens]);
-  await page.goto(`${base}#/game/${r.id}`);
+async function openGame(page, base, r, tokens) {
+  await openGameAs(page, base, r, tokens);
   await page.waitForSelector('#board');
 }
 
