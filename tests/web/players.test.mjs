@@ -119,6 +119,7 @@ test('pages follow a server restart on the same database, and say when it is dow
     await openGame(page, srv.url, r.json);
     await watcher.goto(`${srv.url}#/game/${r.json.id}`);
     await watcher.waitForSelector('#board svg');
+    await page.bringToFront();   // a background tab's animation frames are throttled, slowing every click
     await page.click('.sizes button[data-size="L"]');
     await page.click('.ttd .cell.legal');
     await watcher.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
