@@ -66,8 +66,12 @@ export async function gameView(app, id, params) {
     board = (textToggle.checked ? generic : mod).createBoard(boardBox, ctx);
     render();
   });
+  const rulesBox = g ? h('details', { class: 'card', id: 'game-rules' }, h('summary', {}, `Rules of ${g.title}`),
+    renderRules(`${g.rules}\n\n${g.notation}`)) : null;
+  const rulesLink = g ? h('button', { type: 'button', class: 'secondary small', id: 'show-rules',
+    onclick: () => { rulesBox.open = true; rulesBox.scrollIntoView({ block: 'start' }); } }, 'Rules') : null;
   app.replaceChildren(
-    h('h1', {}, `${latest.title} — game #${id}`),
+    h('div', { class: 'row title-row' }, h('h1', {}, `${latest.title} — game #${id}`), rulesLink),
     h('div', { class: 'play' },
       h('div', { class: 'card' }, connection, seatsList, status, boardBox),
       h('div', {},
@@ -75,8 +79,7 @@ export async function gameView(app, id, params) {
         h('div', { class: 'card' }, actions,
           h('p', { class: 'row' }, textToggle, h('label', { for: 'text-board', style: 'margin:0' }, 'Text board')),
           handOut, share),
-        g ? h('details', { class: 'card', id: 'game-rules' }, h('summary', {}, `Rules of ${g.title}`),
-          renderRules(`${g.rules}\n\n${g.notation}`)) : null)));
+        rulesBox)));
   const moveError = errorSlot(status, 'move-error');
   const actionError = errorSlot(actions, 'action-error');
   const replayError = errorSlot(replayRow, 'replay-error');
@@ -100,7 +103,9 @@ export async function gameView(app, id, params) {
     const mine = mySeats(latest);
     const holdsAny = heldTokens(id).length > 0;
     const live = shown == null && !latest.over && latest.to_move != null && mine[latest.to_move];
+    const hadFocus = boardBox.contains(document.activeElement);
     board.update(v, live);
+    if (hadFocus) keepBoardFocus();   // a redrawn board keeps the keyboard's place on it
     const resigned = latest.result.resigned || [];
     seatsList.replaceChildren(...latest.seats.map((s, i) => h('li',
       { class: `${latest.to_move === i && !latest.over ? 'to-move' : ''}${resigned.includes(i) ? ' resigned' : ''}`, 'data-seat': i },

@@ -276,7 +276,8 @@ test('move list names the mover; last move and winning line marked; rules, title
   assert.equal(await page.$$eval('.ttd .win-line', (l) => l.length), 1);
   assert.match(await page.title(), /^Game over/);
   // the rules, rendered, on the game page
-  await page.click('#game-rules summary');
+  await page.click('#show-rules');
+  assert.ok(await page.$eval('#game-rules', (d) => d.open));
   assert.equal(await page.textContent('#game-rules p.rule strong >> nth=0'), 'TTD-R1');
   assert.equal(await page.$$eval('#game-rules pre', (l) => l.length), 0);
   await page.screenshot({ path: screenshotPath('tictacdoh-line'), fullPage: true });
