@@ -180,8 +180,10 @@ test('Noname on a touch phone: a swipe scrolls and places nothing, a tap asks to
     const p = placed.view.pieces[0];
     assert.equal(p.lying, false);
     // piece numbers are readable at 1x on a phone
-    const h = await page.$eval('.nn-id', (e) => e.getBoundingClientRect().height);
-    assert.ok(h >= 9, `piece number ${h.toFixed(1)}px high`);
+    const idSize = () => page.$eval('.nn-id', (e) => ({ h: e.getBoundingClientRect().height,
+      font: getComputedStyle(e).fontSize, svg: e.ownerSVGElement.getBoundingClientRect().width, text: e.textContent }));
+    await page.waitForFunction(() => document.querySelector('.nn-id')?.getBoundingClientRect().height >= 9,
+      null, { timeout: 3000 }).catch(async () => assert.fail(`piece number too small: ${JSON.stringify(await idSize())}`));
     // blue attacks the red small piece: it is captured, and the page shows it (NON-R6)
     const attack = `b${p.size === 'S' ? 'S' : 'L'}@${(p.x - 45).toFixed(1)},${p.y.toFixed(1)}>0.0`;
     await page.fill('#nn-typed', attack);
