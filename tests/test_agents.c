@@ -145,6 +145,37 @@ static void test_spec_normalised(void **unused)
     pips_game_free(g);
 }
 
+/* Every game's own levels (def->levels) name agents its default
+ * configuration accepts, so the lobby and `pips play` never offer a level
+ * that fails; each bare level reads back as the game's spec. */
+static void test_game_levels_resolve(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"easy", "medium", "hard", "max"};
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        pips_error err;
+        pips_game *g = pips_game_new(d->name, NULL, 0, NULL, &err);
+        if (!g)
+            fail_msg("%s: %s", d->name, err.msg);
+        for (int l = 0; l < 4; l++) {
+            const char *want = pips_agent_level_spec(g, names[l]);
+            assert_non_null(want);
+            if (d->levels[l])
+                assert_string_equal(want, d->levels[l]);
+            pips_agent *a = pips_agent_new(g, names[l], 1, &err);
+            if (!a)
+                fail_msg("%s %s ('%s'): %s", d->name, names[l], want, err.msg);
+            pips_agent *b = pips_agent_new(g, want, 1, &err);
+            assert_non_null(b);
+            assert_string_equal(pips_agent_spec(a), pips_agent_spec(b));
+            pips_agent_free(a);
+            pips_agent_free(b);
+        }
+        pips_game_free(g);
+    }
+}
+
 /* ---- legality and determinism ------------------------------------------------- */
 
 /* Plays one game with `spec` in every seat (seat s seeded seed + s), every
@@ -550,6 +581,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_spec_normalised),
+        cmocka_unit_test(test_game_levels_resolve),
         cmocka_unit_test(test_legal_deterministic_ttd),
         cmocka_unit_test(test_legal_deterministic_chance_nplayer),
         cmocka_unit_test(test_win_in_one),

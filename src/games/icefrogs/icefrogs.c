@@ -1157,5 +1157,6 @@ const pips_game_def pips_icefrogs_def = {
     .render = icf_render,
     .evaluate = icf_evaluate,
     .order_moves = icf_order_moves,
+    .levels = {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"},
     .canonical = icf_canonical,
 };

@@ -981,5 +981,6 @@ const pips_game_def pips_tictacdoh_def = {
     .render = ttd_render,
     .evaluate = ttd_evaluate,
     .order_moves = ttd_order_moves,
+    .levels = {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"},
     .canonical = ttd_canonical,
 };
