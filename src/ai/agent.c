@@ -235,6 +235,21 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
         a->observe(a, state_before, m);
 }
 
+void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, size_t size)
+{
+    const double eps = 1e-9;
+    if (!e->proven)
+        snprintf(buf, size, "%.4f", e->value);
+    else if (e->value >= 1 - eps)
+        snprintf(buf, size, "win");
+    else if (e->value <= eps)
+        snprintf(buf, size, "loss");
+    else if (num_players == 2 && fabs(e->value - 0.5) <= eps)
+        snprintf(buf, size, "draw");
+    else
+        snprintf(buf, size, "=%.4f", e->value);
+}
+
 bool pips_agent_last_value(const pips_agent *a, double *value)
 {
     if (a->has_last_value && value)

@@ -1,7 +1,8 @@
 /*
  * cmd_analyze.c — `pips analyze`: ranks the moves of a position with an
- * agent and prints them best first with their values; the last line is the
- * best move's text alone, for scripts.
+ * agent and prints them best first by value (proven results as win, loss,
+ * draw) with their visits; the last line is the best move's text alone, for
+ * scripts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,10 @@ static void analyze_usage(FILE *f)
             "Ranks the moves of the position TEXT (the game's state text, see\n"
             "'pips list' and the game's notation) with the agent SPEC (default 'hard';\n"
             "e.g. alphabeta:depth=6, mcts:iters=20000, expectimax:depth=2, greedy) and\n"
-            "prints them best first: rank, move, value for the player to move in [0, 1],\n"
-            "and visits (MCTS) or searched nodes. --top K prints only the K best.\n"
+            "prints them best first by value: rank, move, value for the player to move\n"
+            "(an estimate in [0, 1], or 'win', 'loss', 'draw' when the search proved\n"
+            "the result), and visits (MCTS) or searched nodes. --top K prints only the\n"
+            "K best.\n"
             "The last line is the best move alone.\n");
 }
 
@@ -112,8 +115,9 @@ int cli_analyze(int argc, char **argv)
     char text[PIPS_MOVE_TEXT_MAX];
     for (size_t i = 0; i < show; i++) {
         g->def->move_to_text(g, state, evals[i].move, text);
-        printf("%zu %s %.4f %llu\n", i + 1, text, evals[i].value,
-               (unsigned long long)evals[i].visits);
+        char value[32];
+        pips_move_eval_text(&evals[i], pips_num_players(g), value, sizeof value);
+        printf("%zu %s %s %llu\n", i + 1, text, value, (unsigned long long)evals[i].visits);
     }
     g->def->move_to_text(g, state, evals[0].move, text);
     printf("%s\n", text);
