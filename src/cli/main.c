@@ -24,6 +24,7 @@ static const command commands[] = {
     {"bench", cli_bench, "fixed benchmark workload per game"},
     {"playtest", cli_playtest, "play many games between agents and report statistics"},
     {"analyze", cli_analyze, "rank the moves of a position with an agent"},
+    {"ladder", cli_ladder, "rate agents: a round robin and Elo ratings with intervals"},
 };
 
 static void usage(FILE *f)

@@ -86,6 +86,9 @@ void lab_dist_get(int *rank, int *size);
 bool lab_dist_exchange(game_result *res, unsigned long games, int np, bool records,
                        bool local_ok, pips_error *err);
 
+/* Writes text to dir/name (report.c); false with *err naming the path. */
+bool lab_write_file(const char *dir, const char *name, const pips_str *text, pips_error *err);
+
 /* Statistic helpers shared by the writers. */
 double lab_rate(double x, double n);
 

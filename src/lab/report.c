@@ -455,6 +455,11 @@ static bool write_file(const char *dir, const char *name, const pips_str *text, 
     return true;
 }
 
+bool lab_write_file(const char *dir, const char *name, const pips_str *text, pips_error *err)
+{
+    return write_file(dir, name, text, err);
+}
+
 bool pips_playtest_write(const pips_playtest *pt, const char *dir, pips_error *err)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
