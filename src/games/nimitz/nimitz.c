@@ -968,4 +968,5 @@ const pips_game_def pips_nimitz_def = {
     .hash = nim_hash,
     .render = nim_render,
     .solve = nim_solve,
+    .evaluate = nim_evaluate,
 };

@@ -142,5 +142,7 @@ void nim_unplace(const nim_config *cf, nim_state *s, pips_move m);
 bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
                pips_error *err);
 void nim_bench_extra(const pips_game *g, pips_str *out);
+/* The agents' evaluation hook (nimitz_eval.c). */
+void nim_evaluate(const pips_game *g, const void *state, double *out);
 
 #endif
