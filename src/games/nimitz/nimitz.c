@@ -969,4 +969,5 @@ const pips_game_def pips_nimitz_def = {
     .render = nim_render,
     .solve = nim_solve,
     .evaluate = nim_evaluate,
+    .levels = {"greedy", "mcts:iters=1000", "mcts:iters=10000", "mcts:time=5,threads=2"},
 };
