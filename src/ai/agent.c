@@ -226,6 +226,7 @@ size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out,
     out[0].move = m;
     out[0].value = 0.5;
     out[0].visits = 0;
+    out[0].proven = false;
     return 1;
 }
 
