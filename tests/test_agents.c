@@ -145,6 +145,37 @@ static void test_spec_normalised(void **unused)
     pips_game_free(g);
 }
 
+/* Every game's own levels (def->levels) name agents its default
+ * configuration accepts, so the lobby and `pips play` never offer a level
+ * that fails; each bare level reads back as the game's spec. */
+static void test_game_levels_resolve(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"easy", "medium", "hard", "max"};
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        pips_error err;
+        pips_game *g = pips_game_new(d->name, NULL, 0, NULL, &err);
+        if (!g)
+            fail_msg("%s: %s", d->name, err.msg);
+        for (int l = 0; l < 4; l++) {
+            const char *want = pips_agent_level_spec(g, names[l]);
+            assert_non_null(want);
+            if (d->levels[l])
+                assert_string_equal(want, d->levels[l]);
+            pips_agent *a = pips_agent_new(g, names[l], 1, &err);
+            if (!a)
+                fail_msg("%s %s ('%s'): %s", d->name, names[l], want, err.msg);
+            pips_agent *b = pips_agent_new(g, want, 1, &err);
+            assert_non_null(b);
+            assert_string_equal(pips_agent_spec(a), pips_agent_spec(b));
+            pips_agent_free(a);
+            pips_agent_free(b);
+        }
+        pips_game_free(g);
+    }
+}
+
 /* ---- legality and determinism ------------------------------------------------- */
 
 /* Plays one game with `spec` in every seat (seat s seeded seed + s), every
@@ -474,6 +505,139 @@ static void test_analyze_ranks_all(void **unused)
     pips_game_free(g);
 }
 
+/* True when the seat to move after m has a reply that wins at once. */
+static bool loses_at_once(const pips_game *g, const void *s, pips_move m)
+{
+    pips_error err;
+    void *child = pips_state_new(g, &err), *grand = pips_state_new(g, &err);
+    memcpy(child, s, g->def->state_size);
+    g->def->apply(g, child, m);
+    int opp = pips_to_move(g, child);
+    bool lost = false;
+    if (opp >= 0) {
+        pips_move replies[128];
+        size_t n = g->def->legal_moves(g, child, replies);
+        for (size_t i = 0; i < n && !lost; i++) {
+            memcpy(grand, child, g->def->state_size);
+            g->def->apply(g, grand, replies[i]);
+            double r[PIPS_MAX_PLAYERS];
+            if (pips_to_move(g, grand) == PIPS_OVER) {
+                g->def->returns(g, grand, r);
+                lost = r[opp] == 1;
+            }
+        }
+    }
+    pips_state_free(g, child);
+    pips_state_free(g, grand);
+    return lost;
+}
+
+/* Analysis lists moves by value and shows proven results as such: a move
+ * after which the opponent wins at once is a proven loss (not a heuristic
+ * 0.14), an immediate win a proven win, at every depth that sees them; MCTS
+ * lists by value too, with its visits beside. */
+static void test_analyze_proven_and_sorted(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = state_from(g, "0,0:L 1,0:L");
+    static const char *const specs[] = {"alphabeta:depth=2", "alphabeta:depth=6",
+                                        "alphabeta:depth=4"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        pips_error err;
+        pips_agent *a = pips_agent_new(g, specs[i], 5, &err);
+        pips_move_eval ev[128];
+        size_t n = pips_agent_analyze(a, s, ev, 128, &err);
+        assert_true(n > 10);
+        assert_true(ev[0].proven && ev[0].value == 1);
+        char text[32];
+        pips_move_eval_text(&ev[0], 2, text, sizeof text);
+        assert_string_equal(text, "win");
+        size_t losses = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (k > 0)
+                assert_true(ev[k - 1].value >= ev[k].value);
+            if (loses_at_once(g, s, ev[k].move)) {
+                losses++;
+                if (!ev[k].proven || ev[k].value != 0)
+                    fail_msg("%s: a move losing at once valued %.4f (proven %d)", specs[i],
+                             ev[k].value, ev[k].proven);
+                pips_move_eval_text(&ev[k], 2, text, sizeof text);
+                assert_string_equal(text, "loss");
+            }
+        }
+        assert_true(losses > 0);
+        pips_agent_free(a);
+    }
+    /* MCTS without a proven root: values non-increasing, visits sum to the
+     * budget (reuse cannot add any in a fresh agent) */
+    void *open = state_from(g, "0,0:L");
+    pips_error err;
+    pips_agent *m = pips_agent_new(g, "mcts:iters=3000", 5, &err);
+    pips_move_eval ev[128];
+    size_t n = pips_agent_analyze(m, open, ev, 128, &err);
+    uint64_t total = 0;
+    for (size_t k = 0; k < n; k++) {
+        total += ev[k].visits;
+        if (k > 0)
+            assert_true(ev[k - 1].value >= ev[k].value);
+    }
+    assert_true(total == 3000);
+    pips_agent_free(m);
+    pips_state_free(g, open);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* A proven draw: a position a few plies from the end where alphabeta sees to
+ * the end of every line, checked against the exact solver. */
+static void test_analyze_proven_draw(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    pips_error err;
+    bool seen_draw = false;
+    for (uint64_t seed = 1; seed < 200 && !seen_draw; seed++) {
+        /* a random game stopped 5 plies before its end */
+        void *s = pips_state_new(g, &err);
+        g->def->initial(g, s);
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        pips_move line[32], moves[128];
+        size_t plies = 0;
+        void *walk = pips_state_new(g, &err);
+        memcpy(walk, s, g->def->state_size);
+        while (pips_to_move(g, walk) >= 0 && plies < 32) {
+            size_t k = g->def->legal_moves(g, walk, moves);
+            line[plies] = moves[pips_rng_below(&rng, k)];
+            g->def->apply(g, walk, line[plies++]);
+        }
+        for (size_t i = 0; i + 5 < plies; i++)
+            g->def->apply(g, s, line[i]);
+        pips_agent *a = pips_agent_new(g, "alphabeta:depth=8", 1, &err);
+        pips_move_eval ev[128];
+        size_t n = pips_to_move(g, s) >= 0 ? pips_agent_analyze(a, s, ev, 128, &err) : 0;
+        for (size_t k = 0; k < n; k++) {
+            if (!ev[k].proven || ev[k].value != 0.5)
+                continue;
+            memcpy(walk, s, g->def->state_size);
+            g->def->apply(g, walk, ev[k].move);
+            pips_solve_result res;
+            assert_true(pips_solve_from(g, walk, false, NULL, &res, &err));
+            assert_int_equal(res.value, PIPS_DRAW);
+            char text[32];
+            pips_move_eval_text(&ev[k], 2, text, sizeof text);
+            assert_string_equal(text, "draw");
+            seen_draw = true;
+        }
+        pips_agent_free(a);
+        pips_state_free(g, walk);
+        pips_state_free(g, s);
+    }
+    assert_true(seen_draw);
+    pips_game_free(g);
+}
+
 /* Tree reuse: after observing its own move and the reply, the next search
  * starts from the kept subtree, so its root holds more visits than one
  * search's budget; with reuse=0 it holds exactly the budget (no proven root
@@ -550,12 +714,15 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_spec_normalised),
+        cmocka_unit_test(test_game_levels_resolve),
         cmocka_unit_test(test_legal_deterministic_ttd),
         cmocka_unit_test(test_legal_deterministic_chance_nplayer),
         cmocka_unit_test(test_win_in_one),
         cmocka_unit_test(test_forced_win_in_three),
         cmocka_unit_test(test_chance_choice),
         cmocka_unit_test(test_analyze_ranks_all),
+        cmocka_unit_test(test_analyze_proven_and_sorted),
+        cmocka_unit_test(test_analyze_proven_draw),
         cmocka_unit_test(test_mcts_tree_reuse),
         cmocka_unit_test(test_mcts_beats_random),
     };

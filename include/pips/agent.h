@@ -20,11 +20,15 @@ extern "C" {
 
 typedef struct pips_agent pips_agent;
 
-/* One ranked move of an analysis: value in [0, 1] for the player to move. */
+/* One ranked move of an analysis: value in [0, 1] for the player to move.
+ * proven: the value is the game's exact result under best play (1 a win, 0 a
+ * loss, 0.5 a two-seat draw), not an estimate; for games whose moves come
+ * from the candidates hook it is exact among the candidate moves searched. */
 typedef struct pips_move_eval {
     pips_move move;
     double value;
     uint64_t visits; /* MCTS visits, or searched nodes; 0 when not meaningful */
+    bool proven;
 } pips_move_eval;
 
 /* Builds an agent from spec; false/NULL with *err naming the bad part. */
@@ -38,6 +42,10 @@ bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_er
 /* Ranks up to max moves best first; returns how many were written. */
 size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
                           pips_error *err);
+/* Writes an evaluation's value for people into buf (at least 16 bytes):
+ * "win", "loss" or "draw" (two seats) when proven, "=0.3333" for another
+ * proven share, otherwise the estimate "0.4714". */
+void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, size_t size);
 /* Tells the agent a move was played (for tree reuse). May be ignored. */
 void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m);
 

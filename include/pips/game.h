@@ -228,6 +228,11 @@ struct pips_game_def {
     /* Move-ordering hint: higher scores are searched first. */
     void (*order_moves)(const pips_game *g, const void *state, const pips_move *moves,
                         size_t n, int *scores);
+    /* Strength levels: the agent specs for easy, medium, hard and max in this
+     * game, from its measured ladder (docs/ai.md). A NULL entry, or a spec the
+     * configuration cannot use (alphabeta with three seats), falls back to
+     * the generic row in src/ai/agent.c. */
+    const char *levels[4];
     /* Canonical form under the game's symmetries: writes into out a state
      * equivalent for play (same value) that is equal for all symmetric
      * variants of state. NULL means the identity. */

@@ -4,7 +4,7 @@
  * random agent.
  *
  * Spec grammar: LEVEL | KIND | KIND:LEVEL | KIND:KEY=VALUE[,KEY=VALUE]...
- * A bare LEVEL resolves through the per-game table (by def->name, falling
+ * A bare LEVEL resolves through the game's own levels (def->levels, falling
  * back to the generic row) to a full spec; KIND:LEVEL takes the kind's
  * generic parameters for that level. The stored spec is the resolved one.
  *
@@ -59,21 +59,10 @@ static const agent_kind agent_kinds[] = {
 static const char *const level_names[] = {"easy", "medium", "hard", "max"};
 #define N_LEVELS 4
 
-/* A bare level: per game (NULL game = the generic fallback). */
-typedef struct game_level {
-    const char *game;
-    const char *spec[N_LEVELS];
-} game_level;
-
-static const game_level game_levels[] = {
-    /* Tic Tac Doh! is short (<= 15 plies) and tactical: alphabeta:depth=4 beats
-     * mcts:iters=10000 (measured ladder in docs/ai.md). */
-    {"tictacdoh", {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"}},
-    /* IceFrogs (two seats): alphabeta:depth=4 beat mcts:iters=1000 92-7 in 100 games;
-     * with three seats alphabeta is refused and the generic row applies. */
-    {"icefrogs", {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"}},
-    {NULL, {"greedy", "mcts:iters=1000", "mcts:iters=10000", "mcts:time=5,threads=2"}},
-};
+/* A bare level with no spec in the game's definition (def->levels). */
+static const char *const generic_levels[N_LEVELS] = {"greedy", "mcts:iters=1000",
+                                                     "mcts:iters=10000",
+                                                     "mcts:time=5,threads=2"};
 
 /* KIND:LEVEL: the kind's parameters for each level (NULL = no levels). */
 typedef struct kind_level {
@@ -108,11 +97,8 @@ const char *pips_agent_level_spec(const pips_game *g, const char *level)
     int li = level_index(level);
     if (li < 0)
         return NULL;
-    size_t n = sizeof game_levels / sizeof game_levels[0];
-    for (size_t i = 0; i < n; i++)
-        if (game_levels[i].game && !strcmp(game_levels[i].game, g->def->name))
-            return game_levels[i].spec[li];
-    return game_levels[n - 1].spec[li];
+    const char *own = g->def->levels[li];
+    return own ? own : generic_levels[li];
 }
 
 static pips_agent *agent_alloc(const pips_game *g, uint64_t seed, pips_error *err)
@@ -161,8 +147,7 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
                 *err = first;
             return a;
         }
-        size_t n = sizeof game_levels / sizeof game_levels[0];
-        return pips_agent_new(g, game_levels[n - 1].spec[level_index(kind)], seed, err);
+        return pips_agent_new(g, generic_levels[level_index(kind)], seed, err);
     }
     const char *params = colon ? colon + 1 : "";
     for (size_t i = 0; i < N_KINDS; i++) {
@@ -241,6 +226,7 @@ size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out,
     out[0].move = m;
     out[0].value = 0.5;
     out[0].visits = 0;
+    out[0].proven = false;
     return 1;
 }
 
@@ -251,6 +237,21 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
 }
 
 const char *pips_agent_note(const pips_agent *a) { return a->note; }
+
+void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, size_t size)
+{
+    const double eps = 1e-9;
+    if (!e->proven)
+        snprintf(buf, size, "%.4f", e->value);
+    else if (e->value >= 1 - eps)
+        snprintf(buf, size, "win");
+    else if (e->value <= eps)
+        snprintf(buf, size, "loss");
+    else if (num_players == 2 && fabs(e->value - 0.5) <= eps)
+        snprintf(buf, size, "draw");
+    else
+        snprintf(buf, size, "=%.4f", e->value);
+}
 
 bool pips_agent_last_value(const pips_agent *a, double *value)
 {

@@ -216,8 +216,10 @@ static double negamax(pips_agent *a, const void *state, int persp, int depth, in
 }
 
 /* One root iteration at depth: every root move gets a score (exact for all
- * moves when `all`, otherwise a bound for the ones pruned). Returns false
- * when the time ran out. The root list is re-sorted best first. */
+ * moves when `all`, otherwise a bound for the ones pruned). With `all`, a
+ * move is marked proven when its score is a decided result or its whole
+ * subtree was seen (no leaf met the depth limit). Returns false when the
+ * time ran out. The root list is re-sorted best first. */
 static bool root_iteration(pips_agent *a, const void *state, size_t n, int depth, bool all)
 {
     ab_impl *ab = a->impl;
@@ -225,10 +227,12 @@ static bool root_iteration(pips_agent *a, const void *state, size_t n, int depth
     int me = g->def->to_move(g, state);
     unsigned char *child = ab->states + ab->state_size;
     double alpha = -AB_INF;
+    bool any_horizon = false;
     for (size_t i = 0; i < n; i++) {
         memcpy(child, state, ab->state_size);
         g->def->apply(g, child, ab->root[i].move);
         uint64_t before = ab->nodes;
+        ab->hit_horizon = false;
         double s = all ? negamax(a, child, me, depth - 1, 1, -AB_INF, AB_INF)
                        : negamax(a, child, me, depth - 1, 1, alpha, AB_INF);
         if (ab->aborted)
@@ -236,9 +240,12 @@ static bool root_iteration(pips_agent *a, const void *state, size_t n, int depth
         /* a pruned move's score is an upper bound <= alpha: keep it below */
         ab->root[i].value = (!all && i > 0 && s <= alpha) ? s - 1e-9 : s;
         ab->root[i].visits = ab->nodes - before;
+        ab->root[i].proven = all && (fabs(s) > AB_PROVEN || !ab->hit_horizon);
+        any_horizon |= ab->hit_horizon;
         if (s > alpha)
             alpha = s;
     }
+    ab->hit_horizon = any_horizon;
     agent_sort_evals(ab->root, n);
     return true;
 }
@@ -262,7 +269,7 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
     memcpy(ab->states, state, ab->state_size);
     order_moves(ab, g, state, a->moves, n, PIPS_MOVE_NONE);
     for (size_t i = 0; i < n; i++)
-        ab->root[i] = (pips_move_eval){a->moves[i], 0, 0};
+        ab->root[i] = (pips_move_eval){a->moves[i], 0, 0, false};
     pips_move_eval *saved = ab->root + ab->max_moves; /* last finished iteration */
     memcpy(saved, ab->root, n * sizeof *saved);
     int limit = ab->depth_limit ? ab->depth_limit : AB_MAX_DEPTH;
@@ -271,15 +278,22 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
         if (!root_iteration(a, state, n, depth, all))
             break;
         memcpy(saved, ab->root, n * sizeof *saved);
-        /* stop when the result is proven or the whole tree was seen */
-        if (!ab->hit_horizon || fabs(saved[0].value) > AB_PROVEN)
+        /* stop when the whole tree was seen or the result is proven (for an
+         * analysis: every move's result, so a losing move shows as a loss) */
+        bool all_proven = true;
+        for (size_t i = 0; i < n && all; i++)
+            all_proven &= saved[i].proven;
+        if (!ab->hit_horizon || (all ? all_proven : fabs(saved[0].value) > AB_PROVEN))
             break;
         if (!all && n == 1)
             break;
     }
     memcpy(ab->root, saved, n * sizeof *saved);
     for (size_t i = 0; i < n; i++) {
-        double v = (ab->root[i].value + 1) / 2;
+        /* the sort above already put quicker wins and slower losses first */
+        double s = ab->root[i].value, v = (s + 1) / 2;
+        if (ab->root[i].proven)
+            v = s > AB_PROVEN ? 1 : s < -AB_PROVEN ? 0 : (s / 0.9 + 1) / 2;
         ab->root[i].value = v < 0 ? 0 : v > 1 ? 1 : v;
     }
     a->has_last_value = true;

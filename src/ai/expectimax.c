@@ -30,6 +30,7 @@ typedef struct em_impl {
     pips_move_eval *root, *saved;
     double deadline;
     bool aborted;
+    bool horizon; /* a leaf was valued by a heuristic, not by the game's end */
     uint64_t nodes;
 } em_impl;
 
@@ -49,6 +50,7 @@ static bool em_value(pips_agent *a, const void *state, int depth, int ply, doubl
         return true;
     }
     if ((who >= 0 && depth <= 0) || ply >= EM_MAX_PLY) {
+        em->horizon = true;
         agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves,
                           out);
         return true;
@@ -57,6 +59,7 @@ static bool em_value(pips_agent *a, const void *state, int depth, int ply, doubl
     double *prob = em->prob + (size_t)ply * em->max_moves;
     size_t n = agent_search_moves(g, state, a->seed, moves, prob);
     if (n == 0) {
+        em->horizon = true;
         agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves,
                           out);
         return true;
@@ -104,7 +107,7 @@ static size_t em_search(pips_agent *a, const void *state, pips_error *err)
         return 0;
     }
     for (size_t i = 0; i < n; i++)
-        em->saved[i] = (pips_move_eval){a->moves[i], 0.5, 0};
+        em->saved[i] = (pips_move_eval){a->moves[i], 0.5, 0, false};
     int limit = em->depth_limit ? em->depth_limit : EM_MAX_DEPTH;
     double v[PIPS_MAX_PLAYERS];
     /* a pure depth budget needs only its last iteration */
@@ -113,9 +116,11 @@ static size_t em_search(pips_agent *a, const void *state, pips_error *err)
             memcpy(em->states, state, em->state_size);
             g->def->apply(g, em->states, a->moves[i]);
             uint64_t before = em->nodes;
+            em->horizon = false;
             if (!em_value(a, em->states, depth - 1, 0, v))
                 break;
-            em->root[i] = (pips_move_eval){a->moves[i], v[me], em->nodes - before};
+            /* a subtree seen to its ends is exact (the expected result) */
+            em->root[i] = (pips_move_eval){a->moves[i], v[me], em->nodes - before, !em->horizon};
         }
         if (em->aborted)
             break;

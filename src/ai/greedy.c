@@ -68,6 +68,7 @@ static size_t greedy_rank(pips_agent *a, const void *state, pips_error *err)
         gi->evals[i].move = a->moves[i];
         gi->evals[i].value = value_of(a, gi, gi->child, mover, true);
         gi->evals[i].visits = 1;
+        gi->evals[i].proven = d->to_move(g, gi->child) == PIPS_OVER;
     }
     return n;
 }

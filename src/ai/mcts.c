@@ -400,7 +400,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
                 if (n == cap)
                     continue;
                 mi->proven[n] = -1;
-                mi->evals[n++] = (pips_move_eval){c->move, 0, 0};
+                mi->evals[n++] = (pips_move_eval){c->move, 0, 0, false};
             }
             mi->evals[j].visits += c->visits;
             mi->evals[j].value += sum; /* a sum until divided below */
@@ -413,7 +413,8 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
     for (size_t j = 0; j < n; j++) {
         pips_move_eval *e = &mi->evals[j];
         e->value = e->visits ? e->value / e->visits : 0;
-        if (mi->proven[j] >= 0)
+        e->proven = mi->proven[j] >= 0;
+        if (e->proven)
             e->value = mi->proven[j];
         mi->rank_class[j] = mi->proven[j] < 0 ? 1 : mi->proven[j] >= 1 - 1e-6 ? 2
                                                     : mi->proven[j] <= 1e-6   ? 0
@@ -463,6 +464,9 @@ static size_t mcts_analyze(pips_agent *a, const void *state, pips_move_eval *out
 {
     mcts_impl *mi = a->impl;
     size_t n = mcts_search(a, state, err);
+    /* analysis lists by value (the choice above ranks by visits); proven
+     * values are exact, so a proven win leads and a proven loss trails */
+    agent_sort_evals(mi->evals, n);
     if (n > max)
         n = max;
     memcpy(out, mi->evals, n * sizeof *out);

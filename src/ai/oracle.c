@@ -34,6 +34,7 @@ typedef struct oracle {
     pips_value *values; /* max_moves */
     double seconds;
     uint64_t positions;
+    char why_not[PIPS_ERROR_MAX]; /* why there is no solver, when there is none */
 } oracle;
 
 static void oracle_destroy(pips_agent *a)
@@ -55,6 +56,11 @@ static bool oracle_solve(pips_agent *a, const void *state, size_t *n, pips_value
     oracle *o = a->impl;
     pips_solve_result res;
     pips_error err;
+    if (!o->solver) {
+        snprintf(a->note, sizeof a->note, "not solvable (%s); %s chose", o->why_not,
+                 pips_agent_spec(o->fallback));
+        return false;
+    }
     if (!pips_solver_moves(o->solver, state, a->moves, o->values, &res, &err)) {
         snprintf(a->note, sizeof a->note, "not solved (%s); %s chose", err.msg,
                  pips_agent_spec(o->fallback));
@@ -158,9 +164,15 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
     o->positions = (uint64_t)positions;
     pips_solve_opts so = {(int)threads, (size_t)table_mb, NULL, NULL, seconds, (uint64_t)positions,
                           NULL, NULL};
-    o->solver = pips_solver_new(g, &so, true, err);
-    if (!o->solver)
+    /* a game the solver refuses outright is still played, by the fallback */
+    pips_error serr;
+    o->solver = pips_solver_new(g, &so, true, &serr);
+    if (!o->solver && serr.code != PIPS_ERR_UNSUPPORTED) {
+        *err = serr;
         return false;
+    }
+    if (!o->solver)
+        snprintf(o->why_not, sizeof o->why_not, "%s", serr.msg);
     o->fallback = pips_agent_new(g, fallback, a->seed, err);
     if (!o->fallback) {
         pips_error_prefix(err, "oracle fallback: ");

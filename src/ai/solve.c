@@ -317,6 +317,13 @@ pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool
                          "%s: exact solving needs exactly 2 players (this game has %d)", d->name,
                          pips_num_players(g)),
                NULL;
+    /* refused before anything is allocated: a game of chance or of moves
+     * that cannot be listed is beyond the generic solver at any size */
+    if (!d->solve && (d->flags & (PIPS_GAME_CHANCE | PIPS_GAME_NOT_ENUMERABLE)))
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED, "%s: exact solving needs %s", d->name,
+                         d->flags & PIPS_GAME_CHANCE ? "a game without chance"
+                                                     : "moves that can be listed"),
+               NULL;
     pips_solver *ps = pips_calloc(g->alloc, 1, sizeof *ps);
     if (!ps)
         return pips_fail(err, PIPS_ERR_NOMEM, "%s: out of memory for a solver", d->name), NULL;
@@ -337,7 +344,11 @@ pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool
     s->budget_mb = ps->opts.table_mb ? ps->opts.table_mb : pips_solve_default_mb();
     s->scratch = pips_malloc(g->alloc, (size_t)s->max_ply * 2 * s->ss);
     s->moves = pips_malloc(g->alloc, (size_t)s->max_ply * s->cap * sizeof *s->moves);
-    bool ok = s->scratch && s->moves && table_init(&s->tt, g->alloc, s->ss, 1u << 16);
+    /* the first table is small and within the budget; it grows as needed */
+    size_t first_slots = 1u << 16;
+    while (first_slots > 64 && (double)first_slots * (double)s->ss > (double)s->budget_mb * 1048576.0 / 4)
+        first_slots >>= 1;
+    bool ok = s->scratch && s->moves && table_init(&s->tt, g->alloc, s->ss, first_slots);
     ps->root = pips_malloc(g->alloc, s->ss);
     ps->canon = pips_malloc(g->alloc, s->ss);
     ps->child = pips_malloc(g->alloc, s->ss);

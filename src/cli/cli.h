@@ -22,10 +22,15 @@ int cli_playtest(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 int cli_state(int argc, char **argv);
 int cli_engine(int argc, char **argv);
+int cli_ladder(int argc, char **argv);
 
 /* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
 int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
                     size_t *nopts);
+/* Splits a list of agent specs in place at commas, except a comma followed
+ * by KEY=VALUE (an agent's own parameter): "mcts:iters=9,threads=2,random"
+ * is two specs. Returns the count (entries past cap are not stored). */
+size_t cli_split_specs(char *list, char **out, size_t cap);
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);
 /* Reads a --seed value (a whole number >= 0) into *seed; prints the error

@@ -1,7 +1,8 @@
 /*
  * cmd_analyze.c — `pips analyze`: ranks the moves of a position with an
- * agent and prints them best first with their values; the last line is the
- * best move's text alone, for scripts.
+ * agent and prints them best first by value (proven results as win, loss,
+ * draw) with their visits; the last line is the best move's text alone, for
+ * scripts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,8 +142,9 @@ int cli_analyze(int argc, char **argv)
     char text[PIPS_MOVE_TEXT_MAX];
     for (size_t i = 0; i < show; i++) {
         g->def->move_to_text(g, state, evals[i].move, text);
-        printf("%zu %s %.4f %llu\n", i + 1, text, evals[i].value,
-               (unsigned long long)evals[i].visits);
+        char value[32];
+        pips_move_eval_text(&evals[i], pips_num_players(g), value, sizeof value);
+        printf("%zu %s %s %llu\n", i + 1, text, value, (unsigned long long)evals[i].visits);
     }
     g->def->move_to_text(g, state, evals[0].move, text);
     printf("%s\n", text);

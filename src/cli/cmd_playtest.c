@@ -71,7 +71,7 @@ static void playtest_usage(FILE *f) { cli_print_usage(f, cli_doc_find("playtest"
 
 /* Splits the --seats list at commas, except a comma followed by KEY=VALUE
  * (an agent's own parameter): "mcts:iters=9,threads=2,random" is two seats. */
-static size_t split_seats(char *list, char **out, size_t cap)
+size_t cli_split_specs(char *list, char **out, size_t cap)
 {
     size_t n = 0;
     char *start = list;
@@ -201,7 +201,7 @@ int cli_playtest(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
-    size_t n_seats = split_seats(copy, seats, PIPS_LAB_MAX_SEATS);
+    size_t n_seats = cli_split_specs(copy, seats, PIPS_LAB_MAX_SEATS);
     if (n_seats > PIPS_LAB_MAX_SEATS) {
         fprintf(stderr, "%s: at most %d seats\n", prog, PIPS_LAB_MAX_SEATS);
         free(copy);

@@ -85,6 +85,16 @@ static const cli_opt_doc state_opts[] = {
     {"--json", NULL, "print the position as one JSON object instead of a drawing"},
     END_OPTS};
 
+static const cli_opt_doc ladder_opts[] = {
+    {"--agents", "A,B,...", "the agents to rate (two or more specs)"},
+    {"--games", "N", "games per table of agents (default 100)"},
+    {"--seed", "S", "seed of the whole run (default 1)"},
+    {"--threads", "T", "worker threads, 1..64 (default 1)"},
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--prior", "G", "virtual drawn games added to every pair (default 1)"},
+    {"--out", "DIR", "write ratings.txt, ratings.csv, pairs.csv and ratings.svg into DIR"},
+    END_OPTS};
+
 static const cli_opt_doc engine_opts[] = {
     {"--seed", "N", "seed of the engine's dice and agents (default 1)"},
     END_OPTS};
@@ -187,12 +197,26 @@ static const cli_cmd_doc docs[] = {
     {"analyze", "rank the moves of a position with an agent",
      "GAME (--state TEXT | --record FILE [--ply N]) [--opt K=V]...\n"
      "[--agent SPEC] [--seed N] [--top K]",
-     "Ranks the moves of a position with an agent and prints them best first:\n"
-     "rank, move, value for the player to move in [0, 1], and visits (MCTS) or\n"
-     "searched nodes. The position is the state text TEXT, or the position after\n"
+     "Ranks the moves of a position with an agent and prints them best first by\n"
+     "value: rank, move, value for the player to move (an estimate in [0, 1], or\n"
+     "win, loss or draw when the search proved it), and visits (MCTS) or searched\n"
+     "nodes. The position is the state text TEXT, or the position after\n"
      "the first N moves of a game record (GAME must match the record). The last\n"
      "line is the best move alone.",
      analyze_opts, "game"},
+    {"ladder", "rate agents: a round robin and Elo ratings with intervals",
+     "GAME --agents A,B[,C...] [--games N] [--seed S] [--threads T]\n"
+     "[--opt K=V]... [--prior G] [--out DIR]",
+     "Every combination of the agents that fills the game's seats (every pair in a\n"
+     "two-player game) plays N games with seats rotated, and every game gives each\n"
+     "pair of agents at the table a point for the higher return (half each when\n"
+     "equal). Prints Elo ratings (mean 0) from a Bradley-Terry fit with 95% intervals\n"
+     "from the Fisher information, one line per agent, best first: rank, Elo,\n"
+     "interval, score, pairwise games, agent. --prior G adds G virtual drawn games\n"
+     "to every pair so a perfect score keeps a finite rating. The same --seed gives\n"
+     "the same ratings for any --threads. Agent parameters use ',' as in\n"
+     "'pips playtest --seats'.",
+     ladder_opts, "game"},
     {"state", "a position as a drawing, or as JSON for programs",
      "GAME [--opt KEY=VALUE]... [--state TEXT] [--json]",
      "Shows the start position of GAME, or the position TEXT (the game's state\n"

@@ -29,6 +29,7 @@ static const command commands[] = {
     {"solve", cli_solve},       {"bench", cli_bench},       {"playtest", cli_playtest},
     {"analyze", cli_analyze},   {"engine", cli_engine},     {"version", cli_version},
     {"help", cli_help},         {"state", cli_state},
+    {"ladder", cli_ladder},
 };
 
 static int cli_version(int argc, char **argv)

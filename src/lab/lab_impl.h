@@ -172,6 +172,9 @@ void lab_dist_get(int *rank, int *size);
 bool lab_dist_combine(lab_acc *acc, size_t n, char ***records, unsigned long games,
                       bool local_ok, pips_error *err);
 
+/* Writes text to dir/name (report.c); false with *err naming the path. */
+bool lab_write_file(const char *dir, const char *name, const pips_str *text, pips_error *err);
+
 /* Statistic helpers shared by the writers (stats.c). */
 #define LAB_Z95 1.959963984540054 /* the normal quantile of a 95% interval */
 double lab_rate(double x, double n);

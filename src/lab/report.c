@@ -882,6 +882,11 @@ static bool write_file(const char *dir, const char *name, const pips_str *text, 
     return true;
 }
 
+bool lab_write_file(const char *dir, const char *name, const pips_str *text, pips_error *err)
+{
+    return write_file(dir, name, text, err);
+}
+
 /* A record file name of ours: capital letters, '-', six or more digits, ".json". */
 static bool is_record_name(const char *name)
 {

@@ -13,7 +13,13 @@ check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi
 best=$("$PIPS" analyze tictacdoh --state '0,0:LM 1,0:M 1,1:S' --agent alphabeta:depth=3 2>/dev/null | tail -n 1)
 [ -n "$best" ]; check "analyze prints a best move ($best)" $?
 top=$("$PIPS" analyze tictacdoh --state '0,0:LM 1,0:M 1,1:S' --agent alphabeta:depth=3 --top 1 2>/dev/null | grep '^1 ')
-awk '{ exit !($3 > 0.99) }' <<<"$top"; check "the best move is a win ($top)" $?
+awk '{ exit !($3 == "win") }' <<<"$top"; check "the best move is a proven win ($top)" $?
+# MCTS lists by value with its visits beside: values never rise down the list
+"$PIPS" analyze tictacdoh --state '0,0:L' --agent mcts:iters=2000 --seed 2 2>/dev/null |
+    awk '/^[0-9]+ / && NF == 4 { x = $3 == "win" ? 1 : $3 == "loss" ? 0 : $3 == "draw" ? 0.5 : $3 + 0
+                                 if (n++ && x > last + 1e-9) bad = 1; last = x; v += $4 }
+         END { exit bad || n < 2 || v != 2000 }'
+check "mcts analysis sorted by value, visits sum to the budget" $?
 "$PIPS" analyze tictacdoh --state 'bogus' >/dev/null 2>&1; [ $? -ne 0 ]; check "analyze rejects a bad state" $?
 "$PIPS" analyze tictacdoh --state '-' --agent nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "analyze rejects an unknown agent" $?
 

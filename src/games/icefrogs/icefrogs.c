@@ -1191,5 +1191,6 @@ const pips_game_def pips_icefrogs_def = {
     .state_view = icf_state_view,
     .evaluate = icf_evaluate,
     .order_moves = icf_order_moves,
+    .levels = {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"},
     .canonical = icf_canonical,
 };

@@ -975,4 +975,6 @@ const pips_game_def pips_nimitz_def = {
     .render = nim_render,
     .state_view = nim_state_view,
     .solve = nim_solve,
+    .evaluate = nim_evaluate,
+    .levels = {"greedy", "mcts:iters=1000", "mcts:iters=10000", "mcts:time=5,threads=2"},
 };

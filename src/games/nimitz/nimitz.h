@@ -143,5 +143,7 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
                pips_solve_result *res, pips_error *err);
 void nim_bench_extra(const pips_game *g, pips_str *out);
 bool nim_state_view(const pips_game *g, const void *state, struct json_t *view); /* nimitz_view.c */
+/* The agents' evaluation hook (nimitz_eval.c). */
+void nim_evaluate(const pips_game *g, const void *state, double *out);
 
 #endif

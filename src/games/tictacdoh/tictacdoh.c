@@ -1040,5 +1040,6 @@ const pips_game_def pips_tictacdoh_def = {
     .state_view = ttd_state_view,
     .evaluate = ttd_evaluate,
     .order_moves = ttd_order_moves,
+    .levels = {"greedy", "mcts:iters=1000", "alphabeta:depth=4", "alphabeta:time=2"},
     .canonical = ttd_canonical,
 };

@@ -2230,4 +2230,5 @@ const pips_game_def pips_ziggurat_def = {
     .playout_move = zig_playout_move,
     .evaluate = zig_evaluate,
     .order_moves = zig_order_moves,
+    .levels = {"greedy", "mcts:iters=10000", "mcts:iters=100000", "mcts:time=5,threads=2"},
 };

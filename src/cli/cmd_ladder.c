@@ -1,0 +1,124 @@
+/*
+ * cmd_ladder.c — `pips ladder`: a round robin between agents and their Elo
+ * ratings (pips/ladder.h); prints one line per agent, best first, and with
+ * --out writes ratings.txt, ratings.csv, pairs.csv and ratings.svg.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/help.h"
+#include "pips/ladder.h"
+
+static void ladder_usage(FILE *f) { cli_print_usage(f, cli_doc_find("ladder")); }
+
+static void table_progress(void *ud, unsigned long done, unsigned long total)
+{
+    (void)ud;
+    fprintf(stderr, "\rtable %lu/%lu", done, total);
+    if (done == total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+int cli_ladder(int argc, char **argv)
+{
+    const char *prog = "pips ladder";
+    const char *name = NULL, *out_dir = NULL, *agents_text = NULL;
+    const char *opts[PIPS_MAX_OPTIONS * 2];
+    size_t nopts = 0;
+    long games = 100, threads = 1;
+    uint64_t seed = 1;
+    double prior = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(a, "--opt")) {
+            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
+                return 2;
+        } else if (!strcmp(a, "--agents") && has_value) {
+            agents_text = argv[++i];
+        } else if (!strcmp(a, "--games") && has_value) {
+            if (!pips_parse_int(argv[++i], 1, 100000000L, &games)) {
+                fprintf(stderr, "%s: --games '%s': expected a whole number >= 1\n", prog,
+                        argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--threads") && has_value) {
+            if (!pips_parse_int(argv[++i], 1, 64, &threads)) {
+                fprintf(stderr, "%s: --threads '%s': expected 1..64\n", prog, argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--seed") && has_value) {
+            if (!cli_parse_seed(prog, argv[++i], &seed))
+                return 2;
+        } else if (!strcmp(a, "--prior") && has_value) {
+            char *end;
+            const char *t = argv[++i];
+            prior = strtod(t, &end);
+            if (!*t || *end || !(prior >= 0 && prior <= 1000)) {
+                fprintf(stderr, "%s: --prior '%s': expected a number of games in 0..1000\n",
+                        prog, t);
+                return 2;
+            }
+        } else if (!strcmp(a, "--out") && has_value) {
+            out_dir = argv[++i];
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "%s: unknown flag '%s' (or a missing value)\n", prog, a);
+            return 2;
+        } else if (!name) {
+            name = a;
+        } else {
+            fprintf(stderr, "%s: unexpected argument '%s'\n", prog, a);
+            return 2;
+        }
+    }
+    if (!name || !agents_text) {
+        fprintf(stderr, "%s: %s\n", prog, !name ? "missing GAME" : "missing --agents A,B,...");
+        ladder_usage(stderr);
+        return 2;
+    }
+    char *copy = strdup(agents_text);
+    if (!copy) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return 1;
+    }
+    char *agents[PIPS_LADDER_MAX_AGENTS];
+    size_t n = cli_split_specs(copy, agents, PIPS_LADDER_MAX_AGENTS);
+    if (n > PIPS_LADDER_MAX_AGENTS) {
+        fprintf(stderr, "%s: at most %d agents\n", prog, PIPS_LADDER_MAX_AGENTS);
+        free(copy);
+        return 2;
+    }
+    pips_ladder_opts o = {.game = name,
+                          .opts = opts,
+                          .n_opts = nopts,
+                          .agents = (const char *const *)agents,
+                          .n_agents = n,
+                          .games = (unsigned long)games,
+                          .seed = seed,
+                          .threads = (int)threads,
+                          .prior = prior,
+                          .progress = isatty(2) ? table_progress : NULL};
+    pips_error err;
+    pips_ladder *l = pips_ladder_run(&o, &err);
+    free(copy);
+    if (!l) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
+    }
+    pips_str s;
+    pips_str_init(&s, NULL);
+    pips_ladder_text(l, &s);
+    fputs(pips_str_cstr(&s), stdout);
+    pips_str_free(&s);
+    int rc = 0;
+    if (out_dir && !pips_ladder_write(l, out_dir, &err)) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        rc = 1;
+    }
+    pips_ladder_free(l);
+    return rc;
+}
