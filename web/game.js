@@ -123,9 +123,9 @@ export async function gameView(app, id, params) {
     api('GET', `games/${id}/hints${v.ply < latest.n_moves ? `?ply=${v.ply}` : ''}`)
       .then((a) => a, (e) => ({ status: 'error', reason: e.message, busy: e.status === 503 }))
       .then((a) => {
-        if (a.busy) { hintCache.delete(key); setTimeout(render, 1500); return; }   // another solve running
+        if (a.busy) { hintCache.delete(key); setTimeout(() => { if (!closed) render(); }, 1500); return; }   // another solve running
         hintCache.set(key, a);
-        render();
+        if (!closed) render();
       });
     return null;
   }
