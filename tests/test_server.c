@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "pips/game.h"
 #include "pips/server.h"
 
 typedef struct reply {
@@ -631,6 +632,118 @@ static void test_real_socket_round_trip(void **st)
     close(fd);
 }
 
+/* GET /api/games/{id}/hints (issue 14 item 6): perfect-play values of
+ * every legal move, agreeing with the library's solver; refused where the
+ * solver cannot apply; "unknown" when its one-second budget runs out. */
+static reply hints(pips_server *s, long long id, const char *query)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/api/games/%lld/hints%s", id, query);
+    return call(s, "GET", path, NULL);
+}
+
+static void test_perfect_play_hints(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 100);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
+    /* near the end: eight of the fifteen pieces placed, no line yet (TTD-R5) */
+    static const char *const line[] = {"L@0,0", "S@1,0",  "M@0,1", "L@1,1",
+                                       "S@-1,1", "M@-1,0", "S@0,-1", "L@1,-1"};
+    for (size_t i = 0; i < sizeof line / sizeof line[0]; i++) {
+        reply r = move(s, id, line[i], tok[i % 2]);
+        assert_int_equal(r.status, 200);
+        assert_false(json_is_true(json_object_get(r.json, "over")));
+        reply_free(&r);
+    }
+    json_t *v = view(s, id);
+    assert_true(json_is_true(json_object_get(v, "hints")));
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    void *state = pips_state_new(g, &err);
+    assert_true(g->def->state_from_text(g, json_string_value(json_object_get(v, "state")), state,
+                                        &err));
+    size_t cap = pips_max_moves(g);
+    pips_move *moves = calloc(cap, sizeof *moves);
+    pips_value *values = calloc(cap, sizeof *values);
+    pips_solve_opts so = {1, 64, NULL, NULL, 0, 0, moves, values};
+    pips_solve_result sr;
+    assert_true(pips_solve_moves(g, state, &so, &sr, &err));
+    reply r = hints(s, id, "");
+    assert_int_equal(r.status, 200);
+    assert_string_equal(json_string_value(json_object_get(r.json, "status")), "solved");
+    assert_int_equal(json_integer_value(json_object_get(r.json, "ply")), 8);
+    assert_string_equal(json_string_value(json_object_get(r.json, "value")),
+                        pips_value_name(sr.value));
+    json_t *list = json_object_get(r.json, "moves");
+    assert_int_equal(json_array_size(list), sr.n_moves);
+    assert_int_equal(json_array_size(json_object_get(v, "legal")), sr.n_moves);
+    for (size_t i = 0; i < sr.n_moves; i++) {
+        char text[PIPS_MOVE_TEXT_MAX];
+        g->def->move_to_text(g, state, moves[i], text);
+        json_t *h = json_array_get(list, i);
+        assert_string_equal(json_string_value(json_object_get(h, "move")), text);
+        assert_string_equal(json_string_value(json_object_get(h, "value")),
+                            pips_value_name(values[i]));
+    }
+    reply_free(&r);
+    /* a position of the history (replay), and bad plies */
+    r = hints(s, id, "?ply=7");
+    assert_int_equal(r.status, 200);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "ply")), 7);
+    assert_string_equal(json_string_value(json_object_get(r.json, "status")), "solved");
+    reply_free(&r);
+    r = hints(s, id, "?ply=99");
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+    r = call(s, "POST", "/api/games/1/hints", "{}");
+    assert_int_equal(r.status, 405);
+    reply_free(&r);
+    free(moves);
+    free(values);
+    pips_state_free(g, state);
+    pips_game_free(g);
+    json_decref(v);
+
+    /* a game over has nothing to solve */
+    long long over = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
+    char body[256];
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[0]);
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld/resign", over);
+    reply rr = call(s, "POST", path, body);
+    assert_int_equal(rr.status, 200);
+    reply_free(&rr);
+    r = hints(s, over, "");
+    assert_int_equal(r.status, 409);
+    assert_non_null(strstr(json_string_value(json_object_get(r.json, "error")), "over"));
+    reply_free(&r);
+
+    /* Ziggurat rolls dice: refused, and its view says hints do not apply */
+    long long zig = create(
+        s, "{\"game\":\"ziggurat\",\"options\":{\"players\":2},\"seats\":[\"human\",\"human\"]}",
+        tok);
+    json_t *zv = view(s, zig);
+    assert_true(json_is_false(json_object_get(zv, "hints")));
+    json_decref(zv);
+    r = hints(s, zig, "");
+    assert_int_equal(r.status, 409);
+    assert_non_null(strstr(json_string_value(json_object_get(r.json, "error")), "chance"));
+    reply_free(&r);
+
+    /* the Martian Coaster from the start is not settled within a second */
+    long long nim = create(s, "{\"game\":\"nimitz\",\"seats\":[\"human\",\"human\"]}", tok);
+    r = hints(s, nim, "");
+    assert_int_equal(r.status, 200);
+    assert_string_equal(json_string_value(json_object_get(r.json, "status")), "unknown");
+    assert_non_null(json_string_value(json_object_get(r.json, "reason")));
+    assert_null(json_object_get(r.json, "moves"));
+    reply_free(&r);
+    pips_server_free(s);
+}
+
 static void test_static_files_stay_in_web_root(void **st)
 {
     (void)st;
@@ -676,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_change_notification),
         cmocka_unit_test(test_real_socket_round_trip),
         cmocka_unit_test(test_static_files_stay_in_web_root),
+        cmocka_unit_test(test_perfect_play_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,9 @@
 // page says whether the server can be reached, catches up with one request
 // and takes the first state of every new stream as the truth (so a restarted
 // server is followed without a reload); polling is the fallback.
+// The Perfect play switch (off by default, only where the view says `hints`
+// apply) asks GET /api/games/{id}/hints for every position shown and marks
+// each legal move win/loss/draw, or says the solver could not settle it.
 // Invariant: `latest` is the newest view this page has; `shown` is the ply
 // being replayed, or null for the live position.
 
@@ -58,7 +61,19 @@ export async function gameView(app, id, params) {
   const generic = await loadBoard('');
   const textToggle = h('input', { type: 'checkbox', id: 'text-board' });
   textToggle.checked = localStorage.getItem('pips-text-board') === '1';
-  const ctx = { play };
+  // perfect-play hints by position (ply and state text): the answer, or null while asked
+  const hintsOn = h('input', { type: 'checkbox', id: 'perfect-play' });
+  const hintsRow = h('p', { class: 'row', id: 'perfect-play-row' }, hintsOn,
+    h('label', { for: 'perfect-play', style: 'margin:0' }, 'Perfect play'));
+  const hintsBox = h('div', { class: 'hints', id: 'hints', 'aria-live': 'polite', hidden: true });
+  const hintCache = new Map();
+  let hintsShown = null;    // the answer for the position on screen, if any
+  const hint = (text) => {
+    const m = hintsShown && hintsShown.status === 'solved' && hintsShown.moves.find((x) => x.move === text);
+    return m ? m.value : null;
+  };
+  hintsOn.addEventListener('change', () => render());
+  const ctx = { play, hint };
   let board = (textToggle.checked ? generic : mod).createBoard(boardBox, ctx);
   textToggle.addEventListener('change', () => {
     localStorage.setItem('pips-text-board', textToggle.checked ? '1' : '0');
@@ -73,11 +88,12 @@ export async function gameView(app, id, params) {
   app.replaceChildren(
     h('div', { class: 'row title-row' }, h('h1', {}, `${latest.title} — game #${id}`), rulesLink),
     h('div', { class: 'play' },
-      h('div', { class: 'card' }, connection, seatsList, status, boardBox),
+      h('div', { class: 'card' }, connection, seatsList, status, boardBox, hintsBox),
       h('div', {},
         h('div', { class: 'card' }, h('h2', {}, 'Moves'), movesList, replayRow),
         h('div', { class: 'card' }, actions,
           h('p', { class: 'row' }, textToggle, h('label', { for: 'text-board', style: 'margin:0' }, 'Text board')),
+          hintsRow,
           handOut, share),
         rulesBox)));
   const moveError = errorSlot(status, 'move-error');
@@ -98,8 +114,45 @@ export async function gameView(app, id, params) {
     (target || boardBox).focus({ preventScroll: true });
   }
 
+  // the hints answer for view v: cached, or asked for (render() again when it comes)
+  function hintsFor(v) {
+    if (!hintsOn.checked || !latest.hints || v.over || v.to_move == null) return null;
+    const key = `${v.ply}|${v.state}`;
+    if (hintCache.has(key)) return hintCache.get(key);
+    hintCache.set(key, null);
+    api('GET', `games/${id}/hints${v.ply < latest.n_moves ? `?ply=${v.ply}` : ''}`)
+      .then((a) => a, (e) => ({ status: 'error', reason: e.message, busy: e.status === 503 }))
+      .then((a) => {
+        if (a.busy) { hintCache.delete(key); setTimeout(() => { if (!closed) render(); }, 1500); return; }   // another solve running
+        hintCache.set(key, a);
+        if (!closed) render();
+      });
+    return null;
+  }
+
+  function drawHints(v) {
+    hintsRow.hidden = !latest.hints;
+    hintsBox.hidden = !hintsOn.checked || !latest.hints;
+    if (hintsBox.hidden) return;
+    const a = hintsShown;
+    const mover = v.to_move == null ? '' : seatName(latest, v.to_move);
+    if (v.over || v.to_move == null) hintsBox.replaceChildren('Perfect play: nothing to solve here.');
+    else if (!a) hintsBox.replaceChildren(`Perfect play: solving (up to a second)…`);
+    else if (a.status === 'solved') {
+      const order = { win: 0, draw: 1, loss: 2 };
+      const moves = [...a.moves].sort((x, y) => order[x.value] - order[y.value]);
+      hintsBox.replaceChildren(
+        h('span', { id: 'hints-value', 'data-value': a.value }, `Perfect play: ${mover} ${{ win: 'wins', loss: 'loses', draw: 'draws' }[a.value]} with best play.`),
+        h('ul', { class: 'hints-list', 'aria-label': 'every legal move with its value' },
+          moves.map((m) => h('li', { class: `hint hint-${m.value}`, 'data-move': m.move, 'data-hint': m.value }, m.move))));
+    } else if (a.status === 'unknown')
+      hintsBox.replaceChildren(h('span', { id: 'hints-value', 'data-value': 'unknown', title: a.reason }, 'Perfect play: unknown — the solver could not settle this position within its budget.'));
+    else hintsBox.replaceChildren(h('span', { id: 'hints-value', 'data-value': 'error' }, `Perfect play: not available (${a.reason})`));
+  }
+
   function render() {
     const v = shown == null ? latest : cache.get(shown) || latest;
+    hintsShown = hintsFor(v);
     const mine = mySeats(latest);
     const holdsAny = heldTokens(id).length > 0;
     const live = shown == null && !latest.over && latest.to_move != null && mine[latest.to_move];
@@ -140,6 +193,7 @@ export async function gameView(app, id, params) {
     undo.disabled = !holdsAny || latest.n_moves === 0 || resigned.length > 0;
     resign.disabled = !mine.some(Boolean) || latest.over;
     rematch.hidden = !latest.over;
+    drawHints(v);
     drawLinks();
   }
 

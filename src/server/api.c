@@ -579,6 +579,130 @@ static bool ply_matches(srv_game *g, json_t *body, pips_http_response *res)
     return true;
 }
 
+/* The optional "ply" query (a position of the game's history) into *ply,
+ * -1 when absent; replies 400 and returns false when it is bad. */
+static bool read_ply(const srv_game *g, const pips_http_request *req, pips_http_response *res,
+                     long *ply)
+{
+    char buf[32];
+    *ply = -1;
+    if (!query_param(req->query, "ply", buf, sizeof buf))
+        return true;
+    char *end;
+    errno = 0;
+    *ply = strtol(buf, &end, 10);
+    if (end == buf || *end || errno || *ply < 0 || (size_t)*ply > g->m->n_moves) {
+        reply_error(res, 400, "ply: expected 0..%zu", g->m->n_moves);
+        return false;
+    }
+    return true;
+}
+
+/* ---- perfect-play hints (issue 14) ---- */
+
+/* The solver's budget per request: hints answer within about a second. */
+#define HINT_SECONDS 1.0
+#define HINT_TABLE_MB 64
+/* Solves at once: a request solves on one of the listener's few threads,
+ * so more would stall every other request on them. */
+#define HINT_MAX_SOLVES 1
+
+/* GET /api/games/{id}/hints[?ply=N]: the exact value of every legal move of
+ * the position (win, loss or draw for the player to move), or "unknown"
+ * when the solver's budget runs out. The solve runs WITHOUT s->mu, on a
+ * game configured afresh from the same definition and options and a copy
+ * of the state, so nothing it reads can change or be freed meanwhile. */
+static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
+                      pips_http_response *res)
+{
+    long ply;
+    srv_wait_writable(s, g);
+    if (!read_ply(g, req, res, &ply))
+        return;
+    const pips_game *live = g->m->game;
+    if (!srv_hints_apply(live)) {
+        reply_error(res, 409,
+                    "perfect-play hints need two players, no chance and moves that can be "
+                    "listed (or a solver of the game's own); %s here has %d players%s",
+                    live->def->name, pips_num_players(live),
+                    live->def->flags & PIPS_GAME_CHANCE ? " and chance" : "");
+        return;
+    }
+    size_t ss = live->def->state_size;
+    bool current = ply < 0 || (size_t)ply == g->m->n_moves;
+    size_t at = current ? g->m->n_moves : (size_t)ply;
+    const void *state = current ? g->m->state : g->m->history + at * ss;
+    if ((current && game_over(g)) || pips_to_move(live, state) < 0) {
+        reply_error(res, 409, "the game is over at ply %zu: nothing to solve", at);
+        return;
+    }
+    if (s->hint_solves >= HINT_MAX_SOLVES) {
+        reply_error(res, 503, "the server is solving another position; ask again in a moment");
+        return;
+    }
+    pips_error err;
+    pips_error_clear(&err);
+    pips_game *game = pips_game_new_opts(live->def, &live->options, NULL, &err);
+    void *copy = game ? pips_state_new(game, &err) : NULL;
+    size_t cap = game ? pips_max_moves(game) : 0;
+    pips_move *moves = game ? malloc(cap * sizeof *moves) : NULL;
+    pips_value *values = game ? malloc(cap * sizeof *values) : NULL;
+    if (!copy || !moves || !values) {
+        if (copy)
+            pips_state_free(game, copy);
+        pips_game_free(game);
+        free(moves);
+        free(values);
+        reply_error(res, 500, "%s", err.msg[0] ? err.msg : "out of memory");
+        return;
+    }
+    memcpy(copy, state, ss);
+    s->hint_solves++;
+    pthread_mutex_unlock(&s->mu);
+
+    pips_solve_opts so = {1, HINT_TABLE_MB, NULL, NULL, HINT_SECONDS, 0, moves, values};
+    pips_solve_result sr;
+    bool ok = pips_solve_moves(game, copy, &so, &sr, &err);
+    int status = 200;
+    json_t *o = json_object();
+    json_object_set_new(o, "ply", json_integer((json_int_t)at));
+    if (ok) {
+        json_object_set_new(o, "status", json_string("solved"));
+        json_object_set_new(o, "value", json_string(pips_value_name(sr.value)));
+        json_t *list = json_array();
+        for (size_t i = 0; i < sr.n_moves; i++) {
+            char text[PIPS_MOVE_TEXT_MAX];
+            game->def->move_to_text(game, copy, moves[i], text);
+            json_t *mv = json_object();
+            json_object_set_new(mv, "move", srv_json_text(text));
+            json_object_set_new(mv, "value", json_string(pips_value_name(values[i])));
+            json_array_append_new(list, mv);
+        }
+        json_object_set_new(o, "moves", list);
+        json_object_set_new(o, "positions", json_integer((json_int_t)sr.positions));
+        json_object_set_new(o, "seconds", json_real(sr.seconds));
+    } else if (err.code == PIPS_ERR_LIMIT) {
+        json_object_set_new(o, "status", json_string("unknown"));
+        json_object_set_new(o, "reason", srv_json_text(err.msg));
+    } else {
+        /* the solver refuses this game or position (too long to search) */
+        status = err.code == PIPS_ERR_UNSUPPORTED || err.code == PIPS_ERR_ARG ? 409 : 500;
+    }
+    pips_state_free(game, copy);
+    pips_game_free(game);
+    free(moves);
+    free(values);
+
+    pthread_mutex_lock(&s->mu);
+    s->hint_solves--;
+    if (status == 200)
+        reply_json(res, 200, o);
+    else {
+        json_decref(o);
+        reply_error(res, status, "%s", err.msg);
+    }
+}
+
 static void play_move(pips_server *s, srv_game *g, const pips_http_request *req, json_t *body,
                       pips_http_response *res)
 {
@@ -873,25 +997,19 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
         reply_error(res, 404, "no game %lld", id);
         return;
     }
-    if (!*action || !strcmp(action, "record") || !strcmp(action, "events")) {
+    if (!*action || !strcmp(action, "record") || !strcmp(action, "events") ||
+        !strcmp(action, "hints")) {
         if (!get) {
             reply_error(res, 405, "use GET");
         } else if (!*action) {
-            char buf[32];
-            long ply = -1;
+            long ply;
             /* a view never shows a change before its commit: it might still be
              * rolled back (disk full, database locked) */
             srv_wait_writable(s, g);
-            if (query_param(req->query, "ply", buf, sizeof buf)) {
-                char *end;
-                errno = 0;
-                ply = strtol(buf, &end, 10);
-                if (end == buf || *end || errno || ply < 0 || (size_t)ply > g->m->n_moves) {
-                    reply_error(res, 400, "ply: expected 0..%zu", g->m->n_moves);
-                    return;
-                }
-            }
-            reply_text_json(res, 200, srv_game_json(s, g, ply));
+            if (read_ply(g, req, res, &ply))
+                reply_text_json(res, 200, srv_game_json(s, g, ply));
+        } else if (!strcmp(action, "hints")) {
+            get_hints(s, g, req, res);
         } else if (!strcmp(action, "record")) {
             srv_wait_writable(s, g);
             get_record(s, g, res);

@@ -64,6 +64,13 @@ uint64_t srv_random_u64(void)
     return x;
 }
 
+bool srv_hints_apply(const pips_game *game)
+{
+    const pips_game_def *d = game->def;
+    return pips_num_players(game) == 2 && !(d->flags & PIPS_GAME_CHANCE) &&
+           (d->solve || !(d->flags & PIPS_GAME_NOT_ENUMERABLE));
+}
+
 json_t *srv_json_text(const char *text)
 {
     json_t *v = json_string(text);
@@ -582,6 +589,7 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
         }
     }
     json_object_set_new(o, "legal", legal);
+    json_object_set_new(o, "hints", json_boolean(srv_hints_apply(game)));
     json_object_set_new(o, "thinking", json_boolean(g->thinking || g->queued));
     json_object_set_new(o, "ai_error", srv_json_text(g->ai_error));
     json_t *votes = json_array();

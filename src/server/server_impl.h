@@ -71,6 +71,7 @@ struct pips_server {
      * versions keep growing across restarts and open pages never see one
      * go back */
     unsigned long long version_base;
+    int hint_solves; /* perfect-play hints being solved (api.c), at most one */
 };
 
 /* ---- store.c: rows in and out of SQLite; knows nothing of live games ---- */
@@ -128,6 +129,9 @@ bool srv_commit(pips_server *s, srv_game *g, store_job *job, long long *id, pips
 bool srv_play(pips_server *s, srv_game *g, pips_move mv, pips_error *err);
 /* Marks a change: version++, wake waiters, queue an agent move if due. */
 void srv_touch(pips_server *s, srv_game *g);
+/* Whether perfect-play hints (GET /api/games/{id}/hints) can apply to game:
+ * two players, no chance, moves that can be listed or a game's own solver. */
+bool srv_hints_apply(const pips_game *game);
 /* A JSON string of text; bytes of text that are not UTF-8 become '?'. */
 json_t *srv_json_text(const char *text);
 /* The game's JSON view; ply < 0 for the current position. */

@@ -1,11 +1,12 @@
 // ui.test.mjs — the web UI in a real browser (Debian chromium, headless):
 // Tic Tac Doh! against the `random` agent by clicking sizes and cells, the
 // generic text board, reload restores the game, a wrong token is refused,
-// phone width, and one screenshot per registered game under
+// phone width, perfect-play hints marking every move of a Tic Tac Doh! position,
+// and one screenshot per registered game under
 // build/web-screenshots/ as an artefact.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn } from './helpers.mjs';
+import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn, openGame } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -206,4 +207,34 @@ test('share link gives a seat to another browser; both see moves live (SSE)', as
     await other.close();
   }
   await a.close();
+});
+
+test('Tic Tac Doh!: the Perfect play switch marks every legal move win, loss or draw', async () => {
+  const r = await apiCall(server.url, 'POST', 'games', { game: 'tictacdoh', seats: ['human', 'human'] });
+  assert.equal(r.status, 201);
+  // eight pieces placed, no line yet: the solver settles it at once
+  const line = ['L@0,0', 'S@1,0', 'M@0,1', 'L@1,1', 'S@-1,1', 'M@-1,0', 'S@0,-1', 'L@1,-1'];
+  for (const m of line)
+    assert.equal((await apiCall(server.url, 'POST', `games/${r.json.id}/moves`, { move: m, tokens: r.json.tokens })).status, 200);
+  const truth = (await apiCall(server.url, 'GET', `games/${r.json.id}/hints`)).json;
+  assert.equal(truth.status, 'solved');
+  const page = await newPage(browser);
+  await openGame(page, server.url, r.json);
+  await page.waitForSelector('.ttd .cell.legal');
+  assert.ok(await page.isVisible('#perfect-play'), 'the switch is offered');
+  assert.equal(await page.isChecked('#perfect-play'), false, 'off by default');
+  assert.equal(await page.$$eval('.ttd .cell[data-hint]', (l) => l.length), 0);
+  await page.check('#perfect-play');
+  await page.waitForSelector(`#hints-value[data-value="${truth.value}"]`);
+  // the list: every legal move once, with the server's value
+  const listed = await page.$$eval('#hints .hint', (l) => l.map((x) => [x.dataset.move, x.dataset.hint]));
+  assert.deepEqual(new Map(listed), new Map(truth.moves.map((m) => [m.move, m.value])));
+  // the board: every highlighted cell of the chosen size carries its move's value
+  const size = await page.$eval('.sizes button[aria-pressed="true"]', (b) => b.dataset.size);
+  const cells = await page.$$eval('.ttd .cell.legal', (l) => l.map((c) => [c.dataset.cell, c.dataset.hint]));
+  assert.ok(cells.length > 0);
+  const value = new Map(truth.moves.map((m) => [m.move, m.value]));
+  for (const [cell, hint] of cells) assert.equal(hint, value.get(`${size}@${cell}`), `${size}@${cell}`);
+  await page.screenshot({ path: screenshotPath('tictacdoh-hints'), fullPage: true });
+  await page.close();
 });

@@ -3,7 +3,10 @@
 // cannot be listed) and a text box for typed moves.
 //
 // Board module contract (every games/<name>.js):
-//   createBoard(container, { play(text) }) -> { update(view, live), destroy() }
+//   createBoard(container, { play(text), hint(text) }) -> { update(view, live), destroy() }
+// hint(text) is 'win', 'loss', 'draw' (the mover's value with perfect play,
+// when the page's Perfect play switch is on and the position is solved) or
+// null; boards mark the moves they offer with the class hint-<value>.
 // view is the game JSON from the API; live is true when this browser may move
 // now (its seat is to move and the latest position is shown). Boards draw the
 // position from view.view, the structured view (docs/architecture.md, "State
@@ -49,7 +52,9 @@ export function createBoard(container, ctx) {
       for (const text of view.legal.slice(0, 400)) {
         const b = document.createElement('button');
         b.type = 'button';
-        b.className = 'secondary';
+        const hint = ctx.hint && ctx.hint(text);   // perfect play (game.js), when asked for
+        b.className = `secondary${hint ? ' hint-' + hint : ''}`;
+        if (hint) { b.dataset.hint = hint; b.title = `${hint} with perfect play`; }
         b.setAttribute('role', 'listitem');
         b.dataset.move = text;
         b.textContent = text;

@@ -185,7 +185,7 @@ export function createBoard(container, ctx) {
     else hint.textContent = '';
 
     all.hidden = !live;
-    fillLegalList(all, 'moves', view.legal.length, (live ? view.legal : []).map((t) => ({ text: t })), ctx.play);
+    fillLegalList(all, 'moves', view.legal.length, (live ? view.legal : []).map((t) => ({ text: t })), ctx.play, ctx.hint);
   }
 
   return {

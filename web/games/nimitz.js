@@ -146,7 +146,7 @@ export function createBoard(container, ctx) {
     else hint.textContent = byPiece.size ? 'Choose a piece from the store.' : '';
 
     all.hidden = !live;
-    fillLegalList(all, 'moves', view.legal.length, (live ? view.legal : []).map((t) => ({ text: t })), ctx.play);
+    fillLegalList(all, 'moves', view.legal.length, (live ? view.legal : []).map((t) => ({ text: t })), ctx.play, ctx.hint);
   }
 
   return {

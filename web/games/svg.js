@@ -48,13 +48,18 @@ export function asButton(node, label, fn) {
 }
 
 /* Refills the <details> element `all` with a summary ("All legal moves (n)")
- * and one button per item ({ text, title }), keeping whether it was open. */
-export function fillLegalList(all, noun, total, items, play) {
+ * and one button per item ({ text, title }), keeping whether it was open.
+ * hint (optional, the board's ctx.hint) gives a move's perfect-play value. */
+export function fillLegalList(all, noun, total, items, play, hint) {
   const open = all.open;
   all.replaceChildren(html('summary', {}, `All legal ${noun} (${total})`),
-    html('div', { class: 'legal-list', role: 'list' }, items.map((it) =>
-      html('button', { type: 'button', class: 'secondary', role: 'listitem', 'data-move': it.text,
-        'data-key': `all-${it.text}`, title: it.title, onclick: () => play(it.text) }, it.text))));
+    html('div', { class: 'legal-list', role: 'list' }, items.map((it) => {
+      const v = hint && hint(it.text);
+      return html('button', { type: 'button', class: `secondary${v ? ' hint-' + v : ''}`, role: 'listitem',
+        'data-move': it.text, 'data-hint': v || null, 'data-key': `all-${it.text}`,
+        title: v ? `${it.title ? it.title + ' — ' : ''}${v} with perfect play` : it.title,
+        onclick: () => play(it.text) }, it.text);
+    })));
   all.open = open;
 }
 

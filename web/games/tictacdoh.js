@@ -7,7 +7,8 @@
 // filled and the hidden ones dashed. The grid shows the occupied cells and
 // every cell a piece may go to (y grows upward, as in the notation
 // "M@1,-1"); a completed line (TTD-R5) is marked. Placing: choose a size,
-// then a highlighted cell.
+// then a highlighted cell. With perfect-play hints on, each target cell is
+// tinted by the value of placing the chosen size there (ctx.hint).
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 100;
@@ -139,7 +140,8 @@ export function createBoard(container, ctx) {
         const key = `${x},${y}`;
         const x0 = (x - minx) * CELL, y0 = (maxy - y) * CELL;
         const isTarget = targets.has(key);
-        const g = el('g', { class: `cell${isTarget ? ' legal' : ''}${line.has(key) ? ' line' : ''}${key === lastKey ? ' last' : ''}`, 'data-cell': key,
+        const hint = isTarget && ctx.hint ? ctx.hint(`${selected}@${key}`) : null;
+        const g = el('g', { class: `cell${isTarget ? ' legal' : ''}${hint ? ' hint-' + hint : ''}${line.has(key) ? ' line' : ''}${key === lastKey ? ' last' : ''}`, 'data-cell': key,
           'data-stack': (cells.get(key)?.stack || []).join('') }, svg);
         el('rect', { x: x0 + 2, y: y0 + 2, width: CELL - 4, height: CELL - 4, rx: 6 }, g);
         el('text', { x: x0 + CELL - 6, y: y0 + 14, 'text-anchor': 'end', class: 'coord' }, g)
@@ -150,7 +152,8 @@ export function createBoard(container, ctx) {
         if (isTarget) {
           g.setAttribute('tabindex', '0');
           g.setAttribute('role', 'button');
-          g.setAttribute('aria-label', `${label}; place ${selected} here`);
+          g.setAttribute('aria-label', `${label}; place ${selected} here${hint ? ` (${hint} with perfect play)` : ''}`);
+          if (hint) g.dataset.hint = hint;
           const play = () => ctx.play(`${selected}@${key}`);
           g.addEventListener('click', play);
           g.addEventListener('keydown', (e) => {
