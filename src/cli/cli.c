@@ -72,3 +72,27 @@ int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char 
     opts[(*nopts)++] = argv[++*i];
     return 1;
 }
+
+int cli_take_name(const char *prog, const char *arg, const char **name)
+{
+    if (arg[0] == '-' && arg[1] == '-') {
+        fprintf(stderr, "%s: unknown flag '%s' (or a missing value)\n", prog, arg);
+        return 0;
+    }
+    if (*name) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", prog, arg);
+        return 0;
+    }
+    *name = arg;
+    return 1;
+}
+
+int cli_parse_long(const char *prog, const char *flag, const char *text, long lo, long hi,
+                   long *out)
+{
+    if (pips_parse_int(text, lo, hi, out))
+        return 1;
+    fprintf(stderr, "%s: %s '%s': expected a whole number from %ld to %ld\n", prog, flag, text,
+            lo, hi);
+    return 0;
+}

@@ -31,6 +31,13 @@ int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char 
  * by KEY=VALUE (an agent's own parameter): "mcts:iters=9,threads=2,random"
  * is two specs. Returns the count (entries past cap are not stored). */
 size_t cli_split_specs(char *list, char **out, size_t cap);
+/* The positional argument of a command (its GAME): stores it in *name, or
+ * prints why not (an unknown flag, a second name) and returns 0. */
+int cli_take_name(const char *prog, const char *arg, const char **name);
+/* Reads a whole number lo..hi given to flag; prints the error and returns
+ * 0 when it is not one. */
+int cli_parse_long(const char *prog, const char *flag, const char *text, long lo, long hi,
+                   long *out);
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);
 /* Reads a --seed value (a whole number >= 0) into *seed; prints the error

@@ -47,10 +47,8 @@ int cli_ladder(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(a, "--threads") && has_value) {
-            if (!pips_parse_int(argv[++i], 1, 64, &threads)) {
-                fprintf(stderr, "%s: --threads '%s': expected 1..64\n", prog, argv[i]);
+            if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
                 return 2;
-            }
         } else if (!strcmp(a, "--seed") && has_value) {
             if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
@@ -65,13 +63,7 @@ int cli_ladder(int argc, char **argv)
             }
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "%s: unknown flag '%s' (or a missing value)\n", prog, a);
-            return 2;
-        } else if (!name) {
-            name = a;
-        } else {
-            fprintf(stderr, "%s: unexpected argument '%s'\n", prog, a);
+        } else if (!cli_take_name(prog, a, &name)) {
             return 2;
         }
     }

@@ -34,13 +34,7 @@ int cli_state(int argc, char **argv)
             state_text = argv[++i];
         } else if (!strcmp(a, "--json")) {
             json = true;
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "%s: unknown flag '%s' (or a missing value)\n", prog, a);
-            return 2;
-        } else if (!name) {
-            name = a;
-        } else {
-            fprintf(stderr, "%s: unexpected argument '%s'\n", prog, a);
+        } else if (!cli_take_name(prog, a, &name)) {
             return 2;
         }
     }
