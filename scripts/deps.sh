@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential clang cmake ninja-build pkg-config curl libjansson-dev libcmocka-dev
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin groff-base bsdextrautils)
 [ "${PIPS_BROWSER_DEPS:-1}" = 1 ] && [ -f package.json ] && packages+=(chromium)
 [ -d src/server ] && packages+=(libmicrohttpd-dev libsqlite3-dev sqlite3)
 

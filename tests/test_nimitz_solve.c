@@ -60,15 +60,15 @@ static void check_variant(const char *opts, bool misere, int threads)
     g->def->initial(g, s);
     uint64_t nodes = 0;
     bool win = brute_wins(g, s, buf, cap, misere, &nodes);
-    pips_solve_opts so = {threads, 16, NULL, NULL};
+    pips_solve_opts so = {threads, 16, NULL, NULL, 0, 0, NULL, NULL};
     pips_solve_result res;
     pips_error err;
-    if (!g->def->solve(g, &so, &res, &err))
+    if (!pips_solve(g, &so, &res, &err))
         fail_msg("solve %s: %s", full, err.msg);
     if (res.value != (win ? PIPS_WIN : PIPS_LOSS))
         fail_msg("%s: solver says %s, minimax (%llu nodes) says %s", full,
                  pips_value_name(res.value), (unsigned long long)nodes, win ? "win" : "loss");
-    assert_true(res.positions > 0 && res.nodes > 0 && res.memory_bytes > 0);
+    assert_true(res.nodes > 0 && res.memory_bytes > 0); /* a root won at once stores nothing */
     free(buf);
     free(s);
     pips_game_free(g);
@@ -107,10 +107,9 @@ static void test_two_threads(void **st)
     check_variant("board=1x3 colors=3", false, 2);
 }
 
-static void count_progress(void *ud, uint64_t positions, double seconds)
+static void count_progress(void *ud, const pips_solve_progress *p)
 {
-    (void)positions;
-    (void)seconds;
+    (void)p;
     (*(int *)ud)++;
 }
 
@@ -120,12 +119,12 @@ static void test_progress_and_threads_agree(void **st)
     (void)st;
     pips_game *g = make_game("board=2x2 colors=3");
     int calls = 0;
-    pips_solve_opts so = {1, 32, count_progress, &calls};
+    pips_solve_opts so = {1, 32, count_progress, &calls, 0, 0, NULL, NULL};
     pips_solve_result one, two;
     pips_error err;
-    assert_true(g->def->solve(g, &so, &one, &err));
+    assert_true(pips_solve(g, &so, &one, &err));
     so.threads = 2;
-    assert_true(g->def->solve(g, &so, &two, &err));
+    assert_true(pips_solve(g, &so, &two, &err));
     assert_int_equal(one.value, two.value);
     assert_true(calls > 0 || one.nodes < 65536);
     pips_game_free(g);
@@ -148,10 +147,10 @@ static void test_turned_layouts_agree(void **st)
                 snprintf(opts, sizeof opts, "%s colors=3 misere=%s", family[f][i],
                          misere ? "true" : "false");
                 pips_game *g = make_game(opts);
-                pips_solve_opts so = {1, 16, NULL, NULL};
+                pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
                 pips_solve_result res;
                 pips_error err;
-                assert_true(g->def->solve(g, &so, &res, &err));
+                assert_true(pips_solve(g, &so, &res, &err));
                 if (first == -2)
                     first = res.value;
                 else if ((int)res.value != first)
@@ -162,20 +161,81 @@ static void test_turned_layouts_agree(void **st)
         }
 }
 
+/* pips_solve_moves (the hint and oracle call): every legal move's value
+ * agrees with minimax on the child, from the start and from a position
+ * after two moves, in both modes (NIM-R5); a node budget too small fails
+ * with PIPS_ERR_LIMIT naming the budget. */
+static void test_each_move_matches_minimax(void **st)
+{
+    (void)st;
+    for (int misere = 0; misere <= 1; misere++) {
+        pips_game *g = make_game(misere ? "board=2x3 colors=2 misere=true" : "board=2x3 colors=2");
+        size_t cap = pips_max_moves(g);
+        pips_move *moves = calloc(cap, sizeof *moves), *buf = calloc(cap * 64, sizeof *buf);
+        pips_value *values = calloc(cap, sizeof *values);
+        unsigned char *s = calloc(1, g->def->state_size);
+        for (int plies = 0; plies <= 2; plies += 2) {
+            g->def->initial(g, s);
+            for (int i = 0; i < plies; i++) {
+                g->def->legal_moves(g, s, buf);
+                g->def->apply(g, s, buf[i * 7]);
+            }
+            pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, moves, values};
+            pips_solve_result res;
+            pips_error err;
+            if (!pips_solve_moves(g, s, &so, &res, &err))
+                fail_msg("%s", err.msg);
+            assert_int_equal(res.n_moves, g->def->legal_moves(g, s, buf));
+            bool any_win = false;
+            for (size_t i = 0; i < res.n_moves; i++) {
+                g->def->apply(g, s, moves[i]);
+                uint64_t nodes = 0;
+                bool opp = brute_wins(g, s, buf, cap, misere, &nodes);
+                g->def->undo(g, s, moves[i]);
+                assert_int_equal(values[i], opp ? PIPS_LOSS : PIPS_WIN);
+                any_win |= !opp;
+            }
+            assert_int_equal(res.value, any_win ? PIPS_WIN : PIPS_LOSS);
+        }
+        free(moves);
+        free(buf);
+        free(values);
+        free(s);
+        pips_game_free(g);
+    }
+    /* 3x3 colors=4 takes some 70,000 nodes: a budget of 1,000 runs out */
+    pips_game *g = make_game("board=3x3 colors=4");
+    size_t cap = pips_max_moves(g);
+    pips_move *moves = calloc(cap, sizeof *moves);
+    pips_value *values = calloc(cap, sizeof *values);
+    unsigned char *s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    pips_solve_opts so = {1, 16, NULL, NULL, 0, 1000, moves, values};
+    pips_solve_result res;
+    pips_error err;
+    assert_false(pips_solve_moves(g, s, &so, &res, &err));
+    assert_int_equal(err.code, PIPS_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "budget of 1000 nodes"));
+    free(moves);
+    free(values);
+    free(s);
+    pips_game_free(g);
+}
+
 /* 3+ players have no two-valued outcome: the solver says so. */
 static void test_refuses_more_players(void **st)
 {
     (void)st;
     pips_game *g = make_game("board=1x2 players=3");
-    pips_solve_opts so = {1, 16, NULL, NULL};
+    pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
     pips_solve_result res;
     pips_error err;
-    assert_false(g->def->solve(g, &so, &res, &err));
+    assert_false(pips_solve(g, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "2 players"));
     pips_game_free(g);
     g = make_game("board=volcano");
-    assert_false(g->def->solve(g, &so, &res, &err));
+    assert_false(pips_solve(g, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
     pips_game_free(g);
 }
@@ -188,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_progress_and_threads_agree),
         cmocka_unit_test(test_turned_layouts_agree),
+        cmocka_unit_test(test_each_move_matches_minimax),
         cmocka_unit_test(test_refuses_more_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

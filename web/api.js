@@ -12,7 +12,12 @@ export async function api(method, path, body) {
     init.headers['Content-Type'] = 'application/json';
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
   }
-  const res = await fetch('/api/' + path, init);
+  let res;
+  try {
+    res = await fetch('/api/' + path, init);
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached (stopped or restarting); try again in a moment.');
+  }
   let data = null;
   try { data = await res.json(); } catch { /* not JSON */ }
   if (!res.ok) throw new ApiError(res.status, (data && data.error) || res.statusText);

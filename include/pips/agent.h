@@ -49,6 +49,10 @@ const char *const *pips_agent_kinds(void);
  * *value set, or false when there is none. */
 bool pips_agent_last_value(const pips_agent *a, double *value);
 
+/* What the agent's last choose/analyze did when it has something to say
+ * (the oracle: "solved: win ..." or "not solved (...); hard chose"), else "". */
+const char *pips_agent_note(const pips_agent *a);
+
 /* The spec a bare strength level ("easy", "medium", "hard", "max") stands
  * for in game g, or NULL for an unknown level. */
 const char *pips_agent_level_spec(const pips_game *g, const char *level);

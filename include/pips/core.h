@@ -29,7 +29,8 @@ typedef enum pips_status {
     PIPS_ERR_RECORD,   /* a record that fails to replay */
     PIPS_ERR_NOMEM,    /* allocation failed */
     PIPS_ERR_IO,       /* file or database */
-    PIPS_ERR_UNSUPPORTED
+    PIPS_ERR_UNSUPPORTED,
+    PIPS_ERR_LIMIT     /* a budget (time, nodes, memory) ran out */
 } pips_status;
 
 /* An error value: a code and a message saying what was wrong and where. */

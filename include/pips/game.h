@@ -232,10 +232,12 @@ struct pips_game_def {
      * equivalent for play (same value) that is equal for all symmetric
      * variants of state. NULL means the identity. */
     void (*canonical)(const pips_game *g, const void *state, void *out);
-    /* A game-specific exact solver (e.g. impartial Nimitz). NULL means the
+    /* A game-specific exact solver (e.g. impartial Nimitz) from state, a
+     * live two-player position; with so->move_values set it also fills the
+     * value of every legal move (see pips_solve_moves). NULL means the
      * generic solver is used. */
-    bool (*solve)(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
-                  pips_error *err);
+    bool (*solve)(const pips_game *g, const void *state, const pips_solve_opts *so,
+                  pips_solve_result *res, pips_error *err);
 };
 
 /* A configured game. Create with pips_game_new, free with pips_game_free. */
@@ -320,12 +322,26 @@ size_t pips_sample_equal(pips_rng *rng, size_t n);
 
 typedef enum pips_value { PIPS_LOSS = -1, PIPS_DRAW = 0, PIPS_WIN = 1 } pips_value;
 
+/* What a long solve reports now and then. */
+typedef struct pips_solve_progress {
+    uint64_t positions;  /* stored so far */
+    uint64_t nodes;      /* visited so far */
+    double seconds;
+    double table_fill;   /* used share of the table, 0..1 */
+    size_t table_bytes;  /* the table's size */
+} pips_solve_progress;
+
 struct pips_solve_opts {
     int threads;          /* worker threads (>= 1) */
-    size_t table_mb;      /* transposition table budget */
-    /* Called now and then on long runs (may be NULL): positions so far. */
-    void (*progress)(void *ud, uint64_t positions, double seconds);
+    size_t table_mb;      /* memory budget of the tables in MiB; 0: pips_solve_default_mb() */
+    /* Called now and then on long runs (may be NULL). */
+    void (*progress)(void *ud, const pips_solve_progress *p);
     void *progress_ud;
+    double max_seconds;   /* > 0: give up (PIPS_ERR_LIMIT) after this long */
+    uint64_t max_nodes;   /* > 0: give up (PIPS_ERR_LIMIT) after visiting this many */
+    /* pips_solve_moves: where the moves and their values go (max_moves each). */
+    pips_move *moves;
+    pips_value *move_values;
 };
 
 struct pips_solve_result {
@@ -334,13 +350,44 @@ struct pips_solve_result {
     uint64_t nodes;         /* nodes visited */
     double seconds;
     size_t memory_bytes;    /* peak memory of the tables */
+    size_t n_moves;         /* pips_solve_moves: moves written */
+    pips_move best_move;    /* a winning move when value is PIPS_WIN, else PIPS_MOVE_NONE */
 };
+
+/* The memory budget a solve takes when opts->table_mb is 0: half the
+ * memory the system reports available, at least 64 MiB and at most
+ * PIPS_SOLVE_MAX_DEFAULT_MB (so a run stays under 12 GiB resident). */
+#define PIPS_SOLVE_MAX_DEFAULT_MB 11264
+size_t pips_solve_default_mb(void);
 
 /* Solves a two-player deterministic game from its start position. so may be
  * NULL (one thread, no progress). */
 bool pips_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
                 pips_error *err);
-/* The same from any position, with the generic solver; canonical forms are
+/* The same from any live position (through the game's own solver when it
+ * has one). Fails with PIPS_ERR_LIMIT when the time, node or memory budget
+ * runs out (the message names it), PIPS_ERR_UNSUPPORTED at once for a game
+ * or position the solver cannot handle. */
+bool pips_solve_position(const pips_game *g, const void *state, const pips_solve_opts *so,
+                         pips_solve_result *res, pips_error *err);
+/* Solves every legal move of a live position: so->moves[i] and
+ * so->move_values[i] (the value for the player to move in state after
+ * playing it) for i < res->n_moves; res->value is the position's. The
+ * budgets of so cover the whole call. For hints and the oracle agent. */
+bool pips_solve_moves(const pips_game *g, const void *state, const pips_solve_opts *so,
+                      pips_solve_result *res, pips_error *err);
+/* A solver that keeps its table between calls (the generic solver's; a
+ * game's own solver starts afresh each call): for an agent solving one
+ * position after another. Budgets of so apply to each call. */
+typedef struct pips_solver pips_solver;
+pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool use_canonical,
+                             pips_error *err);
+/* With moves and values (max_moves each): pips_solve_moves; with both NULL:
+ * the position's value alone (pips_solve_position). */
+bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
+                       pips_value *values, pips_solve_result *res, pips_error *err);
+void pips_solver_free(pips_solver *ps);
+/* The generic solver from any position; canonical forms are
  * used when use_canonical is set and the game has them. */
 bool pips_solve_from(const pips_game *g, const void *state, bool use_canonical,
                      const pips_solve_opts *so, pips_solve_result *res, pips_error *err);

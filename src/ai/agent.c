@@ -52,7 +52,7 @@ typedef struct agent_kind {
 static const agent_kind agent_kinds[] = {
     {"random", agent_random_init},       {"greedy", agent_greedy_init},
     {"alphabeta", agent_alphabeta_init}, {"expectimax", agent_expectimax_init},
-    {"mcts", agent_mcts_init},
+    {"mcts", agent_mcts_init},           {"oracle", agent_oracle_init},
 };
 #define N_KINDS (sizeof agent_kinds / sizeof agent_kinds[0])
 
@@ -98,8 +98,8 @@ static int level_index(const char *text)
 const char *const *pips_agent_kinds(void)
 {
     static const char *const names[] = {"random", "greedy",    "alphabeta", "expectimax",
-                                        "mcts",   "easy",      "medium",    "hard",
-                                        "max",    NULL};
+                                        "mcts",   "oracle",    "easy",      "medium",
+                                        "hard",   "max",       NULL};
     return names;
 }
 
@@ -249,6 +249,8 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
     if (a->observe)
         a->observe(a, state_before, m);
 }
+
+const char *pips_agent_note(const pips_agent *a) { return a->note; }
 
 bool pips_agent_last_value(const pips_agent *a, double *value)
 {

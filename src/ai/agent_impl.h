@@ -21,6 +21,7 @@ struct pips_agent {
     void *impl;
     bool has_last_value;
     double last_value; /* root value of the last search, for the mover */
+    char note[PIPS_ERROR_MAX + 96]; /* what the last choose/analyze did, "" if nothing */
     bool (*choose)(pips_agent *a, const void *state, pips_move *out, pips_error *err);
     size_t (*analyze)(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
                       pips_error *err);
@@ -35,6 +36,7 @@ bool agent_greedy_init(pips_agent *a, const char *params, pips_error *err);
 bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err);
 bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err);
 bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err);
+bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err);
 
 /* ---- parameters: "key=value,key=value" ---------------------------------- */
 

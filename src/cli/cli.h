@@ -1,7 +1,7 @@
 /*
- * cli.h — the subcommands of the `pips` command and the helpers they share
- * (option collection, --seed values, game creation with errors printed to
- * stderr).
+ * cli.h — the subcommands of the `pips` command (one cmd_*.c each) and the
+ * helpers they share, all in cli.c (option collection, --seed values, game
+ * creation with errors printed to stderr, terminal drawing options).
  */
 #ifndef PIPS_CLI_H
 #define PIPS_CLI_H

@@ -134,6 +134,8 @@ int cli_analyze(int argc, char **argv)
         goto fail;
     printf("# %s, seat %d to move, agent %s, %.3f s\n", g->def->title, who + 1,
            pips_agent_spec(agent), dt);
+    if (*pips_agent_note(agent))
+        printf("# %s\n", pips_agent_note(agent));
     printf("# rank move value visits\n");
     size_t show = top > 0 && (size_t)top < n ? (size_t)top : n;
     char text[PIPS_MOVE_TEXT_MAX];

@@ -8,53 +8,6 @@
 #include "cli/cli.h"
 #include "cli/help.h"
 
-int cli_wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return 1;
-    return 0;
-}
-
-int cli_parse_seed(const char *prog, const char *text, uint64_t *seed)
-{
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (!*text || *end || *text == '-') {
-        fprintf(stderr, "%s: --seed '%s': expected a whole number >= 0\n", prog, text);
-        return 0;
-    }
-    *seed = v;
-    return 1;
-}
-
-pips_render_opts cli_render_opts(bool tty)
-{
-    const char *no_color = getenv("NO_COLOR");
-    pips_render_opts ro = {tty, tty && !(no_color && *no_color)};
-    return ro;
-}
-
-pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
-                         size_t nopts)
-{
-    pips_error err;
-    pips_game *g = pips_game_new(name, opts, nopts, NULL, &err);
-    if (!g)
-        fprintf(stderr, "%s: %s\n", prog, err.msg);
-    return g;
-}
-
-void cli_print_option(const pips_option_def *od, const char *indent)
-{
-    pips_str acc;
-    pips_str_init(&acc, NULL);
-    pips_option_accepts(od, &acc);
-    printf("%s%s=%s  (%s) %s\n", indent, od->key, od->default_value, pips_str_cstr(&acc),
-           od->help);
-    pips_str_free(&acc);
-}
-
 /* `pips list --json`: {"games": [each game's schema]}. */
 static int list_json(void)
 {

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/help.h"
+#include "pips/match.h"
 
 int cli_rules(int argc, char **argv)
 {
@@ -33,79 +34,203 @@ int cli_rules(int argc, char **argv)
     return 0;
 }
 
-int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
-                    size_t *nopts)
+/* Progress of a long solve on stderr, about once a second: a line that
+ * redraws itself on a terminal, one line each time otherwise. */
+typedef struct solve_meter {
+    bool tty, shown;
+    double next; /* seconds */
+} solve_meter;
+
+static void solve_progress(void *ud, const pips_solve_progress *p)
 {
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "%s: --opt needs KEY=VALUE\n", prog);
-        return 0;
-    }
-    if (*nopts >= PIPS_MAX_OPTIONS) {
-        fprintf(stderr, "%s: too many --opt (at most %d)\n", prog, PIPS_MAX_OPTIONS);
-        return 0;
-    }
-    opts[(*nopts)++] = argv[++*i];
-    return 1;
+    solve_meter *m = ud;
+    if (p->seconds < m->next)
+        return;
+    m->next = p->seconds + 1.0;
+    m->shown = true;
+    fprintf(stderr, "%ssolving: %llu positions, %llu nodes, %.0f s, %.0f positions/s, table %.1f%% "
+            "of %.0f MiB%s",
+            m->tty ? "\r" : "", (unsigned long long)p->positions, (unsigned long long)p->nodes,
+            p->seconds, p->seconds > 0 ? (double)p->positions / p->seconds : 0.0,
+            100.0 * p->table_fill, (double)p->table_bytes / (1024.0 * 1024.0),
+            m->tty ? "" : "\n");
+    fflush(stderr);
 }
 
-static void solve_progress(void *ud, uint64_t positions, double seconds)
+/* Reads the position for --state or --record/--ply into state. */
+static bool solve_position(const pips_game *g, const char *state_text, const char *record,
+                           long ply, void *state, pips_error *err)
 {
-    (void)ud;
-    fprintf(stderr, "\rsolving: %llu positions, %.0f s", (unsigned long long)positions, seconds);
-    fflush(stderr);
+    if (state_text)
+        return g->def->state_from_text(g, state_text, state, err);
+    pips_match *m = pips_match_load(record, NULL, err);
+    if (!m)
+        return false;
+    bool ok = !strcmp(m->game->def->name, g->def->name);
+    if (!ok)
+        pips_fail(err, PIPS_ERR_ARG, "--record %s is a %s game, not %s", record,
+                  m->game->def->name, g->def->name);
+    else if ((size_t)ply > m->n_moves)
+        ok = pips_fail(err, PIPS_ERR_ARG, "--ply %ld: the record has only %zu moves", ply,
+                       m->n_moves);
+    else if (memcmp(&m->game->options, &g->options, sizeof g->options) != 0)
+        ok = pips_fail(err, PIPS_ERR_ARG,
+                       "--record %s was played with other options than the --opt given (leave "
+                       "out --opt: the record's are used)",
+                       record);
+    if (ok)
+        memcpy(state,
+               (size_t)ply == m->n_moves ? m->state
+                                         : m->history + (size_t)ply * g->def->state_size,
+               g->def->state_size);
+    pips_match_free(m);
+    return ok;
 }
 
 int cli_solve(int argc, char **argv)
 {
-    const char *name = NULL, *opts[PIPS_MAX_OPTIONS];
+    const char *prog = "pips solve";
+    const char *name = NULL, *opts[PIPS_MAX_OPTIONS], *state_text = NULL, *record = NULL;
     size_t nopts = 0;
-    long threads = 2, table_mb = 0;
+    long threads = 2, table_mb = 0, ply = -1;
+    double seconds = 0;
     for (int i = 1; i < argc; i++) {
+        bool has_value = i + 1 < argc;
         if (!strcmp(argv[i], "--opt")) {
-            if (!cli_collect_opt("pips solve", argc, argv, &i, opts, &nopts))
+            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
                 return 2;
         } else if (!strcmp(argv[i], "--threads")) {
-            if (i + 1 >= argc || !pips_parse_int(argv[++i], 1, 64, &threads)) {
-                fprintf(stderr, "pips solve: --threads needs a number 1..64\n");
+            if (!has_value || !pips_parse_int(argv[++i], 1, 64, &threads)) {
+                fprintf(stderr, "%s: --threads needs a number 1..64\n", prog);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--table-mb")) {
-            if (i + 1 >= argc || !pips_parse_int(argv[++i], 1, 1L << 20, &table_mb)) {
-                fprintf(stderr, "pips solve: --table-mb needs a number of MiB 1..1048576\n");
+            if (!has_value || !pips_parse_int(argv[++i], 1, 1L << 20, &table_mb)) {
+                fprintf(stderr, "%s: --table-mb needs a number of MiB 1..1048576\n", prog);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--time")) {
+            char *end = NULL;
+            seconds = has_value ? strtod(argv[++i], &end) : 0;
+            if (!end || *end || !(seconds > 0)) {
+                fprintf(stderr, "%s: --time needs a number of seconds > 0\n", prog);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--state") && has_value) {
+            state_text = argv[++i];
+        } else if (!strcmp(argv[i], "--record") && has_value) {
+            record = argv[++i];
+        } else if (!strcmp(argv[i], "--ply")) {
+            if (!has_value || !pips_parse_int(argv[++i], 0, 1L << 30, &ply)) {
+                fprintf(stderr, "%s: --ply needs a number of moves >= 0\n", prog);
                 return 2;
             }
         } else if (argv[i][0] == '-' || name) {
-            fprintf(stderr, "pips solve: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, "%s: unexpected argument '%s' (or a missing value)\n", prog,
+                    argv[i]);
             return 2;
         } else {
             name = argv[i];
         }
     }
-    if (!name) {
-        fprintf(stderr, "pips solve: missing GAME\n");
+    if (!name || (state_text && record) || (!record) != (ply < 0)) {
+        fprintf(stderr, "%s: %s\n", prog,
+                !name         ? "missing GAME"
+                : state_text && record ? "give --state or --record, not both"
+                                       : "--record FILE and --ply N go together");
         cli_print_usage(stderr, cli_doc_find("solve"));
         return 2;
     }
-    pips_game *g = cli_make_game("pips solve", name, opts, nopts);
+    pips_game *g;
+    if (record && nopts == 0) { /* the record's own options */
+        pips_error lerr;
+        pips_match *m = pips_match_load(record, NULL, &lerr);
+        if (!m) {
+            fprintf(stderr, "%s: %s\n", prog, lerr.msg);
+            return 2;
+        }
+        const pips_game_def *d = pips_game_find(name);
+        g = d ? pips_game_new_opts(d, &m->game->options, NULL, &lerr) : NULL;
+        if (!d)
+            pips_fail(&lerr, PIPS_ERR_ARG, "unknown game '%s' (see 'pips list')", name);
+        pips_match_free(m);
+        if (!g) {
+            fprintf(stderr, "%s: %s\n", prog, lerr.msg);
+            return 2;
+        }
+    } else {
+        g = cli_make_game(prog, name, opts, nopts);
+    }
     if (!g)
         return 2;
-    pips_solve_opts so = {(int)threads, (size_t)table_mb, isatty(2) ? solve_progress : NULL,
-                          NULL};
+    solve_meter meter = {isatty(2), false, 1.0};
+    size_t cap = pips_max_moves(g);
+    pips_solve_opts so = {(int)threads, (size_t)table_mb, solve_progress, &meter, seconds, 0,
+                          NULL, NULL};
     pips_solve_result res;
     pips_error err;
-    bool ok = pips_solve(g, &so, &res, &err);
-    if (so.progress)
-        fprintf(stderr, "\n");
-    pips_game_free(g);
-    if (!ok) {
-        fprintf(stderr, "pips solve: %s\n", err.msg);
-        return 1;
+    void *state = pips_state_new(g, &err);
+    so.moves = calloc(cap + 1, sizeof *so.moves);
+    so.move_values = calloc(cap + 1, sizeof *so.move_values);
+    int rc = 1;
+    bool ok = state && so.moves && so.move_values;
+    if (!ok && state)
+        pips_fail(&err, PIPS_ERR_NOMEM, "out of memory");
+    bool from_start = !state_text && !record;
+    if (ok) {
+        if (from_start)
+            g->def->initial(g, state);
+        else
+            ok = solve_position(g, state_text, record, ply, state, &err);
+        if (!ok)
+            rc = 2;
     }
-    printf("positions: %llu\nnodes: %llu\nmemory: %.1f MiB\ntime: %.2f s\n",
-           (unsigned long long)res.positions, (unsigned long long)res.nodes,
-           (double)res.memory_bytes / (1024.0 * 1024.0), res.seconds);
-    printf("%s\n", pips_value_name(res.value));
-    return 0;
+    if (ok && !from_start && pips_to_move(g, state) < 0) {
+        ok = false;
+        rc = 2;
+        pips_fail(&err, PIPS_ERR_ARG, "%s",
+                  pips_to_move(g, state) == PIPS_OVER ? "the game is over: nothing to solve"
+                                                      : "a chance event is due: not solvable");
+    }
+    if (ok && from_start) {
+        ok = pips_solve_position(g, state, &so, &res, &err);
+    } else if (ok) {
+        ok = pips_solve_moves(g, state, &so, &res, &err);
+    }
+    if (meter.tty && meter.shown)
+        fprintf(stderr, "\n");
+    if (!ok) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        if (err.code == PIPS_ERR_LIMIT)
+            rc = 3;
+    } else {
+        rc = 0;
+        char text[PIPS_MOVE_TEXT_MAX];
+        if (from_start) {
+            printf("positions: %llu\nnodes: %llu\nmemory: %.1f MiB\ntime: %.2f s\n",
+                   (unsigned long long)res.positions, (unsigned long long)res.nodes,
+                   (double)res.memory_bytes / (1024.0 * 1024.0), res.seconds);
+            if (res.value == PIPS_WIN && res.best_move != PIPS_MOVE_NONE) {
+                g->def->move_to_text(g, state, res.best_move, text);
+                printf("winning first move: %s\n", text);
+            } else {
+                printf("no winning first move\n");
+            }
+        } else {
+            fprintf(stderr, "%s: %llu positions, %.2f s\n", prog,
+                    (unsigned long long)res.positions, res.seconds);
+            for (size_t i = 0; i < res.n_moves; i++) {
+                g->def->move_to_text(g, state, so.moves[i], text);
+                printf("%s %s\n", text, pips_value_name(so.move_values[i]));
+            }
+        }
+        printf("%s\n", pips_value_name(res.value));
+    }
+    free(so.moves);
+    free(so.move_values);
+    pips_state_free(g, state);
+    pips_game_free(g);
+    return rc;
 }
 
 typedef size_t (*playout_fn)(const pips_game *g, void *state, pips_rng *rng, pips_move *buf,

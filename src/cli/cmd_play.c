@@ -313,7 +313,7 @@ int cli_play(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_sa);
 
     const pips_game *g = m->game;
-    bool tty = isatty(1) && !getenv("NO_COLOR");
+    bool tty = isatty(1);
     int status = 0;
     bool quit = false;
     while (!quit && !play_interrupted && !pips_table_over(t)) {

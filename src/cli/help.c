@@ -21,7 +21,12 @@ static const cli_opt_doc perft_opts[] = {
 static const cli_opt_doc solve_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--threads", "N", "worker threads, 1..64 (default 2)"},
-    {"--table-mb", "MB", "transposition table size in MiB, 1..1048576 (default: the solver's)"},
+    {"--table-mb", "MB", "the tables' memory budget in MiB, 1..1048576 (default: half the "
+                         "available memory, at most 11264)"},
+    {"--time", "S", "give up after S seconds"},
+    {"--state", "TEXT", "solve this position (the game's state text) and every move from it"},
+    {"--record", "FILE", "with --ply: solve the position after N moves of a record"},
+    {"--ply", "N", "with --record: how many of the record's moves to play first"},
     END_OPTS};
 
 static const cli_opt_doc play_opts[] = {
@@ -127,10 +132,20 @@ static const cli_cmd_doc docs[] = {
      "(chance outcomes count as moves). The last line is the bare count.",
      perft_opts, "game"},
     {"solve", "solve a small game exactly: win, loss or draw",
-     "GAME [--opt KEY=VALUE]... [--threads N] [--table-mb MB]",
-     "Solves a two-player game exactly from its start. Earlier lines give positions\n"
-     "searched, memory and time; the last line is win, loss or draw for the player\n"
-     "to move at the start.",
+     "GAME [--opt KEY=VALUE]... [--threads N] [--table-mb MB]\n"
+     "[--time S] [--state TEXT | --record FILE --ply N]",
+     "Solves a two-player game exactly. From the start it prints positions stored,\n"
+     "nodes, memory and time, then a winning first move (or 'no winning first move'),\n"
+     "and last win, loss or draw for the player to move. With --state TEXT (the\n"
+     "game's state text) or --record FILE --ply N (the position after N moves of a\n"
+     "record) it prints one line per legal move, 'MOVE win|loss|draw' (the mover's\n"
+     "value after playing it), and the position's value last.\n\n"
+     "Every solve is bounded. --table-mb sets the memory budget of the tables; the\n"
+     "default is half the memory the system reports available, at most 11264 MB.\n"
+     "--time S gives up after S seconds. A solve that runs out of its budget stops\n"
+     "with exit status 3 and a message naming it; a game the solver cannot handle\n"
+     "(chance, more than two players, too long) is refused at once with status 1.\n"
+     "Progress goes to stderr about once a second.",
      solve_opts, "game"},
     {"bench", "fixed benchmark workload per game", "[GAME]...",
      "Runs a fixed workload per game (all games, or the GAMEs named) on one core:\n"

@@ -48,7 +48,7 @@ static void child_solve(const pips_game *g, size_t table_mb, int fd)
 {
     exact_msg m;
     memset(&m, 0, sizeof m);
-    pips_solve_opts so = {1, table_mb, NULL, NULL};
+    pips_solve_opts so = {.threads = 1, .table_mb = table_mb};
     pips_solve_result res;
     pips_error err;
     if (pips_solve(g, &so, &res, &err)) {

@@ -179,9 +179,25 @@ int main(int argc, char **argv)
            "max %.1f ms; streams that saw the last move: %d of %d\n",
            idle, streams, moves, rt[moves / 2] * 1000, rt[moves - 1] * 1000, streams - missing,
            streams);
-    if (missing)
-        return fprintf(stderr, "FAIL: %d streams missed the last move\n", missing), 1;
-    if (rt[moves / 2] > 0.1)
-        return fprintf(stderr, "FAIL: median round trip over 100 ms\n"), 1;
-    return 0;
+    int status = 0;
+    if (missing) {
+        fprintf(stderr, "FAIL: %d streams missed the last move\n", missing);
+        status = 1;
+    } else if (rt[moves / 2] > 0.1) {
+        fprintf(stderr, "FAIL: median round trip over 100 ms\n");
+        status = 1;
+    }
+    for (int i = 0; i < idle; i++)
+        close(idle_fd[i]);
+    for (int i = 0; i < streams; i++) {
+        close(sp[i].fd);
+        free(seen[i]);
+    }
+    free(idle_fd);
+    free(sp);
+    free(seen);
+    free(seen_len);
+    free(found);
+    free(rt);
+    return status;
 }

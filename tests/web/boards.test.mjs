@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn, PIPS } from './helpers.mjs';
+import { startServer, launchBrowser, screenshotPath, apiCall, newPage, myTurn, PIPS, openGame as openGameAs } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -21,16 +21,9 @@ after(async () => {
   if (server) await server.stop();
 });
 
-const moveTexts = (page) => page.$$eval('#moves li', (l) => l.map((x) => x.textContent));
+const moveTexts = (page) => page.$$eval('#moves li .move-text', (l) => l.map((x) => x.textContent));
 
-async function openGame(page, r) {
-  await page.goto(server.url);
-  await page.evaluate(([id, tokens]) => {
-    localStorage.setItem('pips-tokens-' + id, JSON.stringify(tokens));
-    localStorage.setItem('pips-text-board', '0');
-  }, [r.id, r.tokens]);
-  await page.goto(`${server.url}#/game/${r.id}`);
-}
+const openGame = (page, r) => openGameAs(page, server.url, r);
 
 async function phoneFits(page, name) {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -57,7 +50,7 @@ test('IceFrogs: lobby, moves by clicking supply, pieces and cells, keyboard, rel
   assert.equal(await page.$$eval('.icefrogs .cell', (l) => l.length), 37, 'ICF-R1: 37 cells');
   assert.deepEqual(await page.$$eval('.icefrogs .cell.start', (l) => l.map((g) => g.dataset.cell)),
     ['a1', 'i1'], 'ICF-R2: start spaces');
-  assert.equal(await page.textContent('.if-supply[data-player="1"]'), 'Player 1S×5M×5L×5');
+  assert.equal(await page.textContent('.if-supply[data-player="1"]'), 'Player 1 (red)S×5M×5L×5');
   let played = 0;
   for (let i = 0; i < 5; i++) {
     if (!(await myTurn(page))) break;
@@ -243,7 +236,7 @@ test('Ziggurat with Queens, four players: Queens drawn distinct', async () => {
   // ZIG-R27: each Start pile holds a Queen (second from the bottom here)
   assert.equal(await page.$$eval('.ziggurat .pyr.queen', (l) => l.length), 4);
   assert.equal(await page.getAttribute('.ziggurat .sq[data-sq="h0"]', 'data-pile'), 'R,RQ,R,R');
-  assert.match(await page.textContent('.zg-seats'), /Player 1: Red · Player 2: Blue · Player 3: Yellow · Player 4: Green/);
+  assert.match(await page.textContent('.zg-seats'), /Player 1 \(red\) · Player 2 \(blue\) · Player 3 \(yellow\) · Player 4 \(green\)/);
   await page.screenshot({ path: screenshotPath('ziggurat-queens'), fullPage: true });
   await page.close();
 });
@@ -535,7 +528,7 @@ test('boards draw from the view alone: no state text, no rendering', async () =>
     } else if (game === 'icefrogs') {
       assert.deepEqual(drawn.ice, v.cells.filter((c) => c.stack.length).map((c) => `${c.name}=${c.stack.length}`).sort());
       assert.deepEqual(drawn.iceStarts, ['a1', 'g1', 'g7']);
-      assert.deepEqual(drawn.iceSupply, v.supply.map((s, i) => `Player ${i + 1}S×${s.S}M×${s.M}L×${s.L}`));
+      assert.deepEqual(drawn.iceSupply, v.supply.map((s, i) => `Player ${i + 1} (${['red', 'blue', 'green'][i]})S×${s.S}M×${s.M}L×${s.L}`));
     } else if (game === 'ziggurat') {
       assert.deepEqual(drawn.zig, v.squares.filter((q) => q.pile.length)
         .map((q) => `${q.name}=${q.pile.map((p) => p.colour + (p.queen ? 'Q' : '')).join(',')}`).sort());

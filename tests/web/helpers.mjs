@@ -12,9 +12,11 @@ export const BUILD_DIR = process.env.PIPS_BUILD_DIR || join(SOURCE_DIR, 'build')
 export const PIPS = process.env.PIPS_BINARY || join(BUILD_DIR, 'pips');
 export const CHROMIUM = process.env.PIPS_CHROMIUM || '/usr/bin/chromium';
 
-export async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'pips-web-'));
-  const proc = spawn(PIPS, ['serve', '--port', '0', '--db', join(dir, 'pips.db'),
+/* Starts `pips serve`. With { dir, port } it reuses a database directory and
+ * a port (a restart); stop({ keep: true }) leaves the directory for that. */
+export async function startServer({ dir: reuse, port = 0 } = {}) {
+  const dir = reuse || mkdtempSync(join(tmpdir(), 'pips-web-'));
+  const proc = spawn(PIPS, ['serve', '--port', String(port), '--db', join(dir, 'pips.db'),
     '--web', join(SOURCE_DIR, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => { err += d; });
@@ -30,16 +32,19 @@ export async function startServer() {
   });
   return {
     url,
+    dir,
+    port: Number(new URL(url).port),
     // stops the server; throws when it did not exit cleanly (e.g. a sanitizer report)
-    async stop() {
+    async stop({ keep = false } = {}) {
       const code = await new Promise((r) => { proc.on('exit', (c) => r(c)); proc.kill('SIGTERM'); });
-      rmSync(dir, { recursive: true, force: true });
+      if (!keep) rmSync(dir, { recursive: true, force: true });
       if (code !== 0) throw new Error(`pips serve exited with ${code}: ${err}`);
     },
   };
 }
 
-export async function launchBrowser() {
+/* A fresh browser; options such as { hasTouch, isMobile, viewport } go to the context. */
+export async function launchBrowser(options = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'pips-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -47,6 +52,7 @@ export async function launchBrowser() {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-quic'],
     viewport: { width: 1100, height: 800 },
+    ...options,
   });
   return {
     context,
@@ -86,4 +92,16 @@ export async function myTurn(page) {
     return s && (/^Your move/.test(s.textContent) || /^Game over/.test(s.textContent));
   }, null, { timeout: 10000 });
   return (await page.textContent('#status')).startsWith('Your move');
+}
+
+/* Opens game r ({ id, tokens }) on the server at base with this browser
+ * holding `tokens` (by seat; null for a seat it does not hold), the game's
+ * own board (not the text board). */
+export async function openGame(page, base, r, tokens = r.tokens) {
+  await page.goto(base);
+  await page.evaluate(([id, t]) => {
+    localStorage.setItem('pips-tokens-' + id, JSON.stringify(t));
+    localStorage.setItem('pips-text-board', '0');
+  }, [r.id, tokens]);
+  await page.goto(`${base}#/game/${r.id}`);
 }

@@ -43,7 +43,7 @@ test('Tic Tac Doh!: lobby, play by clicking against random, reload restores', as
   }
   assert.ok(played >= 2, `played ${played} moves`);
   await myTurn(page);
-  const moves = await page.$$eval('#moves li', (l) => l.map((x) => x.textContent));
+  const moves = await page.$$eval('#moves li .move-text', (l) => l.map((x) => x.textContent));
   assert.ok(moves.length >= 2 * played - 1);
   for (const m of moves) assert.match(m, /^[SML]@-?\d,-?\d$/);
   // every move is on the board: the pieces drawn equal the moves made
@@ -62,7 +62,7 @@ test('Tic Tac Doh!: lobby, play by clicking against random, reload restores', as
   await page.reload();
   await page.waitForSelector('.ttd svg .cell');
   assert.equal(page.url(), url);
-  const again = await page.$$eval('#moves li', (l) => l.map((x) => x.textContent));
+  const again = await page.$$eval('#moves li .move-text', (l) => l.map((x) => x.textContent));
   assert.deepEqual(again, moves);
   assert.equal(await page.$$eval('.ttd .piece', (l) => l.length), moves.length);
   if (!(await page.textContent('#status')).startsWith('Game over'))
@@ -98,7 +98,7 @@ test('Tic Tac Doh!: lobby, play by clicking against random, reload restores', as
     // resigning ends the game
     page.once('dialog', (d) => d.accept());
     await page.click('#resign');
-    await page.waitForFunction(() => /^Game over: seat 1 resigns/.test(document.getElementById('status').textContent));
+    await page.waitForFunction(() => /^Game over: Player 1 resigns/.test(document.getElementById('status').textContent));
     assert.ok(await page.isDisabled('#resign'));
   }
   await page.close();
@@ -126,8 +126,8 @@ test('generic text board: legal move buttons and typed moves; phone width; polli
   // a typed illegal move shows the server's reason and changes nothing
   await page.fill('#typed-move', 'M@0,0');
   await page.click('.typed button');
-  await page.waitForSelector('#error:not([hidden])');
-  assert.match(await page.textContent('#error'), /TTD-R3|sizes|differ|illegal/i);
+  await page.waitForSelector('#move-error:not([hidden])');
+  assert.match(await page.textContent('#move-error'), /TTD-R3|sizes|differ|illegal/i);
   const n = await page.$$eval('#moves li', (l) => l.length);
   const legal = await page.$$eval('.legal-list button', (l) => l.map((b) => b.dataset.move));
   await page.fill('#typed-move', legal[legal.length - 1]);

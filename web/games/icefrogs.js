@@ -12,6 +12,7 @@
 // button in a list, for the keyboard.
 
 import { el, html, fillLegalList, pyramid, asButton, icon, keepFocus, moveArrow } from './svg.js';
+import { seatName } from '../ui.js';
 
 const R = 32;                       // hexagon circumradius
 const W = Math.sqrt(3) * R;         // hexagon width
@@ -21,7 +22,6 @@ const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
 const PIPS = { S: 1, M: 2, L: 3 };
 const PW = { S: 19, M: 26, L: 33 }; // pyramid width and height by size
 const PH = { S: 18, M: 25, L: 32 };
-const COLOUR_NAME = ['red', 'blue', 'green', 'yellow', 'purple', 'orange']; // seats 1..6 (style.css)
 const SHOWN = 3;                    // pieces of a stack drawn (the top ones)
 
 /* Centre of a view cell: x counts half cell widths, rows go up from a. */
@@ -40,10 +40,10 @@ export function parseMove(text) {
   return null;
 }
 
-function describeStack(st) {
+function describeStack(v, st) {
   if (!st || !st.length) return 'empty';
   const top = st[st.length - 1];
-  const one = (pc) => `player ${pc.seat + 1} ${SIZE_NAME[pc.size]}`;
+  const one = (pc) => `${seatName(v, pc.seat)} ${SIZE_NAME[pc.size]}`;
   return st.length === 1 ? one(top)
     : `stack of ${st.length}, top ${one(top)}; bottom first: ${st.map(one).join(', ')}`;
 }
@@ -134,7 +134,7 @@ export function createBoard(container, ctx) {
         el('text', { class: 'start-label', x: cx, y: cy + R * 0.3, 'text-anchor': 'middle' }, g)
           .textContent = `P${owner}`;
       if (st.length) drawStack(g, cx, cy, st);
-      const label = `${name}${owner ? ` (start of player ${owner})` : ''}: ${describeStack(st)}`;
+      const label = `${name}${owner ? ` (start of ${seatName(view, owner - 1)})` : ''}: ${describeStack(view, st)}`;
       el('title', {}, g).textContent = label;   // a tooltip with the whole stack
       if (target) {
         const text = target;
@@ -158,12 +158,12 @@ export function createBoard(container, ctx) {
     supplyBox.replaceChildren(...pos.supply.map((sup, i) => {
       const p = i + 1;
       const row = html('div', { class: `if-supply p${p}${p === mover ? ' to-move' : ''}`, 'data-player': p },
-        html('span', { class: 'who' }, html('span', { class: `dot p${p}` }), `Player ${p}`));
+        html('span', { class: 'who' }, html('span', { class: `dot p${p}` }), seatName(view, i)));
       for (const s of SIZES) {
         const can = p === mover && bySource.has(s);
         const b = html('button', {
           type: 'button', class: 'secondary size', 'data-size': s, 'data-key': `supply-${p}-${s}`,
-          'aria-label': `player ${p} supply: ${sup[s]} ${SIZE_NAME[s]}${can ? '; choose to enter one' : ''}`,
+          'aria-label': `${seatName(view, i)} supply: ${sup[s]} ${SIZE_NAME[s]}${can ? '; choose to enter one' : ''}`,
           'aria-pressed': can ? String(selected === s) : false,
           disabled: !can,
         }, icon(PW[s] * 0.55, PH[s] * 0.55, `p${p} ${s}`, PIPS[s]), html('span', {}, `${s}×${sup[s]}`));
@@ -181,7 +181,7 @@ export function createBoard(container, ctx) {
     else if (selected && SIZES.includes(selected))
       hint.textContent = `Entering a ${SIZE_NAME[selected]} pyramid from your start space: choose where it ends (${targets.size} cells).`;
     else if (selected) hint.textContent = `Moving the piece on ${selected}: choose where it ends (${targets.size} cells).`;
-    else if (bySource.size) hint.textContent = `Player ${mover} (${COLOUR_NAME[mover - 1]}): choose one of your top pieces or a size from your supply.`;
+    else if (bySource.size) hint.textContent = `${seatName(view, mover - 1)}: choose one of your top pieces or a size from your supply.`;
     else hint.textContent = '';
 
     all.hidden = !live;

@@ -11,9 +11,13 @@
 // centre (upright) or the tip (lying), the drag the rotation or heading; a
 // preview shows the footprint (red when it leaves the table or overlaps,
 // NON §4) and a lying piece's ray; releasing plays the move. Zoom (up to 8×,
-// round the last pointer position) and a pan mode help on small screens. The
-// server's suggestions are buttons (focusing one previews it) and any move
-// may be typed, for the keyboard.
+// round the last pointer position) and a pan mode help on small screens. On
+// a touch screen swipes scroll the page (they never place): a tap puts a
+// preview where it landed and a confirm bar turns it and places it. Pieces a
+// move captured stay drawn, crossed out, until the next move, and the line
+// under the table names them. Piece numbers keep a readable size at every
+// zoom. The server's suggestions are buttons (focusing one previews it) and
+// any move may be typed, for the keyboard.
 
 import { el, html, keepFocus } from './svg.js';
 
@@ -125,7 +129,8 @@ export function createBoard(container, ctx) {
     html('input', { id: 'nn-typed', type: 'text', autocomplete: 'off', spellcheck: 'false',
       placeholder: 'type a move, e.g. rM@300,300/U', style: 'flex:1;min-width:8rem' }),
     html('button', { type: 'submit' }, 'Place'));
-  root.append(pads, controls, zoomBar, svg, info, sugg, form);
+  const confirmBar = html('div', { class: 'row nn-confirm', id: 'nn-confirm', hidden: true });
+  root.append(pads, controls, zoomBar, svg, confirmBar, info, sugg, form);
   container.append(root);
   const input = form.querySelector('input');
   form.addEventListener('submit', (e) => {
@@ -143,6 +148,9 @@ export function createBoard(container, ctx) {
   let zoom = 1, centre = null;   // magnification and the view's centre (mm), null = the table's
   let panning = false, pan = null; // pan mode; { clientX, clientY, cx, cy } while dragging the view
   let hover = null;              // the last pointer position on the table (mm)
+  let tap = null;                // a touch that may become a tap: { x, y } in screen pixels
+  let pending = null;            // a tapped placement waiting for its confirmation
+  let captured = [];             // pieces the shown move captured (drawn crossed out)
   const layer = { pieces: null, ghost: null };
 
   function mm(evt) {
@@ -161,6 +169,9 @@ export function createBoard(container, ctx) {
     const y0 = Math.min(Math.max(st.height - cy - vh / 2, -4), H - 4 - vh);
     svg.setAttribute('viewBox', `${x0.toFixed(2)} ${y0.toFixed(2)} ${vw.toFixed(2)} ${vh.toFixed(2)}`);
     svg.classList.toggle('panning', panning);
+    // piece numbers about 12 screen pixels high whatever the zoom and the width
+    const px = svg.getBoundingClientRect().width;
+    if (px > 0) svg.style.setProperty('--nn-id-size', `${(12 * vw / px).toFixed(2)}px`);
   }
 
   function drawZoom() {
@@ -278,6 +289,16 @@ export function createBoard(container, ctx) {
       const [cx, cy] = p.upright ? [p.x, p.y] : p.poly.reduce((a, q) => [a[0] + q[0] / 3, a[1] + q[1] / 3], [0, 0]);
       el('text', { class: 'nn-id', x: cx, y: st.height - cy + 3, 'text-anchor': 'middle' }, layer.pieces).textContent = p.id;
     }
+    for (const p of captured) {
+      const pg = drawPiece(layer.pieces, p, 'captured');
+      pg.setAttribute('data-captured', p.id);
+      // an X over the footprint's centre, as wide as the footprint
+      const cx = p.poly.reduce((t, q) => t + q[0], 0) / p.poly.length, cy = p.poly.reduce((t, q) => t + q[1], 0) / p.poly.length;
+      const r = Math.max(...p.poly.map((q) => Math.hypot(q[0] - cx, q[1] - cy))) * 0.7;
+      for (const sgn of [1, -1])
+        el('line', { class: 'nn-cross', x1: cx - r, y1: st.height - cy + sgn * r, x2: cx + r, y2: st.height - cy - sgn * r }, pg);
+      el('title', {}, pg).textContent = `#${p.id} ${p.text}: captured by the last move`;
+    }
     layer.ghost = el('g', { class: 'nn-ghost', 'pointer-events': 'none' }, svg);
     svg.classList.toggle('placing', live && !!pick);
     svg.setAttribute('aria-label', `Noname table, ${st.width} by ${st.height} mm, ${st.pieces.length} pieces` +
@@ -306,6 +327,7 @@ export function createBoard(container, ctx) {
   function drawPreview() {
     if (!layer.ghost) return;
     layer.ghost.replaceChildren();
+    if (!preview && pending) preview = pending;
     if (!preview || !st) return;
     const poly = footprint(preview, st.layout);
     const off = poly.some(([x, y]) => x < -1e-6 || y < -1e-6 || x > st.width + 1e-6 || y > st.height + 1e-6);
@@ -328,10 +350,28 @@ export function createBoard(container, ctx) {
     info.textContent = note;
   }
 
+  function capturedNote() {
+    return captured.length ? `Captured by the last move: ${captured.map((p) => `#${p.id} ${COLOUR_NAME[p.colour]} ${SIZE_NAME[p.size]}`).join(', ')}.` : '';
+  }
+
+  function drawConfirm() {
+    confirmBar.hidden = !pending;
+    if (!pending) { confirmBar.replaceChildren(); return; }
+    const turn = (d) => () => { pending = { ...pending, angle: ((pending.angle + d) % 360 + 360) % 360 }; angle = pending.angle; pending.text = moveText(pending); preview = pending; drawPreview(); drawConfirm(); };
+    confirmBar.replaceChildren(
+      html('span', { class: 'nn-pending' }, pending.text),
+      html('button', { type: 'button', class: 'secondary small', 'aria-label': 'turn left 15 degrees', 'data-key': 'turn-left', onclick: turn(15) }, '⟲'),
+      html('button', { type: 'button', class: 'secondary small', 'aria-label': 'turn right 15 degrees', 'data-key': 'turn-right', onclick: turn(-15) }, '⟳'),
+      html('button', { type: 'button', id: 'nn-place', 'data-key': 'place', onclick: () => { const t = pending.text; pending = null; preview = null; drawConfirm(); ctx.play(t); } }, 'Place'),
+      html('button', { type: 'button', class: 'secondary', id: 'nn-cancel', 'data-key': 'cancel', onclick: () => { pending = null; preview = null; drawPreview(); drawConfirm(); describe(); } }, 'Cancel'));
+  }
+
   function describe() {
-    if (!live) { info.textContent = ''; return; }
+    if (!live) { info.textContent = capturedNote(); return; }
+    if (pending) { info.textContent = `${pending.text}: turn it if needed, then Place or Cancel.`; return; }
+    if (captured.length) { info.textContent = capturedNote(); return; }
     info.textContent = pick
-      ? `Place a ${COLOUR_NAME[pick.colour]} ${SIZE_NAME[pick.size]} ${upright ? 'upright' : 'lying'}: press on the table and drag to ${upright ? 'turn it' : 'aim it'}.`
+      ? `Place a ${COLOUR_NAME[pick.colour]} ${SIZE_NAME[pick.size]} ${upright ? 'upright' : 'lying'}: press on the table and drag to ${upright ? 'turn it' : 'aim it'} (on a touch screen: tap, then confirm).`
       : 'Nothing to place.';
   }
 
@@ -354,6 +394,10 @@ export function createBoard(container, ctx) {
       return;
     }
     if (!live || !pick || evt.button !== 0) return;
+    if (evt.pointerType === 'touch') {   // maybe a tap, maybe a swipe that scrolls: decide on release
+      tap = { x: evt.clientX, y: evt.clientY };
+      return;
+    }
     evt.preventDefault();
     svg.setPointerCapture?.(evt.pointerId);
     drag = mm(evt);
@@ -370,13 +414,30 @@ export function createBoard(container, ctx) {
       return;
     }
     if (st) hover = mm(evt);
-    if (panning || !live || !pick) return;
+    if (evt.pointerType === 'touch') {
+      if (tap && Math.hypot(evt.clientX - tap.x, evt.clientY - tap.y) > 10) tap = null;
+      return;
+    }
+    if (panning || !live || !pick || pending) return;
     preview = ghostAt(evt);
     preview.text = moveText(preview);
     drawPreview();
   });
   svg.addEventListener('pointerup', (evt) => {
     if (pan) { pan = null; return; }
+    if (evt.pointerType === 'touch') {   // a tap: a preview to confirm, never a move at once
+      const was = tap;
+      tap = null;
+      if (!was || !live || !pick || Math.hypot(evt.clientX - was.x, evt.clientY - was.y) > 10) return;
+      const p = mm(evt);
+      pending = { colour: pick.colour, size: pick.size, x: p.x, y: p.y, upright, angle };
+      pending.text = moveText(pending);
+      preview = pending;
+      drawPreview();
+      drawConfirm();
+      describe();
+      return;
+    }
     if (!drag) return;
     preview = ghostAt(evt);
     drag = null;
@@ -384,12 +445,24 @@ export function createBoard(container, ctx) {
     preview = null;
     ctx.play(text);
   });
-  svg.addEventListener('pointerleave', () => { if (!drag) { preview = null; drawPreview(); describe(); } });
-  svg.addEventListener('pointercancel', () => { drag = null; pan = null; preview = null; drawPreview(); });
+  svg.addEventListener('pointerleave', (evt) => {
+    if (evt.pointerType !== 'touch' && !drag && !pending) { preview = null; drawPreview(); describe(); }
+  });
+  svg.addEventListener('pointercancel', () => { drag = null; pan = null; tap = null; preview = null; drawPreview(); });
 
   return {
     update(v, isLive) {
-      if (!view || v.ply !== view.ply || v.n_moves !== view.n_moves) preview = null;
+      if (!view || v.ply !== view.ply || v.n_moves !== view.n_moves) {
+        preview = null;
+        pending = null;
+        // one move forward: the pieces it took off the table are shown as captured
+        captured = [];
+        if (view && v.ply === view.ply + 1 && view.view && v.view) {
+          const now = new Set(v.view.pieces.map((p) => p.id));
+          captured = tablePieces(view.view).filter((p) => !now.has(p.id));
+        }
+        drawConfirm();
+      }
       view = v; live = isLive; draw();
     },
     destroy() { root.remove(); },

@@ -132,19 +132,21 @@ export function createBoard(container, ctx) {
     svg.replaceChildren();
     svg.setAttribute('viewBox', `-4 -4 ${cols * CELL + 8} ${rows * CELL + 8}`);
     const targets = selected ? bySize[selected] : new Set();
+    const lastMove = view.ply > 0 ? parseMove(view.moves[view.ply - 1]?.text || '') : null;
+    const lastKey = lastMove ? `${lastMove.x},${lastMove.y}` : null;
     for (let y = maxy; y >= miny; y--) {
       for (let x = minx; x <= maxx; x++) {
         const key = `${x},${y}`;
         const x0 = (x - minx) * CELL, y0 = (maxy - y) * CELL;
         const isTarget = targets.has(key);
-        const g = el('g', { class: `cell${isTarget ? ' legal' : ''}${line.has(key) ? ' line' : ''}`, 'data-cell': key,
+        const g = el('g', { class: `cell${isTarget ? ' legal' : ''}${line.has(key) ? ' line' : ''}${key === lastKey ? ' last' : ''}`, 'data-cell': key,
           'data-stack': (cells.get(key)?.stack || []).join('') }, svg);
         el('rect', { x: x0 + 2, y: y0 + 2, width: CELL - 4, height: CELL - 4, rx: 6 }, g);
         el('text', { x: x0 + CELL - 6, y: y0 + 14, 'text-anchor': 'end', class: 'coord' }, g)
           .textContent = key;
         const cell = cells.get(key);
         if (cell) drawStack(g, x0, y0, cell);
-        const label = `cell ${key}: ${describe(cell)}${line.has(key) ? ', in the winning line' : ''}`;
+        const label = `cell ${key}: ${describe(cell)}${line.has(key) ? ', in the winning line' : ''}${key === lastKey ? ', the last move' : ''}`;
         if (isTarget) {
           g.setAttribute('tabindex', '0');
           g.setAttribute('role', 'button');
@@ -159,6 +161,16 @@ export function createBoard(container, ctx) {
           g.setAttribute('aria-label', label);
         }
       }
+    }
+
+    // the winning line (TTD-R5) as a stroke through its three cells
+    if (pos.line && pos.line.length >= 2) {
+      const c = ([x, y]) => [(x - minx) * CELL + CELL / 2, (maxy - y) * CELL + CELL / 2];
+      const pts = pos.line.map(c);
+      let a = pts[0], b = pts[1];       // the two cells farthest apart are the ends
+      for (const p of pts) for (const q of pts)
+        if (Math.hypot(p[0] - q[0], p[1] - q[1]) > Math.hypot(a[0] - b[0], a[1] - b[1])) { a = p; b = q; }
+      el('line', { class: 'win-line', x1: a[0], y1: a[1], x2: b[0], y2: b[1], 'pointer-events': 'none' }, svg);
     }
   }
 

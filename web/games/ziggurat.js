@@ -13,6 +13,7 @@
 // rolled by the server.
 
 import { el, html, fillLegalList, pyramid, asButton, keepFocus, moveArrow } from './svg.js';
+import { seatName } from '../ui.js';
 
 const C = 56;                        // square size
 const STEP = { M: 'Move', A: 'Aim move', H: 'Hop move', L: 'Leap', D: 'Dig', S: 'Swap' };
@@ -283,8 +284,8 @@ export function createBoard(container, ctx) {
       if (pos.phase !== 'step') notes.push('rolling…');
       if (notes.length) parts.push(html('span', { class: 'help' }, notes.join('; ')));
     } else if (pos.phase === 'roll') parts.push(html('span', { class: 'help' }, 'rolling the dice…'));
-    parts.push(html('span', { class: 'help zg-seats' }, pos.seats.map((cs, i) =>
-      `Player ${i + 1}: ${cs.map((c) => names[c]).join('+')}`).join(' · ') + ` · turn ${pos.turns + 1}`));
+    parts.push(html('span', { class: 'help zg-seats' }, pos.seats.map((cs, i) => seatName(view, i)).join(' · ') +
+      ` · turn ${pos.turns + 1}`));
     dice.replaceChildren(...parts);
     // the steps of the turn so far, from its opening roll
     const turn = [];

@@ -139,8 +139,8 @@ pips_move nim_random(const nim_config *cf, const nim_state *s, pips_rng *rng);
 void nim_place(const nim_config *cf, nim_state *s, pips_move m);
 void nim_unplace(const nim_config *cf, nim_state *s, pips_move m);
 
-bool nim_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result *res,
-               pips_error *err);
+bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
+               pips_solve_result *res, pips_error *err);
 void nim_bench_extra(const pips_game *g, pips_str *out);
 bool nim_state_view(const pips_game *g, const void *state, struct json_t *view); /* nimitz_view.c */
 

@@ -1,0 +1,184 @@
+/*
+ * oracle.c — the `oracle` agent: perfect play wherever the exact solver
+ * settles the position within the agent's budget, the game's own best
+ * search elsewhere.
+ *
+ * Spec: oracle[:time=S][,positions=N][,table_mb=M][,threads=T][,fallback=LEVEL]
+ *   time       seconds the solver may take per move (default 2)
+ *   positions  nodes the solver may visit per move (default: no limit)
+ *   table_mb   the solver's memory budget (default 256)
+ *   fallback   the strength level (easy, medium, hard) or kind searched when
+ *              the solver gives up (default hard)
+ * The solver keeps its table from move to move (the generic solver's; a
+ * game's own solver, Nimitz's, starts afresh), so once a position is
+ * solved the rest of the game costs little.
+ *
+ * Choice: among the moves of the best exact value (win, else draw, else
+ * loss) one is drawn with the agent's rng, so games vary but a seed
+ * reproduces them; in a lost position the fallback picks among the losing
+ * moves the one it likes (a practical chance against a fallible opponent).
+ * Analysis gives exact values (1, 0.5, 0) when solved; otherwise the
+ * fallback's ranking, and pips_agent_note says which.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ai/agent_impl.h"
+
+#define ORACLE_DEFAULT_SECONDS 2.0
+#define ORACLE_DEFAULT_TABLE_MB 256
+
+typedef struct oracle {
+    pips_solver *solver;
+    pips_agent *fallback;
+    pips_value *values; /* max_moves */
+    double seconds;
+    uint64_t positions;
+} oracle;
+
+static void oracle_destroy(pips_agent *a)
+{
+    oracle *o = a->impl;
+    if (!o)
+        return;
+    pips_solver_free(o->solver);
+    pips_agent_free(o->fallback);
+    pips_free(a->game->alloc, o->values);
+    pips_free(a->game->alloc, o);
+    a->impl = NULL;
+}
+
+/* Solves every move of state; false (with the reason in the note) when the
+ * solver cannot settle it within the budget. */
+static bool oracle_solve(pips_agent *a, const void *state, size_t *n, pips_value *best)
+{
+    oracle *o = a->impl;
+    pips_solve_result res;
+    pips_error err;
+    if (!pips_solver_moves(o->solver, state, a->moves, o->values, &res, &err)) {
+        snprintf(a->note, sizeof a->note, "not solved (%s); %s chose", err.msg,
+                 pips_agent_spec(o->fallback));
+        return false;
+    }
+    *n = res.n_moves;
+    *best = res.value;
+    snprintf(a->note, sizeof a->note, "solved: %s (%llu positions, %.3f s)",
+             pips_value_name(res.value), (unsigned long long)res.positions, res.seconds);
+    a->has_last_value = true;
+    a->last_value = res.value == PIPS_WIN ? 1.0 : res.value == PIPS_DRAW ? 0.5 : 0.0;
+    return true;
+}
+
+static double value_score(pips_value v) { return v == PIPS_WIN ? 1.0 : v == PIPS_DRAW ? 0.5 : 0.0; }
+
+static bool oracle_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+{
+    oracle *o = a->impl;
+    size_t n;
+    pips_value best;
+    if (!oracle_solve(a, state, &n, &best) || best == PIPS_LOSS)
+        return pips_agent_choose(o->fallback, state, out, err);
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += o->values[i] == best;
+    size_t pick = (size_t)pips_rng_below(&a->rng, count);
+    for (size_t i = 0; i < n; i++)
+        if (o->values[i] == best && pick-- == 0) {
+            *out = a->moves[i];
+            return true;
+        }
+    return pips_fail(err, PIPS_ERR_ILLEGAL, "oracle: no move of the solved value");
+}
+
+static size_t oracle_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
+                             pips_error *err)
+{
+    oracle *o = a->impl;
+    size_t n;
+    pips_value best;
+    if (!oracle_solve(a, state, &n, &best))
+        return pips_agent_analyze(o->fallback, state, out, max, err);
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < max; i++) {
+        out[k].move = a->moves[i];
+        out[k].value = value_score(o->values[i]);
+        out[k].visits = 0;
+        k++;
+    }
+    agent_sort_evals(out, k);
+    return k;
+}
+
+bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
+{
+    const pips_game *g = a->game;
+    double seconds = ORACLE_DEFAULT_SECONDS;
+    long positions = 0, table_mb = ORACLE_DEFAULT_TABLE_MB, threads = 1;
+    char fallback[AGENT_VALUE_MAX] = "hard";
+    char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
+    bool bad, time_given = false;
+    const char *p = params;
+    while (agent_param_next(&p, "oracle", key, value, &bad, err)) {
+        bool ok;
+        if (!strcmp(key, "time")) {
+            ok = agent_param_double("oracle", key, value, 0.001, 1e6, &seconds, err);
+            time_given = true;
+        }
+        else if (!strcmp(key, "positions"))
+            ok = agent_param_long("oracle", key, value, 1, 1L << 62, &positions, err);
+        else if (!strcmp(key, "table_mb"))
+            ok = agent_param_long("oracle", key, value, 1, 1L << 20, &table_mb, err);
+        else if (!strcmp(key, "threads"))
+            ok = agent_param_long("oracle", key, value, 1, 64, &threads, err);
+        else if (!strcmp(key, "fallback")) {
+            ok = strcmp(value, "max") != 0 && strncmp(value, "oracle", 6) != 0;
+            if (!ok)
+                pips_fail(err, PIPS_ERR_ARG, "oracle: fallback='%s' would call the oracle "
+                                             "again (use easy, medium, hard or a kind)",
+                          value);
+            snprintf(fallback, sizeof fallback, "%s", value);
+        } else
+            ok = pips_fail(err, PIPS_ERR_ARG,
+                           "oracle: unknown parameter '%s' (time, positions, table_mb, threads, "
+                           "fallback)",
+                           key);
+        if (!ok)
+            return false;
+    }
+    if (bad)
+        return false;
+    if (positions && !time_given)
+        seconds = 0; /* a node budget alone: deterministic */
+    oracle *o = pips_calloc(g->alloc, 1, sizeof *o);
+    if (!o)
+        return pips_fail(err, PIPS_ERR_NOMEM, "oracle: out of memory");
+    a->impl = o;
+    a->destroy = oracle_destroy;
+    o->seconds = seconds;
+    o->positions = (uint64_t)positions;
+    pips_solve_opts so = {(int)threads, (size_t)table_mb, NULL, NULL, seconds, (uint64_t)positions,
+                          NULL, NULL};
+    o->solver = pips_solver_new(g, &so, true, err);
+    if (!o->solver)
+        return false;
+    o->fallback = pips_agent_new(g, fallback, a->seed, err);
+    if (!o->fallback) {
+        pips_error_prefix(err, "oracle fallback: ");
+        return false;
+    }
+    o->values = pips_calloc(g->alloc, pips_max_moves(g), sizeof *o->values);
+    if (!o->values)
+        return pips_fail(err, PIPS_ERR_NOMEM, "oracle: out of memory");
+    a->choose = oracle_choose;
+    a->analyze = oracle_analyze;
+    int w = 0;
+    if (seconds > 0)
+        w = snprintf(a->spec, sizeof a->spec, "oracle:time=%g", seconds);
+    else
+        w = snprintf(a->spec, sizeof a->spec, "oracle:positions=%ld", positions);
+    if (seconds > 0 && positions)
+        w += snprintf(a->spec + w, sizeof a->spec - (size_t)w, ",positions=%ld", positions);
+    snprintf(a->spec + w, sizeof a->spec - (size_t)w, ",table_mb=%ld,threads=%ld,fallback=%s",
+             table_mb, threads, fallback);
+    return true;
+}

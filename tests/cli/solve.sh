@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# solve.sh — `pips solve` end to end: values from the start and from any
+# position (--state, --record --ply), the bounds every solve keeps (memory,
+# time; exit status 3 naming the budget), progress on stderr, and games the
+# solver refuses at once.
+set -u
+PIPS=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # check NAME CONDITION-RESULT
+    if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi
+}
+
+small="--opt board=2x3 --opt colors=3"
+"$PIPS" solve nimitz $small >"$tmp/start.out" 2>/dev/null; check "solve 2x3 colors=3 exits 0" $?
+[ "$(tail -n 1 "$tmp/start.out")" = loss ]; check "2x3 colors=3 is a first-player loss" $?
+grep -q '^no winning first move$' "$tmp/start.out"; check "a loss names no winning first move" $?
+
+"$PIPS" solve nimitz --opt board=3x3 --opt colors=3 >"$tmp/w.out" 2>/dev/null
+[ "$(tail -n 1 "$tmp/w.out")" = win ] && grep -q '^winning first move: ' "$tmp/w.out"
+check "3x3 colors=3: win, with a winning first move" $?
+move=$(sed -n 's/^winning first move: //p' "$tmp/w.out")
+"$PIPS" solve nimitz --opt board=3x3 --opt colors=3 --state - >"$tmp/moves.out" 2>/dev/null
+grep -qx "$move win" "$tmp/moves.out"; check "the named first move is listed as a win" $?
+[ "$(tail -n 1 "$tmp/moves.out")" = win ]; check "--state: the value last" $?
+n_moves=$("$PIPS" perft nimitz 1 --opt board=3x3 --opt colors=3 2>/dev/null | tail -n 1)
+[ "$(sed '$d' "$tmp/moves.out" | grep -c -E ' (win|loss)$')" = "$n_moves" ]
+check "--state: one line per legal move" $?
+
+# A position after one move: its value is the loss the move was listed with.
+first=$(grep -m1 ' loss$' "$tmp/moves.out" | cut -d' ' -f1)
+"$PIPS" play nimitz --opt board=3x3 --opt colors=3 --seat random --seat random --seed 3 \
+    --record "$tmp/g.json" </dev/null >/dev/null 2>&1
+"$PIPS" solve nimitz --record "$tmp/g.json" --ply 2 >"$tmp/rec.out" 2>/dev/null
+check "--record --ply exits 0" $?
+last=$(tail -n 1 "$tmp/rec.out")
+{ [ "$last" = win ] || [ "$last" = loss ]; } && [ "$(wc -l <"$tmp/rec.out")" -gt 1 ]
+check "--record --ply: moves, then the value" $?
+"$PIPS" solve nimitz --record "$tmp/g.json" --ply 999 >/dev/null 2>&1; [ $? -eq 2 ]
+check "--ply past the record's end is refused" $?
+
+"$PIPS" solve tictacdoh --state '0,0:LM 1,0:M 1,1:S' >"$tmp/ttd.out" 2>/dev/null
+check "tictacdoh --state exits 0" $?
+grep -q -E ' (win|loss|draw)$' "$tmp/ttd.out" && tail -n 1 "$tmp/ttd.out" | grep -q -x -E 'win|loss|draw'
+check "tictacdoh --state: moves with values, the value last" $?
+
+err=$("$PIPS" solve nimitz --opt board=3x3 --opt colors=4 --opt misere=true --table-mb 1 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 3 ] && echo "$err" | grep -q "memory budget of 1 MB"
+check "a tiny --table-mb fails with status 3 naming the budget" $?
+
+err=$("$PIPS" solve nimitz --time 1.5 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 3 ] && echo "$err" | grep -q "time budget of 1.5 s" && echo "$err" | grep -q '^solving: .* positions/s, table '
+check "--time stops the coaster with status 3, progress shown" $?
+
+start=$(date +%s)
+err=$("$PIPS" solve icefrogs 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "too long to solve" && [ $(($(date +%s) - start)) -le 5 ]
+check "icefrogs is refused at once" $?
+"$PIPS" solve ziggurat >/dev/null 2>&1; [ $? -eq 1 ]; check "a game with dice is refused" $?
+"$PIPS" solve --help | grep -q "at most 11264 MB"; check "--help names the default budget" $?
+
+exit $fail

@@ -1,0 +1,153 @@
+/*
+ * test_oracle.c — the `oracle` agent: perfect play where its solver settles
+ * the position (it never loses Tic Tac Doh!, a solved draw, to MCTS; it wins
+ * Nimitz 3x3 colors=3, a proven first-player win, as the first player),
+ * the fallback to the game's search when the budget runs out (and the note
+ * saying so), and its parameters. Budgets are in positions (nodes), so the
+ * games are the same on every machine.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pips/agent.h"
+
+static pips_game *make_game(const char *name, const char *const *kv, size_t n)
+{
+    pips_error err;
+    pips_game *g = pips_game_new(name, kv, n, NULL, &err);
+    if (!g)
+        fail_msg("%s: %s", name, err.msg);
+    return g;
+}
+
+/* Plays one game between the two specs; returns seat 0's return. */
+static double play(const pips_game *g, const char *spec0, const char *spec1, uint64_t seed)
+{
+    pips_error err;
+    pips_agent *seat[2] = {pips_agent_new(g, spec0, seed, &err), NULL};
+    if (!seat[0])
+        fail_msg("%s: %s", spec0, err.msg);
+    seat[1] = pips_agent_new(g, spec1, seed + 1000, &err);
+    if (!seat[1])
+        fail_msg("%s: %s", spec1, err.msg);
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    int who;
+    while ((who = pips_to_move(g, s)) >= 0) {
+        pips_move m;
+        if (!pips_agent_choose(seat[who], s, &m, &err))
+            fail_msg("seat %d: %s", who + 1, err.msg);
+        assert_true(pips_check_move(g, s, m, &err));
+        pips_agent_observe(seat[0], s, m);
+        pips_agent_observe(seat[1], s, m);
+        g->def->apply(g, s, m);
+    }
+    assert_int_equal(who, PIPS_OVER);
+    double r[PIPS_MAX_PLAYERS];
+    g->def->returns(g, s, r);
+    pips_state_free(g, s);
+    pips_agent_free(seat[0]);
+    pips_agent_free(seat[1]);
+    return r[0];
+}
+
+#define ORACLE "oracle:positions=50000000"
+
+/* Tic Tac Doh! is a draw (docs/games/tictacdoh.md): the oracle, solving from
+ * the first move, never loses in either seat. */
+static void test_never_loses_tictacdoh(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("tictacdoh", NULL, 0);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        assert_true(play(g, ORACLE, "mcts:iters=2000", seed) >= 0.5);
+        assert_true(play(g, "mcts:iters=2000", ORACLE, seed) <= 0.5);
+    }
+    pips_game_free(g);
+}
+
+/* Nimitz 3x3 colors=3 is a first-player win (NIM-R5 normal play): the oracle
+ * as first player wins every game. */
+static void test_wins_nimitz_3x3_colors3(void **st)
+{
+    (void)st;
+    static const char *const kv[] = {"board=3x3", "colors=3"};
+    pips_game *g = make_game("nimitz", kv, 2);
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        assert_true(play(g, ORACLE, "mcts:iters=1000", seed) == 1.0);
+    pips_game_free(g);
+}
+
+/* On the coaster a tiny budget cannot settle the start: the oracle plays
+ * its fallback's legal move and says so; analysis of a solved position
+ * gives exact values. */
+static void test_fallback_and_note(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("nimitz", NULL, 0);
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "oracle:positions=2000,fallback=greedy", 1, &err);
+    assert_non_null(a);
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    pips_move m;
+    assert_true(pips_agent_choose(a, s, &m, &err));
+    assert_true(pips_check_move(g, s, m, &err));
+    assert_non_null(strstr(pips_agent_note(a), "not solved"));
+    assert_non_null(strstr(pips_agent_note(a), "greedy"));
+    pips_agent_free(a);
+    pips_state_free(g, s);
+    pips_game_free(g);
+
+    static const char *const kv[] = {"board=2x2", "colors=3"};
+    g = make_game("nimitz", kv, 2);
+    a = pips_agent_new(g, "oracle", 1, &err);
+    s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    pips_move_eval ev[256];
+    size_t n = pips_agent_analyze(a, s, ev, 256, &err);
+    assert_int_equal(n, pips_perft(g, s, 1));
+    for (size_t i = 0; i < n; i++)
+        assert_true(ev[i].value == 0.0 || ev[i].value == 1.0);
+    assert_non_null(strstr(pips_agent_note(a), "solved: loss")); /* 2x2 colors=3: loss */
+    assert_true(ev[0].value == 0.0);
+    pips_agent_free(a);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_parameters(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("tictacdoh", NULL, 0);
+    pips_error err;
+    static const char *const bad[] = {"oracle:time=0", "oracle:speed=3", "oracle:fallback=max",
+                                      "oracle:fallback=oracle", "oracle:positions=x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_null(pips_agent_new(g, bad[i], 1, &err));
+        assert_int_equal(err.code, PIPS_ERR_ARG);
+    }
+    pips_agent *a = pips_agent_new(g, "oracle:positions=1000", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a),
+                        "oracle:positions=1000,table_mb=256,threads=1,fallback=hard");
+    pips_agent_free(a);
+    pips_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_never_loses_tictacdoh),
+        cmocka_unit_test(test_wins_nimitz_3x3_colors3),
+        cmocka_unit_test(test_fallback_and_note),
+        cmocka_unit_test(test_parameters),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,220 @@
+// lobby.js — the lobby (#/): a new game built from the option schema of
+// GET /api/rules (a number field, checkbox or select per option, with its
+// description), seats that follow the chosen options (GET /api/agents says
+// how many players and which agents can play them, so nothing offered is
+// refused), "I play seat N" (this browser keeps only that seat's token and
+// hands the other links out), a record upload, the rules and saved games.
+// Each error shows beside the control that caused it.
+
+import { api, heldTokens, saveTokens } from './api.js';
+import { html as h } from './games/svg.js';
+import { errorSlot, renderRules } from './ui.js';
+
+const LEVEL_ORDER = ['easy', 'medium', 'hard', 'max'];
+
+/* "max_plies" -> "Max plies" */
+function optionLabel(key) {
+  const s = key.replace(/_/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/* One form field for an option of the schema. Its value() is what goes into
+ * the options object (a number, a boolean or a string). */
+function optionField(o) {
+  const id = 'opt-' + o.key;
+  const common = { id, 'data-key': o.key, 'aria-describedby': 'help-' + o.key };
+  let input, value, extra = null;
+  if (o.type === 'bool') {
+    input = h('input', { ...common, type: 'checkbox' });
+    input.checked = o.default === 'true';
+    value = () => input.checked;
+  } else if (o.type === 'choice') {
+    input = h('select', common, o.choices.map((c) => h('option', { value: c }, c)));
+    input.value = o.default;
+    value = () => input.value;
+  } else if (o.type === 'int' && !(o.words && o.words.length)) {
+    input = h('input', { ...common, type: 'number', step: '1', min: o.min, max: o.max, value: o.default, required: true });
+    value = () => Number(input.value);
+  } else {  // text, or a number that may also be a word such as "auto"
+    const list = o.words && o.words.length ? `words-${o.key}` : null;
+    input = h('input', { ...common, type: 'text', value: o.default, required: true, list,
+      inputmode: o.type === 'int' ? 'numeric' : null });
+    value = () => {
+      const t = input.value.trim();
+      return o.type === 'int' && /^-?\d+$/.test(t) ? Number(t) : t;
+    };
+    if (list) extra = h('datalist', { id: list }, o.words.map((w) => h('option', { value: w })));
+  }
+  const range = o.type === 'int' ? ` (${o.min}–${o.max}${o.words && o.words.length ? ` or ${o.words.join(', ')}` : ''})` : '';
+  const help = h('p', { class: 'help', id: 'help-' + o.key },
+    `${o.description}${range}${o.type === 'text' && o.pattern ? `; ${o.pattern}` : ''}. Default ${o.default}.`);
+  const box = o.type === 'bool'
+    ? h('div', { class: 'opt' }, h('p', { class: 'row check' }, input, h('label', { for: id }, optionLabel(o.key))), help)
+    : h('div', { class: 'opt' }, h('label', { for: id }, optionLabel(o.key)), input, extra, help);
+  return { box, input, value, key: o.key, isDefault: () => String(value()) === o.default };
+}
+
+/* ["human", "random", "random"] -> "human, random ×2" (short enough for a phone) */
+function seatSummary(seats) {
+  const n = new Map();
+  for (const s of seats) n.set(s, (n.get(s) || 0) + 1);
+  return [...n].map(([s, k]) => (k > 1 ? `${s} ×${k}` : s)).join(', ');
+}
+
+export async function lobby(app) {
+  const [rules, saved] = await Promise.all([api('GET', 'rules'), api('GET', 'games')]);
+  const gameSel = h('select', { id: 'game' }, rules.games.map((g) => h('option', { value: g.name }, g.title)));
+  const optsBox = h('div', { id: 'options' });
+  const seatsBox = h('div', { id: 'seats' });
+  const levelsHelp = h('p', { class: 'help', id: 'levels-help' });
+  const mine = h('select', { id: 'my-seat', 'aria-describedby': 'my-seat-help' });
+  const rulesBox = h('div', { class: 'rules-box' });
+  const seed = h('input', { id: 'seed', type: 'number', min: '0', step: '1', placeholder: 'random' });
+  const start = h('button', { type: 'submit', id: 'start' }, 'Start');
+  const form = h('form', { class: 'card', id: 'new-game', novalidate: true },
+    h('h2', {}, 'New game'),
+    h('label', { for: 'game' }, 'Game'), gameSel,
+    optsBox, seatsBox, levelsHelp,
+    h('label', { for: 'my-seat' }, 'This browser plays'), mine,
+    h('p', { class: 'help', id: 'my-seat-help' },
+      'Choose one seat to keep only its token; the links for the other seats are shown on the game page to hand out.'),
+    h('label', { for: 'seed' }, 'Seed (dice and agents; optional)'), seed,
+    h('p', { class: 'row', style: 'margin-top:1rem' }, start));
+  const startError = errorSlot(start.parentElement, 'start-error');
+  let fields = [];
+  let asked = 0;                // drops answers to older questions
+
+  const game = () => rules.games.find((x) => x.name === gameSel.value);
+  const chosenOptions = () => {
+    const o = {};
+    for (const f of fields) if (!f.isDefault()) o[f.key] = f.value();
+    return o;
+  };
+
+  function drawSeats(info) {
+    const before = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
+    const levels = LEVEL_ORDER.filter((l) => info.levels[l]);
+    const choices = [h('option', { value: 'human' }, 'Human'),
+      ...levels.map((l) => h('option', { value: l }, `Computer, ${l} (${info.levels[l]})`)),
+      ...info.agents.map((a) => h('option', { value: a }, `Computer: ${a}`))];
+    const allowed = new Set(['human', ...levels, ...info.agents]);
+    const seats = [];
+    for (let i = 0; i < info.players; i++) {
+      const sel = h('select', { id: 'seat-' + i, 'data-seat': i }, choices.map((c) => c.cloneNode(true)));
+      sel.value = allowed.has(before[i]) ? before[i] : (i === 0 ? 'human' : (levels[0] || info.agents[0] || 'human'));
+      sel.addEventListener('change', drawMine);
+      seats.push(h('div', {}, h('label', { for: 'seat-' + i }, `Player ${i + 1}`), sel));
+    }
+    seatsBox.replaceChildren(h('h2', {}, 'Seats'), ...seats);
+    levelsHelp.textContent = levels.length
+      ? `Levels: ${levels.map((l) => `${l} = ${info.levels[l]}`).join('; ')}. Only agents that can play these options are offered.`
+      : '';
+    drawMine();
+  }
+
+  function drawMine() {
+    const was = mine.value;
+    const humans = [...seatsBox.querySelectorAll('select')].filter((s) => s.value === 'human').map((s) => Number(s.dataset.seat));
+    mine.replaceChildren(h('option', { value: 'all' }, humans.length > 1 ? 'Every human seat (hotseat)' : 'Every human seat'),
+      ...humans.map((i) => h('option', { value: String(i) }, `Only Player ${i + 1}`)));
+    mine.value = [...mine.options].some((o) => o.value === was) ? was : 'all';
+  }
+
+  // seats follow the options: ask the server for this choice of options
+  async function refreshSeats(field) {
+    const n = ++asked;
+    const g = game();
+    try {
+      const info = await api('GET', `agents?game=${encodeURIComponent(g.name)}&options=${encodeURIComponent(JSON.stringify(chosenOptions()))}`);
+      if (n !== asked) return;
+      for (const f of fields) f.error('');
+      drawSeats(info);
+    } catch (err) {
+      if (n !== asked) return;
+      const bad = fields.find((f) => err.message.includes(`'${f.key}'`)) || field || fields[0];
+      if (bad) bad.error(err.message); else startError(err.message);
+    }
+  }
+
+  function fill() {
+    const g = game();
+    fields = g.options.map(optionField);
+    optsBox.replaceChildren(...fields.map((f) => f.box));
+    for (const f of fields) {
+      f.error = errorSlot(f.box.lastChild, 'error-' + f.key);
+      f.input.addEventListener('change', () => refreshSeats(f));
+      if (f.input.type === 'number' || f.input.type === 'text') {
+        let t = null;
+        f.input.addEventListener('input', () => { clearTimeout(t); t = setTimeout(() => refreshSeats(f), 250); });
+      }
+    }
+    asked++;                    // an answer for the previous game is stale
+    drawSeats({ players: g.players, agents: g.agents, levels: g.levels });
+    rulesBox.replaceChildren(renderRules(`${g.rules}\n\n${g.notation}`));
+    startError('');
+  }
+  gameSel.addEventListener('change', fill);
+  fill();
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    startError('');
+    const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
+    const body = { game: gameSel.value, options: chosenOptions(), seats };
+    if (seed.value !== '') body.seed = Number(seed.value);
+    start.disabled = true;
+    try {
+      await startGame(body, mine.value === 'all' ? null : Number(mine.value));
+    } catch (err) { startError(err.message); }
+    start.disabled = false;
+  });
+
+  const upload = h('input', { type: 'file', id: 'record-file', accept: '.json,application/json' });
+  const uploadBox = h('div', { class: 'card' }, h('h2', {}, 'Load a record'),
+    h('label', { for: 'record-file' }, 'Game record (.json)'), upload);
+  const uploadError = errorSlot(upload, 'upload-error');
+  upload.addEventListener('change', async () => {
+    const file = upload.files[0];
+    if (!file) return;
+    uploadError('');
+    try {
+      const r = await api('POST', 'records', await file.text());
+      saveTokens(r.id, r.tokens);
+      location.hash = `#/game/${r.id}`;
+    } catch (err) { uploadError(err.message); }
+  });
+
+  const rows = saved.games.map((g) => h('tr', {},
+    h('td', {}, h('a', { href: `#/game/${g.id}` }, `#${g.id}`)),
+    h('td', {}, g.title),
+    h('td', {}, seatSummary(g.seats)),
+    h('td', {}, String(g.n_moves)),
+    h('td', {}, g.over ? g.result : (heldTokens(g.id).length ? 'in play (yours)' : 'in play')),
+    h('td', {}, g.updated.replace('T', ' ').replace('Z', ''))));
+  app.replaceChildren(
+    h('h1', {}, 'Lobby'),
+    h('div', { class: 'grid2' },
+      h('div', {}, form,
+        uploadBox),
+      h('div', {},
+        h('details', { class: 'card', open: true }, h('summary', {}, 'Rules'), rulesBox),
+        h('div', { class: 'card saved' }, h('h2', {}, `Saved games (${saved.total})`),
+          rows.length ? h('div', { class: 'table-scroll' }, h('table', { class: 'games' },
+            h('thead', {}, h('tr', {}, ['Game', 'Kind', 'Seats', 'Moves', 'Status', 'Updated']
+              .map((t) => h('th', {}, t)))),
+            h('tbody', {}, rows))) : h('p', {}, 'No games yet.')))));
+}
+
+/* Creates a game and opens it. With `only` a seat number, this browser keeps
+ * only that seat's token; the others go to the page's hand-out list (kept for
+ * this tab only). A game without human seats is watched from its start. */
+export async function startGame(body, only) {
+  const r = await api('POST', 'games', body);
+  const keep = r.tokens.map((t, i) => (only == null || i === only ? t : null));
+  saveTokens(r.id, keep);
+  const handOut = r.tokens.map((t, i) => (keep[i] ? null : t));
+  if (handOut.some(Boolean)) sessionStorage.setItem('pips-handout-' + r.id, JSON.stringify(handOut));
+  if (!body.seats.includes('human')) sessionStorage.setItem('pips-watch-' + r.id, '1');
+  location.hash = `#/game/${r.id}`;
+  return r;
+}
