@@ -628,8 +628,8 @@ static void markdown_exact(const pips_playtest *pt, pips_str *out)
             continue;
         }
         double ex = exact_score(e);
-        bool wrong_side = (ex > 0.5 && m.hi < 0.5) || (ex < 0.5 && m.lo > 0.5) ||
-                          (ex == 0.5 && (m.hi < 0.5 || m.lo > 0.5));
+        /* only a proven win or loss has an "other side" to favour */
+        bool wrong_side = (ex > 0.5 && m.hi < 0.5) || (ex < 0.5 && m.lo > 0.5);
         pips_str_catf(out,
                       ".\n  **Warning: the agents disagree with the game.** The interval excludes "
                       "the perfect-play score %.1f%s, so these agents do not play this variant "
@@ -832,7 +832,7 @@ void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
         pips_str_cat(out, ",");
         csv_field(out, pt->vary_keys[k]);
     }
-    pips_str_cat(out, ",players,games");
+    pips_str_cat(out, ",seats,games"); /* "seats": a varied "players" keeps its own column */
     for (int s = 0; s < np_max; s++)
         pips_str_catf(out, ",seat%d_score,seat%d_lo,seat%d_hi", s + 1, s + 1, s + 1);
     pips_str_cat(out, ",first_seat_advantage,first_seat_advantage_lo,first_seat_advantage_hi,"
