@@ -81,6 +81,8 @@ static const char *const SMALL[] = {
     "board=1x4 colors=2",        "board=1x2 colors=4",        "board=2x2 colors=3",
     "board=1x4 colors=3",        "board=2x3 colors=2",        "board=1x3 colors=2 sets=2",
     "board=2x2 colors=4",        "board=1x5 colors=2",
+    /* past five colours (a Xeno set's c p w): absent colours stay interchangeable */
+    "board=1x2 colors=8",        "board=1x3 colors=6",
 };
 
 /* NIM-R5 normal play: the solver agrees with minimax. */
@@ -237,6 +239,18 @@ static void test_refuses_more_players(void **st)
     g = make_game("board=volcano");
     assert_false(pips_solve(g, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    pips_game_free(g);
+    /* NIM-R3's tree_orientation=free: a tree may hold several orientations,
+     * which the position key (one orientation a tree) cannot hold */
+    g = make_game("board=1x2 tree_orientation=free");
+    assert_false(pips_solve(g, &so, &res, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "tree_orientation=free"));
+    pips_game_free(g);
+    g = make_game("board=1x2 colors=9");
+    assert_false(pips_solve(g, &so, &res, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "colors=8"));
     pips_game_free(g);
 }
 

@@ -42,6 +42,8 @@
 #include <string.h>
 
 #define SOLVE_MAX_CELLS 15 /* shapes in one word, labels 5 cells a word in three */
+#define SOLVE_MAX_COLOURS 8 /* a renamed colour takes 3 bits of the key */
+#define SOLVE_MAX_PIECES (SOLVE_MAX_COLOURS * 3)
 #define KEY_WORDS 4
 #define CELLS_PER_WORD 5
 #define ENTRY_USED (1ull << 63)
@@ -102,8 +104,8 @@ typedef struct worker {
     uint64_t nodes;       /* not yet added to the solver's count */
     uint64_t total_nodes; /* visited by this worker */
     pips_move best;       /* the root's winning move, once found */
-    pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS + 16];
-    child kids[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS];
+    pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS + 16];
+    child kids[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS];
 } worker;
 
 enum { V_LOSS = 0, V_WIN = 1, V_ABORT = 2 };
@@ -150,7 +152,9 @@ static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
         uint8_t at[SOLVE_MAX_CELLS]; /* reading position -> source cell */
         for (int c = 0; c < n; c++)
             at[cf->sym[t][c]] = (uint8_t)c;
-        int8_t colour_map[5] = {-1, -1, -1, -1, -1}, orient_map[5] = {-1, -1, -1, -1, -1};
+        int8_t colour_map[SOLVE_MAX_COLOURS], orient_map[NIM_ORIENTS];
+        memset(colour_map, -1, sizeof colour_map);
+        memset(orient_map, -1, sizeof orient_map);
         int next_colour = 0, next_orient = 0;
         key k = {{least, 0, 0, 0}};
         for (int j = 0; j < n; j++) {
@@ -369,7 +373,7 @@ static unsigned count_distinct(const nim_config *cf, const nim_state *s, presenc
     for (int c = 0; c < cf->cells; c++) {
         unsigned pm, om;
         if (nim_cell_options(cf, s, c, avail, &pm, &om))
-            n += nim_popcount16(pm) * nim_popcount16(om & keep_o);
+            n += nim_popcount(pm) * nim_popcount(om & keep_o);
     }
     return n;
 }
@@ -430,9 +434,9 @@ static unsigned live_moves(const solver *sv, nim_state *s, presence pr)
         unsigned pm = cm.pieces[x] & keep_p, om = cm.orients[x] & keep_o;
         if (!pm)
             continue;
-        unsigned n_o = nim_popcount16(om);
-        if (nim_popcount16(cm.far_pieces[x]) >= 2) {
-            live += nim_popcount16(pm) * n_o;
+        unsigned n_o = nim_popcount(om);
+        if (nim_popcount(cm.far_pieces[x]) >= 2) {
+            live += nim_popcount(pm) * n_o;
             continue;
         }
         for (unsigned pb = pm; pb; pb &= pb - 1)
@@ -449,7 +453,7 @@ static bool can_end_now(const solver *sv, nim_state *s)
     map_moves(sv, s, &cm);
     for (int x = 0; x < sv->cf->cells; x++) {
         unsigned pm = cm.pieces[x], om = cm.orients[x];
-        if (!pm || nim_popcount16(cm.far_pieces[x]) >= 2)
+        if (!pm || nim_popcount(cm.far_pieces[x]) >= 2)
             continue;
         for (unsigned pb = pm; pb; pb &= pb - 1)
             for (unsigned ob = om; ob; ob &= ob - 1)
@@ -677,6 +681,16 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
         return pips_fail(err, PIPS_ERR_UNSUPPORTED,
                          "nimitz solve: boards of up to %d cells only (this one has %d)",
                          SOLVE_MAX_CELLS, cf->cells);
+    if (cf->colours > SOLVE_MAX_COLOURS)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "nimitz solve: up to colors=%d only (this game has %d): the position "
+                         "key holds 3 bits a colour",
+                         SOLVE_MAX_COLOURS, cf->colours);
+    /* The key and the presence masks read one orientation per tree. */
+    if (cf->free_orient)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "nimitz solve: tree_orientation=free is not supported (the position key "
+                         "holds one orientation per tree, NIM-R3)");
     const nim_state *start = state;
     if (start->over)
         return pips_fail(err, PIPS_ERR_ARG, "nimitz solve: the game is over (nothing to solve)");
