@@ -113,6 +113,16 @@ static inline int nth_bit32(unsigned mask, unsigned index)
     return at;
 }
 
+/* nth_bit32 for an orientation mask (5 bits): three halvings suffice. */
+static inline int nth_bit8(unsigned mask, unsigned index)
+{
+    int at = 0;
+    rank_step(&mask, &index, &at, 4);
+    rank_step(&mask, &index, &at, 2);
+    rank_step(&mask, &index, &at, 1);
+    return at;
+}
+
 /* A uniformly random legal move, drawn by counting: cell c offers
  * |pieces| x |orientations| moves (the product nim_generate writes), so one
  * draw below the total picks a cell by its share, then an orientation and a
@@ -149,7 +159,7 @@ pips_move nim_random(const nim_config *cf, const nim_state *s, pips_rng *rng)
     r -= before;
     unsigned per_orient = (unsigned)__builtin_popcount(pms[c]);
     unsigned oi = r / per_orient;
-    return nim_make_move(c, nth_bit32(oms[c], oi), nth_bit32(pms[c], r - oi * per_orient));
+    return nim_make_move(c, nth_bit8(oms[c], oi), nth_bit32(pms[c], r - oi * per_orient));
 }
 
 void nim_place(const nim_config *cf, nim_state *s, pips_move m)
