@@ -83,6 +83,9 @@ static const char *const SMALL[] = {
     "board=2x2 colors=4",        "board=1x5 colors=2",
     /* past five colours (a Xeno set's c p w): absent colours stay interchangeable */
     "board=1x2 colors=8",        "board=1x3 colors=6",
+    /* NIM-R3's tree_orientation=free: an orientation a level in the key */
+    "board=1x2 colors=3 tree_orientation=free", "board=1x3 colors=2 tree_orientation=free",
+    "board=2x2 colors=2 tree_orientation=free", "board=#./## colors=3 tree_orientation=free",
 };
 
 /* NIM-R5 normal play: the solver agrees with minimax. */
@@ -245,9 +248,9 @@ static void test_refuses_more_players(void **st)
     (void)st;
     expect_unsupported("board=1x2 players=3", "2 players");
     expect_unsupported("board=volcano", "15 cells");
-    /* NIM-R3's tree_orientation=free: a tree may hold several orientations,
-     * and the position key holds one a tree */
-    expect_unsupported("board=1x2 tree_orientation=free", "tree_orientation=free");
+    /* NIM-R3's tree_orientation=free: the key holds an orientation a level,
+     * three cells a word */
+    expect_unsupported("board=2x5 tree_orientation=free", "up to 9 cells");
     /* past 8 colours a renamed colour needs more than the key's 3 bits */
     expect_unsupported("board=1x2 colors=9", "colors=8");
 }
