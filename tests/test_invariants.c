@@ -156,6 +156,8 @@ static const char *const VARIANTS[][5] = {
     {"ziggurat", "queen=true", "queen_height=1,2,3,4"}, /* ZIG-R27, per colour */
     {"ziggurat", "players=2", "queen=true", "queen_height=1,4"},
     {"ziggurat", "players=2", "mode=two_colour", "queen=true", "queen_height=4,3,2,1"},
+    {"nimitz", "colors=7"},                        /* the rulings' colors=C: a Xeno set's c p */
+    {"nimitz", "tree_orientation=free", "colors=10"}, /* NIM-R3's variant */
 };
 
 static void test_variant_option_sets(void **state)

@@ -117,9 +117,17 @@ static void test_options(void **st)
     expect_option_error("players=7", "2..6");
     expect_option_error("sets=0", "1..4");
     expect_option_error("sets=5", "1..4");
-    expect_option_error("colors=1", "2..5");
-    expect_option_error("colors=6", "2..5");
+    expect_option_error("colors=1", "2..10");
+    expect_option_error("colors=11", "2..10");
     expect_option_error("misere=maybe", "true or false");
+    expect_option_error("tree_orientation=leaning", "shared or free");
+    /* the rulings' colors=C: a Rainbow set's five, then a Xeno set's five */
+    g = make_game("colors=10 tree_orientation=free");
+    s = pips_state_new(g, NULL);
+    g->def->initial(g, s);
+    assert_int_equal(g->def->count_moves(g, s), 9 * 30 * 5);
+    pips_state_free(g, s);
+    pips_game_free(g);
 }
 
 /* NIM-R1: any store piece, any cell, any of 5 orientations on an empty cell. */
@@ -207,6 +215,29 @@ static void test_r3_orientation(void **st)
     }
     assert_int_equal(onto, 4 * 2); /* 4 other colours x sizes M, S */
     pips_state_free(g, s);
+    pips_game_free(g);
+    /* NIM-R3's variant, tree_orientation=free: a piece on a stack takes any
+     * orientation, the one below included, and must name it; NIM-R4 then
+     * compares the orientations of the pieces at its level. */
+    g = make_game("tree_orientation=free");
+    expect_legal(g, "b2:N:rL", "oM@b2:E");
+    expect_legal(g, "b2:N:rL", "oM@b2:N");
+    expect_legal(g, "b2:N:rL", "oM@b2:U");
+    s = load(g, "b2:N:rL");
+    assert_false(g->def->move_from_text(g, s, "oM@b2", &a, &err));
+    assert_non_null(strstr(err.msg, "tree_orientation=free"));
+    n = g->def->legal_moves(g, s, moves);
+    onto = 0;
+    for (size_t i = 0; i < n; i++) {
+        g->def->move_to_text(g, s, moves[i], buf);
+        onto += !strncmp(buf + 3, "b2", 2);
+    }
+    assert_int_equal(onto, 4 * 2 * 5); /* the same pieces, any orientation */
+    pips_state_free(g, s);
+    /* level 2 of b2 points E, so a level-2 neighbour may not point E, and
+     * the N of b2's bottom no longer matters at level 2 */
+    expect_illegal(g, "b1:S:gM b2:NE:rLoM", "yS@b1:E", "orientation");
+    expect_legal(g, "b1:S:gM b2:NE:rLoM", "yS@b1:N");
     pips_game_free(g);
 }
 
@@ -326,7 +357,7 @@ static void test_text(void **st)
     pips_error err;
     pips_move m;
     const char *bad[][2] = {
-        {"xL@b2:N", "unknown colour 'x'"}, {"rX@b2:N", "size"},     {"rLb2:N", "'@'"},
+        {"qL@b2:N", "unknown colour 'q'"}, {"rX@b2:N", "size"},     {"rLb2:N", "'@'"},
         {"rL@f2:N", "not a cell"},         {"rL@b9:N", "not a cell"}, {"rL@b2:Q", "orientation"},
         {"rL@b2:N junk", "unexpected"},    {"rL@2:N", "cell"},
     };
@@ -371,15 +402,56 @@ static void test_text(void **st)
             fail_msg("state '%s': message '%s' lacks '%s'", bad_states[i][0], err.msg,
                      bad_states[i][1]);
     }
-    pips_str_free(&text);
     pips_state_free(g, t);
     pips_state_free(g, s);
     pips_game_free(g);
-    /* more pieces than the sets hold */
+    /* colours 6-10 are the Xeno set's c p w k x, only with colors > 5 */
+    g = make_game("colors=10");
+    s = load(g, "-");
+    const char *xeno[] = {"cL@a1:U", "pM@a1:U", "wS@a1:U", "kL@a1:U", "xM@a1:U"};
+    for (size_t i = 0; i < 5; i++) {
+        assert_true(g->def->move_from_text(g, s, xeno[i], &m, &err));
+        g->def->move_to_text(g, s, m, buf);
+        assert_string_equal(buf, xeno[i]);
+    }
+    t = load(g, "a1:U:xLkMcS b2:N:wM");
+    pips_str_clear(&text);
+    g->def->state_to_text(g, t, &text);
+    assert_string_equal(pips_str_cstr(&text), "a1:U:xLkMcS b2:N:wM");
+    pips_state_free(g, t);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    g = make_game("colors=6");
+    s = load(g, "-");
+    assert_true(g->def->move_from_text(g, s, "cL@a1:U", &m, &err));
+    assert_false(g->def->move_from_text(g, s, "pL@a1:U", &m, &err));
+    assert_non_null(strstr(err.msg, "roygbc"));
+    pips_state_free(g, s);
+    pips_game_free(g);
+    /* per-level orientations in the state text: free trees only (NIM-R3) */
+    g = make_game("tree_orientation=free");
+    t = load(g, "b2:NEW:rLoMyS a1:U:gLbM");
+    pips_str_clear(&text);
+    g->def->state_to_text(g, t, &text);
+    assert_string_equal(pips_str_cstr(&text), "a1:U:gLbM b2:NEW:rLoMyS");
+    assert_false(g->def->state_from_text(g, "b2:NE:rLoMyS", t, &err));
+    assert_non_null(strstr(err.msg, "2 orientations for more pieces"));
+    assert_false(g->def->state_from_text(g, "b2:NE:rL", t, &err));
+    assert_non_null(strstr(err.msg, "2 orientations and 1 piece(s)"));
+    /* NIM-R4 per level: b2's level 2 and c2's level 2 both point E */
+    assert_false(g->def->state_from_text(g, "b2:NE:rLoM c2:SE:gMbS", t, &err));
+    assert_non_null(strstr(err.msg, "at level 2 (NIM-R4)"));
+    assert_true(g->def->state_from_text(g, "b2:NE:rLoM c2:SW:gMbS", t, &err));
+    pips_state_free(g, t);
+    pips_game_free(g);
+    pips_str_free(&text);
+    /* more pieces than the sets hold; several orientations in a shared tree */
     g = make_game("");
     s = pips_state_new(g, NULL);
     assert_false(g->def->state_from_text(g, "a1:U:rL c1:U:rL", s, &err));
     assert_non_null(strstr(err.msg, "set(s) hold"));
+    assert_false(g->def->state_from_text(g, "b2:NE:rLoM", s, &err));
+    assert_non_null(strstr(err.msg, "NIM-R3"));
     pips_state_free(g, s);
     pips_game_free(g);
 }
@@ -421,6 +493,22 @@ static void test_render(void **st)
     pips_str_free(&out);
     pips_state_free(g, s);
     pips_game_free(g);
+    /* free trees: a sign before each piece; Xeno colours in the store */
+    g = make_game("colors=7 tree_orientation=free");
+    s = load(g, "a1:U:cLpMrS b2:NE:yLoM");
+    pips_str_init(&out, NULL);
+    g->def->render(g, s, &ro, &out);
+    t = pips_str_cstr(&out);
+    assert_non_null(strstr(t, "| ocL opM orS|"));
+    assert_non_null(strstr(t, "| ^yL >oM    |"));
+    assert_non_null(strstr(t, "p L1 M0 S1"));
+    pips_str_clear(&out);
+    ro.colour = true;
+    g->def->render(g, s, &ro, &out);
+    assert_non_null(strstr(pips_str_cstr(&out), "\033[1;35mpM\033[0m"));
+    pips_str_free(&out);
+    pips_state_free(g, s);
+    pips_game_free(g);
 }
 
 /* An independent perft: every encodable move filtered by check_move. */
@@ -433,7 +521,7 @@ static uint64_t slow_perft(const pips_game *g, void *s, int depth)
     uint64_t total = 0;
     size_t cells = pips_max_moves(g); /* cells * colours * 3 * 5 */
     (void)cells;
-    for (pips_move m = 0; m < (1u << 13); m++) {
+    for (pips_move m = 0; m < (1u << 14); m++) {
         if (!g->def->check_move(g, s, m, NULL))
             continue;
         if (depth == 1) {
@@ -459,7 +547,10 @@ static void test_generator_matches_check(void **st)
                               "board=##./###/.## sets=2",
                               "sets=2 colors=3",
                               "board=1x4 colors=2 sets=3 players=5",
-                              "board=#.#/###/#.# colors=4 misere=true"};
+                              "board=#.#/###/#.# colors=4 misere=true",
+                              "colors=10 sets=2",
+                              "tree_orientation=free",
+                              "board=2x3 colors=7 tree_orientation=free"};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         pips_game *g = make_game(variants[v]);
         size_t cap = pips_max_moves(g);
@@ -480,7 +571,7 @@ static void test_generator_matches_check(void **st)
                 size_t n = g->def->legal_moves(g, s, moves);
                 assert_int_equal(n, g->def->count_moves(g, s));
                 size_t legal = 0;
-                for (pips_move m = 0; m < (1u << 13); m++)
+                for (pips_move m = 0; m < (1u << 14); m++)
                     legal += g->def->check_move(g, s, m, NULL);
                 if (legal != n)
                     fail_msg("'%s' seed %llu: generator %zu moves, check_move %zu", variants[v],
@@ -491,7 +582,7 @@ static void test_generator_matches_check(void **st)
             }
             assert_int_equal(g->def->count_moves(g, s), 0);
             /* really stuck: nothing passes check_move either */
-            for (pips_move m = 0; m < (1u << 13); m++)
+            for (pips_move m = 0; m < (1u << 14); m++)
                 assert_false(g->def->check_move(g, s, m, NULL));
         }
         pips_state_free(g, s);
@@ -505,7 +596,8 @@ static void test_variant_invariants(void **st)
 {
     (void)st;
     const char *variants[] = {"board=volcano players=4 sets=2", "board=######/######/######",
-                              "board=1x5 colors=2 players=3 misere=true", "sets=4 colors=3"};
+                              "board=1x5 colors=2 players=3 misere=true", "sets=4 colors=3",
+                              "colors=10 tree_orientation=free", "board=volcano colors=8"};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         pips_game *g = make_game(variants[v]);
         size_t ss = g->def->state_size, cap = pips_max_moves(g);

@@ -64,4 +64,17 @@ check "icefrogs is refused at once" $?
 "$PIPS" solve ziggurat >/dev/null 2>&1; [ $? -eq 1 ]; check "a game with dice is refused" $?
 "$PIPS" solve --help | grep -q "at most 11264 MB"; check "--help names the default budget" $?
 
+# NIM-R3's tree_orientation=free: solved on up to 9 cells (an orientation a
+# level in the key), refused past that with the limit named
+err=$("$PIPS" solve nimitz --opt board=2x5 --opt tree_orientation=free 2>&1 >/dev/null)
+[ $? -eq 1 ] && echo "$err" | grep -q "tree_orientation=free, boards of up to 9 cells"
+check "free trees past 9 cells are refused" $?
+"$PIPS" solve nimitz --opt board=1x3 --opt tree_orientation=free --state 'a1:U:rL b1:NE:gMbS' \
+    >"$tmp/free.out" 2>/dev/null
+# 32 moves: oM, yM on a1 at level 2 in the 4 orientations but b1's level-2 E,
+# and 6 pieces on c1 in the 4 orientations but b1's bottom N
+[ $? -eq 0 ] && [ "$(grep -c '@' "$tmp/free.out")" -eq 32 ] && grep -q '^oM@a1:N win$' "$tmp/free.out" &&
+    ! grep -q '@a1:E' "$tmp/free.out" && [ "$(tail -n 1 "$tmp/free.out")" = win ]
+check "a free-tree position with two orientations is solved per move" $?
+
 exit $fail

@@ -21,8 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char COLOUR_CH[] = "roygb";
-static const char *const COLOUR_NAME[5] = {"red", "orange", "yellow", "green", "blue"};
+/* Colours 1-5 are a Rainbow set's, 6-10 a Xeno set's (the rulings' colors=C). */
+static const char COLOUR_CH[] = "roygbcpwkx";
+static const char *const COLOUR_NAME[NIM_MAX_COLOURS] = {
+    "red", "orange", "yellow", "green", "blue", "cyan", "purple", "white", "black", "clear"};
 static const char SIZE_CH[] = "SML";
 static const char *const SIZE_NAME[3] = {"small", "medium", "large"};
 static const char ORIENT_CH[] = "UNESW";
@@ -41,7 +43,7 @@ size_t nim_count(const nim_config *cf, const nim_state *s)
     for (int c = 0; c < cf->cells; c++) {
         unsigned pm, om;
         if (nim_cell_options(cf, s, c, avail, &pm, &om))
-            n += (size_t)nim_popcount16(pm) * (size_t)nim_popcount16(om);
+            n += (size_t)nim_popcount(pm) * (size_t)nim_popcount(om);
     }
     return n;
 }
@@ -68,7 +70,7 @@ size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
         if (!nim_cell_options(cf, s, c, avail, &pm, &om) || !pm || !om)
             continue;
         /* The pieces once, then two-lane stores per orientation. */
-        nim_v2 list[8];
+        nim_v2 list[NIM_PIECES / 2];
         uint64_t *flat = (uint64_t *)list;
         size_t k = 0;
         for (unsigned pb = pm; pb; pb &= pb - 1)
@@ -89,7 +91,7 @@ size_t nim_generate(const nim_config *cf, const nim_state *s, pips_move *out)
     return n;
 }
 
-/* The index-th set bit of a 16-bit mask (0-based, index < popcount), by
+/* The index-th set bit of a 32-bit mask (0-based, index < popcount), by
  * halving the window without a branch (random ranks mispredict branches). */
 static inline void rank_step(unsigned *mask, unsigned *index, int *at, int width)
 {
@@ -100,10 +102,21 @@ static inline void rank_step(unsigned *mask, unsigned *index, int *at, int width
     *at += width & (int)above;
 }
 
-static inline int nth_bit16(unsigned mask, unsigned index)
+static inline int nth_bit32(unsigned mask, unsigned index)
 {
     int at = 0;
+    rank_step(&mask, &index, &at, 16);
     rank_step(&mask, &index, &at, 8);
+    rank_step(&mask, &index, &at, 4);
+    rank_step(&mask, &index, &at, 2);
+    rank_step(&mask, &index, &at, 1);
+    return at;
+}
+
+/* nth_bit32 for an orientation mask (5 bits): three halvings suffice. */
+static inline int nth_bit8(unsigned mask, unsigned index)
+{
+    int at = 0;
     rank_step(&mask, &index, &at, 4);
     rank_step(&mask, &index, &at, 2);
     rank_step(&mask, &index, &at, 1);
@@ -146,7 +159,7 @@ pips_move nim_random(const nim_config *cf, const nim_state *s, pips_rng *rng)
     r -= before;
     unsigned per_orient = (unsigned)__builtin_popcount(pms[c]);
     unsigned oi = r / per_orient;
-    return nim_make_move(c, nth_bit16(oms[c], oi), nth_bit16(pms[c], r - oi * per_orient));
+    return nim_make_move(c, nth_bit8(oms[c], oi), nth_bit32(pms[c], r - oi * per_orient));
 }
 
 void nim_place(const nim_config *cf, nim_state *s, pips_move m)
@@ -157,10 +170,11 @@ void nim_place(const nim_config *cf, nim_state *s, pips_move m)
     s->occ[h] |= 1ull << c;
     if (h == 0)
         s->orient[c] = (uint8_t)o;
+    s->lorient[c][h] = (uint8_t)o;
     s->slot[c][h] = (uint8_t)(p + 1);
     s->height[c] = (uint8_t)(h + 1);
     if (--s->store[p] == 0)
-        s->avail &= (uint16_t)~(1u << p);
+        s->avail &= ~(1u << p);
     s->placed++;
 }
 
@@ -172,10 +186,11 @@ void nim_unplace(const nim_config *cf, nim_state *s, pips_move m)
     s->occ[h] &= ~(1ull << c);
     if (h == 0)
         s->orient[c] = 0;
+    s->lorient[c][h] = 0;
     s->slot[c][h] = 0;
     s->height[c] = (uint8_t)h;
     s->store[p]++;
-    s->avail |= (uint16_t)(1u << p);
+    s->avail |= 1u << p;
     s->placed--;
 }
 
@@ -344,11 +359,17 @@ static bool nim_configure(const pips_game *g, void *config, pips_error *err)
     if (!pips_option_int(&g->options, "sets", 1, 4, &v, err))
         return false;
     cf->sets = (int)v;
-    if (!pips_option_int(&g->options, "colors", 2, 5, &v, err))
+    if (!pips_option_int(&g->options, "colors", 2, NIM_MAX_COLOURS, &v, err))
         return false;
     cf->colours = (int)v;
     if (!pips_option_bool(&g->options, "misere", &cf->misere, err))
         return false;
+    int tree;
+    if (!pips_game_opt_choice(g, "tree_orientation", &tree, err))
+        return false;
+    cf->free_orient = tree == 1; /* NIM-R3's variant: TREE_ORIENTATION_CHOICES[1] */
+    for (int o = 0; o < NIM_ORIENTS; o++)
+        cf->stack_orients[o] = cf->free_orient ? 31u : 1u << o;
     add_cell_grid(cf, grid);
     for (int i = 0; i < cf->cells; i++) {
         static const int dr[4] = {1, -1, 0, 0}, dc[4] = {0, 0, 1, -1};
@@ -362,9 +383,9 @@ static bool nim_configure(const pips_game *g, void *config, pips_error *err)
     for (int p = 0; p < NIM_PIECES; p++)
         for (int q = 0; q < NIM_PIECES; q++) {
             if (p / 3 == q / 3 || p % 3 == q % 3)
-                cf->clash[p] |= (uint16_t)(1u << q);
+                cf->clash[p] |= 1u << q;
             if (p / 3 != q / 3 && q % 3 < p % 3)
-                cf->on_top[p] |= (uint16_t)(1u << q);
+                cf->on_top[p] |= 1u << q;
         }
     cf->on_top_slot[0] = (1u << NIM_PIECES) - 1;
     for (int p = 0; p < NIM_PIECES; p++) {
@@ -380,10 +401,16 @@ static bool nim_configure(const pips_game *g, void *config, pips_error *err)
     }
     for (int c = 0; c < NIM_MAX_CELLS; c++) {
         for (int l = 0; l < 3; l++)
-            for (int p = 0; p < NIM_PIECES; p++)
-                cf->zob_piece[c][l][p] = pips_zobrist_key((uint64_t)(c * 3 + l) * 16 + (uint64_t)p);
-        for (int o = 0; o < NIM_ORIENTS; o++)
+            for (int p = 0; p < NIM_PIECES; p++) /* the five Rainbow colours' keys first */
+                cf->zob_piece[c][l][p] =
+                    pips_zobrist_key(p < 15 ? (uint64_t)(c * 3 + l) * 16 + (uint64_t)p
+                                            : 8192 + (uint64_t)(c * 3 + l) * 16 + (uint64_t)p);
+        for (int o = 0; o < NIM_ORIENTS; o++) {
             cf->zob_orient[c][o] = pips_zobrist_key(4096 + (uint64_t)c * 8 + (uint64_t)o);
+            for (int l = 0; l < 3; l++)
+                cf->zob_level_orient[c][l][o] =
+                    pips_zobrist_key(16384 + (uint64_t)(c * 3 + l) * 8 + (uint64_t)o);
+        }
     }
     return true;
 }
@@ -405,7 +432,7 @@ static void nim_initial(const pips_game *g, void *state)
     memset(s, 0, sizeof *s);
     for (int p = 0; p < cf->colours * 3; p++) {
         s->store[p] = (uint8_t)cf->sets;
-        s->avail |= (uint16_t)(1u << p);
+        s->avail |= 1u << p;
     }
 }
 
@@ -462,7 +489,7 @@ static bool nim_check_move(const pips_game *g, const void *state, pips_move m, p
     if (s->over)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
     int c = nim_move_cell(m), o = nim_move_orient(m), p = nim_move_piece(m);
-    if (m >> 13 || c >= cf->cells || o >= NIM_ORIENTS || p >= NIM_PIECES)
+    if (m >> 14 || c >= cf->cells || o >= NIM_ORIENTS || p >= NIM_PIECES)
         return pips_fail(err, PIPS_ERR_ARG, "not a Nimitz move on this board");
     char cn[8], pn[32], nn[8];
     if (p / 3 >= cf->colours)
@@ -487,10 +514,11 @@ static bool nim_check_move(const pips_game *g, const void *state, pips_move m, p
             return pips_fail(err, PIPS_ERR_ILLEGAL,
                              "a %s pyramid cannot go on the %s one on %s: same colour (NIM-R2)",
                              COLOUR_NAME[p / 3], COLOUR_NAME[below / 3], cn);
-        if (s->orient[c] != o)
+        if (!cf->free_orient && s->orient[c] != o)
             return pips_fail(err, PIPS_ERR_ILLEGAL,
-                             "the tree on %s points %s, so a piece on it must too (NIM-R3)", cn,
-                             ORIENT_NAME[s->orient[c]]);
+                             "the tree on %s points %s, so a piece on it must too (NIM-R3; "
+                             "tree_orientation=free allows any)",
+                             cn, ORIENT_NAME[s->orient[c]]);
     }
     for (int n = 0; n < cf->cells; n++) {
         if (!(cf->adj[c] >> n & 1) || s->height[n] <= h)
@@ -498,7 +526,7 @@ static bool nim_check_move(const pips_game *g, const void *state, pips_move m, p
         int q = s->slot[n][h] - 1;
         const char *what = q / 3 == p / 3 ? "colour"
                          : q % 3 == p % 3 ? "size"
-                         : s->orient[n] == o ? "orientation"
+                         : s->lorient[n][h] == o ? "orientation"
                                              : NULL;
         if (what) {
             cell_name(cf, n, nn, sizeof nn);
@@ -560,7 +588,7 @@ static void nim_move_to_text(const pips_game *g, const void *state, pips_move m,
     (void)state;
     const nim_config *cf = cfg(g);
     int c = nim_move_cell(m), o = nim_move_orient(m), p = nim_move_piece(m);
-    if (m >> 13 || c >= cf->cells || o >= NIM_ORIENTS || p >= NIM_PIECES) {
+    if (m >> 14 || c >= cf->cells || o >= NIM_ORIENTS || p >= NIM_PIECES) {
         snprintf(buf, PIPS_MOVE_TEXT_MAX, "?");
         return;
     }
@@ -646,8 +674,13 @@ static bool nim_move_from_text(const pips_game *g, const void *state, const char
                              "move '%.40s': unknown orientation '%c' (U, N, E, S or W)", text,
                              *p ? *p : ' ');
         p++;
-    } else if (s->height[c]) {
+    } else if (s->height[c] && !cf->free_orient) {
         o = s->orient[c]; /* NIM-R3: a tree keeps its orientation */
+    } else if (s->height[c]) {
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "move '%.40s': with tree_orientation=free a piece on a stack needs an "
+                         "orientation too, e.g. %.8s:U (NIM-R3)",
+                         text, text);
     } else {
         return pips_fail(err, PIPS_ERR_ARG,
                          "move '%.40s': a piece on an empty cell needs an orientation, e.g. "
@@ -664,7 +697,8 @@ static bool nim_move_from_text(const pips_game *g, const void *state, const char
 }
 
 /* State text: occupied cells in cell order, "b2:N:rLoM" (cell, orientation,
- * pieces bottom first); "-" for an empty board. */
+ * pieces bottom first); "-" for an empty board. With tree_orientation=free a
+ * tree whose levels differ lists one orientation per level, "b2:NEW:rLoMyS". */
 static void nim_state_to_text(const pips_game *g, const void *state, pips_str *out)
 {
     const nim_config *cf = cfg(g);
@@ -673,8 +707,14 @@ static void nim_state_to_text(const pips_game *g, const void *state, pips_str *o
     for (int c = 0; c < cf->cells; c++) {
         if (!s->height[c])
             continue;
-        pips_str_catf(out, "%s%c%d:%c:", first ? "" : " ", 'a' + cf->cell_col[c],
+        pips_str_catf(out, "%s%c%d:%c", first ? "" : " ", 'a' + cf->cell_col[c],
                       cf->cell_row[c] + 1, ORIENT_CH[s->orient[c]]);
+        bool one = true;
+        for (int l = 1; l < s->height[c]; l++)
+            one &= s->lorient[c][l] == s->orient[c];
+        for (int l = 1; !one && l < s->height[c]; l++)
+            pips_str_catn(out, &ORIENT_CH[s->lorient[c][l]], 1);
+        pips_str_cat(out, ":");
         for (int l = 0; l < s->height[c]; l++) {
             int p = s->slot[c][l] - 1;
             char pc[2] = {COLOUR_CH[p / 3], SIZE_CH[p % 3]};
@@ -717,13 +757,22 @@ static bool nim_state_from_text(const pips_game *g, const char *text, void *stat
         if (s.height[c])
             return pips_fail(err, PIPS_ERR_ARG, "state at char %ld: cell %s listed twice", at,
                              cn);
-        int o = *p == ':' ? index_of(ORIENT_CH, NIM_ORIENTS, p[1]) : -1;
-        if (o < 0 || p[2] != ':')
+        /* One orientation for the whole tree, or (free only) one per level. */
+        int lo[3], n_o = 0;
+        if (*p == ':')
+            for (p++; n_o < 3 && (lo[n_o] = index_of(ORIENT_CH, NIM_ORIENTS, *p)) >= 0; p++)
+                n_o++;
+        if (!n_o || *p != ':')
             return pips_fail(err, PIPS_ERR_ARG,
                              "state at char %ld: expected %s:O:PIECES with O one of U N E S W",
                              at, cn);
-        p += 3;
-        int h = 0;
+        if (n_o > 1 && !cf->free_orient)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "state at char %ld: %s lists %d orientations, but a tree keeps one "
+                             "(NIM-R3; tree_orientation=free allows one per level)",
+                             at, cn, n_o);
+        p++;
+        int o = lo[0], h = 0;
         while (*p && *p != ' ') {
             int k = index_of(COLOUR_CH, cf->colours, p[0]);
             int z = k < 0 ? -1 : index_of(SIZE_CH, 3, p[1]);
@@ -746,12 +795,20 @@ static bool nim_state_from_text(const pips_game *g, const char *text, void *stat
                 return pips_fail(err, PIPS_ERR_ARG,
                                  "state: more %s %s pyramids than the %d set(s) hold",
                                  COLOUR_NAME[k], SIZE_NAME[z], cf->sets);
-            nim_place(cf, &s, nim_make_move(c, o, piece));
+            if (n_o > 1 && h >= n_o)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "state: %s lists %d orientations for more pieces", cn, n_o);
+            nim_place(cf, &s, nim_make_move(c, n_o > 1 ? lo[h] : o, piece));
             h++;
             p += 2;
         }
         if (!h)
             return pips_fail(err, PIPS_ERR_ARG, "state: %s lists no pieces", cn);
+        if (n_o > 1 && n_o != h)
+            return pips_fail(err, PIPS_ERR_ARG,
+                             "state: %s lists %d orientations and %d piece(s) (give one, or "
+                             "one a level)",
+                             cn, n_o, h);
         while (*p == ' ')
             p++;
     }
@@ -763,7 +820,7 @@ static bool nim_state_from_text(const pips_game *g, const char *text, void *stat
             int lv = s.height[c] < s.height[n] ? s.height[c] : s.height[n];
             for (int l = 0; l < lv; l++) {
                 int a = s.slot[c][l] - 1, b = s.slot[n][l] - 1;
-                if (a / 3 == b / 3 || a % 3 == b % 3 || s.orient[c] == s.orient[n]) {
+                if (a / 3 == b / 3 || a % 3 == b % 3 || s.lorient[c][l] == s.lorient[n][l]) {
                     char cn[8], nn[8];
                     cell_name(cf, c, cn, sizeof cn);
                     cell_name(cf, n, nn, sizeof nn);
@@ -789,20 +846,34 @@ static uint64_t nim_hash(const pips_game *g, const void *state)
         h ^= cf->zob_orient[c][s->orient[c]];
         for (int l = 0; l < s->height[c]; l++)
             h ^= cf->zob_piece[c][l][s->slot[c][l] - 1];
+        if (cf->free_orient) /* shared trees: the bottom's orientation says it all */
+            for (int l = 1; l < s->height[c]; l++)
+                h ^= cf->zob_level_orient[c][l][s->lorient[c][l]];
     }
     return h;
 }
 
 /* ---- drawing ---------------------------------------------------------------- */
 
-static const char *const COLOUR_ANSI[5] = {"\033[1;31m", "\033[1;38;5;208m", "\033[1;33m",
-                                           "\033[1;32m", "\033[1;34m"};
+static const char *const COLOUR_ANSI[NIM_MAX_COLOURS] = {
+    "\033[1;31m", "\033[1;38;5;208m", "\033[1;33m", "\033[1;32m", "\033[1;34m",
+    "\033[1;36m", "\033[1;35m", "\033[1;97m", "\033[1;90m", "\033[2;37m"};
 static const char *const ARROW_UNI[5] = {"\u25cf", "\u2191", "\u2192", "\u2193", "\u2190"};
 static const char ARROW_ASCII[5] = {'o', '^', '>', 'v', '<'};
 
 /* Each cell is CELL_WIDTH columns, " A cc cc cc ": the orientation sign,
- * then the pieces bottom first as colour letter + size letter. */
+ * then the pieces bottom first as colour letter + size letter; with
+ * tree_orientation=free " Acc Acc Acc", each piece after its own sign. */
 #define CELL_WIDTH 12
+static void draw_sign(const pips_render_opts *ro, int o, pips_str *out)
+{
+    pips_str_cat(out, " ");
+    if (ro->unicode)
+        pips_str_cat(out, ARROW_UNI[o]);
+    else
+        pips_str_catn(out, &ARROW_ASCII[o], 1);
+}
+
 static void nim_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                        pips_str *out)
 {
@@ -843,18 +914,18 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
                 pips_str_cat(out, ro->unicode ? "     \u00b7      " : "     .      ");
                 continue;
             }
-            pips_str_cat(out, " ");
-            if (ro->unicode)
-                pips_str_cat(out, ARROW_UNI[s->orient[c]]);
-            else
-                pips_str_catn(out, &ARROW_ASCII[s->orient[c]], 1);
+            if (!cf->free_orient)
+                draw_sign(ro, s->orient[c], out);
             for (int l = 0; l < 3; l++) {
                 if (l >= s->height[c]) {
-                    pips_str_cat(out, "   ");
+                    pips_str_cat(out, cf->free_orient ? "    " : "   ");
                     continue;
                 }
                 int p = s->slot[c][l] - 1;
-                pips_str_cat(out, " ");
+                if (cf->free_orient)
+                    draw_sign(ro, s->lorient[c][l], out);
+                else
+                    pips_str_cat(out, " ");
                 if (ro->colour)
                     pips_str_cat(out, COLOUR_ANSI[p / 3]);
                 char pc[2] = {COLOUR_CH[p / 3], SIZE_CH[p % 3]};
@@ -862,7 +933,7 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
                 if (ro->colour)
                     pips_str_cat(out, "\033[0m");
             }
-            pips_str_cat(out, " ");
+            pips_str_cat(out, cf->free_orient ? "" : " ");
         }
         pips_str_catf(out, "%s\n", v);
     }
@@ -874,7 +945,8 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
             pips_str_catn(out, &ARROW_ASCII[o], 1);
         pips_str_catf(out, "=%c%s", ORIENT_CH[o], o < 4 ? " " : "");
     }
-    pips_str_cat(out, "), then pieces bottom first\nstore:");
+    pips_str_cat(out, cf->free_orient ? "), before each piece, bottom first\nstore:"
+                                      : "), then pieces bottom first\nstore:");
     for (int k = 0; k < cf->colours; k++) {
         pips_str_cat(out, " ");
         if (ro->colour)
@@ -897,6 +969,7 @@ static void nim_render(const pips_game *g, const void *state, const pips_render_
 
 /* ---- definition -------------------------------------------------------------- */
 
+static const char *const TREE_ORIENTATION_CHOICES[] = {"shared", "free", NULL};
 static const pips_option_def nim_options[] = {
     {"board", "coaster", "the board: Martian Coaster (3x3), volcano (5x5), a rectangle or a drawn layout",
      .type = PIPS_OPT_TEXT,
@@ -905,16 +978,22 @@ static const pips_option_def nim_options[] = {
      .max = 6},
     {"sets", "1", "identical Treehouse sets in the store", .type = PIPS_OPT_INT, .min = 1,
      .max = 4},
-    {"colors", "5", "colours in play, the first of red, orange, yellow, green, blue",
-     .type = PIPS_OPT_INT, .min = 2, .max = 5},
+    {"colors", "5",
+     "colours in play, the first of red, orange, yellow, green, blue (Rainbow), cyan, purple, "
+     "white, black, clear (Xeno)",
+     .type = PIPS_OPT_INT, .min = 2, .max = 10},
     {"misere", "false", "misere play: whoever makes the last placement loses (NIM-R5)",
      .type = PIPS_OPT_BOOL},
+    {"tree_orientation", "shared",
+     "shared: a piece on a stack takes the stack's orientation; free: any (NIM-R3)",
+     .type = PIPS_OPT_CHOICE, .choices = TREE_ORIENTATION_CHOICES},
 };
 
 static const char NIM_RULES[] =
     "Nimitz (Erik Oosterwal, 2010) - an impartial placement game for 2 to 6 players.\n"
     "The store holds `sets` Treehouse sets: one small, medium and large pyramid of each\n"
-    "colour (red, orange, yellow, green, blue; `colors` keeps the first ones). Players take\n"
+    "colour (red, orange, yellow, green, blue from a Rainbow set, then cyan, purple, white,\n"
+    "black, clear from a Xeno set; `colors` keeps the first ones, default 5). Players take\n"
     "turns in seat order; nobody owns pieces.\n"
     "\n"
     "NIM-R1 Move. Take any pyramid from the store and place it on an empty cell (level 1)\n"
@@ -923,6 +1002,7 @@ static const char NIM_RULES[] =
     "  of another colour, so stacks are trees of at most 3 levels (L, M, S bottom up).\n"
     "NIM-R3 One orientation per tree. A piece on an empty cell is upright (U) or flat\n"
     "  pointing N, E, S or W; a piece on a stack takes the orientation of the stack.\n"
+    "  tree_orientation=free: a piece on a stack may take any of the five.\n"
     "NIM-R4 Neighbours. For each orthogonal neighbour whose stack reaches the new piece's\n"
     "  level, the piece there at that level must differ from the new one in colour, in\n"
     "  size and in orientation. Other levels do not matter.\n"
@@ -932,14 +1012,17 @@ static const char NIM_RULES[] =
 
 static const char NIM_NOTATION[] =
     "A move is COLOUR SIZE @ CELL : ORIENTATION, e.g. rL@b2:N.\n"
-    "  colour r o y g b (red orange yellow green blue), size S M L,\n"
+    "  colour r o y g b (red orange yellow green blue), c p w k x with colors > 5 (cyan\n"
+    "  purple white black clear), size S M L,\n"
     "  cell = file letter (a = left) + rank number (1 = bottom row),\n"
     "  orientation U (upright) or N E S W (flat, pointing that way).\n"
     "On a stack the orientation is the stack's (NIM-R3): it may be left out (oM@b2) and,\n"
     "if given, must be the stack's. Moves are always written with it, so the text of a move\n"
-    "is unique. Letters are accepted in either case.\n"
+    "is unique. Letters are accepted in either case. With tree_orientation=free a piece on\n"
+    "a stack may point anywhere and the orientation must be given.\n"
     "State text lists the occupied cells in order as CELL:O:PIECES (pieces bottom first),\n"
-    "e.g. 'a1:U:rL b2:N:gLoMrS', or '-' for an empty board. Turn and store follow from it.\n";
+    "e.g. 'a1:U:rL b2:N:gLoMrS', or '-' for an empty board. Turn and store follow from it.\n"
+    "A free tree whose levels differ gives one orientation a level: 'b2:NEW:gLoMrS'.\n";
 
 const pips_game_def pips_nimitz_def = {
     .name = "nimitz",

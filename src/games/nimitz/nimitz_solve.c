@@ -14,7 +14,9 @@
  * (the rulings' Symmetries section) and every colour starts with the same
  * counts; it also covers the board's own remapping of flat orientations.
  * The key holds the whole position (a cell's sizes, colours and
- * orientation), so the table never trusts a hash alone.
+ * orientation, or orientations of a free tree), so the table never trusts a
+ * hash alone. Free trees (NIM-R3's tree_orientation=free) keep every
+ * symmetry: orientations are still only compared for equality.
  *
  * A node generates one placement for all the colours absent from the board
  * and one for all the absent orientations (interchangeable), tries its
@@ -42,8 +44,12 @@
 #include <string.h>
 
 #define SOLVE_MAX_CELLS 15 /* shapes in one word, labels 5 cells a word in three */
+#define SOLVE_MAX_COLOURS 8 /* a renamed colour takes 3 bits of the key */
+#define SOLVE_MAX_PIECES (SOLVE_MAX_COLOURS * 3)
 #define KEY_WORDS 4
 #define CELLS_PER_WORD 5
+#define FREE_CELLS_PER_WORD 3 /* tree_orientation=free: 18 bits a cell */
+#define SOLVE_MAX_FREE_CELLS (FREE_CELLS_PER_WORD * (KEY_WORDS - 1))
 #define ENTRY_USED (1ull << 63)
 #define ENTRY_WIN (1ull << 62)
 #define BUCKET 4
@@ -102,8 +108,8 @@ typedef struct worker {
     uint64_t nodes;       /* not yet added to the solver's count */
     uint64_t total_nodes; /* visited by this worker */
     pips_move best;       /* the root's winning move, once found */
-    pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS + 16];
-    child kids[MAX_DEPTH][SOLVE_MAX_CELLS * NIM_PIECES * NIM_ORIENTS];
+    pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS + 16];
+    child kids[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS];
 } worker;
 
 enum { V_LOSS = 0, V_WIN = 1, V_ABORT = 2 };
@@ -122,8 +128,9 @@ static int key_cmp(const key *a, const key *b)
 /* The key, for a fixed reading order, is compared in two parts: w[0] holds
  * the shape (which sizes each cell's tree has, 3 bits a cell), which needs
  * no renaming, and w[1..3] the renamed labels (12 bits a cell: orientation
- * and the colour of each level, 3 bits each). Only the reading orders with
- * the least shape are renamed and compared. */
+ * and the colour of each level, 3 bits each; with tree_orientation=free 18
+ * bits, an orientation and a colour a level, 3 cells a word). Only the
+ * reading orders with the least shape are renamed and compared. */
 static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
 {
     int n = cf->cells;
@@ -150,10 +157,25 @@ static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
         uint8_t at[SOLVE_MAX_CELLS]; /* reading position -> source cell */
         for (int c = 0; c < n; c++)
             at[cf->sym[t][c]] = (uint8_t)c;
-        int8_t colour_map[5] = {-1, -1, -1, -1, -1}, orient_map[5] = {-1, -1, -1, -1, -1};
+        int8_t colour_map[SOLVE_MAX_COLOURS], orient_map[NIM_ORIENTS];
+        memset(colour_map, -1, sizeof colour_map);
+        memset(orient_map, -1, sizeof orient_map);
         int next_colour = 0, next_orient = 0;
         key k = {{least, 0, 0, 0}};
-        for (int j = 0; j < n; j++) {
+        for (int j = 0; j < n && cf->free_orient; j++) {
+            int c = at[j], h = s->height[c];
+            uint64_t code = 0; /* free trees: orientation and colour of each level */
+            for (int l = 0; l < h; l++) {
+                int o = s->lorient[c][l], col = (s->slot[c][l] - 1) / 3;
+                if (orient_map[o] < 0)
+                    orient_map[o] = (int8_t)next_orient++;
+                if (colour_map[col] < 0)
+                    colour_map[col] = (int8_t)next_colour++;
+                code |= ((uint64_t)orient_map[o] | (uint64_t)colour_map[col] << 3) << (6 * l);
+            }
+            k.w[1 + j / FREE_CELLS_PER_WORD] |= code << (18 * (j % FREE_CELLS_PER_WORD));
+        }
+        for (int j = 0; j < n && !cf->free_orient; j++) {
             int c = at[j], h = s->height[c];
             if (!h)
                 continue;
@@ -311,9 +333,10 @@ static presence presence_of(const nim_state *s)
     presence p = {0, 0};
     for (uint64_t m = s->occ[0]; m; m &= m - 1) {
         int c = __builtin_ctzll(m);
-        p.orients |= 1u << s->orient[c];
-        for (int l = 0; l < s->height[c]; l++)
+        for (int l = 0; l < s->height[c]; l++) { /* lorient: free trees too */
+            p.orients |= 1u << s->lorient[c][l];
             p.colours |= 1u << ((s->slot[c][l] - 1) / 3);
+        }
     }
     return p;
 }
@@ -369,7 +392,7 @@ static unsigned count_distinct(const nim_config *cf, const nim_state *s, presenc
     for (int c = 0; c < cf->cells; c++) {
         unsigned pm, om;
         if (nim_cell_options(cf, s, c, avail, &pm, &om))
-            n += nim_popcount16(pm) * nim_popcount16(om & keep_o);
+            n += nim_popcount(pm) * nim_popcount(om & keep_o);
     }
     return n;
 }
@@ -430,9 +453,9 @@ static unsigned live_moves(const solver *sv, nim_state *s, presence pr)
         unsigned pm = cm.pieces[x] & keep_p, om = cm.orients[x] & keep_o;
         if (!pm)
             continue;
-        unsigned n_o = nim_popcount16(om);
-        if (nim_popcount16(cm.far_pieces[x]) >= 2) {
-            live += nim_popcount16(pm) * n_o;
+        unsigned n_o = nim_popcount(om);
+        if (nim_popcount(cm.far_pieces[x]) >= 2) {
+            live += nim_popcount(pm) * n_o;
             continue;
         }
         for (unsigned pb = pm; pb; pb &= pb - 1)
@@ -449,7 +472,7 @@ static bool can_end_now(const solver *sv, nim_state *s)
     map_moves(sv, s, &cm);
     for (int x = 0; x < sv->cf->cells; x++) {
         unsigned pm = cm.pieces[x], om = cm.orients[x];
-        if (!pm || nim_popcount16(cm.far_pieces[x]) >= 2)
+        if (!pm || nim_popcount(cm.far_pieces[x]) >= 2)
             continue;
         for (unsigned pb = pm; pb; pb &= pb - 1)
             for (unsigned ob = om; ob; ob &= ob - 1)
@@ -677,6 +700,17 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
         return pips_fail(err, PIPS_ERR_UNSUPPORTED,
                          "nimitz solve: boards of up to %d cells only (this one has %d)",
                          SOLVE_MAX_CELLS, cf->cells);
+    if (cf->colours > SOLVE_MAX_COLOURS)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "nimitz solve: up to colors=%d only (this game has %d): the position "
+                         "key holds 3 bits a colour",
+                         SOLVE_MAX_COLOURS, cf->colours);
+    /* Free trees (NIM-R3's variant) take 18 bits a cell in the key, not 12. */
+    if (cf->free_orient && cf->cells > SOLVE_MAX_FREE_CELLS)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "nimitz solve: with tree_orientation=free, boards of up to %d cells "
+                         "only (this one has %d): the position key holds an orientation a level",
+                         SOLVE_MAX_FREE_CELLS, cf->cells);
     const nim_state *start = state;
     if (start->over)
         return pips_fail(err, PIPS_ERR_ARG, "nimitz solve: the game is over (nothing to solve)");

@@ -4,10 +4,12 @@
  *
  * Members: "rows", "cols"; "cells": every real cell of the layout (holes
  * left out) in cell order, {"name", "file", "rank" (0-based, rank 0 at the
- * bottom), "orient" ("U" "N" "E" "S" "W", null when empty), "stack": bottom
- * first [{"colour", "size"}]}; "colours": the colour letters in play;
+ * bottom), "orient" ("U" "N" "E" "S" "W" of the bottom piece, the tree's;
+ * null when empty), "stack": bottom first [{"colour", "size"}, and with
+ * tree_orientation=free "orient" per piece]}; "colours": the colour letters
+ * in play (r o y g b, then the Xeno set's c p w k x);
  * "sets"; "store": per colour and size (colour order, then S M L) {"colour",
- * "size", "left"}; "placed"; "misere". Colour, size and orientation letters
+ * "size", "left"}; "placed"; "misere"; "tree_orientation" ("shared"/"free"). Colour, size and orientation letters
  * come from the game's own move text, so they are spelled once, in nimitz.c.
  */
 #include "pips/view.h"
@@ -52,9 +54,11 @@ bool nim_state_view(const pips_game *g, const void *state, json_t *view)
         pips_view_put(cell, "rank", json_integer(cf->cell_row[c]), &ok);
         for (int l = 0; l < s->height[c]; l++) {
             json_t *pc = json_object();
-            piece_letters(g, state, s->slot[c][l] - 1, s->orient[c], colour, size, orient);
+            piece_letters(g, state, s->slot[c][l] - 1, s->lorient[c][l], colour, size, orient);
             pips_view_put(pc, "colour", json_string(colour), &ok);
             pips_view_put(pc, "size", json_string(size), &ok);
+            if (cf->free_orient) /* NIM-R3's variant: each level its own */
+                pips_view_put(pc, "orient", json_string(orient), &ok);
             pips_view_push(stack, pc, &ok);
         }
         piece_letters(g, state, 0, s->orient[c], colour, size, orient);
@@ -82,5 +86,7 @@ bool nim_state_view(const pips_game *g, const void *state, json_t *view)
     pips_view_put(view, "store", store, &ok);
     pips_view_put(view, "placed", json_integer(s->placed), &ok);
     pips_view_put(view, "misere", json_boolean(cf->misere), &ok);
+    pips_view_put(view, "tree_orientation", json_string(cf->free_orient ? "free" : "shared"),
+                  &ok);
     return ok;
 }
