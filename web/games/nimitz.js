@@ -14,7 +14,7 @@
 import { el, html, fillLegalList, pyramid, asButton, keepFocus } from './svg.js';
 
 const C = 90;                          // cell size
-const COLOUR_NAME = { r: 'red', o: 'orange', y: 'yellow', g: 'green', b: 'blue' };
+const COLOUR_NAME = { r: 'red', o: 'orange', y: 'yellow', g: 'green', b: 'blue', c: 'cyan', p: 'purple', w: 'white', k: 'black', x: 'clear' };
 const SIZES = ['L', 'M', 'S'];
 const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
 const ORIENT = { U: 'upright', N: 'north', E: 'east', S: 'south', W: 'west' };
