@@ -41,11 +41,8 @@ int cli_ladder(int argc, char **argv)
         } else if (!strcmp(a, "--agents") && has_value) {
             agents_text = argv[++i];
         } else if (!strcmp(a, "--games") && has_value) {
-            if (!pips_parse_int(argv[++i], 1, 100000000L, &games)) {
-                fprintf(stderr, "%s: --games '%s': expected a whole number >= 1\n", prog,
-                        argv[i]);
+            if (!cli_parse_long(prog, a, argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &games))
                 return 2;
-            }
         } else if (!strcmp(a, "--threads") && has_value) {
             if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
                 return 2;

@@ -148,11 +148,8 @@ int cli_playtest(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(a, "--exact-mb") && has_value) {
-            if (!pips_parse_int(argv[++i], 1, 1L << 20, &exact_mb)) {
-                fprintf(stderr, "%s: --exact-mb '%s': expected megabytes from 1 to %ld\n", prog,
-                        argv[i], 1L << 20);
+            if (!cli_parse_long(prog, a, argv[++i], 1, 1L << 20, &exact_mb))
                 return 2;
-            }
         } else if (!strcmp(a, "--threads") && has_value) {
             if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
                 return 2;
