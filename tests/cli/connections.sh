@@ -13,14 +13,8 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "
 trap cleanup EXIT
 # 1,200 sockets on each side, and some to spare
 ulimit -n 4096 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-"$PIPS" serve --port 0 --db "$work/pips.db" --web "$work/noweb" > "$work/out" 2> "$work/err" &
-pid=$!
-for _ in $(seq 100); do
-    PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out")
-    [ -n "$PORT" ] && break
-    sleep 0.05
-done
-[ -n "$PORT" ] || { echo "FAIL: server did not start: $(cat "$work/err")" >&2; exit 1; }
+. "$(dirname "$0")/lib/serve.sh"
+start_server "$PIPS" "$work" || exit 1
 "$CLIENT" "$PORT" 1000 200 20 || exit 1
 # the server is still healthy and stops cleanly with every stream open
 kill -TERM "$pid"

@@ -17,14 +17,8 @@ command -v curl >/dev/null || fail "curl is needed (scripts/deps.sh installs it)
 moves() { node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1]));
                    console.log(r.moves.join("\n"))' "$1"; }
 
-"$PIPS" serve --port 0 --db "$work/pips.db" --web "$work/noweb" > "$work/out" 2> "$work/err" &
-pid=$!
-for _ in $(seq 100); do
-    PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out")
-    [ -n "$PORT" ] && break
-    sleep 0.05
-done
-[ -n "$PORT" ] || fail "server did not start: $(cat "$work/err")"
+. "$(dirname "$0")/lib/serve.sh"
+start_server "$PIPS" "$work" || exit 1
 api="http://127.0.0.1:$PORT/api"
 
 # check GAME SEED OPTIONS_JSON SEAT... (OPTIONS_JSON as in the API; the
