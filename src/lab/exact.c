@@ -11,10 +11,10 @@
  * idle one; the parent also stops waiting after a wall-clock allowance of
  * three times the budget plus two seconds, and kills the child. The check
  * before it is cheap: two seats, no chance, enumerable moves. The lab calls
- * it from a thread of its own while worker threads play: the child only
- * runs the solver (allocation after fork is safe with glibc and the
- * sanitizers) and leaves with _exit, touching no lock or stream of the
- * parent.
+ * it before any worker thread starts (a fork while other threads allocate
+ * can leave the child stuck on an allocator lock: seen under
+ * AddressSanitizer); the child only runs the solver and leaves with _exit,
+ * touching no lock or stream of the parent.
  *
  * The note of an unsettled solve is the same whichever limit stopped it
  * (processor time or the table budget, which race), so reports stay

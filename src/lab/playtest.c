@@ -631,15 +631,12 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         }
         n_acc = v + 1;
     }
-    /* exact values beside the games (rank 0 alone writes the report) */
+    /* exact values first (rank 0 alone writes the report): the solve forks,
+     * and a fork while worker threads allocate can leave the child stuck on
+     * an allocator lock (seen under AddressSanitizer), so no thread runs yet */
     exact_job ex = {.o = o, .pt = pt, .games = games};
-    pthread_t ex_tid;
-    bool ex_thread = false;
-    if (rank == 0 && o->exact_seconds > 0) {
-        ex_thread = pthread_create(&ex_tid, NULL, exact_thread, &ex) == 0;
-        if (!ex_thread)
-            exact_thread(&ex);
-    }
+    if (rank == 0 && o->exact_seconds > 0)
+        exact_thread(&ex);
     double t0 = pips_now();
     pool p = {.o = o, .pt = pt, .ctx = ctx, .acc = acc,
               .jobs = (unsigned long)pt->n_variants * o->games,
@@ -658,8 +655,6 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         pthread_join(tid[t], NULL);
     pthread_mutex_destroy(&p.lock);
     pt->seconds = pips_now() - t0; /* the games alone: the solves are timed apart */
-    if (ex_thread)
-        pthread_join(ex_tid, NULL);
     if (p.failed && err)
         *err = p.err;
     char **records[LAB_MAX_VARIANTS];
