@@ -93,6 +93,8 @@ test('errors show beside their control, inside the viewport', async () => {
   await page.waitForSelector('#new-game');
   await page.selectOption('#game', 'noname');
   await page.fill('#opt-table', 'abc');
+  // the lobby checks options as they are typed: let that answer land first
+  await page.waitForSelector('#error-table:not([hidden])');
   await page.click('#start');
   await page.waitForSelector('#start-error:not([hidden])');
   assert.match(await page.textContent('#start-error'), /table/);
