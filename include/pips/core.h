@@ -70,6 +70,16 @@ void *pips_realloc(const pips_allocator *a, void *ptr, size_t size);
 void pips_free(const pips_allocator *a, void *ptr);
 char *pips_strdup(const pips_allocator *a, const char *s);
 
+/* A large zero-filled table (a solver's transposition table). With the
+ * default allocator it is mapped from the system, so its pages are filled
+ * only when first touched: a table sized by a budget costs what the search
+ * uses, and nothing is cleared up front. A custom allocator gets pips_calloc. Free with pips_tt_free and the same size. */
+void *pips_tt_alloc(const pips_allocator *a, size_t bytes);
+void pips_tt_free(const pips_allocator *a, void *table, size_t bytes);
+/* Bytes of the table now resident in memory (the whole table when the
+ * system cannot tell, or for a custom allocator's table). */
+size_t pips_tt_resident(const pips_allocator *a, const void *table, size_t bytes);
+
 /* A test allocator that fails the Nth allocation (1-based; 0 = never). */
 typedef struct pips_failing_allocator {
     pips_allocator base;

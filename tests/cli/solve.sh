@@ -46,7 +46,7 @@ check "tictacdoh --state exits 0" $?
 grep -q -E ' (win|loss|draw)$' "$tmp/ttd.out" && tail -n 1 "$tmp/ttd.out" | grep -q -x -E 'win|loss|draw'
 check "tictacdoh --state: moves with values, the value last" $?
 
-err=$("$PIPS" solve nimitz --opt board=3x3 --opt colors=4 --opt misere=true --table-mb 1 2>&1 >/dev/null)
+err=$("$PIPS" solve nimitz --opt board=3x3 --opt colors=4 --opt sets=2 --table-mb 1 2>&1 >/dev/null)
 rc=$?
 [ $rc -eq 3 ] && echo "$err" | grep -q "memory budget of 1 MB"
 check "a tiny --table-mb fails with status 3 naming the budget" $?

@@ -59,6 +59,8 @@
 #define NORMAL_LOOKAHEAD_PLIES 2
 #define MISERE_LIVE_LIMIT 4 /* count live replies of children with this many replies or fewer */
 #define SHARED_PLIES 8 /* plies where threads avoid each other's subtrees */
+#define LOCAL_ENTRIES ((size_t)1 << 17) /* 4 MiB a worker: stays in cache (at most) */
+#define LOCAL_REMAINING 7 /* positions with at most this many pieces left to place go local */
 
 typedef struct tt_entry {
     uint64_t k[KEY_WORDS]; /* k[0] also holds the flags and the work (ENTRY_FLAGS) */
@@ -79,6 +81,8 @@ typedef struct solver {
     const pips_solve_opts *so;
     int threads;
     int lookahead_plies;
+    int local_from; /* positions with this many pieces placed use the local tables */
+    size_t local_entries; /* in each worker's local table, a power of two */
     unsigned live_limit;
     _Atomic int limit;  /* the budget that stopped the search, 0 for none */
     double next_report; /* seconds */
@@ -108,6 +112,8 @@ typedef struct worker {
     uint64_t nodes;       /* not yet added to the solver's count */
     uint64_t total_nodes; /* visited by this worker */
     pips_move best;       /* the root's winning move, once found */
+    tt_entry *local;      /* sv->local_entries: positions near the end (bucket_for) */
+    uint64_t local_filled; /* entries of local filled */
     pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS + 16];
     child kids[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS];
 } worker;
@@ -131,7 +137,7 @@ static int key_cmp(const key *a, const key *b)
  * and the colour of each level, 3 bits each; with tree_orientation=free 18
  * bits, an orientation and a colour a level, 3 cells a word). Only the
  * reading orders with the least shape are renamed and compared. */
-static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
+static void canonical_key_syms(const nim_config *cf, const nim_state *s, int n_syms, key *out)
 {
     int n = cf->cells;
     uint64_t shape_of[SOLVE_MAX_CELLS];
@@ -142,7 +148,7 @@ static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
         shape_of[c] = sh;
     }
     uint64_t shape[NIM_MAX_SYMS], least = UINT64_MAX;
-    for (int t = 0; t < cf->n_syms; t++) {
+    for (int t = 0; t < n_syms; t++) {
         uint64_t v = 0;
         for (int c = 0; c < n; c++)
             v |= shape_of[c] << (3 * cf->sym[t][c]);
@@ -151,7 +157,7 @@ static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
             least = v;
     }
     key best = {{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}};
-    for (int t = 0; t < cf->n_syms; t++) {
+    for (int t = 0; t < n_syms; t++) {
         if (shape[t] != least)
             continue;
         uint8_t at[SOLVE_MAX_CELLS]; /* reading position -> source cell */
@@ -197,6 +203,11 @@ static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
     *out = best;
 }
 
+static void canonical_key(const nim_config *cf, const nim_state *s, key *out)
+{
+    canonical_key_syms(cf, s, cf->n_syms, out);
+}
+
 static uint64_t key_hash(const key *k)
 {
     uint64_t h = k->w[0] * 0x9E3779B97F4A7C15ull;
@@ -232,33 +243,54 @@ static bool same_key(const tt_entry *e, const key *k)
            e->k[3] == k->w[3] && (e->k[0] & ENTRY_USED);
 }
 
-/* V_WIN, V_LOSS, or -1 when unknown. */
-static int tt_probe(solver *sv, const key *k, uint64_t h)
+/* Where the entry of a position with `placed` pieces on the board lives:
+ * positions near the end of the game (at least sv->local_from placed) root
+ * small subtrees, so they go to the worker's own small table, which stays
+ * in cache and takes no lock; the rest to the shared table. Sets *shared. */
+static tt_entry *bucket_for(const worker *w, int placed, uint64_t h, bool *shared)
 {
-    size_t b = (size_t)h & sv->mask & ~(size_t)(BUCKET - 1);
+    const solver *sv = w->sv;
+    *shared = placed < sv->local_from;
+    if (!*shared)
+        return &w->local[(size_t)h & (sv->local_entries - 1) & ~(size_t)(BUCKET - 1)];
+    return &sv->table[(size_t)h & sv->mask & ~(size_t)(BUCKET - 1)];
+}
+
+/* V_WIN, V_LOSS, or -1 when unknown. */
+static int tt_probe(worker *w, int placed, const key *k, uint64_t h)
+{
+    bool shared;
+    const tt_entry *bucket = bucket_for(w, placed, h, &shared);
+    size_t stripe = shared ? (size_t)(bucket - w->sv->table) / BUCKET : 0;
     int v = -1;
-    lock(sv, b / BUCKET);
+    if (shared)
+        lock(w->sv, stripe);
     for (int i = 0; i < BUCKET; i++) {
-        const tt_entry *e = &sv->table[b + i];
+        const tt_entry *e = &bucket[i];
         if (same_key(e, k)) {
             v = (e->k[0] & ENTRY_WIN) ? V_WIN : V_LOSS;
             break;
         }
     }
-    unlock(sv, b / BUCKET);
+    if (shared)
+        unlock(w->sv, stripe);
     return v;
 }
 
 /* Stores k's value; a full bucket gives up its entry that cost the least
  * work (ties: the first), so the costliest results stay. */
-static void tt_store(solver *sv, const key *k, uint64_t h, int v, unsigned work)
+static void tt_store(worker *w, int placed, const key *k, uint64_t h, int v, unsigned work)
 {
-    size_t b = (size_t)h & sv->mask & ~(size_t)(BUCKET - 1);
-    lock(sv, b / BUCKET);
+    solver *sv = w->sv;
+    bool shared;
+    tt_entry *bucket = bucket_for(w, placed, h, &shared);
+    size_t stripe = shared ? (size_t)(bucket - sv->table) / BUCKET : 0;
+    if (shared)
+        lock(sv, stripe);
     int slot = -1, cheapest = 0;
     uint64_t least = UINT64_MAX;
     for (int i = 0; i < BUCKET && slot < 0; i++) {
-        const tt_entry *e = &sv->table[b + i];
+        const tt_entry *e = &bucket[i];
         if (!(e->k[0] & ENTRY_USED) || same_key(e, k))
             slot = i;
         else if ((e->k[0] & ENTRY_WORK) < least) {
@@ -266,17 +298,21 @@ static void tt_store(solver *sv, const key *k, uint64_t h, int v, unsigned work)
             cheapest = i;
         }
     }
-    bool fresh = slot >= 0 && !(sv->table[b + slot].k[0] & ENTRY_USED);
+    bool fresh = slot >= 0 && !(bucket[slot].k[0] & ENTRY_USED);
     bool replaced = slot < 0;
     if (slot < 0)
         slot = cheapest;
-    tt_entry *e = &sv->table[b + slot];
+    tt_entry *e = &bucket[slot];
     e->k[0] = k->w[0] | ENTRY_USED | (v == V_WIN ? ENTRY_WIN : 0) |
               (uint64_t)(work > 63 ? 63 : work) << WORK_SHIFT;
     e->k[1] = k->w[1];
     e->k[2] = k->w[2];
     e->k[3] = k->w[3];
-    unlock(sv, b / BUCKET);
+    if (!shared) {
+        w->local_filled += fresh; /* a cache: its replacements are not counted */
+        return;
+    }
+    unlock(sv, stripe);
     if (fresh)
         atomic_fetch_add_explicit(&sv->stored, 1, memory_order_relaxed);
     if (replaced)
@@ -285,12 +321,18 @@ static void tt_store(solver *sv, const key *k, uint64_t h, int v, unsigned work)
 
 /* ---- search ---------------------------------------------------------------------- */
 
-static int cmp_child(const void *a, const void *b)
+/* Sorts (replies << 32 | move) words: the children fewest replies first,
+ * ties by move. Insertion sort, as lists are short (qsort of the child
+ * records cost 9% of the solve, measured). */
+static void sort_words(uint64_t *w, size_t n)
 {
-    const child *x = a, *y = b;
-    if (x->replies != y->replies)
-        return x->replies < y->replies ? -1 : 1;
-    return x->move < y->move ? -1 : x->move > y->move;
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = w[i];
+        size_t j = i;
+        for (; j > 0 && w[j - 1] > x; j--)
+            w[j] = w[j - 1];
+        w[j] = x;
+    }
 }
 
 /* Adds this worker's nodes to the count, stops every worker when a budget
@@ -511,14 +553,21 @@ static unsigned work_bits(uint64_t nodes)
 /* Prepares the child kc of s: in normal play a child from which the
  * opponent can leave us without a move is theirs (lost, two plies ahead);
  * otherwise its key is set and its bucket starts coming into the cache. */
-static void prepare_child(const solver *sv, nim_state *s, child *kc)
+static void prepare_child(const worker *w, nim_state *s, child *kc)
 {
+    const solver *sv = w->sv;
     nim_place(sv->cf, s, kc->move);
     kc->lost = !sv->misere && can_end_now(sv, s);
     if (!kc->lost) {
-        canonical_key(sv->cf, s, &kc->k);
+        /* A local position's key renames colours and orientations but skips
+         * the board's turns: cheaper, and few of them meet turned (measured:
+         * 4% faster on 2x4 colors=5, 0.4% more nodes). */
+        canonical_key_syms(sv->cf, s, s->placed >= sv->local_from ? 1 : sv->cf->n_syms, &kc->k);
         kc->hash = key_hash(&kc->k);
-        __builtin_prefetch(&sv->table[(size_t)kc->hash & sv->mask & ~(size_t)(BUCKET - 1)]);
+        bool shared;
+        const tt_entry *bucket = bucket_for(w, s->placed, kc->hash, &shared);
+        __builtin_prefetch(bucket); /* a bucket spans two cache lines */
+        __builtin_prefetch((const char *)bucket + 64);
     }
     nim_unplace(sv->cf, s, kc->move);
     kc->keyed = true;
@@ -579,13 +628,15 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
             w->best = ply == 0 ? moves[i] : w->best;
             return V_WIN; /* not stored: cheaper to find again (measured) */
         }
-        kids[nk].move = moves[i];
-        kids[nk].replies = replies;
-        kids[nk].deferred = false;
-        kids[nk].keyed = false;
-        nk++;
+        moves[nk++] = (uint64_t)replies << 32 | moves[i]; /* i >= nk: read already */
     }
-    qsort(kids, nk, sizeof kids[0], cmp_child);
+    sort_words(moves, nk);
+    for (size_t j = 0; j < nk; j++) {
+        kids[j].move = moves[j] & UINT32_MAX;
+        kids[j].replies = (unsigned)(moves[j] >> 32);
+        kids[j].deferred = false;
+        kids[j].keyed = false;
+    }
     /* Near the root a child another thread is searching is put off to a
      * second pass (by then usually in the table), so threads spread over
      * the tree instead of repeating each other. Only the order changes. */
@@ -601,9 +652,9 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
              * fetched) while this one is probed: probes are mostly cache
              * misses. */
             if (!kc->keyed)
-                prepare_child(sv, s, kc);
+                prepare_child(w, s, kc);
             if (j + 1 < nk && !kids[j + 1].keyed)
-                prepare_child(sv, s, &kids[j + 1]);
+                prepare_child(w, s, &kids[j + 1]);
             if (kc->lost)
                 continue;
             nim_place(cf, s, kc->move);
@@ -614,7 +665,7 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
                 kc->deferred = true;
                 continue;
             }
-            int v = tt_probe(sv, &kc->k, kc->hash);
+            int v = tt_probe(w, s->placed, &kc->k, kc->hash);
             if (v < 0) {
                 uint64_t free_mark = 0;
                 bool marked = shared && atomic_compare_exchange_strong(slot, &free_mark, mark);
@@ -631,7 +682,7 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
                 break;
             }
         }
-    tt_store(sv, k, h, result, work_bits(w->total_nodes - nodes_before));
+    tt_store(w, s->placed, k, h, result, work_bits(w->total_nodes - nodes_before));
     return result;
 }
 
@@ -674,7 +725,7 @@ static bool solve_each_move(worker *w, const pips_solve_opts *so, size_t *n_out)
             key k;
             canonical_key(cf, s, &k);
             uint64_t h = key_hash(&k);
-            theirs = tt_probe(sv, &k, h);
+            theirs = tt_probe(w, s->placed, &k, h);
             if (theirs < 0)
                 theirs = search(w, s, presence_of(s), &k, h, 1);
         }
@@ -722,17 +773,28 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
     if (threads > 64)
         threads = 64;
     size_t mb = so->table_mb ? so->table_mb : pips_solve_default_mb();
+    /* The local tables take at most a quarter of the budget, the shared
+     * table the largest power of two of what is left. */
+    size_t budget = mb * (size_t)1 << 20, local_entries = BUCKET;
+    while (local_entries < LOCAL_ENTRIES &&
+           local_entries * 2 * sizeof(tt_entry) * (size_t)threads <= budget / 4)
+        local_entries *= 2;
     size_t entries = BUCKET;
-    while (entries * 2 * sizeof(tt_entry) <= mb * (size_t)1 << 20)
+    while (entries * 2 * sizeof(tt_entry) <= budget - local_entries * sizeof(tt_entry) * (size_t)threads)
         entries *= 2;
     solver *sv = pips_calloc(g->alloc, 1, sizeof *sv);
     worker *ws = pips_calloc(g->alloc, (size_t)threads, sizeof *ws);
     pthread_t *tids = pips_calloc(g->alloc, (size_t)threads, sizeof *tids);
-    if (sv && ws && tids)
-        sv->table = pips_calloc(g->alloc, entries, sizeof(tt_entry));
-    if (!sv || !ws || !tids || !sv->table) {
+    bool locals = ws != NULL;
+    for (int i = 0; ws && i < threads; i++)
+        locals = (ws[i].local = pips_calloc(g->alloc, local_entries, sizeof(tt_entry))) && locals;
+    if (sv && ws && tids && locals)
+        sv->table = pips_tt_alloc(g->alloc, entries * sizeof(tt_entry));
+    if (!sv || !ws || !tids || !locals || !sv->table) {
         if (sv)
-            pips_free(g->alloc, sv->table);
+            pips_tt_free(g->alloc, sv->table, entries * sizeof(tt_entry));
+        for (int i = 0; ws && i < threads; i++)
+            pips_free(g->alloc, ws[i].local);
         pips_free(g->alloc, sv);
         pips_free(g->alloc, ws);
         pips_free(g->alloc, tids);
@@ -763,6 +825,12 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
      * third ply changed nothing up to 6 plies deep and cost time at 8. */
     sv->lookahead_plies = sv->misere ? MAX_DEPTH : NORMAL_LOOKAHEAD_PLIES;
     sv->live_limit = sv->misere ? MISERE_LIVE_LIMIT : UINT32_MAX;
+    /* Measured on the coaster (2 threads): 7 placements left or fewer in the
+     * local tables cut the CPU time by a sixth and the shared table's
+     * positions from 81M to 1M, at 15% more nodes; on 2x4 colors=5 (one
+     * thread) the CPU time fell from 8.7 s to 2.7 s. */
+    sv->local_entries = local_entries;
+    sv->local_from = 3 * cf->colours * cf->sets - LOCAL_REMAINING;
     for (int i = 0; i < BUSY_SLOTS; i++)
         atomic_init(&sv->busy[i], 0);
     sv->start = pips_now();
@@ -791,10 +859,13 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
     }
     res->value = sv->result == V_WIN ? PIPS_WIN : PIPS_LOSS;
     res->best_move = sv->result == V_WIN ? sv->best : PIPS_MOVE_NONE;
-    res->positions = atomic_load(&sv->stored);
+    res->positions = atomic_load(&sv->stored); /* the shared table's and the local ones' */
+    for (int i = 0; i < started; i++)
+        res->positions += ws[i].local_filled;
     res->nodes = atomic_load(&sv->nodes);
     res->seconds = pips_now() - sv->start;
-    res->memory_bytes = entries * sizeof(tt_entry) + (size_t)threads * sizeof(worker);
+    res->memory_bytes = pips_tt_resident(g->alloc, sv->table, entries * sizeof(tt_entry)) +
+                        (size_t)threads * (sizeof(worker) + local_entries * sizeof(tt_entry));
     if (!ok) {
         if (sv->limit == LIMIT_TIME)
             pips_fail(err, PIPS_ERR_LIMIT,
@@ -813,7 +884,9 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
                       mb, entries);
     }
     pthread_mutex_destroy(&sv->result_lock);
-    pips_free(g->alloc, sv->table);
+    pips_tt_free(g->alloc, sv->table, entries * sizeof(tt_entry));
+    for (int i = 0; i < threads; i++)
+        pips_free(g->alloc, ws[i].local);
     pips_free(g->alloc, sv);
     pips_free(g->alloc, ws);
     pips_free(g->alloc, tids);
