@@ -406,18 +406,87 @@ static void distinct_masks(const nim_config *cf, presence p, unsigned *keep_piec
     *keep_orients = p.orients | (absent_o & (0u - absent_o));
 }
 
-static size_t generate_distinct(const nim_config *cf, const nim_state *s, presence pr,
+/* The pieces and orientations each cell offers the player to move (every
+ * placement, before distinct_masks), with the pieces of a cell that offers
+ * no orientation cleared. A node's follow from its parent's: a placement on
+ * cell x at level h changes the options of x and of the neighbours of x
+ * whose next piece also goes to level h, and takes a piece off every other
+ * cell when it used the last copy; only those few cells are worked out
+ * again (this replaced three full scans of the board per child). */
+typedef struct cell_opts {
+    unsigned pieces[SOLVE_MAX_CELLS], orients[SOLVE_MAX_CELLS];
+} cell_opts;
+
+static void set_cell_opts(const nim_config *cf, const nim_state *s, int c, unsigned avail,
+                          cell_opts *o)
+{
+    unsigned pm = 0, om = 0;
+    if (!nim_cell_options(cf, s, c, avail, &pm, &om) || !om)
+        pm = 0;
+    o->pieces[c] = pm;
+    o->orients[c] = pm ? om : 0;
+}
+
+static void opts_of(const nim_config *cf, const nim_state *s, cell_opts *o)
+{
+    for (int c = 0; c < cf->cells; c++)
+        set_cell_opts(cf, s, c, nim_avail(s), o);
+}
+
+/* The cells whose options the placement m, just made in s, changed. */
+static uint64_t touched_by(const nim_config *cf, const nim_state *s, pips_move m)
+{
+    int x = nim_move_cell(m), h = s->height[x] - 1;
+    uint64_t t = 1ull << x;
+    for (uint64_t nb = cf->adj[x]; nb; nb &= nb - 1)
+        if (s->height[__builtin_ctzll(nb)] == h)
+            t |= nb & (0 - nb);
+    return t;
+}
+
+/* The options in s, where m has just been placed, from `before`, the
+ * options before it. */
+static void opts_after(const nim_config *cf, const nim_state *s, const cell_opts *before,
+                       pips_move m, cell_opts *o)
+{
+    unsigned avail = nim_avail(s), kept = avail | ~(1u << nim_move_piece(m));
+    for (int c = 0; c < cf->cells; c++) {
+        unsigned pm = before->pieces[c] & kept;
+        o->pieces[c] = pm;
+        o->orients[c] = pm ? before->orients[c] : 0;
+    }
+    for (uint64_t t = touched_by(cf, s, m); t; t &= t - 1)
+        set_cell_opts(cf, s, __builtin_ctzll(t), avail, o);
+}
+
+/* Does s, where m has just been placed, offer the player to move any
+ * placement? `before` holds the options before m. */
+static bool any_move_after(const nim_config *cf, const nim_state *s, const cell_opts *before,
+                           pips_move m)
+{
+    unsigned avail = nim_avail(s), kept = avail | ~(1u << nim_move_piece(m));
+    uint64_t t = touched_by(cf, s, m);
+    for (int c = 0; c < cf->cells; c++)
+        if (!(t >> c & 1) && (before->pieces[c] & kept))
+            return true;
+    for (; t; t &= t - 1) {
+        unsigned pm, om;
+        if (nim_cell_options(cf, s, __builtin_ctzll(t), avail, &pm, &om) && pm && om)
+            return true;
+    }
+    return false;
+}
+
+static size_t generate_distinct(const nim_config *cf, presence pr, const cell_opts *o,
                                 pips_move *out)
 {
     unsigned keep_p, keep_o;
     distinct_masks(cf, pr, &keep_p, &keep_o);
-    unsigned avail = nim_avail(s) & keep_p;
     size_t n = 0;
     for (int c = 0; c < cf->cells; c++) {
-        unsigned pm, om;
-        if (!nim_cell_options(cf, s, c, avail, &pm, &om))
+        unsigned pm = o->pieces[c] & keep_p, om = o->orients[c] & keep_o;
+        if (!pm)
             continue;
-        om &= keep_o;
         for (unsigned ob = om; ob; ob &= ob - 1)
             for (unsigned pb = pm; pb; pb &= pb - 1)
                 out[n++] = nim_make_move(c, __builtin_ctz(ob), __builtin_ctz(pb));
@@ -425,17 +494,13 @@ static size_t generate_distinct(const nim_config *cf, const nim_state *s, presen
     return n;
 }
 
-/* How many distinct placements s offers (generate_distinct's count). */
-static unsigned count_distinct(const nim_config *cf, const nim_state *s, presence pr)
+/* How many distinct placements the options offer (generate_distinct's count). */
+static unsigned count_distinct(const nim_config *cf, presence pr, const cell_opts *o)
 {
-    unsigned keep_p, keep_o;
+    unsigned keep_p, keep_o, n = 0;
     distinct_masks(cf, pr, &keep_p, &keep_o);
-    unsigned avail = nim_avail(s) & keep_p, n = 0;
-    for (int c = 0; c < cf->cells; c++) {
-        unsigned pm, om;
-        if (nim_cell_options(cf, s, c, avail, &pm, &om))
-            n += nim_popcount(pm) * nim_popcount(om & keep_o);
-    }
+    for (int c = 0; c < cf->cells; c++)
+        n += nim_popcount(o->pieces[c] & keep_p) * nim_popcount(o->orients[c] & keep_o);
     return n;
 }
 
@@ -444,97 +509,88 @@ static unsigned count_distinct(const nim_config *cf, const nim_state *s, presenc
  * the store of p, so the options of any cell y that is neither x nor a
  * neighbour of x stay, less p when its last copy went. When those far
  * cells offer two pieces or more, no placement on x can be the last; only
- * the few placements left are played out. */
-typedef struct cell_moves {
-    unsigned pieces[SOLVE_MAX_CELLS], orients[SOLVE_MAX_CELLS];
-    unsigned far_pieces[SOLVE_MAX_CELLS]; /* pieces placeable away from x */
-} cell_moves;
-
-static void map_moves(const solver *sv, const nim_state *s, cell_moves *cm)
+ * the few placements left are played out. far[x]: the pieces placeable
+ * away from x. */
+static void far_pieces(const solver *sv, const cell_opts *o, unsigned *far)
 {
-    const nim_config *cf = sv->cf;
-    unsigned avail = nim_avail(s);
-    for (int c = 0; c < cf->cells; c++) {
-        unsigned pm = 0, om = 0;
-        if (!nim_cell_options(cf, s, c, avail, &pm, &om) || !om)
-            pm = 0;
-        cm->pieces[c] = pm;
-        cm->orients[c] = pm ? om : 0;
-    }
-    for (int x = 0; x < cf->cells; x++) {
+    for (int x = 0; x < sv->cf->cells; x++) {
         unsigned u = 0;
         for (uint64_t f = sv->far[x]; f; f &= f - 1)
-            u |= cm->pieces[__builtin_ctzll(f)];
-        cm->far_pieces[x] = u;
+            u |= o->pieces[__builtin_ctzll(f)];
+        far[x] = u;
     }
 }
 
-/* Does placing piece p on cell x (with some orientation in om) in s leave
- * the next player a placement? Exact. */
-static bool leaves_a_move(const solver *sv, nim_state *s, const cell_moves *cm, int x, int o,
-                          int p)
+/* Does placing piece p on cell x with orientation or in s leave the next
+ * player a placement? Exact. */
+static bool leaves_a_move(const solver *sv, nim_state *s, const cell_opts *o,
+                          const unsigned *far, int x, int or, int p)
 {
     unsigned last = s->store[p] == 1 ? 1u << p : 0;
-    if (cm->far_pieces[x] & ~last)
+    if (far[x] & ~last)
         return true;
-    nim_place(sv->cf, s, nim_make_move(x, o, p));
-    bool any = nim_any_move(sv->cf, s);
-    nim_unplace(sv->cf, s, nim_make_move(x, o, p));
+    pips_move m = nim_make_move(x, or, p);
+    nim_place(sv->cf, s, m);
+    bool any = any_move_after(sv->cf, s, o, m);
+    nim_unplace(sv->cf, s, m);
     return any;
 }
 
 /* How many distinct placements (generate_distinct's) of the player to
- * move in s leave the next player a placement. */
-static unsigned live_moves(const solver *sv, nim_state *s, presence pr)
+ * move in s, whose options are o, leave the next player a placement. */
+static unsigned live_moves(const solver *sv, nim_state *s, presence pr, const cell_opts *o)
 {
-    cell_moves cm;
-    map_moves(sv, s, &cm);
+    unsigned far[SOLVE_MAX_CELLS];
+    far_pieces(sv, o, far);
     unsigned keep_p, keep_o, live = 0;
     distinct_masks(sv->cf, pr, &keep_p, &keep_o);
     for (int x = 0; x < sv->cf->cells; x++) {
-        unsigned pm = cm.pieces[x] & keep_p, om = cm.orients[x] & keep_o;
+        unsigned pm = o->pieces[x] & keep_p, om = o->orients[x] & keep_o;
         if (!pm)
             continue;
         unsigned n_o = nim_popcount(om);
-        if (nim_popcount(cm.far_pieces[x]) >= 2) {
+        if (nim_popcount(far[x]) >= 2) {
             live += nim_popcount(pm) * n_o;
             continue;
         }
         for (unsigned pb = pm; pb; pb &= pb - 1)
             for (unsigned ob = om; ob; ob &= ob - 1)
-                live += leaves_a_move(sv, s, &cm, x, __builtin_ctz(ob), __builtin_ctz(pb));
+                live += leaves_a_move(sv, s, o, far, x, __builtin_ctz(ob), __builtin_ctz(pb));
     }
     return live;
 }
 
-/* Can the player to move in s place so that the next player has none? */
-static bool can_end_now(const solver *sv, nim_state *s)
+/* Can the player to move in s, whose options are o, place so that the
+ * next player has none? */
+static bool can_end_now(const solver *sv, nim_state *s, const cell_opts *o)
 {
-    cell_moves cm;
-    map_moves(sv, s, &cm);
+    unsigned far[SOLVE_MAX_CELLS];
+    far_pieces(sv, o, far);
     for (int x = 0; x < sv->cf->cells; x++) {
-        unsigned pm = cm.pieces[x], om = cm.orients[x];
-        if (!pm || nim_popcount(cm.far_pieces[x]) >= 2)
+        unsigned pm = o->pieces[x], om = o->orients[x];
+        if (!pm || nim_popcount(far[x]) >= 2)
             continue;
         for (unsigned pb = pm; pb; pb &= pb - 1)
             for (unsigned ob = om; ob; ob &= ob - 1)
-                if (!leaves_a_move(sv, s, &cm, x, __builtin_ctz(ob), __builtin_ctz(pb)))
+                if (!leaves_a_move(sv, s, o, far, x, __builtin_ctz(ob), __builtin_ctz(pb)))
                     return true;
     }
     return false;
 }
 
-/* Normal play: how many placements of the player to move in s leave the
- * next player no placement that ends the game at once. */
-static unsigned safe_replies(worker *w, nim_state *s, presence pr, int ply)
+/* Normal play: how many placements of the player to move in s (options o)
+ * leave the next player no placement that ends the game at once. */
+static unsigned safe_replies(worker *w, nim_state *s, presence pr, int ply, const cell_opts *o)
 {
     const nim_config *cf = w->sv->cf;
     pips_move *moves = w->moves[ply];
-    size_t n = generate_distinct(cf, s, pr, moves);
+    size_t n = generate_distinct(cf, pr, o, moves);
     unsigned safe = 0;
     for (size_t i = 0; i < n; i++) {
+        cell_opts next;
         nim_place(cf, s, moves[i]);
-        safe += !can_end_now(w->sv, s);
+        opts_after(cf, s, o, moves[i], &next);
+        safe += !can_end_now(w->sv, s, &next);
         nim_unplace(cf, s, moves[i]);
     }
     return safe;
@@ -553,11 +609,17 @@ static unsigned work_bits(uint64_t nodes)
 /* Prepares the child kc of s: in normal play a child from which the
  * opponent can leave us without a move is theirs (lost, two plies ahead);
  * otherwise its key is set and its bucket starts coming into the cache. */
-static void prepare_child(const worker *w, nim_state *s, child *kc)
+static void prepare_child(const worker *w, nim_state *s, const cell_opts *o, child *kc)
 {
     const solver *sv = w->sv;
     nim_place(sv->cf, s, kc->move);
-    kc->lost = !sv->misere && can_end_now(sv, s);
+    if (!sv->misere) {
+        cell_opts kid;
+        opts_after(sv->cf, s, o, kc->move, &kid);
+        kc->lost = can_end_now(sv, s, &kid);
+    } else {
+        kc->lost = false;
+    }
     if (!kc->lost) {
         /* A local position's key renames colours and orientations but skips
          * the board's turns: cheaper, and few of them meet turned (measured:
@@ -574,7 +636,8 @@ static void prepare_child(const worker *w, nim_state *s, child *kc)
 }
 
 /* Value for the player to move in s, whose canonical key is k. */
-static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h, int ply)
+static int search(worker *w, nim_state *s, presence pr, const cell_opts *o, const key *k,
+                  uint64_t h, int ply)
 {
     solver *sv = w->sv;
     const nim_config *cf = sv->cf;
@@ -585,7 +648,7 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
     if ((++w->nodes & 0x3FF) == 0)
         report_progress(w);
     pips_move *moves = w->moves[ply];
-    size_t n = generate_distinct(cf, s, pr, moves);
+    size_t n = generate_distinct(cf, pr, o, moves);
     if (n == 0)
         return sv->misere ? V_WIN : V_LOSS; /* NIM-R5 */
     /* Order the children by the opponent's mobility, fewest first; a child
@@ -595,12 +658,14 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
     for (size_t i = 0; i < n; i++) {
         nim_place(cf, s, moves[i]);
         presence kid_pr = presence_after(pr, moves[i]);
-        unsigned replies = count_distinct(cf, s, kid_pr);
+        cell_opts kid;
+        opts_after(cf, s, o, moves[i], &kid);
+        unsigned replies = count_distinct(cf, kid_pr, &kid);
         bool look = ply < sv->lookahead_plies && replies && replies <= sv->live_limit;
         if (look && sv->misere) {
             /* order by the replies that do not hand us the win; none
              * left: every reply leaves us stuck, and we win (NIM-R5) */
-            replies = live_moves(sv, s, kid_pr);
+            replies = live_moves(sv, s, kid_pr, &kid);
             if (replies == 0) {
                 nim_unplace(cf, s, moves[i]);
                 w->best = ply == 0 ? moves[i] : w->best;
@@ -610,11 +675,11 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
             /* a child where the opponent can leave us stuck is theirs;
              * order the rest by the replies that let us not end it at once,
              * none left: the child is ours */
-            if (can_end_now(sv, s)) {
+            if (can_end_now(sv, s, &kid)) {
                 nim_unplace(cf, s, moves[i]);
                 continue;
             }
-            replies = safe_replies(w, s, kid_pr, ply + 1);
+            replies = safe_replies(w, s, kid_pr, ply + 1, &kid);
             if (replies == 0) {
                 nim_unplace(cf, s, moves[i]);
                 w->best = ply == 0 ? moves[i] : w->best;
@@ -652,9 +717,9 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
              * fetched) while this one is probed: probes are mostly cache
              * misses. */
             if (!kc->keyed)
-                prepare_child(w, s, kc);
+                prepare_child(w, s, o, kc);
             if (j + 1 < nk && !kids[j + 1].keyed)
-                prepare_child(w, s, &kids[j + 1]);
+                prepare_child(w, s, o, &kids[j + 1]);
             if (kc->lost)
                 continue;
             nim_place(cf, s, kc->move);
@@ -669,7 +734,9 @@ static int search(worker *w, nim_state *s, presence pr, const key *k, uint64_t h
             if (v < 0) {
                 uint64_t free_mark = 0;
                 bool marked = shared && atomic_compare_exchange_strong(slot, &free_mark, mark);
-                v = search(w, s, presence_after(pr, kc->move), &kc->k, kc->hash, ply + 1);
+                cell_opts kid;
+                opts_after(cf, s, o, kc->move, &kid);
+                v = search(w, s, presence_after(pr, kc->move), &kid, &kc->k, kc->hash, ply + 1);
                 if (marked)
                     atomic_store(slot, 0);
             }
@@ -692,7 +759,9 @@ static void *worker_main(void *arg)
     solver *sv = w->sv;
     key k;
     canonical_key(sv->cf, &w->root, &k);
-    int v = search(w, &w->root, presence_of(&w->root), &k, key_hash(&k), 0);
+    cell_opts o;
+    opts_of(sv->cf, &w->root, &o);
+    int v = search(w, &w->root, presence_of(&w->root), &o, &k, key_hash(&k), 0);
     if (v != V_ABORT) {
         pthread_mutex_lock(&sv->result_lock);
         if (sv->result < 0) {
@@ -726,8 +795,11 @@ static bool solve_each_move(worker *w, const pips_solve_opts *so, size_t *n_out)
             canonical_key(cf, s, &k);
             uint64_t h = key_hash(&k);
             theirs = tt_probe(w, s->placed, &k, h);
-            if (theirs < 0)
-                theirs = search(w, s, presence_of(s), &k, h, 1);
+            if (theirs < 0) {
+                cell_opts o;
+                opts_of(cf, s, &o);
+                theirs = search(w, s, presence_of(s), &o, &k, h, 1);
+            }
         }
         nim_unplace(cf, s, so->moves[i]);
         if (theirs == V_ABORT)
