@@ -114,6 +114,7 @@ typedef struct worker {
     pips_move best;       /* the root's winning move, once found */
     tt_entry *local;      /* sv->local_entries: positions near the end (bucket_for) */
     uint64_t local_filled; /* entries of local filled */
+    struct move_jobs *jobs; /* solve_each_move's shared list */
     pips_move moves[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS + 16];
     child kids[MAX_DEPTH][SOLVE_MAX_CELLS * SOLVE_MAX_PIECES * NIM_ORIENTS];
 } worker;
@@ -786,38 +787,101 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* The value, for the player to move in s, of each legal move (normal play:
- * a move leaving the opponent stuck wins; misere: loses), solved one by one
- * on worker 0 with the table the root solve filled. */
-static bool solve_each_move(worker *w, const pips_solve_opts *so, size_t *n_out)
+/* Every legal move of the root, solved after the root itself with the
+ * table it filled: the moves are keyed by the position they lead to, each
+ * distinct position is solved once (turned and renamed moves share it), and
+ * the workers take the positions in turn. */
+typedef struct move_jobs {
+    const pips_solve_opts *so;
+    size_t n;
+    uint16_t *first;          /* per move: the first move leading to the same position */
+    int8_t *theirs;           /* per distinct position: V_WIN, V_LOSS or V_ABORT */
+    _Atomic size_t next;      /* the next move to take */
+} move_jobs;
+
+/* The value for the opponent of the position after move m from s. */
+static int solve_after(worker *w, nim_state *s, pips_move m)
 {
-    solver *sv = w->sv;
-    const nim_config *cf = sv->cf;
-    nim_state *s = &w->root;
-    size_t n = nim_generate(cf, s, so->moves);
-    for (size_t i = 0; i < n; i++) {
-        nim_place(cf, s, so->moves[i]);
-        int theirs;
-        if (!nim_any_move(cf, s)) {
-            theirs = sv->misere ? V_WIN : V_LOSS; /* NIM-R5 */
-        } else {
-            key k;
-            canonical_key(cf, s, &k);
-            uint64_t h = key_hash(&k);
-            theirs = tt_probe(w, s->placed, &k, h);
-            if (theirs < 0) {
-                cell_opts o;
-                opts_of(cf, s, &o);
-                theirs = search(w, s, presence_of(s), &o, &k, h, 1);
-            }
+    const nim_config *cf = w->sv->cf;
+    nim_place(cf, s, m);
+    int theirs;
+    if (!nim_any_move(cf, s)) {
+        theirs = w->sv->misere ? V_WIN : V_LOSS; /* NIM-R5 */
+    } else {
+        key k;
+        canonical_key(cf, s, &k);
+        uint64_t h = key_hash(&k);
+        theirs = tt_probe(w, s->placed, &k, h);
+        if (theirs < 0) {
+            cell_opts o;
+            opts_of(cf, s, &o);
+            theirs = search(w, s, presence_of(s), &o, &k, h, 1);
         }
+    }
+    nim_unplace(cf, s, m);
+    return theirs;
+}
+
+static void *each_move_main(void *arg)
+{
+    worker *w = arg;
+    move_jobs *jobs = w->jobs;
+    for (;;) {
+        size_t i = atomic_fetch_add(&jobs->next, 1);
+        if (i >= jobs->n)
+            break;
+        if (jobs->first[i] == i)
+            jobs->theirs[i] = (int8_t)solve_after(w, &w->root, jobs->so->moves[i]);
+    }
+    atomic_fetch_add_explicit(&w->sv->nodes, w->nodes, memory_order_relaxed);
+    w->nodes = 0;
+    return NULL;
+}
+
+/* The value of each legal move for the player to move at the root (normal
+ * play: a move leaving the opponent stuck wins; misere: loses). */
+static bool solve_each_move(solver *sv, worker *ws, pthread_t *tids, int threads,
+                            const pips_allocator *alloc, size_t *n_out)
+{
+    const nim_config *cf = sv->cf;
+    const pips_solve_opts *so = sv->so;
+    nim_state *s = &ws[0].root;
+    size_t n = nim_generate(cf, s, so->moves);
+    move_jobs jobs = {so, n, pips_calloc(alloc, n + 1, sizeof *jobs.first),
+                      pips_calloc(alloc, n + 1, sizeof *jobs.theirs), 0};
+    key *keys = pips_calloc(alloc, n + 1, sizeof *keys);
+    bool ok = jobs.first && jobs.theirs && keys;
+    for (size_t i = 0; ok && i < n; i++) {
+        nim_place(cf, s, so->moves[i]);
+        canonical_key(cf, s, &keys[i]);
         nim_unplace(cf, s, so->moves[i]);
-        if (theirs == V_ABORT)
-            return false;
+        size_t j = 0;
+        while (key_cmp(&keys[j], &keys[i]) != 0)
+            j++;
+        jobs.first[i] = (uint16_t)j;
+    }
+    int started = 0;
+    for (int i = 0; ok && i < threads; i++) {
+        ws[i].jobs = &jobs;
+        if (i == 0 || pthread_create(&tids[i], NULL, each_move_main, &ws[i]) == 0)
+            started = i + 1;
+        else
+            break;
+    }
+    if (ok)
+        each_move_main(&ws[0]); /* the calling thread is worker 0 */
+    for (int i = 1; i < started; i++)
+        pthread_join(tids[i], NULL);
+    for (size_t i = 0; ok && i < n; i++) {
+        int theirs = jobs.theirs[jobs.first[i]];
+        ok = theirs != V_ABORT;
         so->move_values[i] = theirs == V_WIN ? PIPS_LOSS : PIPS_WIN;
     }
-    *n_out = n;
-    return true;
+    pips_free(alloc, jobs.first);
+    pips_free(alloc, jobs.theirs);
+    pips_free(alloc, keys);
+    *n_out = ok ? n : 0;
+    return ok;
 }
 
 bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
@@ -934,9 +998,8 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
     bool ok = sv->result >= 0;
     res->n_moves = 0;
     if (ok && so->moves && so->move_values) {
-        sv->threads = 1;
         atomic_store(&sv->stop, false);
-        ok = solve_each_move(&ws[0], so, &res->n_moves);
+        ok = solve_each_move(sv, ws, tids, started, g->alloc, &res->n_moves);
         report_progress(&ws[0]);
     }
     res->value = sv->result == V_WIN ? PIPS_WIN : PIPS_LOSS;
