@@ -112,6 +112,44 @@ static void test_two_threads(void **st)
     check_variant("board=1x3 colors=3", false, 2);
 }
 
+/* 2x3 colors=5 outgrows the shared table's first size four times: the
+ * values (published in docs/games/nimitz.md, win in both modes) and every
+ * root move's value agree across 1 and 2 threads and a budget too small to
+ * grow as far. */
+static void test_growing_table(void **st)
+{
+    (void)st;
+    for (int misere = 0; misere < 2; misere++) {
+        pips_game *g = make_game(misere ? "board=2x3 colors=5 misere=true" : "board=2x3 colors=5");
+        size_t cap = pips_max_moves(g);
+        pips_move *moves = calloc(cap, sizeof *moves);
+        pips_value *first = calloc(cap, sizeof *first), *values = calloc(cap, sizeof *values);
+        unsigned char *s = calloc(1, g->def->state_size);
+        g->def->initial(g, s);
+        pips_solve_opts so = {1, 64, NULL, NULL, 0, 0, moves, first};
+        pips_solve_result res;
+        pips_error err;
+        assert_true(pips_solve_moves(g, s, &so, &res, &err));
+        assert_int_equal(res.value, PIPS_WIN);
+        size_t n = res.n_moves;
+        assert_true(n == g->def->legal_moves(g, s, moves) && n > 0);
+        const int threads[] = {2, 2};
+        const size_t mb[] = {64, 2};
+        for (int run = 0; run < 2; run++) {
+            pips_solve_opts other = {threads[run], mb[run], NULL, NULL, 0, 0, moves, values};
+            assert_true(pips_solve_moves(g, s, &other, &res, &err));
+            assert_int_equal(res.value, PIPS_WIN);
+            assert_int_equal(res.n_moves, n);
+            assert_memory_equal(values, first, n * sizeof *values);
+        }
+        free(moves);
+        free(first);
+        free(values);
+        free(s);
+        pips_game_free(g);
+    }
+}
+
 static void count_progress(void *ud, const pips_solve_progress *p)
 {
     (void)p;
@@ -261,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_normal_matches_minimax),
         cmocka_unit_test(test_misere_matches_minimax),
         cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_growing_table),
         cmocka_unit_test(test_progress_and_threads_agree),
         cmocka_unit_test(test_turned_layouts_agree),
         cmocka_unit_test(test_each_move_matches_minimax),

@@ -59,6 +59,7 @@
 #define NORMAL_LOOKAHEAD_PLIES 2
 #define MISERE_LIVE_LIMIT 4 /* count live replies of children with this many replies or fewer */
 #define SHARED_PLIES 8 /* plies where threads avoid each other's subtrees */
+#define FIRST_ENTRIES ((size_t)1 << 12) /* the shared table's first size: 128 KiB */
 #define LOCAL_ENTRIES ((size_t)1 << 17) /* 4 MiB a worker: stays in cache (at most) */
 #define LOCAL_REMAINING 7 /* positions with at most this many pieces left to place go local */
 
@@ -69,8 +70,15 @@ typedef struct tt_entry {
 typedef struct solver {
     const nim_config *cf;
     bool misere;
-    tt_entry *table;
-    size_t mask; /* entries - 1, a multiple of BUCKET minus 1 */
+    /* The shared table starts small and doubles (grow_table) while half
+     * full, up to max_entries (the budget): a table sized to the search
+     * stays in cache and touches few pages. Both change only while every
+     * lock stripe is held. */
+    tt_entry *_Atomic table;
+    _Atomic size_t mask; /* entries - 1, a multiple of BUCKET minus 1 */
+    size_t max_entries;
+    atomic_flag growing;
+    const pips_allocator *alloc;
     atomic_flag locks[LOCK_STRIPES];
     atomic_uint_fast64_t stored, nodes, replaced;
     atomic_bool stop;
@@ -230,16 +238,20 @@ static uint64_t key_hash(const key *k)
 
 /* ---- the table ----------------------------------------------------------------- */
 
-static void lock(solver *sv, size_t bucket)
+/* A shared entry's lock stripe depends on its hash alone, not on the
+ * table's size, so it stays the same when the table grows. */
+static size_t stripe_of(uint64_t h) { return (size_t)(h >> 40) % LOCK_STRIPES; }
+
+static void lock(solver *sv, size_t stripe)
 {
-    atomic_flag *f = &sv->locks[bucket % LOCK_STRIPES];
+    atomic_flag *f = &sv->locks[stripe];
     while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
         ;
 }
 
-static void unlock(solver *sv, size_t bucket)
+static void unlock(solver *sv, size_t stripe)
 {
-    atomic_flag_clear_explicit(&sv->locks[bucket % LOCK_STRIPES], memory_order_release);
+    atomic_flag_clear_explicit(&sv->locks[stripe], memory_order_release);
 }
 
 /* The high bits of k[0] (above the shapes) hold the entry's flags and the
@@ -264,18 +276,61 @@ static tt_entry *bucket_for(const worker *w, int placed, uint64_t h, bool *share
     *shared = placed < sv->local_from;
     if (!*shared)
         return &w->local[(size_t)h & (sv->local_entries - 1) & ~(size_t)(BUCKET - 1)];
-    return &sv->table[(size_t)h & sv->mask & ~(size_t)(BUCKET - 1)];
+    tt_entry *table = atomic_load_explicit(&sv->table, memory_order_relaxed);
+    size_t mask = atomic_load_explicit(&sv->mask, memory_order_relaxed);
+    return &table[(size_t)h & mask & ~(size_t)(BUCKET - 1)];
+}
+
+/* Doubles the shared table (one thread at a time; the others wait at
+ * their stripe), unless it is at its budget or the memory cannot be had,
+ * in which case it stays and fills up. Entries move to their new buckets;
+ * one that finds its bucket full (rare at half fill) is dropped. */
+static void grow_table(solver *sv)
+{
+    size_t old_n = atomic_load_explicit(&sv->mask, memory_order_relaxed) + 1;
+    if (old_n * 2 > sv->max_entries || atomic_flag_test_and_set(&sv->growing))
+        return;
+    for (size_t i = 0; i < LOCK_STRIPES; i++)
+        lock(sv, i);
+    tt_entry *old = atomic_load_explicit(&sv->table, memory_order_relaxed);
+    size_t n = atomic_load_explicit(&sv->mask, memory_order_relaxed) + 1;
+    tt_entry *bigger = n == old_n ? pips_tt_alloc(sv->alloc, 2 * n * sizeof(tt_entry)) : NULL;
+    if (bigger) {
+        uint64_t kept = 0;
+        for (size_t i = 0; i < n; i++) {
+            const tt_entry *e = &old[i];
+            if (!(e->k[0] & ENTRY_USED))
+                continue;
+            key k = {{e->k[0] & ~ENTRY_FLAGS, e->k[1], e->k[2], e->k[3]}};
+            tt_entry *b = &bigger[(size_t)key_hash(&k) & (2 * n - 1) & ~(size_t)(BUCKET - 1)];
+            for (int j = 0; j < BUCKET; j++)
+                if (!(b[j].k[0] & ENTRY_USED)) {
+                    b[j] = *e;
+                    kept++;
+                    break;
+                }
+        }
+        atomic_store_explicit(&sv->table, bigger, memory_order_relaxed);
+        atomic_store_explicit(&sv->mask, 2 * n - 1, memory_order_relaxed);
+        atomic_store_explicit(&sv->stored, kept, memory_order_relaxed);
+        atomic_store_explicit(&sv->replaced, 0, memory_order_relaxed);
+        pips_tt_free(sv->alloc, old, n * sizeof(tt_entry));
+    } else if (n == old_n) {
+        sv->max_entries = n; /* no memory for more: fill this one */
+    }
+    for (size_t i = LOCK_STRIPES; i-- > 0;)
+        unlock(sv, i);
+    atomic_flag_clear(&sv->growing);
 }
 
 /* V_WIN, V_LOSS, or -1 when unknown. */
 static int tt_probe(worker *w, int placed, const key *k, uint64_t h)
 {
-    bool shared;
-    const tt_entry *bucket = bucket_for(w, placed, h, &shared);
-    size_t stripe = shared ? (size_t)(bucket - w->sv->table) / BUCKET : 0;
-    int v = -1;
+    bool shared = placed < w->sv->local_from;
     if (shared)
-        lock(w->sv, stripe);
+        lock(w->sv, stripe_of(h)); /* before reading the table: it may grow */
+    const tt_entry *bucket = bucket_for(w, placed, h, &shared);
+    int v = -1;
     for (int i = 0; i < BUCKET; i++) {
         const tt_entry *e = &bucket[i];
         if (same_key(e, k)) {
@@ -284,7 +339,7 @@ static int tt_probe(worker *w, int placed, const key *k, uint64_t h)
         }
     }
     if (shared)
-        unlock(w->sv, stripe);
+        unlock(w->sv, stripe_of(h));
     return v;
 }
 
@@ -293,11 +348,10 @@ static int tt_probe(worker *w, int placed, const key *k, uint64_t h)
 static void tt_store(worker *w, int placed, const key *k, uint64_t h, int v, unsigned work)
 {
     solver *sv = w->sv;
-    bool shared;
-    tt_entry *bucket = bucket_for(w, placed, h, &shared);
-    size_t stripe = shared ? (size_t)(bucket - sv->table) / BUCKET : 0;
+    bool shared = placed < sv->local_from;
     if (shared)
-        lock(sv, stripe);
+        lock(sv, stripe_of(h)); /* before reading the table: it may grow */
+    tt_entry *bucket = bucket_for(w, placed, h, &shared);
     int slot = -1, cheapest = 0;
     uint64_t least = UINT64_MAX;
     for (int i = 0; i < BUCKET && slot < 0; i++) {
@@ -323,11 +377,12 @@ static void tt_store(worker *w, int placed, const key *k, uint64_t h, int v, uns
         w->local_filled += fresh; /* a cache: its replacements are not counted */
         return;
     }
-    unlock(sv, stripe);
-    if (fresh)
-        atomic_fetch_add_explicit(&sv->stored, 1, memory_order_relaxed);
+    unlock(sv, stripe_of(h));
     if (replaced)
         atomic_fetch_add_explicit(&sv->replaced, 1, memory_order_relaxed);
+    if (fresh && atomic_fetch_add_explicit(&sv->stored, 1, memory_order_relaxed) + 1 >
+                     (atomic_load_explicit(&sv->mask, memory_order_relaxed) + 1) / 2)
+        grow_table(sv);
 }
 
 /* ---- search ---------------------------------------------------------------------- */
@@ -361,16 +416,18 @@ static void report_progress(worker *w)
         limit = LIMIT_TIME;
     else if (sv->so->max_nodes && nodes > sv->so->max_nodes)
         limit = LIMIT_NODES;
-    else if (atomic_load_explicit(&sv->replaced, memory_order_relaxed) > sv->mask + 1)
-        limit = LIMIT_MEMORY; /* has thrown away as many results as it holds */
+    else if (atomic_load_explicit(&sv->mask, memory_order_relaxed) + 1 >= sv->max_entries &&
+             atomic_load_explicit(&sv->replaced, memory_order_relaxed) > sv->max_entries)
+        limit = LIMIT_MEMORY; /* full size, and has thrown away as many results as it holds */
     if (limit) {
         sv->limit = limit;
         atomic_store(&sv->stop, true);
     }
     if (w->id == 0 && sv->so->progress && t >= sv->next_report) {
         sv->next_report = t + 1.0;
-        pips_solve_progress p = {stored, nodes, t, (double)stored / (double)(sv->mask + 1),
-                                 (sv->mask + 1) * sizeof(tt_entry)};
+        size_t n = atomic_load_explicit(&sv->mask, memory_order_relaxed) + 1;
+        pips_solve_progress p = {stored, nodes, t, (double)stored / (double)n,
+                                 n * sizeof(tt_entry)};
         sv->so->progress(sv->so->progress_ud, &p);
     }
 }
@@ -925,20 +982,21 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
     while (local_entries < LOCAL_ENTRIES &&
            local_entries * 2 * sizeof(tt_entry) * (size_t)threads <= budget / 4)
         local_entries *= 2;
-    size_t entries = BUCKET;
-    while (entries * 2 * sizeof(tt_entry) <= budget - local_entries * sizeof(tt_entry) * (size_t)threads)
-        entries *= 2;
+    size_t max_entries = BUCKET;
+    while (max_entries * 2 * sizeof(tt_entry) <=
+           budget - local_entries * sizeof(tt_entry) * (size_t)threads)
+        max_entries *= 2;
+    size_t entries = max_entries < FIRST_ENTRIES ? max_entries : FIRST_ENTRIES;
     solver *sv = pips_calloc(g->alloc, 1, sizeof *sv);
     worker *ws = pips_calloc(g->alloc, (size_t)threads, sizeof *ws);
     pthread_t *tids = pips_calloc(g->alloc, (size_t)threads, sizeof *tids);
     bool locals = ws != NULL;
     for (int i = 0; ws && i < threads; i++)
         locals = (ws[i].local = pips_calloc(g->alloc, local_entries, sizeof(tt_entry))) && locals;
-    if (sv && ws && tids && locals)
-        sv->table = pips_tt_alloc(g->alloc, entries * sizeof(tt_entry));
-    if (!sv || !ws || !tids || !locals || !sv->table) {
-        if (sv)
-            pips_tt_free(g->alloc, sv->table, entries * sizeof(tt_entry));
+    tt_entry *table = sv && ws && tids && locals
+                          ? pips_tt_alloc(g->alloc, entries * sizeof(tt_entry))
+                          : NULL;
+    if (!table) {
         for (int i = 0; ws && i < threads; i++)
             pips_free(g->alloc, ws[i].local);
         pips_free(g->alloc, sv);
@@ -951,7 +1009,11 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
     }
     sv->cf = cf;
     sv->misere = cf->misere;
-    sv->mask = entries - 1;
+    atomic_init(&sv->table, table);
+    atomic_init(&sv->mask, entries - 1);
+    sv->max_entries = max_entries;
+    atomic_flag_clear(&sv->growing);
+    sv->alloc = g->alloc;
     for (int i = 0; i < LOCK_STRIPES; i++)
         atomic_flag_clear(&sv->locks[i]);
     atomic_init(&sv->stored, 0);
@@ -1009,6 +1071,7 @@ bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
         res->positions += ws[i].local_filled;
     res->nodes = atomic_load(&sv->nodes);
     res->seconds = pips_now() - sv->start;
+    entries = atomic_load(&sv->mask) + 1;
     res->memory_bytes = pips_tt_resident(g->alloc, sv->table, entries * sizeof(tt_entry)) +
                         (size_t)threads * (sizeof(worker) + local_entries * sizeof(tt_entry));
     if (!ok) {
