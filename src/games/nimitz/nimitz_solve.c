@@ -775,6 +775,27 @@ static int search(worker *w, nim_state *s, presence pr, const cell_opts *o, cons
      * the tree instead of repeating each other. Only the order changes. */
     bool shared = ply < SHARED_PLIES && sv->threads > 1;
     int result = V_LOSS;
+    /* Where the children are shared positions, first look all of them up:
+     * one the table already knows lost wins at once, before any child is
+     * searched (measured: 11-13% fewer nodes on 2x4 colors=5 and 2x5
+     * colors=4, 21% fewer and 14-21% less time on 2x4 colors=5 misere; also
+     * looking up local children saved little more and cost time). */
+    if (s->placed + 1 < sv->local_from)
+        for (size_t j = 0; j < nk; j++) {
+            child *kc = &kids[j];
+            if (!kc->keyed)
+                prepare_child(w, s, o, kc);
+            if (kc->lost)
+                continue;
+            nim_place(cf, s, kc->move);
+            int v = tt_probe(w, s->placed, &kc->k, kc->hash);
+            nim_unplace(cf, s, kc->move);
+            if (v == V_LOSS) {
+                w->best = ply == 0 ? kc->move : w->best;
+                tt_store(w, s->placed, k, h, V_WIN, work_bits(w->total_nodes - nodes_before));
+                return V_WIN;
+            }
+        }
     for (int pass = 0; pass < (shared ? 2 : 1) && result == V_LOSS; pass++)
         for (size_t j = 0; j < nk; j++) {
             child *kc = &kids[j];
