@@ -109,6 +109,32 @@ static void test_failing_allocator(void **unused)
     pips_str_free(&s);
 }
 
+/* A solver table is zero, costs only the pages touched (mapped lazily),
+ * and a custom allocator's table counts whole; a failing allocator gives
+ * NULL, not a crash. */
+static void test_tt_tables_are_lazy(void **unused)
+{
+    (void)unused;
+    size_t bytes = (size_t)64 << 20;
+    unsigned char *t = pips_tt_alloc(NULL, bytes);
+    assert_non_null(t);
+    assert_true(pips_tt_resident(NULL, t, bytes) < bytes / 8);
+    for (size_t i = 0; i < bytes; i += bytes / 16)
+        assert_int_equal(t[i], 0);
+    for (size_t i = 0; i < (size_t)1 << 20; i++)
+        t[bytes / 2 + i] = (unsigned char)i;
+    size_t resident = pips_tt_resident(NULL, t, bytes);
+    assert_true(resident >= (size_t)1 << 20 && resident < bytes / 4);
+    pips_tt_free(NULL, t, bytes);
+    pips_failing_allocator fa;
+    pips_failing_allocator_init(&fa, 2);
+    void *own = pips_tt_alloc(&fa.base, (size_t)4 << 20);
+    assert_non_null(own);
+    assert_int_equal(pips_tt_resident(&fa.base, own, (size_t)4 << 20), (size_t)4 << 20);
+    assert_null(pips_tt_alloc(&fa.base, (size_t)4 << 20));
+    pips_tt_free(&fa.base, own, (size_t)4 << 20);
+}
+
 static void test_options_errors_name_the_key(void **unused)
 {
     (void)unused;
@@ -451,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_bad_records_name_the_problem),
         cmocka_unit_test(test_playout_reproduces_with_seed),
         cmocka_unit_test(test_policy_playout_falls_back_to_uniform),
+        cmocka_unit_test(test_tt_tables_are_lazy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
