@@ -57,6 +57,7 @@ static void test_bad_specs(void **unused)
         {"greedy:hard", "no strength levels"},
         {"random:x=1", "takes no parameters"},
         {"alphabeta:depth=0", "depth='0'"},
+        {"alphabeta:shuffle=2", "shuffle='2'"},
         {"alphabeta:depth=3,playouts=0", "playouts='0'"},
         {"expectimax:depth=99", "depth='99'"},
         {":x", "expected KIND"},
@@ -106,6 +107,8 @@ static void test_spec_normalised(void **unused)
         {"mcts:time=1,threads=2", "mcts:time=1,threads=2"},
         {"alphabeta:time=0.5", "alphabeta:time=0.5"},
         {"alphabeta:depth=6,time=2", "alphabeta:depth=6,time=2"},
+        {"alphabeta:depth=2,shuffle=1", "alphabeta:depth=2,shuffle=1"},
+        {"alphabeta:shuffle=0", "alphabeta:depth=4"},
         {"mcts:iters=50,c=0.7,reuse=0", "mcts:iters=50,c=0.7,reuse=0"},
         {"mcts:iters=50,playout=uniform", "mcts:iters=50,playout=uniform"},
         {"mcts:iters=50,playout=policy", "mcts:iters=50"},
@@ -132,7 +135,7 @@ static void test_spec_normalised(void **unused)
     pips_agent *h3 = pips_agent_new(ice3, "hard", 1, &err);
     assert_non_null(h2);
     assert_non_null(h3);
-    assert_string_equal(pips_agent_spec(h2), "alphabeta:depth=4");
+    assert_string_equal(pips_agent_spec(h2), "alphabeta:depth=4,shuffle=1");
     assert_string_equal(pips_agent_spec(h3), "mcts:iters=10000");
     pips_agent_free(h2);
     pips_agent_free(h3);
@@ -174,6 +177,53 @@ static void test_game_levels_resolve(void **st)
         }
         pips_game_free(g);
     }
+}
+
+/* alphabeta:shuffle=1 meets equal root moves in a seeded order: from the
+ * IceFrogs start, whose moves tie exactly by symmetry, it picks different
+ * moves across seeds, each of the best value, while without it every seed
+ * picks the same move. */
+static void test_alphabeta_shuffle(void **st)
+{
+    (void)st;
+    pips_error err;
+    pips_game *g = pips_game_new("icefrogs", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    pips_agent *ref = pips_agent_new(g, "alphabeta:depth=2", 1, &err);
+    pips_move_eval ev[512];
+    size_t n = pips_agent_analyze(ref, s, ev, 512, &err);
+    assert_true(n > 1);
+    pips_move first_plain = PIPS_MOVE_NONE, seen[32];
+    size_t distinct = 0;
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        pips_agent *plain = pips_agent_new(g, "alphabeta:depth=2", seed, &err);
+        pips_agent *mixed = pips_agent_new(g, "alphabeta:depth=2,shuffle=1", seed, &err);
+        assert_non_null(plain);
+        assert_non_null(mixed);
+        pips_move mp, mm;
+        assert_true(pips_agent_choose(plain, s, &mp, &err));
+        assert_true(pips_agent_choose(mixed, s, &mm, &err));
+        if (first_plain == PIPS_MOVE_NONE)
+            first_plain = mp;
+        assert_true(mp == first_plain);
+        bool best = false, known = false;
+        for (size_t i = 0; i < n; i++)
+            if (ev[i].move == mm)
+                best = ev[i].value >= ev[0].value - 1e-9;
+        assert_true(best);
+        for (size_t i = 0; i < distinct; i++)
+            known |= seen[i] == mm;
+        if (!known)
+            seen[distinct++] = mm;
+        pips_agent_free(plain);
+        pips_agent_free(mixed);
+    }
+    assert_true(distinct >= 2);
+    pips_agent_free(ref);
+    pips_state_free(g, s);
+    pips_game_free(g);
 }
 
 /* Makes `level` in game `name` with options, checks the spec starts with
@@ -787,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_spec_normalised),
         cmocka_unit_test(test_game_levels_resolve),
         cmocka_unit_test(test_max_is_oracle_where_it_applies),
+        cmocka_unit_test(test_alphabeta_shuffle),
         cmocka_unit_test(test_legal_deterministic_ttd),
         cmocka_unit_test(test_legal_deterministic_chance_nplayer),
         cmocka_unit_test(test_win_in_one),
