@@ -57,6 +57,7 @@ static void test_bad_specs(void **unused)
         {"greedy:hard", "no strength levels"},
         {"random:x=1", "takes no parameters"},
         {"alphabeta:depth=0", "depth='0'"},
+        {"alphabeta:shuffle=2", "shuffle='2'"},
         {"alphabeta:depth=3,playouts=0", "playouts='0'"},
         {"expectimax:depth=99", "depth='99'"},
         {":x", "expected KIND"},
@@ -93,10 +94,10 @@ static void test_spec_normalised(void **unused)
     } cases[] = {
         {"random", "random"},
         {"greedy", "greedy"},
-        {"easy", "greedy"},
-        {"medium", "mcts:iters=1000"},
-        {"hard", "alphabeta:depth=4"},
-        {"max", "alphabeta:time=2"},
+        {"easy", "mcts:iters=200"},
+        {"medium", "greedy"},
+        {"hard", "mcts:iters=1000"},
+        {"max", "oracle:time=4,table_mb=256,threads=1,fallback=mcts:iters=10000"},
         {"mcts:hard", "mcts:iters=10000"},
         {"mcts:max", "mcts:time=5,threads=2"},
         {"alphabeta:medium", "alphabeta:depth=4"},
@@ -106,6 +107,8 @@ static void test_spec_normalised(void **unused)
         {"mcts:time=1,threads=2", "mcts:time=1,threads=2"},
         {"alphabeta:time=0.5", "alphabeta:time=0.5"},
         {"alphabeta:depth=6,time=2", "alphabeta:depth=6,time=2"},
+        {"alphabeta:depth=2,shuffle=1", "alphabeta:depth=2,shuffle=1"},
+        {"alphabeta:shuffle=0", "alphabeta:depth=4"},
         {"mcts:iters=50,c=0.7,reuse=0", "mcts:iters=50,c=0.7,reuse=0"},
         {"mcts:iters=50,playout=uniform", "mcts:iters=50,playout=uniform"},
         {"mcts:iters=50,playout=policy", "mcts:iters=50"},
@@ -118,7 +121,7 @@ static void test_spec_normalised(void **unused)
         assert_string_equal(pips_agent_spec(a), cases[i].want);
         pips_agent_free(a);
     }
-    assert_string_equal(pips_agent_level_spec(g, "hard"), "alphabeta:depth=4");
+    assert_string_equal(pips_agent_level_spec(g, "hard"), "mcts:iters=1000");
     assert_null(pips_agent_level_spec(g, "impossible"));
     /* IceFrogs' own row picks alphabeta, which three seats cannot use: the
      * level then falls back to the generic row */
@@ -132,7 +135,7 @@ static void test_spec_normalised(void **unused)
     pips_agent *h3 = pips_agent_new(ice3, "hard", 1, &err);
     assert_non_null(h2);
     assert_non_null(h3);
-    assert_string_equal(pips_agent_spec(h2), "alphabeta:depth=4");
+    assert_string_equal(pips_agent_spec(h2), "alphabeta:depth=4,shuffle=1");
     assert_string_equal(pips_agent_spec(h3), "mcts:iters=10000");
     pips_agent_free(h2);
     pips_agent_free(h3);
@@ -174,6 +177,124 @@ static void test_game_levels_resolve(void **st)
         }
         pips_game_free(g);
     }
+}
+
+/* alphabeta:shuffle=1 meets equal root moves in a seeded order: from the
+ * IceFrogs start, whose moves tie exactly by symmetry, it picks different
+ * moves across seeds, each of the best value, while without it every seed
+ * picks the same move. */
+static void test_alphabeta_shuffle(void **st)
+{
+    (void)st;
+    pips_error err;
+    pips_game *g = pips_game_new("icefrogs", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    pips_agent *ref = pips_agent_new(g, "alphabeta:depth=2", 1, &err);
+    pips_move_eval ev[512];
+    size_t n = pips_agent_analyze(ref, s, ev, 512, &err);
+    assert_true(n > 1);
+    pips_move first_plain = PIPS_MOVE_NONE, seen[32];
+    size_t distinct = 0;
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        pips_agent *plain = pips_agent_new(g, "alphabeta:depth=2", seed, &err);
+        pips_agent *mixed = pips_agent_new(g, "alphabeta:depth=2,shuffle=1", seed, &err);
+        assert_non_null(plain);
+        assert_non_null(mixed);
+        pips_move mp, mm;
+        assert_true(pips_agent_choose(plain, s, &mp, &err));
+        assert_true(pips_agent_choose(mixed, s, &mm, &err));
+        if (first_plain == PIPS_MOVE_NONE)
+            first_plain = mp;
+        assert_true(mp == first_plain);
+        bool best = false, known = false;
+        for (size_t i = 0; i < n; i++)
+            if (ev[i].move == mm)
+                best = ev[i].value >= ev[0].value - 1e-9;
+        assert_true(best);
+        for (size_t i = 0; i < distinct; i++)
+            known |= seen[i] == mm;
+        if (!known)
+            seen[distinct++] = mm;
+        pips_agent_free(plain);
+        pips_agent_free(mixed);
+    }
+    assert_true(distinct >= 2);
+    pips_agent_free(ref);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* Makes `level` in game `name` with options, checks the spec starts with
+ * `prefix` (NULL: does not start with "oracle") and that the agent picks a
+ * legal move from the initial position. */
+static void check_level_plays(const char *name, const char *const *opts, size_t n_opts,
+                              const char *level, const char *prefix)
+{
+    pips_error err;
+    pips_game *g = pips_game_new(name, opts, n_opts, NULL, &err);
+    if (!g)
+        fail_msg("%s: %s", name, err.msg);
+    pips_agent *a = pips_agent_new(g, level, 7, &err);
+    if (!a)
+        fail_msg("%s %s: %s", name, level, err.msg);
+    const char *spec = pips_agent_spec(a);
+    if (prefix ? strncmp(spec, prefix, strlen(prefix)) != 0 : !strncmp(spec, "oracle", 6))
+        fail_msg("%s %s resolved to '%s'", name, level, spec);
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    pips_move m;
+    if (!pips_agent_choose(a, s, &m, &err))
+        fail_msg("%s %s ('%s'): %s", name, level, spec, err.msg);
+    assert_true(pips_check_move(g, s, m, &err));
+    pips_state_free(g, s);
+    pips_agent_free(a);
+    pips_game_free(g);
+}
+
+/* `max` is the oracle (issue 14 item 5) where the solver serves the game:
+ * two-player Tic Tac Doh! and Nimitz. Where it cannot (three seats, a
+ * board too big to solve) the level still makes an agent that plays. */
+static void test_max_is_oracle_where_it_applies(void **st)
+{
+    (void)st;
+    static const char *const games[] = {"tictacdoh", "nimitz"};
+    for (size_t i = 0; i < 2; i++) {
+        pips_error err;
+        pips_game *g = pips_game_new(games[i], NULL, 0, NULL, &err);
+        assert_non_null(g);
+        const char *want = pips_agent_level_spec(g, "max");
+        if (strncmp(want, "oracle:", 7) != 0)
+            fail_msg("%s max is '%s', not the oracle", games[i], want);
+        pips_agent *a = pips_agent_new(g, "max", 1, &err);
+        assert_non_null(a);
+        assert_memory_equal(pips_agent_spec(a), "oracle:", 7);
+        pips_agent_free(a);
+        pips_game_free(g);
+    }
+    /* the oracle solves a small 2-player board and says so */
+    static const char *const small[] = {"board=2x2", "colors=2"};
+    check_level_plays("nimitz", small, 2, "max", "oracle:");
+    /* a board beyond the solver (the volcano, 25 cells): every move is
+     * played by the oracle's fallback */
+    static const char *const volcano[] = {"board=volcano"};
+    check_level_plays("nimitz", volcano, 1, "max", "oracle:");
+    /* three seats (TTD-R8): the oracle is refused, and max falls back to
+     * the generic row (a 5-second search, so it is made, not run, here) */
+    static const char *const ttd3[] = {"players=3"};
+    check_level_plays("tictacdoh", ttd3, 1, "hard", NULL);
+    pips_error err;
+    pips_game *g3 = pips_game_new("tictacdoh", ttd3, 1, NULL, &err);
+    assert_non_null(g3);
+    pips_agent *m3 = pips_agent_new(g3, "max", 1, &err);
+    if (!m3)
+        fail_msg("tictacdoh players=3 max: %s", err.msg);
+    assert_string_equal(pips_agent_spec(m3), "mcts:time=5,threads=2");
+    pips_agent_free(m3);
+    assert_null(pips_agent_new(g3, "oracle", 1, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    pips_game_free(g3);
 }
 
 /* ---- legality and determinism ------------------------------------------------- */
@@ -715,6 +836,8 @@ int main(void)
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_spec_normalised),
         cmocka_unit_test(test_game_levels_resolve),
+        cmocka_unit_test(test_max_is_oracle_where_it_applies),
+        cmocka_unit_test(test_alphabeta_shuffle),
         cmocka_unit_test(test_legal_deterministic_ttd),
         cmocka_unit_test(test_legal_deterministic_chance_nplayer),
         cmocka_unit_test(test_win_in_one),

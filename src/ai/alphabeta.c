@@ -41,6 +41,7 @@ typedef struct ab_impl {
     int depth_limit; /* 0: none (time only) */
     double time_limit; /* 0: none */
     int playouts;
+    bool shuffle; /* root moves shuffled with the agent's rng before ordering */
     size_t tt_size; /* power of two */
     tt_entry *tt;
     unsigned char *tt_states; /* tt_size * state_size */
@@ -265,6 +266,15 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
         pips_fail(err, PIPS_ERR_ILLEGAL, "no legal move: the game is over");
         return 0;
     }
+    /* shuffle=1: equal moves (same hook score, same search score) are then
+     * met in a seeded random order, so games between deterministic agents
+     * vary with the seed while each choice stays one of the best found */
+    for (size_t i = n; ab->shuffle && i > 1; i--) {
+        size_t j = (size_t)pips_rng_below(&a->rng, i);
+        pips_move t = a->moves[i - 1];
+        a->moves[i - 1] = a->moves[j];
+        a->moves[j] = t;
+    }
     /* start from the hook's order */
     memcpy(ab->states, state, ab->state_size);
     order_moves(ab, g, state, a->moves, n, PIPS_MOVE_NONE);
@@ -347,7 +357,7 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
                          "players%s (use mcts or expectimax)",
                          g->def->name, pips_num_players(g),
                          (g->def->flags & PIPS_GAME_CHANCE) ? " and chance" : "");
-    long depth = 0, playouts = 4, tt_mb = 16;
+    long depth = 0, playouts = 4, tt_mb = 16, shuffle = 0;
     double time = 0;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
@@ -365,9 +375,13 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
         } else if (!strcmp(key, "tt")) {
             if (!agent_param_long("alphabeta", key, value, 1, 4096, &tt_mb, err))
                 return false;
+        } else if (!strcmp(key, "shuffle")) {
+            if (!agent_param_long("alphabeta", key, value, 0, 1, &shuffle, err))
+                return false;
         } else {
             return pips_fail(err, PIPS_ERR_ARG,
-                             "alphabeta: unknown parameter '%s' (depth, time, playouts, tt)",
+                             "alphabeta: unknown parameter '%s' (depth, time, playouts, tt, "
+                             "shuffle)",
                              key);
         }
     }
@@ -384,6 +398,7 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
     ab->depth_limit = (int)depth;
     ab->time_limit = time;
     ab->playouts = (int)playouts;
+    ab->shuffle = shuffle != 0;
     ab->max_moves = pips_max_moves(g);
     ab->state_size = g->def->state_size;
     size_t per_entry = sizeof(tt_entry) + ab->state_size;
@@ -413,6 +428,8 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
     if (tt_mb != 16)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "tt=%ld,", tt_mb);
+    if (shuffle)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "shuffle=1,");
     a->spec[len - 1] = '\0';
     return true;
 }

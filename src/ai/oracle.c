@@ -4,6 +4,7 @@
  * search elsewhere.
  *
  * Spec: oracle[:time=S][,positions=N][,table_mb=M][,threads=T][,fallback=LEVEL]
+ * Two seats only (PIPS_ERR_UNSUPPORTED otherwise, as for alphabeta).
  *   time       seconds the solver may take per move (default 2)
  *   positions  nodes the solver may visit per move (default: no limit)
  *   table_mb   the solver's memory budget (default 256)
@@ -109,6 +110,7 @@ static size_t oracle_analyze(pips_agent *a, const void *state, pips_move_eval *o
         out[k].move = a->moves[i];
         out[k].value = value_score(o->values[i]);
         out[k].visits = 0;
+        out[k].proven = true;
         k++;
     }
     agent_sort_evals(out, k);
@@ -155,6 +157,13 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
         return false;
     if (positions && !time_given)
         seconds = 0; /* a node budget alone: deterministic */
+    /* win, draw and loss are two-seat values: with more seats the oracle is
+     * refused like alphabeta, so a level naming it falls back to the generic
+     * row instead of playing every move by its fallback */
+    if (pips_num_players(g) != 2)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "oracle needs a two-player game; %s has %d players (use mcts)",
+                         g->def->name, pips_num_players(g));
     oracle *o = pips_calloc(g->alloc, 1, sizeof *o);
     if (!o)
         return pips_fail(err, PIPS_ERR_NOMEM, "oracle: out of memory");
