@@ -22,7 +22,7 @@ for board in 1x2 1x3 1x4 1x5 1x6 2x2 2x3 2x4 2x5 2x6 3x3 3x4; do
                     --opt misere=$misere >"$out/solve" 2>/dev/null
                 value=$(tail -n 1 "$out/solve")
                 positions=$(sed -n 's/^positions: //p' "$out/solve")
-                cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$out/time")
+                cpu=$(tail -n 1 "$out/time" | awk '{ printf "%.2f", $1 + $2 }')
                 case $value in win | loss) ;; *) value=- positions=- ;; esac
                 echo "| $board | $sets | $colors | $mode | $value | ${positions:--} | $cpu |"
             done
