@@ -649,6 +649,14 @@ static void test_agent_hooks(void **st)
     pips_game_free(g);
 }
 
+/* The evaluate hook's values at the position text. */
+static void eval_at(const pips_game *g, const char *text, double *out)
+{
+    void *s = zig_pos(g, text);
+    g->def->evaluate(g, s, out);
+    free(s);
+}
+
 /* The evaluate hook as a race estimate (2 players, Red seat 1, Yellow seat 2):
  * a colour two pieces home and one close leads by far; a piece buried under
  * the other colour counts against its owner; unused movement counts for
@@ -659,23 +667,13 @@ static void test_evaluate_race(void **st)
     static const char *const two[] = {"players=2"};
     pips_game *g = zig_game(two, 1);
     double ev[PIPS_MAX_PLAYERS], other[PIPS_MAX_PLAYERS];
-    void *s = zig_pos(g, HDR("Y", "1", "T") "e4:R,R e3:R a9:Y,Y,Y");
-    g->def->evaluate(g, s, ev);
+    eval_at(g, HDR("Y", "1", "T") "e4:R,R e3:R a9:Y,Y,Y", ev);
     assert_true(ev[0] > 0.9 && fabs(ev[0] + ev[1] - 1.0) < 1e-9);
-    free(s);
-    s = zig_pos(g, HDR("R", "1", "T") "h0:R,R a9:Y,Y d3:Y,R");
-    g->def->evaluate(g, s, ev);
-    free(s);
-    s = zig_pos(g, HDR("R", "1", "T") "h0:R,R a9:Y,Y d3:R,Y");
-    g->def->evaluate(g, s, other);
-    free(s);
+    eval_at(g, HDR("R", "1", "T") "h0:R,R a9:Y,Y d3:Y,R", ev);
+    eval_at(g, HDR("R", "1", "T") "h0:R,R a9:Y,Y d3:R,Y", other);
     assert_true(ev[1] < other[1]); /* Yellow under Red is worse for Yellow */
-    s = zig_pos(g, HDR("R", "8", "T") "h0:R,R,R a9:Y,Y,Y");
-    g->def->evaluate(g, s, ev);
-    free(s);
-    s = zig_pos(g, HDR("R", "1", "T") "h0:R,R,R a9:Y,Y,Y");
-    g->def->evaluate(g, s, other);
-    free(s);
+    eval_at(g, HDR("R", "8", "T") "h0:R,R,R a9:Y,Y,Y", ev);
+    eval_at(g, HDR("R", "1", "T") "h0:R,R,R a9:Y,Y,Y", other);
     assert_true(ev[0] > other[0] && other[0] > 0.5);
     pips_game_free(g);
 }
