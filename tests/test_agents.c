@@ -60,6 +60,7 @@ static void test_bad_specs(void **unused)
         {"alphabeta:shuffle=2", "shuffle='2'"},
         {"alphabeta:depth=3,playouts=0", "playouts='0'"},
         {"expectimax:depth=99", "depth='99'"},
+        {"expectimax:nodes=10", "nodes='10'"},
         {":x", "expected KIND"},
         {"mcts:threads=65", "threads='65'"},
         {"mcts:playout=greedy", "playout='greedy' must be policy or uniform"},
@@ -102,6 +103,7 @@ static void test_spec_normalised(void **unused)
         {"mcts:max", "mcts:time=5,threads=2"},
         {"alphabeta:medium", "alphabeta:depth=4"},
         {"expectimax:easy", "expectimax:depth=1"},
+        {"expectimax:depth=3,nodes=5000", "expectimax:depth=3,nodes=5000"},
         {"mcts", "mcts:iters=1000"},
         {"alphabeta", "alphabeta:depth=4"},
         {"mcts:time=1,threads=2", "mcts:time=1,threads=2"},
@@ -795,6 +797,56 @@ static void test_mcts_tree_reuse(void **unused)
     pips_game_free(g);
 }
 
+/* Nodes searched by expectimax:depth=D from s (the analysis's visits). */
+static uint64_t expectimax_nodes(const pips_game *g, const void *s, const char *spec,
+                                 pips_move_eval *ev, size_t *n)
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, 1, &err);
+    if (!a)
+        fail_msg("spec '%s': %s", spec, err.msg);
+    *n = pips_agent_analyze(a, s, ev, 128, &err);
+    assert_true(*n > 0);
+    uint64_t total = 0;
+    for (size_t i = 0; i < *n; i++)
+        total += ev[i].visits;
+    pips_agent_free(a);
+    return total;
+}
+
+/* expectimax's node cap: a cap between the sizes of the depth-2 and depth-3
+ * searches gives exactly the depth-2 analysis (depth 3 is abandoned), and a
+ * cap of the depth-3 size itself lets depth 3 finish. */
+static void test_expectimax_node_cap(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = state_from(g, "0,0:L 1,0:M");
+    pips_move_eval d2[128], d3[128], capped[128];
+    size_t n2, n3, nc;
+    uint64_t nodes2 = expectimax_nodes(g, s, "expectimax:depth=2", d2, &n2);
+    uint64_t nodes3 = expectimax_nodes(g, s, "expectimax:depth=3", d3, &n3);
+    assert_true(nodes2 >= 1000 && nodes3 > nodes2 + 2);
+    char spec[64];
+    snprintf(spec, sizeof spec, "expectimax:depth=6,nodes=%llu",
+             (unsigned long long)((nodes2 + nodes3) / 2));
+    expectimax_nodes(g, s, spec, capped, &nc);
+    assert_int_equal(nc, n2);
+    for (size_t i = 0; i < n2; i++) {
+        assert_true(capped[i].move == d2[i].move);
+        assert_true(capped[i].value == d2[i].value);
+    }
+    snprintf(spec, sizeof spec, "expectimax:depth=3,nodes=%llu", (unsigned long long)nodes3);
+    expectimax_nodes(g, s, spec, capped, &nc);
+    assert_int_equal(nc, n3);
+    for (size_t i = 0; i < n3; i++) {
+        assert_true(capped[i].move == d3[i].move);
+        assert_true(capped[i].value == d3[i].value);
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
 /* mcts must beat random clearly: 40 games, seats alternating. */
 static void test_mcts_beats_random(void **unused)
 {
@@ -848,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_analyze_proven_draw),
         cmocka_unit_test(test_mcts_tree_reuse),
         cmocka_unit_test(test_mcts_beats_random),
+        cmocka_unit_test(test_expectimax_node_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

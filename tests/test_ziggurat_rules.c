@@ -4,6 +4,8 @@
  * seating, options, Redo, passing, winning, the turn cap, Queens, stations,
  * dice as chance nodes, and check_move agreeing with the legal lists.
  */
+#include <math.h>
+
 #include "zig_helpers.h"
 
 #include "games/ziggurat/ziggurat_internal.h"
@@ -647,13 +649,42 @@ static void test_agent_hooks(void **st)
     pips_game_free(g);
 }
 
+/* The evaluate hook's values at the position text. */
+static void eval_at(const pips_game *g, const char *text, double *out)
+{
+    void *s = zig_pos(g, text);
+    g->def->evaluate(g, s, out);
+    free(s);
+}
+
+/* The evaluate hook as a race estimate (2 players, Red seat 1, Yellow seat 2):
+ * a colour two pieces home and one close leads by far; a piece buried under
+ * the other colour counts against its owner; unused movement counts for
+ * the mover. */
+static void test_evaluate_race(void **st)
+{
+    (void)st;
+    static const char *const two[] = {"players=2"};
+    pips_game *g = zig_game(two, 1);
+    double ev[PIPS_MAX_PLAYERS], other[PIPS_MAX_PLAYERS];
+    eval_at(g, HDR("Y", "1", "T") "e4:R,R e3:R a9:Y,Y,Y", ev);
+    assert_true(ev[0] > 0.9 && fabs(ev[0] + ev[1] - 1.0) < 1e-9);
+    eval_at(g, HDR("R", "1", "T") "h0:R,R a9:Y,Y d3:Y,R", ev);
+    eval_at(g, HDR("R", "1", "T") "h0:R,R a9:Y,Y d3:R,Y", other);
+    assert_true(ev[1] < other[1]); /* Yellow under Red is worse for Yellow */
+    eval_at(g, HDR("R", "8", "T") "h0:R,R,R a9:Y,Y,Y", ev);
+    eval_at(g, HDR("R", "1", "T") "h0:R,R,R a9:Y,Y,Y", other);
+    assert_true(ev[0] > other[0] && other[0] > 0.5);
+    pips_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paths),      cmocka_unit_test(test_turn_order),
         cmocka_unit_test(test_options),    cmocka_unit_test(test_chance),
         cmocka_unit_test(test_redo_a),     cmocka_unit_test(test_redo_b),
-        cmocka_unit_test(test_step_order), cmocka_unit_test(test_auto_pass),
+        cmocka_unit_test(test_evaluate_race), cmocka_unit_test(test_step_order), cmocka_unit_test(test_auto_pass),
         cmocka_unit_test(test_winning),    cmocka_unit_test(test_turn_cap),
         cmocka_unit_test(test_blocking),   cmocka_unit_test(test_stations),
         cmocka_unit_test(test_queens),     cmocka_unit_test(test_check_matches_list),

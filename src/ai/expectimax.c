@@ -6,7 +6,10 @@
  * are expanded in full without using depth (up to EM_MAX_PLY plies). Leaves
  * are valued by the evaluate hook or a few random playouts.
  * Budget: depth=D, time=T (iterative deepening, clock checked in the
- * search), or both.
+ * search), or both; nodes=N caps the nodes of a move's search (deepening
+ * stops at the first depth that would pass N and the last finished depth
+ * decides; depth 1 always finishes), which bounds the time of positions
+ * with wide turns while staying deterministic, unlike a time budget.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 typedef struct em_impl {
     int depth_limit;
     double time_limit;
+    uint64_t node_limit; /* 0: none */
     int playouts;
     size_t max_moves, state_size;
     int np;
@@ -29,6 +33,7 @@ typedef struct em_impl {
     pips_move *playout_moves;
     pips_move_eval *root, *saved;
     double deadline;
+    uint64_t node_cap; /* the cap of the depth being searched, 0 when none */
     bool aborted;
     bool horizon; /* a leaf was valued by a heuristic, not by the game's end */
     uint64_t nodes;
@@ -41,6 +46,8 @@ static bool em_value(pips_agent *a, const void *state, int depth, int ply, doubl
     const pips_game_def *d = g->def;
     em->nodes++;
     if (em->time_limit > 0 && (em->nodes & 15) == 0 && pips_now() > em->deadline)
+        em->aborted = true;
+    if (em->node_cap && em->nodes > em->node_cap)
         em->aborted = true;
     if (em->aborted)
         return false;
@@ -111,7 +118,10 @@ static size_t em_search(pips_agent *a, const void *state, pips_error *err)
     int limit = em->depth_limit ? em->depth_limit : EM_MAX_DEPTH;
     double v[PIPS_MAX_PLAYERS];
     /* a pure depth budget needs only its last iteration */
-    for (int depth = em->time_limit > 0 ? 1 : limit; depth <= limit; depth++) {
+    bool deepen = em->time_limit > 0 || em->node_limit > 0;
+    for (int depth = deepen ? 1 : limit; depth <= limit; depth++) {
+        em->node_cap = depth > 1 ? em->node_limit : 0;
+        em->nodes = 0;
         for (size_t i = 0; i < n; i++) {
             memcpy(em->states, state, em->state_size);
             g->def->apply(g, em->states, a->moves[i]);
@@ -171,7 +181,7 @@ static void em_destroy(pips_agent *a)
 bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long depth = 0, playouts = 4;
+    long depth = 0, playouts = 4, nodes = 0;
     double time = 0;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
@@ -183,17 +193,21 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
         } else if (!strcmp(key, "time")) {
             if (!agent_param_double("expectimax", key, value, 0.001, 86400, &time, err))
                 return false;
+        } else if (!strcmp(key, "nodes")) {
+            if (!agent_param_long("expectimax", key, value, 1000, 2000000000L, &nodes, err))
+                return false;
         } else if (!strcmp(key, "playouts")) {
             if (!agent_param_long("expectimax", key, value, 1, 1000, &playouts, err))
                 return false;
         } else {
             return pips_fail(err, PIPS_ERR_ARG,
-                             "expectimax: unknown parameter '%s' (depth, time, playouts)", key);
+                             "expectimax: unknown parameter '%s' (depth, time, nodes, playouts)",
+                             key);
         }
     }
     if (bad)
         return false;
-    if (!depth && time == 0)
+    if (!depth && time == 0 && !nodes)
         depth = 2;
     const pips_allocator *al = g->alloc;
     em_impl *em = pips_calloc(al, 1, sizeof *em);
@@ -203,6 +217,7 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
     a->destroy = em_destroy;
     em->depth_limit = (int)depth;
     em->time_limit = time;
+    em->node_limit = (uint64_t)nodes;
     em->playouts = (int)playouts;
     em->max_moves = pips_max_moves(g);
     em->state_size = g->def->state_size;
@@ -224,6 +239,8 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "depth=%ld,", depth);
     if (time > 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+    if (nodes)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", nodes);
     if (playouts != 4 && !g->def->evaluate)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
     a->spec[len - 1] = '\0';

@@ -19,6 +19,7 @@
  */
 #include "games/ziggurat/ziggurat_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2080,40 +2081,78 @@ static void zig_render(const pips_game *gm, const void *state, const pips_render
 
 /* ---- evaluation ------------------------------------------------------------------- */
 
-/* Race progress: each piece's index on its colour's path (0 Start .. 61
- * Goal), averaged per colour; a seat's share of the total is its value.
- * Two-colour seats count their better colour, teams the sum of both. */
+/* Race evaluation, a win-chance estimate rather than a progress share (a
+ * share moves by a percent a step, too little for a search to tell moves
+ * apart). Each colour's distance to go is the path squares its pieces still
+ * have to cover (61 from the Start, 0 on the Goal), plus EVAL_BURIED for
+ * every own piece under another on a board square (it cannot move until
+ * freed, ZIG-R4), less the movement in hand: the unused movement value, or
+ * an average roll while its dice are still to come. A seat's distance is its
+ * colour's; in the two-colour game mostly its nearer colour (either one
+ * finishing wins, ZIG-R23), in the team game mostly the farther (both must
+ * finish). Values are a softmax of -distance / scale over the seats; the
+ * scale grows as the square root of the distance left, as the dice's spread
+ * over the remaining turns does, so a lead counts for more near the end.
+ * Pure function of the state. */
+#define EVAL_BURIED 4.0
+#define EVAL_ROLL_IN_HAND 4.5
+#define EVAL_SCALE 0.7 /* logistic scale per sqrt(square to go) */
+
 static void zig_evaluate(const pips_game *gm, const void *state, double *out)
 {
     const zig_config *k = gm->config;
     const zig_state *s = state;
-    double prog[4] = {0, 0, 0, 0};
+    double dist[4] = {0, 0, 0, 0};
     for (int l = 0; l < ZIG_LOCS; l++)
         for (int i = 0; i < s->height[l]; i++) {
             int c = pc_colour(s->pile[l][i]);
-            prog[c] += (1.0 + k->pidx[c][l]) / (62.0 * k->npieces);
+            if (l == k->goal[c])
+                continue;
+            dist[c] += (ZIG_PATH - 1) - k->pidx[c][l];
+            if (l < ZIG_BOARD && i + 1 < s->height[l])
+                dist[c] += EVAL_BURIED;
         }
-    double seat[PIPS_MAX_PLAYERS] = {0}, team[2] = {0, 0}, total = 0;
+    if (s->phase == PH_ROLL || s->phase == PH_RA)
+        dist[s->mover] -= EVAL_ROLL_IN_HAND;
+    else if (s->phase == PH_STEP && (s->flags & F_MOVE))
+        dist[s->mover] -= s->move_val;
+    double seat[PIPS_MAX_PLAYERS], near[PIPS_MAX_PLAYERS], far[PIPS_MAX_PLAYERS];
+    for (int i = 0; i < k->n_seats; i++)
+        near[i] = 1e9, far[i] = -1e9;
     for (int c = 0; c < 4; c++) {
         if (!(k->present >> c & 1))
             continue;
+        double d = dist[c] > 0 ? dist[c] : 0;
         int st = k->seat_of[c];
-        if (k->mode == MODE_TWO_COLOUR)
-            seat[st] = prog[c] > seat[st] ? prog[c] : seat[st];
-        else
-            seat[st] = prog[c];
-        team[c & 1] += prog[c];
+        if (k->mode == MODE_TEAMS) { /* a seat stands for its team's two colours */
+            double mate = dist[c ^ 2] > 0 ? dist[c ^ 2] : 0;
+            near[st] = d < mate ? d : mate;
+            far[st] = d < mate ? mate : d;
+        } else {
+            near[st] = d < near[st] ? d : near[st];
+            far[st] = d > far[st] ? d : far[st];
+        }
     }
-    if (k->mode == MODE_TEAMS)
-        for (int c = 0; c < 4; c++)
-            seat[k->seat_of[c]] = team[c & 1];
-    for (int i = 0; i < k->n_seats; i++)
+    double total = 0;
+    for (int i = 0; i < k->n_seats; i++) {
+        if (k->mode == MODE_TWO_COLOUR)
+            seat[i] = 0.75 * near[i] + 0.25 * far[i];
+        else if (k->mode == MODE_TEAMS)
+            seat[i] = 0.25 * near[i] + 0.75 * far[i];
+        else
+            seat[i] = near[i];
         total += seat[i];
+    }
+    /* the two leaders' combined distance sets the luck still to come */
+    double scale = EVAL_SCALE * sqrt(2.0 * total / k->n_seats + 16.0), best = 1e9, sum = 0;
     for (int i = 0; i < k->n_seats; i++)
-        out[i] = total > 0 ? seat[i] / total : 1.0 / k->n_seats;
-    if (k->mode == MODE_TEAMS) /* each team's two seats share one half */
-        for (int i = 0; i < k->n_seats; i++)
-            out[i] *= 2.0;
+        best = seat[i] < best ? seat[i] : best;
+    for (int i = 0; i < k->n_seats; i++) {
+        out[i] = exp(-(seat[i] - best) / scale);
+        sum += out[i];
+    }
+    for (int i = 0; i < k->n_seats; i++)
+        out[i] = out[i] / sum * (k->mode == MODE_TEAMS ? 2.0 : 1.0);
 }
 
 /* Move-ordering hint for search: race progress of the mover's pieces first
@@ -2230,5 +2269,7 @@ const pips_game_def pips_ziggurat_def = {
     .playout_move = zig_playout_move,
     .evaluate = zig_evaluate,
     .order_moves = zig_order_moves,
-    .levels = {"greedy", "mcts:iters=10000", "mcts:iters=100000", "mcts:time=5,threads=2"},
+    /* measured ladder (docs/ai.md, "Ziggurat"): each rung >= 0.75 over the one below */
+    .levels = {"greedy", "mcts:iters=1000", "expectimax:depth=2,nodes=500000",
+               "expectimax:depth=3,nodes=8000000"},
 };
