@@ -32,7 +32,7 @@ typedef struct cand_ctx {
     int n_lie_kinds, lie_kind[NN_COLOURS * 3];
     uint64_t bits;  /* random bits not used yet */
     int spare_bits; /* 32-bit draws left in bits */
-    nn_pressure pr; /* points and attackers aimed at each table piece */
+    const nn_pressure *pr; /* points and attackers aimed at each piece (tactics only) */
 } cand_ctx;
 
 /* The engine's legality tests without message text; builds the footprint. */
@@ -227,14 +227,14 @@ static void gen_random(cand_ctx *k, int quota)
 static bool would_capture(const cand_ctx *k, int j, int c, int z)
 {
     const nn_piece *v = &k->s->table[j];
-    if (v->colour == c || k->pr.points[j][c] + z < v->size)
+    if (v->colour == c || k->pr->points[j][c] + z < v->size)
         return false;
     if (v->size < 2 || k->c->multi_attacker == NN_MULTI_OFF)
         return true;
-    int others = k->pr.attackers[j][c];
+    int others = k->pr->attackers[j][c];
     if (k->c->multi_attacker == NN_MULTI_ANY)
         for (int col = 0; col < NN_COLOURS; col++)
-            others += col == c ? 0 : k->pr.attackers[j][col];
+            others += col == c ? 0 : k->pr->attackers[j][col];
     return others >= 1;
 }
 
@@ -267,7 +267,7 @@ static void gen_captures(cand_ctx *k, int quota)
     const nn_state *s = k->s;
     int n = s->n_table, start = n ? below(k, n) : 0, made = 0;
     for (int step = 0; step < n && made < quota; step++) {
-        int j = (start + step) % n, score = nn_piece_score(s, &k->pr, j);
+        int j = (start + step) % n, score = nn_piece_score(s, k->pr, j);
         if (s->table[j].colour == k->mine ? score >= 0 : score < 0)
             continue;
         /* lie_kind lists each colour's sizes together, smallest first */
@@ -280,9 +280,9 @@ static void gen_captures(cand_ctx *k, int quota)
                 if (would_capture(k, j, c, k->kind_size[k->lie_kind[m]]))
                     small = k->lie_kind[m];
             if (small >= 0) {
-                made += aim_tries(k, j, small, 6);
+                made += aim_tries(k, j, small, 4);
                 if (k->lie_kind[end - 1] != small && made < quota)
-                    made += aim_tries(k, j, k->lie_kind[end - 1], 6);
+                    made += aim_tries(k, j, k->lie_kind[end - 1], 4);
             }
             i = end;
         }
@@ -307,7 +307,7 @@ static void gen_defences(cand_ctx *k, int quota)
     const nn_state *s = k->s;
     int made = 0;
     for (int j = 0; j < s->n_table && made < quota; j++) {
-        if (s->table[j].colour != k->mine || nn_piece_score(s, &k->pr, j) <= 0 ||
+        if (s->table[j].colour != k->mine || nn_piece_score(s, k->pr, j) <= 0 ||
             !threatened(k, j))
             continue;
         for (int i = 0; i < s->n_table && made < quota; i++) {
@@ -333,12 +333,12 @@ static void gen_prisoner_spots(cand_ctx *k, int quota)
     const nn_state *s = k->s;
     int made = 0;
     for (int kind = 0; kind < k->n_kinds && made < quota; kind++) {
-        int c = k->kind_col[kind], z = k->kind_size[kind];
+        int c = k->kind_col[kind], z = k->kind_size[kind], before = made;
         if (c == k->mine)
             continue;
-        for (int j = 0; j < s->n_table && made < quota; j++) {
+        for (int j = 0; j < s->n_table && made < quota && made - before < 2; j++) {
             const nn_piece *q = &s->table[j];
-            if (k->may_lie[c] && q->colour == c && nn_piece_score(s, &k->pr, j) >= 0)
+            if (k->may_lie[c] && q->colour == c && nn_piece_score(s, k->pr, j) >= 0)
                 made += aim_tries(k, j, kind, 3);
             if (q->lying && (q->colour == c || (q->colour == k->mine && q->size >= z))) {
                 double far = q->target >= 0 ? q->hit_t : 600.0;
@@ -361,7 +361,6 @@ static bool ctx_init(cand_ctx *k, const nn_config *c, const nn_state *s, pips_rn
     k->cap = cap;
     k->me = s->to_move;
     k->mine = s->seat_colour[k->me];
-    nn_pressure_of(s, &k->pr);
     for (int col = 0; col < NN_COLOURS; col++) {
         int total = 0;
         for (int z = 1; z <= 3; z++)
@@ -395,10 +394,13 @@ static void fallback(cand_ctx *k)
 size_t nn_candidates(const nn_config *c, const nn_state *s, pips_rng *rng, pips_move *out)
 {
     cand_ctx k;
+    nn_pressure pr;
     if (!ctx_init(&k, c, s, rng, out, (size_t)c->candidates)) {
         fallback(&k);
         return k.n;
     }
+    nn_pressure_of(s, &pr);
+    k.pr = &pr;
     /* Tactics first (at most three quarters of the list), then the mix:
      * an eighth each of blocks, dumps, defenders and random poses, attacks
      * filling what the others leave. */
