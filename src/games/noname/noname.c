@@ -56,7 +56,7 @@ static const pips_option_def nn_options[] = {
      .pattern = "WxH in mm with at most one decimal, each 100.0..5000.0"},
     {"first_player", "1", "the seat that places first (at most players)", .type = PIPS_OPT_INT,
      .min = 1, .max = 8},
-    {"candidates", "8", "candidate moves per AI call (an engine setting, not a rule)",
+    {"candidates", "16", "candidate moves per AI call (an engine setting, not a rule)",
      .type = PIPS_OPT_INT, .min = 4, .max = NN_CAND_MAX},
 };
 

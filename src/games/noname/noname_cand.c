@@ -86,11 +86,24 @@ static int snap_back(double v, double d)
     return (int)(d > 0 ? floor(v) : d < 0 ? ceil(v) : lround(v));
 }
 
+/* Whether every attacker aimed at table piece j still is with pc added (a
+ * capture counting on them must not block their rays). */
+static bool keeps_attackers(const cand_ctx *k, int j, const nn_piece *pc)
+{
+    const nn_state *s = k->s;
+    double t;
+    for (int i = 0; i < s->n_table; i++)
+        if (s->table[i].lying && s->table[i].target == j && nn_target_with(s, i, pc, &t) != j)
+            return false;
+    return true;
+}
+
 /* One try at an attack pose of pad kind `kind` aimed at table piece j: a
  * heading among 16 directions and j's edge normals, an aim offset and a tip
  * gap (NON §4 "Move space and AI"). Pushes it and returns true when it is
- * legal and its first hit is j. */
-static bool aim_at(cand_ctx *k, int j, int kind)
+ * legal, its first hit is j and (with keep) the attackers already aimed at
+ * j stay so. */
+static bool aim_at(cand_ctx *k, int j, int kind, bool keep)
 {
     static const int gaps[4] = {0, 20, 100, 400};
     static const double offs[3] = {0.0, 0.4, -0.4};
@@ -114,14 +127,15 @@ static bool aim_at(cand_ctx *k, int j, int kind)
                   snap_back(qx + d * ux, ux), snap_back(qy + d * uy, uy), heading};
     nn_piece pc;
     double t;
-    return legal_quick(k, &p, &pc) && nn_scan_target(k->s, &pc, -1, &t) == j && push(k, &p);
+    return legal_quick(k, &p, &pc) && nn_scan_target(k->s, &pc, -1, &t) == j &&
+           (!keep || keeps_attackers(k, j, &pc)) && push(k, &p);
 }
 
 /* Up to `tries` tries at one attack of kind on j; true once one is listed. */
-static bool aim_tries(cand_ctx *k, int j, int kind, int tries)
+static bool aim_tries(cand_ctx *k, int j, int kind, int tries, bool keep)
 {
     for (int i = 0; i < tries; i++)
-        if (aim_at(k, j, kind))
+        if (aim_at(k, j, kind, keep))
             return true;
     return false;
 }
@@ -134,7 +148,7 @@ static void gen_attacks(cand_ctx *k, int quota)
     int made = 0;
     for (int attempt = 0; attempt < quota * 3 && made < quota; attempt++) {
         int j = below(k, s->n_table); /* two statements: the draws keep their order */
-        made += aim_at(k, j, k->lie_kind[below(k, k->n_lie_kinds)]);
+        made += aim_at(k, j, k->lie_kind[below(k, k->n_lie_kinds)], false);
     }
 }
 
@@ -280,9 +294,9 @@ static void gen_captures(cand_ctx *k, int quota)
                 if (would_capture(k, j, c, k->kind_size[k->lie_kind[m]]))
                     small = k->lie_kind[m];
             if (small >= 0) {
-                made += aim_tries(k, j, small, 4);
+                made += aim_tries(k, j, small, 4, true);
                 if (k->lie_kind[end - 1] != small && made < quota)
-                    made += aim_tries(k, j, k->lie_kind[end - 1], 4);
+                    made += aim_tries(k, j, k->lie_kind[end - 1], 4, true);
             }
             i = end;
         }
@@ -299,15 +313,16 @@ static int kind_of_colour(const cand_ctx *k, int col, bool big)
     return found;
 }
 
-/* Defences of our threatened free pieces: a blocker across each enemy ray
- * aimed at the piece, preferably a prisoner of the attacker's colour (the
- * attacker then points at its own colour and scores negative, NON-R14). */
+/* Defences of our threatened pieces (free, or subdued and worth freeing): a
+ * blocker across each enemy ray aimed at the piece, preferably a prisoner of
+ * the attacker's colour (the attacker then points at its own colour and
+ * scores negative, NON-R14). */
 static void gen_defences(cand_ctx *k, int quota)
 {
     const nn_state *s = k->s;
     int made = 0;
     for (int j = 0; j < s->n_table && made < quota; j++) {
-        if (s->table[j].colour != k->mine || nn_piece_score(s, k->pr, j) <= 0 ||
+        if (s->table[j].colour != k->mine || nn_piece_score(s, k->pr, j) < 0 ||
             !threatened(k, j))
             continue;
         for (int i = 0; i < s->n_table && made < quota; i++) {
@@ -339,7 +354,7 @@ static void gen_prisoner_spots(cand_ctx *k, int quota)
         for (int j = 0; j < s->n_table && made < quota && made - before < 2; j++) {
             const nn_piece *q = &s->table[j];
             if (k->may_lie[c] && q->colour == c && nn_piece_score(s, k->pr, j) >= 0)
-                made += aim_tries(k, j, kind, 3);
+                made += aim_tries(k, j, kind, 3, false);
             if (q->lying && (q->colour == c || (q->colour == k->mine && q->size >= z))) {
                 double far = q->target >= 0 ? q->hit_t : 600.0;
                 made += put_in_ray(k, q, far * (0.2 + 0.3 * unit(k)), kind);
