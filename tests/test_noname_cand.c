@@ -75,24 +75,25 @@ static bool blue_upright_in_ray(const pips_game *g, const void *s, pips_move m, 
 
 static const char *const SMALL_LIST[] = {"candidates=8"};
 
-static pips_game *game_with(int small)
+/* The check at candidates=8 and at the default, from the position text. */
+static void check_listed(const char *pos, cand_test want, unsigned id, const char *what)
 {
-    return small ? nt_game(SMALL_LIST, 1) : nt_game(NULL, 0);
+    for (int small = 0; small < 2; small++) {
+        pips_game *g = small ? nt_game(SMALL_LIST, 1) : nt_game(NULL, 0);
+        void *s = nt_load(g, pos);
+        expect_in_every_list(g, s, want, &id, what);
+        pips_state_free(g, s);
+        pips_game_free(g);
+    }
 }
 
 /* A lone blue small in the middle: any red attacker laid at it takes it. */
 static void test_capture_of_a_small_is_listed(void **st)
 {
     (void)st;
-    for (int small = 0; small < 2; small++) {
-        pips_game *g = game_with(small);
-        void *s = nt_load(g, "seats r,b turn 10 to r passes 0 pads r:rS5,rM5,rL5 b:bS4 "
-                             "table " RING "#9 bS@300.0,300.0/U");
-        unsigned victim = 9;
-        expect_in_every_list(g, s, captures_id, &victim, "capture of #9");
-        pips_state_free(g, s);
-        pips_game_free(g);
-    }
+    check_listed("seats r,b turn 10 to r passes 0 pads r:rS5,rM5,rL5 b:bS4 "
+                 "table " RING "#9 bS@300.0,300.0/U",
+                 captures_id, 9, "capture of #9");
 }
 
 /* E2: a blue large with one red large already aimed at it falls to a second
@@ -100,33 +101,20 @@ static void test_capture_of_a_small_is_listed(void **st)
 static void test_second_attacker_capture_is_listed(void **st)
 {
     (void)st;
-    for (int small = 0; small < 2; small++) {
-        pips_game *g = game_with(small);
-        void *s = nt_load(g, "seats r,b turn 11 to r passes 0 pads r:rS5,rM5,rL4 b:bS5 "
-                             "table " RING "#9 bL@300.0,300.0/U #10 rL@250.0,300.0>0.0");
-        unsigned victim = 9;
-        expect_in_every_list(g, s, captures_id, &victim, "capture of #9");
-        pips_state_free(g, s);
-        pips_game_free(g);
-    }
+    check_listed("seats r,b turn 11 to r passes 0 pads r:rS5,rM5,rL4 b:bS5 "
+                 "table " RING "#9 bL@300.0,300.0/U #10 rL@250.0,300.0>0.0",
+                 captures_id, 9, "capture of #9");
 }
 
-/* A free red large with one blue medium aimed at it: a second blue attacker
- * of any size would capture it (2 + 1 >= 3, two attackers: E2 met), so a
- * block across #10's ray must be listed. */
+/* A free red large (blue 2 < 3) with one blue medium aimed at it: a second
+ * blue attacker of any size would capture it (2 + 1 >= 3, two attackers: E2
+ * met), so a block across #10's ray must be listed. */
 static void test_defence_of_a_threatened_piece_is_listed(void **st)
 {
     (void)st;
-    for (int small = 0; small < 2; small++) {
-        pips_game *g = game_with(small);
-        void *s = nt_load(g, "seats r,b turn 11 to r passes 0 pads r:rS5,rM5,rL4,bS1 b:bS4 "
-                             "table " RING "#9 rL@300.0,300.0/U #10 bM@200.0,300.0>0.0");
-        assert_int_equal(nt_score(g, s, 0), 3); /* #9 is free: 2 < 3 */
-        unsigned attacker = 10;
-        expect_in_every_list(g, s, redirects_id, &attacker, "block of #10");
-        pips_state_free(g, s);
-        pips_game_free(g);
-    }
+    check_listed("seats r,b turn 11 to r passes 0 pads r:rS5,rM5,rL4,bS1 b:bS4 "
+                 "table " RING "#9 rL@300.0,300.0/U #10 bM@200.0,300.0>0.0",
+                 redirects_id, 10, "block of #10");
 }
 
 /* Red holds one blue large, which must stand (NON §7): standing it in the
@@ -134,15 +122,9 @@ static void test_defence_of_a_threatened_piece_is_listed(void **st)
 static void test_prisoner_spot_in_own_colour_ray_is_listed(void **st)
 {
     (void)st;
-    for (int small = 0; small < 2; small++) {
-        pips_game *g = game_with(small);
-        void *s = nt_load(g, "seats r,b turn 10 to r passes 0 pads r:rS5,bL1 b:bS5 "
-                             "table " RING "#9 bM@150.0,400.0>0.0");
-        unsigned attacker = 9;
-        expect_in_every_list(g, s, blue_upright_in_ray, &attacker, "prisoner in #9's ray");
-        pips_state_free(g, s);
-        pips_game_free(g);
-    }
+    check_listed("seats r,b turn 10 to r passes 0 pads r:rS5,bL1 b:bS5 "
+                 "table " RING "#9 bM@150.0,400.0>0.0",
+                 blue_upright_in_ray, 9, "prisoner in #9's ray");
 }
 
 /* The order hook puts the capture of the small ahead of a quiet defender. */
