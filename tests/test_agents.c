@@ -64,6 +64,8 @@ static void test_bad_specs(void **unused)
         {":x", "expected KIND"},
         {"mcts:threads=65", "threads='65'"},
         {"mcts:playout=greedy", "playout='greedy' must be policy or uniform"},
+        {"mcts:widen=1.5", "widen='1.5'"},
+        {"mcts:widen=0.5,widen_base=0.5", "widen_base='0.5'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pips_error err;
@@ -114,6 +116,9 @@ static void test_spec_normalised(void **unused)
         {"mcts:iters=50,c=0.7,reuse=0", "mcts:iters=50,c=0.7,reuse=0"},
         {"mcts:iters=50,playout=uniform", "mcts:iters=50,playout=uniform"},
         {"mcts:iters=50,playout=policy", "mcts:iters=50"},
+        {"mcts:iters=50,widen=0.5", "mcts:iters=50,widen=0.5"},
+        {"mcts:iters=50,widen=0.5,widen_base=4", "mcts:iters=50,widen=0.5,widen_base=4"},
+        {"mcts:iters=50,widen_base=4", "mcts:iters=50"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pips_error err;
@@ -485,7 +490,7 @@ static bool wins_within(const pips_game *g, const void *state, int plies)
 
 static const char *const searchers[] = {"alphabeta:depth=5", "alphabeta:time=0.5",
                                         "mcts:iters=20000", "mcts:iters=20000,threads=2",
-                                        "expectimax:depth=3"};
+                                        "mcts:iters=20000,widen=0.5", "expectimax:depth=3"};
 
 /* TTD-R5: a line of three cells counting as one size wins at once. */
 static void test_win_in_one(void **unused)

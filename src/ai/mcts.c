@@ -21,6 +21,11 @@
  * Tree reuse: after pips_agent_observe the subtree under the played move is
  * kept (copied into a fresh arena) when the next search starts there.
  * Budget: iters=N or time=T (the clock is read on every pass).
+ * Progressive widening (widen=A, widen_base=K; for games with many or
+ * sampled moves): a decision node with n visits considers only its first
+ * ceil(K * (n+1)^A) children, which are sorted best first by the game's
+ * order_moves hook (when it has one), so the search spends its passes on
+ * the moves the game ranks highest and admits more as the node earns visits.
  */
 #include <math.h>
 #include <pthread.h>
@@ -61,6 +66,7 @@ typedef struct mtree {
     bool eval_leaves; /* value new leaves with the evaluate hook, not a playout */
     bool ordered;     /* try unvisited children in the order_moves hook's order */
     bool uniform;     /* uniform playouts, not the game's playout policy */
+    double widen, widen_base; /* progressive widening exponent (0 = off) and base */
     int *order;       /* max_moves scores for ordering */
     uint64_t passes;
 } mtree;
@@ -75,6 +81,7 @@ typedef struct mcts_impl {
     bool eval_leaves;
     bool ordered;
     bool uniform;
+    double widen, widen_base;
     mtree trees[MCTS_MAX_THREADS];
     pips_move_eval *evals; /* 2 * max_moves */
     double *proven;        /* per merged move: its proven value, or -1 */
@@ -140,7 +147,7 @@ static bool expand(mtree *t, uint32_t node, const void *state)
             t->moves[i - 1] = t->moves[j];
             t->moves[j] = m;
         }
-    if (who >= 0 && t->ordered && g->def->order_moves && n > 1) {
+    if (who >= 0 && (t->ordered || t->widen > 0) && g->def->order_moves && n > 1) {
         /* the hook's order first (stable over the shuffle): unvisited children
          * are tried in this order */
         g->def->order_moves(g, state, t->moves, n, t->order);
@@ -182,6 +189,11 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
+    if (t->widen > 0) {
+        double k = ceil(t->widen_base * pow((double)nd->visits + 1, t->widen));
+        if (k < n)
+            n = k < 1 ? 1 : (uint32_t)k;
+    }
     double log_n = log((double)(nd->visits > 0 ? nd->visits : 1));
     double best = -1;
     uint32_t pick = first;
@@ -576,6 +588,8 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->eval_leaves = mi->eval_leaves;
     t->ordered = mi->ordered;
     t->uniform = mi->uniform;
+    t->widen = mi->widen;
+    t->widen_base = mi->widen_base;
     t->order = pips_calloc(al, t->max_moves, sizeof *t->order);
     t->root_state = pips_calloc(al, 1, t->state_size);
     t->work = pips_calloc(al, 1, t->state_size);
@@ -595,7 +609,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
-    double time = 0, c = 1.0;
+    double time = 0, c = 1.0, widen = 0, widen_base = 2;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
     const char *p = params;
@@ -609,6 +623,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, MCTS_MAX_THREADS, &threads, err);
         else if (!strcmp(key, "c"))
             ok = agent_param_double("mcts", key, value, 0, 100, &c, err);
+        else if (!strcmp(key, "widen"))
+            ok = agent_param_double("mcts", key, value, 0, 1, &widen, err);
+        else if (!strcmp(key, "widen_base"))
+            ok = agent_param_double("mcts", key, value, 1, 1000, &widen_base, err);
         else if (!strcmp(key, "nodes"))
             ok = agent_param_long("mcts", key, value, 1000, 2000000000L, &max_nodes, err);
         else if (!strcmp(key, "reuse"))
@@ -639,7 +657,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, nodes, reuse)",
+                             "playout, order, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -665,6 +683,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->eval_leaves = leaf == 1;
     mi->ordered = ordered != 0;
     mi->uniform = uniform;
+    mi->widen = widen;
+    mi->widen_base = widen_base;
     for (int k = 0; k < mi->threads; k++)
         if (!tree_init(&mi->trees[k], g, mi))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
@@ -685,6 +705,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "threads=%ld,", threads);
     if (c != 1.0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "c=%g,", c);
+    if (widen > 0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "widen=%g,", widen);
+    if (widen > 0 && widen_base != 2)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "widen_base=%g,",
+                        widen_base);
     if (max_nodes != 4000000)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
     if (!reuse)
