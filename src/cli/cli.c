@@ -11,6 +11,19 @@
 #include <string.h>
 #include <unistd.h>
 
+int cli_parse_double(const char *prog, const char *flag, const char *text, double lo, double hi,
+                     const char *expected, double *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (*text && !*end && v >= lo && v <= hi) {
+        *out = v;
+        return 1;
+    }
+    fprintf(stderr, "%s: %s '%s': expected %s\n", prog, flag, text, expected);
+    return 0;
+}
+
 int cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)

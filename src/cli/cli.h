@@ -38,6 +38,11 @@ int cli_take_name(const char *prog, const char *arg, const char **name);
  * 0 when it is not one. */
 int cli_parse_long(const char *prog, const char *flag, const char *text, long lo, long hi,
                    long *out);
+/* Reads a number given to flag into *out when lo <= it <= hi (an open
+ * bound: pass nextafter of it); otherwise prints "flag 'text': expected
+ * EXPECTED" and returns 0. */
+int cli_parse_double(const char *prog, const char *flag, const char *text, double lo, double hi,
+                     const char *expected, double *out);
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);
 /* Reads a --seed value (a whole number >= 0) into *seed; prints the error

@@ -3,6 +3,7 @@
  * over the library's rules text, exact solver and the fixed benchmark
  * workload (perft plus seeded random playouts per game).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,12 +111,13 @@ int cli_solve(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(argv[i], "--time")) {
-            char *end = NULL;
-            seconds = has_value ? strtod(argv[++i], &end) : 0;
-            if (!end || *end || !(seconds > 0)) {
+            if (!has_value) {
                 fprintf(stderr, "%s: --time needs a number of seconds > 0\n", prog);
                 return 2;
             }
+            if (!cli_parse_double(prog, "--time", argv[++i], nextafter(0, 1), HUGE_VAL,
+                                  "a number of seconds > 0", &seconds))
+                return 2;
         } else if (!strcmp(argv[i], "--state") && has_value) {
             state_text = argv[++i];
         } else if (!strcmp(argv[i], "--record") && has_value) {

@@ -50,14 +50,9 @@ int cli_ladder(int argc, char **argv)
             if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
         } else if (!strcmp(a, "--prior") && has_value) {
-            char *end;
-            const char *t = argv[++i];
-            prior = strtod(t, &end);
-            if (!*t || *end || !(prior >= 0 && prior <= 1000)) {
-                fprintf(stderr, "%s: --prior '%s': expected a number of games in 0..1000\n",
-                        prog, t);
+            if (!cli_parse_double(prog, a, argv[++i], 0, 1000, "a number of games in 0..1000",
+                                  &prior))
                 return 2;
-            }
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
         } else if (!cli_take_name(prog, a, &name)) {

@@ -5,6 +5,7 @@
  * left, goes to stderr, and only when stderr is a terminal. The report
  * records this command line and the build's version.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,14 +140,9 @@ int cli_playtest(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(a, "--exact-seconds") && has_value) {
-            char *end;
-            const char *t = argv[++i];
-            exact_seconds = strtod(t, &end);
-            if (!*t || *end || !(exact_seconds >= 0 && exact_seconds <= 86400)) {
-                fprintf(stderr, "%s: --exact-seconds '%s': expected seconds from 0 (off) to "
-                                "86400\n", prog, t);
+            if (!cli_parse_double(prog, a, argv[++i], 0, 86400,
+                                  "seconds from 0 (off) to 86400", &exact_seconds))
                 return 2;
-            }
         } else if (!strcmp(a, "--exact-mb") && has_value) {
             if (!cli_parse_long(prog, a, argv[++i], 1, 1L << 20, &exact_mb))
                 return 2;
@@ -157,14 +153,9 @@ int cli_playtest(int argc, char **argv)
             if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
         } else if (!strcmp(a, "--threshold") && has_value) {
-            char *end;
-            const char *t = argv[++i];
-            threshold = strtod(t, &end);
-            if (!*t || *end || !(threshold > 0.5 && threshold < 1)) {
-                fprintf(stderr, "%s: --threshold '%s': expected a number between 0.5 and 1\n",
-                        prog, t);
+            if (!cli_parse_double(prog, a, argv[++i], nextafter(0.5, 1), nextafter(1, 0),
+                                  "a number between 0.5 and 1", &threshold))
                 return 2;
-            }
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
         } else if (!strcmp(a, "--fixed-seats")) {
