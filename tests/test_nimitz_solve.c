@@ -1,8 +1,9 @@
 /*
  * test_nimitz_solve.c — the exact Nimitz solver (def->solve) against a
  * plain minimax over the public interface (no table, no symmetry), in
- * normal and misere play (NIM-R5), with one and two threads; and its
- * refusal for 3+ players.
+ * normal and misere play (NIM-R5), with one and two threads; its refusal
+ * for 3+ players; the coaster's book; and a solve that settles a position
+ * but not its moves.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -265,6 +266,128 @@ static void test_each_move_matches_minimax(void **st)
     pips_game_free(g);
 }
 
+/* How many legal moves of s lead to a live position the book holds as lost
+ * for the player to move there. */
+static size_t book_winning_moves(const pips_game *g, const unsigned char *s)
+{
+    size_t cap = pips_max_moves(g), wins = 0;
+    pips_move *moves = calloc(cap, sizeof *moves);
+    unsigned char *c = calloc(1, g->def->state_size);
+    size_t n = g->def->legal_moves(g, s, moves);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(c, s, g->def->state_size);
+        g->def->apply(g, c, moves[i]);
+        pips_value v = PIPS_WIN;
+        if (g->def->known_value(g, c, &v))
+            assert_int_equal(v, PIPS_LOSS);
+        wins += v == PIPS_LOSS;
+    }
+    free(moves);
+    free(c);
+    return wins;
+}
+
+/* The coaster's book (scripts/nimitz-book.sh). From the start it knows every
+ * winning first move: the 200 medium pieces on a corner or an edge (normal
+ * play), the 100 large pieces on a corner (misere). After a first move it
+ * knows a winning reply exactly when that first move loses; as a lost
+ * position has no lost child, the two never overlap. First moves stand for
+ * their classes (size and corner, edge or centre; colours and orientations
+ * rename), each through two of its images, so every entry is replayed. Other
+ * games and later positions are not in it. */
+static void test_book(void **st)
+{
+    (void)st;
+    static const char *const sizes = "SML", *const cells[][2] = {
+        {"a1", "c3"}, {"a2", "b3"}, {"b2", "b2"}};
+    static const char *const colour_orient[2] = {"r%c@%s:N", "o%c@%s:U"};
+    for (int misere = 0; misere <= 1; misere++) {
+        pips_game *g = make_game(misere ? "misere=true" : "misere=false");
+        unsigned char *start = calloc(1, g->def->state_size);
+        unsigned char *s = calloc(1, g->def->state_size);
+        g->def->initial(g, start);
+        pips_value v;
+        assert_false(g->def->known_value(g, start, &v));
+        assert_int_equal(book_winning_moves(g, start), misere ? 100 : 200);
+        for (int z = 0; z < 3; z++)
+            for (int c = 0; c < 3; c++)
+                for (int image = 0; image < 2; image++) {
+                    char text[16];
+                    pips_error err;
+                    snprintf(text, sizeof text, colour_orient[image], sizes[z], cells[c][image]);
+                    memcpy(s, start, g->def->state_size);
+                    assert_true(pips_play_text(g, s, text, &err));
+                    bool first_wins = misere ? z == 2 && c == 0 : z == 1 && c < 2;
+                    bool lost = g->def->known_value(g, s, &v);
+                    if (lost != first_wins)
+                        fail_msg("misere=%d %s: book says %s", misere, text,
+                                 lost ? "lost" : "nothing");
+                    size_t replies = book_winning_moves(g, s);
+                    if ((replies > 0) == first_wins)
+                        fail_msg("misere=%d %s: %zu winning replies in the book", misere, text,
+                                 replies);
+                }
+        free(start);
+        free(s);
+        pips_game_free(g);
+    }
+    /* the book is the coaster's alone */
+    static const char *const others[] = {"colors=4", "tree_orientation=free", "board=3x4",
+                                         "players=3"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        pips_game *g = make_game(others[i]);
+        unsigned char *s = calloc(1, g->def->state_size);
+        pips_error err;
+        g->def->initial(g, s);
+        assert_true(pips_play_text(g, s, "rM@a1:N", &err));
+        pips_value v;
+        assert_false(g->def->known_value(g, s, &v));
+        free(s);
+        pips_game_free(g);
+    }
+}
+
+/* When the budget runs out after the position itself is solved but before
+ * all its moves are, the call fails and says so, but keeps the value and,
+ * for a win, a winning move (the oracle plays it). Node budgets on one
+ * thread make this exact. */
+static void test_value_without_moves(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("board=3x3 colors=4");
+    size_t cap = pips_max_moves(g);
+    pips_move *moves = calloc(cap, sizeof *moves);
+    pips_value *values = calloc(cap, sizeof *values);
+    unsigned char *s = calloc(1, g->def->state_size);
+    g->def->initial(g, s);
+    pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
+    pips_solve_result alone, res;
+    pips_error err;
+    assert_true(pips_solve_position(g, s, &so, &alone, &err));
+    assert_int_equal(alone.value, PIPS_WIN);
+    assert_false(alone.value_known);
+    so.max_nodes = alone.nodes + alone.nodes / 4;
+    so.moves = moves;
+    so.move_values = values;
+    assert_false(pips_solve_moves(g, s, &so, &res, &err));
+    assert_int_equal(err.code, PIPS_ERR_LIMIT);
+    assert_true(res.value_known);
+    assert_int_equal(res.value, PIPS_WIN);
+    assert_int_equal(res.n_moves, 0);
+    /* the move it keeps wins: the opponent's position after it is lost */
+    assert_true(pips_check_move(g, s, res.best_move, &err));
+    g->def->apply(g, s, res.best_move);
+    so.max_nodes = 0;
+    so.moves = NULL;
+    so.move_values = NULL;
+    assert_true(pips_solve_position(g, s, &so, &alone, &err));
+    assert_int_equal(alone.value, PIPS_LOSS);
+    free(moves);
+    free(values);
+    free(s);
+    pips_game_free(g);
+}
+
 /* The solver refuses the options' game at once, saying why. */
 static void expect_unsupported(const char *opts, const char *msg_part)
 {
@@ -304,6 +427,8 @@ int main(void)
         cmocka_unit_test(test_turned_layouts_agree),
         cmocka_unit_test(test_each_move_matches_minimax),
         cmocka_unit_test(test_refuses_more_players),
+        cmocka_unit_test(test_book),
+        cmocka_unit_test(test_value_without_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  * the position (it never loses Tic Tac Doh!, a solved draw, to MCTS; it wins
  * Nimitz 3x3 colors=3, a proven first-player win, as the first player),
  * the fallback to the game's search when the budget runs out (and the note
- * saying so), and its parameters. Budgets are in positions (nodes), so the
+ * saying so), the coaster's book of solved positions, and its parameters. Budgets are in positions (nodes), so the
  * games are the same on every machine.
  */
 #include <setjmp.h>
@@ -92,7 +92,7 @@ static void test_fallback_and_note(void **st)
     (void)st;
     pips_game *g = make_game("nimitz", NULL, 0);
     pips_error err;
-    pips_agent *a = pips_agent_new(g, "oracle:positions=2000,fallback=greedy", 1, &err);
+    pips_agent *a = pips_agent_new(g, "oracle:positions=2000,book=0,fallback=greedy", 1, &err);
     assert_non_null(a);
     void *s = pips_state_new(g, &err);
     g->def->initial(g, s);
@@ -122,13 +122,71 @@ static void test_fallback_and_note(void **st)
     pips_game_free(g);
 }
 
+/* The seat's move as text. */
+static void move_text(const pips_game *g, const void *s, pips_move m, char *buf)
+{
+    g->def->move_to_text(g, s, m, buf);
+}
+
+/* The coaster's book (scripts/nimitz-book.sh): from the start the oracle
+ * plays a winning first move found there without searching, a medium piece
+ * on a corner or an edge in normal play and a large one on a corner in
+ * misere; after a losing first move it answers with a reply the book holds
+ * as winning. book=0 searches (and here, on a tiny budget, falls back). */
+static void test_book_coaster(void **st)
+{
+    (void)st;
+    for (int misere = 0; misere <= 1; misere++) {
+        static const char *const kv[2][1] = {{"misere=false"}, {"misere=true"}};
+        pips_game *g = make_game("nimitz", kv[misere], 1);
+        pips_error err;
+        void *s = pips_state_new(g, &err);
+        void *c = pips_state_new(g, &err);
+        for (uint64_t seed = 1; seed <= 12; seed++) {
+            pips_agent *a = pips_agent_new(g, "oracle:positions=2000,fallback=greedy", seed, &err);
+            assert_non_null(a);
+            g->def->initial(g, s);
+            pips_move m;
+            char text[PIPS_MOVE_TEXT_MAX];
+            assert_true(pips_agent_choose(a, s, &m, &err));
+            move_text(g, s, m, text);
+            assert_non_null(strstr(pips_agent_note(a), "book"));
+            if (misere)
+                assert_true(text[1] == 'L' && strchr("ac", text[3]) && strchr("13", text[4]));
+            else
+                assert_true(text[1] == 'M' && strncmp(text + 3, "b2", 2) != 0);
+            /* a losing first move (a small piece in the centre, in both
+             * modes): the reply's position is one the book holds as lost */
+            assert_true(pips_play_text(g, s, seed % 2 ? "gS@b2:E" : "yS@b2:U", &err));
+            assert_true(pips_agent_choose(a, s, &m, &err));
+            assert_non_null(strstr(pips_agent_note(a), "book"));
+            memcpy(c, s, g->def->state_size);
+            g->def->apply(g, c, m);
+            pips_value v;
+            assert_true(g->def->known_value(g, c, &v));
+            assert_int_equal(v, PIPS_LOSS);
+            pips_agent_free(a);
+        }
+        pips_agent *a = pips_agent_new(g, "oracle:positions=2000,book=0,fallback=greedy", 1, &err);
+        g->def->initial(g, s);
+        pips_move m;
+        assert_true(pips_agent_choose(a, s, &m, &err));
+        assert_non_null(strstr(pips_agent_note(a), "not solved"));
+        pips_agent_free(a);
+        pips_state_free(g, s);
+        pips_state_free(g, c);
+        pips_game_free(g);
+    }
+}
+
 static void test_parameters(void **st)
 {
     (void)st;
     pips_game *g = make_game("tictacdoh", NULL, 0);
     pips_error err;
-    static const char *const bad[] = {"oracle:time=0", "oracle:speed=3", "oracle:fallback=max",
-                                      "oracle:fallback=oracle", "oracle:positions=x"};
+    static const char *const bad[] = {"oracle:time=0",          "oracle:speed=3",
+                                      "oracle:fallback=max",    "oracle:fallback=oracle",
+                                      "oracle:positions=x",     "oracle:book=2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_null(pips_agent_new(g, bad[i], 1, &err));
         assert_int_equal(err.code, PIPS_ERR_ARG);
@@ -137,6 +195,11 @@ static void test_parameters(void **st)
     assert_non_null(a);
     assert_string_equal(pips_agent_spec(a),
                         "oracle:positions=1000,table_mb=256,threads=1,fallback=hard");
+    pips_agent_free(a);
+    a = pips_agent_new(g, "oracle:positions=1000,book=0", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a),
+                        "oracle:positions=1000,table_mb=256,threads=1,book=0,fallback=hard");
     pips_agent_free(a);
     pips_game_free(g);
 }
@@ -147,6 +210,7 @@ int main(void)
         cmocka_unit_test(test_never_loses_tictacdoh),
         cmocka_unit_test(test_wins_nimitz_3x3_colors3),
         cmocka_unit_test(test_fallback_and_note),
+        cmocka_unit_test(test_book_coaster),
         cmocka_unit_test(test_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,6 +91,8 @@ typedef struct pips_game pips_game;
 typedef struct pips_game_def pips_game_def;
 typedef struct pips_solve_result pips_solve_result;
 typedef struct pips_solve_opts pips_solve_opts;
+/* An exact value for the player to move (solvers, books). */
+typedef enum pips_value { PIPS_LOSS = -1, PIPS_DRAW = 0, PIPS_WIN = 1 } pips_value;
 struct json_t; /* jansson's object type (pips/view.h) */
 
 /* The entry of key in def's option table, or NULL. */
@@ -243,6 +245,11 @@ struct pips_game_def {
      * generic solver is used. */
     bool (*solve)(const pips_game *g, const void *state, const pips_solve_opts *so,
                   pips_solve_result *res, pips_error *err);
+    /* Optional book of positions solved ahead of time: true with *v, the
+     * exact value for the player to move, when the book holds state (a live
+     * two-player position); false otherwise. Cheap: the oracle asks it of
+     * every child before it searches. NULL means no book. */
+    bool (*known_value)(const pips_game *g, const void *state, pips_value *v);
 };
 
 /* A configured game. Create with pips_game_new, free with pips_game_free. */
@@ -325,7 +332,6 @@ size_t pips_sample_equal(pips_rng *rng, size_t n);
 
 /* ---- exact solving ---------------------------------------------------------- */
 
-typedef enum pips_value { PIPS_LOSS = -1, PIPS_DRAW = 0, PIPS_WIN = 1 } pips_value;
 
 /* What a long solve reports now and then. */
 typedef struct pips_solve_progress {
@@ -357,6 +363,10 @@ struct pips_solve_result {
     size_t memory_bytes;    /* peak memory of the tables */
     size_t n_moves;         /* pips_solve_moves: moves written */
     pips_move best_move;    /* a winning move when value is PIPS_WIN, else PIPS_MOVE_NONE */
+    /* Set when a call failed on its budget after settling the position itself
+     * but not all its moves (pips_solve_moves, the Nimitz solver): value and
+     * best_move hold, n_moves is 0. */
+    bool value_known;
 };
 
 /* The memory budget a solve takes when opts->table_mb is 0: half the

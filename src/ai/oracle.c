@@ -3,11 +3,15 @@
  * settles the position within the agent's budget, the game's own best
  * search elsewhere.
  *
- * Spec: oracle[:time=S][,positions=N][,table_mb=M][,threads=T][,fallback=LEVEL]
+ * Spec: oracle[:time=S][,positions=N][,table_mb=M][,threads=T][,book=0|1]
+ *        [,fallback=LEVEL]
  * Two seats only (PIPS_ERR_UNSUPPORTED otherwise, as for alphabeta).
  *   time       seconds the solver may take per move (default 2)
  *   positions  nodes the solver may visit per move (default: no limit)
  *   table_mb   the solver's memory budget (default 256)
+ *   book       1 (default): first look the children up in the game's book of
+ *              solved positions (def->known_value), and play a winning one
+ *              found there without searching; 0: never
  *   fallback   the strength level (easy, medium, hard) or kind searched when
  *              the solver gives up (default hard)
  * The solver keeps its table from move to move (the generic solver's; a
@@ -16,7 +20,8 @@
  *
  * Choice: among the moves of the best exact value (win, else draw, else
  * loss) one is drawn with the agent's rng, so games vary but a seed
- * reproduces them; in a lost position the fallback picks among the losing
+ * reproduces them; where the position is solved as a win but its moves are
+ * not all settled in time, the solver's winning move; in a lost position the fallback picks among the losing
  * moves the one it likes (a practical chance against a fallible opponent).
  * Analysis gives exact values (1, 0.5, 0) when solved; otherwise the
  * fallback's ranking, and pips_agent_note says which.
@@ -35,6 +40,9 @@ typedef struct oracle {
     pips_value *values; /* max_moves */
     double seconds;
     uint64_t positions;
+    bool book;
+    void *child; /* state_size scratch for the book */
+    pips_move won; /* a winning move of a position solved without its moves, or none */
     char why_not[PIPS_ERROR_MAX]; /* why there is no solver, when there is none */
 } oracle;
 
@@ -46,6 +54,7 @@ static void oracle_destroy(pips_agent *a)
     pips_solver_free(o->solver);
     pips_agent_free(o->fallback);
     pips_free(a->game->alloc, o->values);
+    pips_free(a->game->alloc, o->child);
     pips_free(a->game->alloc, o);
     a->impl = NULL;
 }
@@ -62,9 +71,17 @@ static bool oracle_solve(pips_agent *a, const void *state, size_t *n, pips_value
                  pips_agent_spec(o->fallback));
         return false;
     }
+    o->won = PIPS_MOVE_NONE;
     if (!pips_solver_moves(o->solver, state, a->moves, o->values, &res, &err)) {
-        snprintf(a->note, sizeof a->note, "not solved (%s); %s chose", err.msg,
-                 pips_agent_spec(o->fallback));
+        if (res.value_known && res.value == PIPS_WIN && res.best_move != PIPS_MOVE_NONE) {
+            o->won = res.best_move;
+            snprintf(a->note, sizeof a->note, "solved: win, the solver's move (%s)", err.msg);
+            a->has_last_value = true;
+            a->last_value = 1.0;
+        } else {
+            snprintf(a->note, sizeof a->note, "not solved (%s); %s chose", err.msg,
+                     pips_agent_spec(o->fallback));
+        }
         return false;
     }
     *n = res.n_moves;
@@ -78,12 +95,49 @@ static bool oracle_solve(pips_agent *a, const void *state, size_t *n, pips_value
 
 static double value_score(pips_value v) { return v == PIPS_WIN ? 1.0 : v == PIPS_DRAW ? 0.5 : 0.0; }
 
+/* The moves whose children the game's book holds as lost for the player to
+ * move there, moved to the front of a->moves; returns how many. */
+static size_t book_wins(pips_agent *a, const void *state)
+{
+    oracle *o = a->impl;
+    const pips_game *g = a->game;
+    if (!o->book || !g->def->known_value || !o->child)
+        return 0;
+    size_t n = g->def->legal_moves(g, state, a->moves), wins = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(o->child, state, g->def->state_size);
+        g->def->apply(g, o->child, a->moves[i]);
+        pips_value v;
+        if (pips_to_move(g, o->child) >= 0 && g->def->known_value(g, o->child, &v) &&
+            v == PIPS_LOSS) {
+            pips_move m = a->moves[wins];
+            a->moves[wins++] = a->moves[i];
+            a->moves[i] = m;
+        }
+    }
+    return wins;
+}
+
 static bool oracle_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
     oracle *o = a->impl;
-    size_t n;
+    size_t n = book_wins(a, state);
     pips_value best;
-    if (!oracle_solve(a, state, &n, &best) || best == PIPS_LOSS)
+    if (n > 0) {
+        *out = a->moves[pips_rng_below(&a->rng, n)];
+        snprintf(a->note, sizeof a->note, "book: a win (%zu winning moves known)", n);
+        a->has_last_value = true;
+        a->last_value = 1.0;
+        return true;
+    }
+    if (!oracle_solve(a, state, &n, &best)) {
+        if (o->won != PIPS_MOVE_NONE) {
+            *out = o->won;
+            return true;
+        }
+        return pips_agent_choose(o->fallback, state, out, err);
+    }
+    if (best == PIPS_LOSS)
         return pips_agent_choose(o->fallback, state, out, err);
     size_t count = 0;
     for (size_t i = 0; i < n; i++)
@@ -121,7 +175,7 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
     double seconds = ORACLE_DEFAULT_SECONDS;
-    long positions = 0, table_mb = ORACLE_DEFAULT_TABLE_MB, threads = 1;
+    long positions = 0, table_mb = ORACLE_DEFAULT_TABLE_MB, threads = 1, book = 1;
     char fallback[AGENT_VALUE_MAX] = "hard";
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad, time_given = false;
@@ -138,6 +192,8 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("oracle", key, value, 1, 1L << 20, &table_mb, err);
         else if (!strcmp(key, "threads"))
             ok = agent_param_long("oracle", key, value, 1, 64, &threads, err);
+        else if (!strcmp(key, "book"))
+            ok = agent_param_long("oracle", key, value, 0, 1, &book, err);
         else if (!strcmp(key, "fallback")) {
             ok = strcmp(value, "max") != 0 && strncmp(value, "oracle", 6) != 0;
             if (!ok)
@@ -148,7 +204,7 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
         } else
             ok = pips_fail(err, PIPS_ERR_ARG,
                            "oracle: unknown parameter '%s' (time, positions, table_mb, threads, "
-                           "fallback)",
+                           "book, fallback)",
                            key);
         if (!ok)
             return false;
@@ -187,8 +243,11 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
         pips_error_prefix(err, "oracle fallback: ");
         return false;
     }
+    o->book = book != 0;
     o->values = pips_calloc(g->alloc, pips_max_moves(g), sizeof *o->values);
-    if (!o->values)
+    if (g->def->known_value && o->book)
+        o->child = pips_calloc(g->alloc, 1, g->def->state_size);
+    if (!o->values || (g->def->known_value && o->book && !o->child))
         return pips_fail(err, PIPS_ERR_NOMEM, "oracle: out of memory");
     a->choose = oracle_choose;
     a->analyze = oracle_analyze;
@@ -199,7 +258,7 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
         w = snprintf(a->spec, sizeof a->spec, "oracle:positions=%ld", positions);
     if (seconds > 0 && positions)
         w += snprintf(a->spec + w, sizeof a->spec - (size_t)w, ",positions=%ld", positions);
-    snprintf(a->spec + w, sizeof a->spec - (size_t)w, ",table_mb=%ld,threads=%ld,fallback=%s",
-             table_mb, threads, fallback);
+    snprintf(a->spec + w, sizeof a->spec - (size_t)w, ",table_mb=%ld,threads=%ld%s,fallback=%s",
+             table_mb, threads, book ? "" : ",book=0", fallback);
     return true;
 }

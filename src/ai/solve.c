@@ -272,6 +272,8 @@ static bool generic_supports(const pips_game *g, const void *state, pips_error *
 bool pips_solve_position(const pips_game *g, const void *state, const pips_solve_opts *so,
                          pips_solve_result *res, pips_error *err)
 {
+    memset(res, 0, sizeof *res);
+    res->best_move = PIPS_MOVE_NONE;
     if (!g->def->solve && !generic_supports(g, state, err))
         return false;
     if (pips_to_move(g, state) < 0)

@@ -95,11 +95,14 @@ int cli_solve(int argc, char **argv)
     size_t nopts = 0;
     long threads = 2, table_mb = 0, ply = -1;
     double seconds = 0;
+    bool best_only = false;
     for (int i = 1; i < argc; i++) {
         bool has_value = i + 1 < argc;
         if (!strcmp(argv[i], "--opt")) {
             if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
                 return 2;
+        } else if (!strcmp(argv[i], "--best")) {
+            best_only = true;
         } else if (!strcmp(argv[i], "--threads")) {
             if (!has_value || !pips_parse_int(argv[++i], 1, 64, &threads)) {
                 fprintf(stderr, "%s: --threads needs a number 1..64\n", prog);
@@ -135,11 +138,14 @@ int cli_solve(int argc, char **argv)
             name = argv[i];
         }
     }
-    if (!name || (state_text && record) || (!record) != (ply < 0)) {
+    if (!name || (state_text && record) || (!record) != (ply < 0) ||
+        (best_only && !state_text && !record)) {
         fprintf(stderr, "%s: %s\n", prog,
-                !name         ? "missing GAME"
+                !name                  ? "missing GAME"
                 : state_text && record ? "give --state or --record, not both"
-                                       : "--record FILE and --ply N go together");
+                : best_only && !state_text && !record
+                    ? "--best goes with --state or --record (from the start it is the default)"
+                    : "--record FILE and --ply N go together");
         cli_print_usage(stderr, cli_doc_find("solve"));
         return 2;
     }
@@ -194,7 +200,7 @@ int cli_solve(int argc, char **argv)
                   pips_to_move(g, state) == PIPS_OVER ? "the game is over: nothing to solve"
                                                       : "a chance event is due: not solvable");
     }
-    if (ok && from_start) {
+    if (ok && (from_start || best_only)) {
         ok = pips_solve_position(g, state, &so, &res, &err);
     } else if (ok) {
         ok = pips_solve_moves(g, state, &so, &res, &err);
@@ -208,15 +214,16 @@ int cli_solve(int argc, char **argv)
     } else {
         rc = 0;
         char text[PIPS_MOVE_TEXT_MAX];
-        if (from_start) {
+        if (from_start || best_only) {
+            const char *which = from_start ? "first move" : "move";
             printf("positions: %llu\nnodes: %llu\nmemory: %.1f MiB\ntime: %.2f s\n",
                    (unsigned long long)res.positions, (unsigned long long)res.nodes,
                    (double)res.memory_bytes / (1024.0 * 1024.0), res.seconds);
             if (res.value == PIPS_WIN && res.best_move != PIPS_MOVE_NONE) {
                 g->def->move_to_text(g, state, res.best_move, text);
-                printf("winning first move: %s\n", text);
+                printf("winning %s: %s\n", which, text);
             } else {
-                printf("no winning first move\n");
+                printf("no winning %s\n", which);
             }
         } else {
             fprintf(stderr, "%s: %llu positions, %.2f s\n", prog,

@@ -46,6 +46,22 @@ check "tictacdoh --state exits 0" $?
 grep -q -E ' (win|loss|draw)$' "$tmp/ttd.out" && tail -n 1 "$tmp/ttd.out" | grep -q -x -E 'win|loss|draw'
 check "tictacdoh --state: moves with values, the value last" $?
 
+# --best: the position alone and one winning move, which the every-move
+# listing agrees is a win; without a position it is refused
+"$PIPS" solve nimitz --record "$tmp/g.json" --ply 2 --best >"$tmp/best.out" 2>/dev/null
+check "--record --ply --best exits 0" $?
+[ "$(tail -n 1 "$tmp/best.out")" = "$last" ] && [ "$(grep -c '@' "$tmp/best.out")" -le 1 ]
+check "--best: the same value, no list of moves" $?
+if [ "$last" = win ]; then
+    best=$(sed -n 's/^winning move: //p' "$tmp/best.out")
+    grep -qx "$best win" "$tmp/rec.out"
+else
+    grep -qx 'no winning move' "$tmp/best.out"
+fi
+check "--best: its winning move is listed as a win (or none for a loss)" $?
+"$PIPS" solve nimitz --best >/dev/null 2>"$tmp/best.err"; [ $? -eq 2 ] && grep -q -- "--best goes with" "$tmp/best.err"
+check "--best without a position is refused" $?
+
 err=$("$PIPS" solve nimitz --opt board=3x3 --opt colors=4 --opt sets=2 --table-mb 1 2>&1 >/dev/null)
 rc=$?
 [ $rc -eq 3 ] && echo "$err" | grep -q "memory budget of 1 MB"

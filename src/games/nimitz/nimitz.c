@@ -1058,8 +1058,10 @@ const pips_game_def pips_nimitz_def = {
     .render = nim_render,
     .state_view = nim_state_view,
     .solve = nim_solve,
+    .known_value = nim_known_value,
     .evaluate = nim_evaluate,
-    /* measured ladder in docs/ai.md; hard and max are the oracle (2 seats) */
-    .levels = {"random", "greedy", "oracle:time=1,table_mb=64,fallback=greedy",
+    /* measured ladder in docs/ai.md; hard and max are the oracle (2 seats),
+     * max alone with the coaster's book */
+    .levels = {"random", "greedy", "oracle:time=1,table_mb=64,book=0,fallback=greedy",
                "oracle:time=4,threads=2,fallback=greedy"},
 };

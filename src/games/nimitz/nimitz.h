@@ -155,6 +155,8 @@ void nim_unplace(const nim_config *cf, nim_state *s, pips_move m);
 
 bool nim_solve(const pips_game *g, const void *state, const pips_solve_opts *so,
                pips_solve_result *res, pips_error *err);
+/* def->known_value: the coaster's book (nimitz_book.inc). */
+bool nim_known_value(const pips_game *g, const void *state, pips_value *v);
 void nim_bench_extra(const pips_game *g, pips_str *out);
 bool nim_state_view(const pips_game *g, const void *state, struct json_t *view); /* nimitz_view.c */
 /* The agents' evaluation hook (nimitz_eval.c). */
