@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -819,9 +820,73 @@ static uint64_t expectimax_nodes(const pips_game *g, const void *s, const char *
     return total;
 }
 
+/* Two-seat expectimax prunes (alpha-beta and Star1 on seat 0's score):
+ * on Ziggurat positions reached by random play, its analysis gives every
+ * move exactly the full search's value, its choice has the full search's
+ * best value, and it visits fewer nodes. */
+static void test_expectimax_pruning_is_exact(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    static const char *const kv[] = {"players=2"};
+    pips_game *g = pips_game_new("ziggurat", kv, 1, NULL, &err);
+    assert_non_null(g);
+    pips_agent *full = pips_agent_new(g, "expectimax:depth=2,prune=0", 1, &err);
+    pips_agent *cut = pips_agent_new(g, "expectimax:depth=2", 1, &err);
+    assert_non_null(full);
+    assert_non_null(cut);
+    assert_string_equal(pips_agent_spec(full), "expectimax:depth=2,prune=0");
+    size_t cap = pips_max_moves(g);
+    pips_move *buf = calloc(cap, sizeof *buf);
+    pips_move_eval *ev_full = calloc(cap, sizeof *ev_full), *ev_cut = calloc(cap, sizeof *ev_cut);
+    void *s = pips_state_new(g, &err);
+    pips_rng rng;
+    pips_rng_seed(&rng, 11);
+    uint64_t nodes_full = 0, nodes_cut = 0;
+    int positions = 0;
+    while (positions < 12) {
+        g->def->initial(g, s);
+        int plies = 5 + (int)pips_rng_below(&rng, 50);
+        for (int i = 0; (i < plies || pips_to_move(g, s) == PIPS_CHANCE) &&
+                        pips_to_move(g, s) != PIPS_OVER;
+             i++) {
+            size_t n = pips_node_moves(g, s, &rng, buf, NULL);
+            g->def->apply(g, s, buf[pips_rng_below(&rng, n)]);
+        }
+        if (pips_to_move(g, s) < 0)
+            continue;
+        positions++;
+        size_t n = pips_agent_analyze(full, s, ev_full, cap, &err);
+        assert_int_equal(pips_agent_analyze(cut, s, ev_cut, cap, &err), n);
+        for (size_t i = 0; i < n; i++) {
+            size_t j = 0;
+            while (j < n && ev_cut[j].move != ev_full[i].move)
+                j++;
+            assert_true(j < n);
+            assert_true(fabs(ev_cut[j].value - ev_full[i].value) < 1e-9);
+            nodes_full += ev_full[i].visits;
+            nodes_cut += ev_cut[j].visits;
+        }
+        pips_move m;
+        assert_true(pips_agent_choose(cut, s, &m, &err));
+        for (size_t i = 0; i < n; i++)
+            if (ev_full[i].move == m)
+                assert_true(fabs(ev_full[i].value - ev_full[0].value) < 1e-9);
+    }
+    assert_true(nodes_cut < nodes_full);
+    free(buf);
+    free(ev_full);
+    free(ev_cut);
+    pips_state_free(g, s);
+    pips_agent_free(full);
+    pips_agent_free(cut);
+    pips_game_free(g);
+}
+
 /* expectimax's node cap: a cap between the sizes of the depth-2 and depth-3
  * searches gives exactly the depth-2 analysis (depth 3 is abandoned), and a
- * cap of the depth-3 size itself lets depth 3 finish. */
+ * cap of the depth-3 size itself lets depth 3 finish. Without pruning, so
+ * the sizes are the full trees'. */
 static void test_expectimax_node_cap(void **unused)
 {
     (void)unused;
@@ -829,11 +894,11 @@ static void test_expectimax_node_cap(void **unused)
     void *s = state_from(g, "0,0:L 1,0:M");
     pips_move_eval d2[128], d3[128], capped[128];
     size_t n2, n3, nc;
-    uint64_t nodes2 = expectimax_nodes(g, s, "expectimax:depth=2", d2, &n2);
-    uint64_t nodes3 = expectimax_nodes(g, s, "expectimax:depth=3", d3, &n3);
+    uint64_t nodes2 = expectimax_nodes(g, s, "expectimax:depth=2,prune=0", d2, &n2);
+    uint64_t nodes3 = expectimax_nodes(g, s, "expectimax:depth=3,prune=0", d3, &n3);
     assert_true(nodes2 >= 1000 && nodes3 > nodes2 + 2);
     char spec[64];
-    snprintf(spec, sizeof spec, "expectimax:depth=6,nodes=%llu",
+    snprintf(spec, sizeof spec, "expectimax:depth=6,nodes=%llu,prune=0",
              (unsigned long long)((nodes2 + nodes3) / 2));
     expectimax_nodes(g, s, spec, capped, &nc);
     assert_int_equal(nc, n2);
@@ -841,7 +906,7 @@ static void test_expectimax_node_cap(void **unused)
         assert_true(capped[i].move == d2[i].move);
         assert_true(capped[i].value == d2[i].value);
     }
-    snprintf(spec, sizeof spec, "expectimax:depth=3,nodes=%llu", (unsigned long long)nodes3);
+    snprintf(spec, sizeof spec, "expectimax:depth=3,nodes=%llu,prune=0", (unsigned long long)nodes3);
     expectimax_nodes(g, s, spec, capped, &nc);
     assert_int_equal(nc, n3);
     for (size_t i = 0; i < n3; i++) {
@@ -906,6 +971,7 @@ int main(void)
         cmocka_unit_test(test_mcts_tree_reuse),
         cmocka_unit_test(test_mcts_beats_random),
         cmocka_unit_test(test_expectimax_node_cap),
+        cmocka_unit_test(test_expectimax_pruning_is_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

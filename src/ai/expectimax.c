@@ -10,6 +10,16 @@
  * stops at the first depth that would pass N and the last finished depth
  * decides; depth 1 always finishes), which bounds the time of positions
  * with wide turns while staying deterministic, unlike a time budget.
+ *
+ * With two seats the search prunes (prune=1, the default): it follows seat
+ * 0's score (its return less the other's, mapped to [0, 1]; the same as its
+ * return where the returns sum to 1), alpha-beta at decision nodes and
+ * Ballard's Star1 at chance nodes, where the outcomes searched so far and
+ * the score's bounds 0 and 1 for the rest narrow each outcome's window and
+ * end the node once its average cannot leave the window. The move chosen
+ * and its value are the full search's (tests/test_agents.c compares them);
+ * analysis searches every root move with the full window, so its values are
+ * exact, and only the other moves' subtrees are cut.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +33,7 @@ typedef struct em_impl {
     int depth_limit;
     double time_limit;
     uint64_t node_limit; /* 0: none */
+    bool prune;          /* two seats: alpha-beta and Star1 on seat 0's score */
     int playouts;
     size_t max_moves, state_size;
     int np;
@@ -100,7 +111,130 @@ static bool em_value(pips_agent *a, const void *state, int depth, int ply, doubl
     return true;
 }
 
-static size_t em_search(pips_agent *a, const void *state, pips_error *err)
+/* Seat 0's score of a two-seat value vector: its return less the other's,
+ * in [0, 1]. */
+static double score_of(const double *v) { return 0.5 + 0.5 * (v[0] - v[1]); }
+
+/* em_value for two seats with pruning: *out is seat 0's score when it lies
+ * inside (alpha, beta), else a bound on the same side (fail-soft). */
+static bool em_value2(pips_agent *a, const void *state, int depth, int ply, double alpha,
+                      double beta, double *out)
+{
+    em_impl *em = a->impl;
+    const pips_game *g = a->game;
+    const pips_game_def *d = g->def;
+    double v[PIPS_MAX_PLAYERS];
+    em->nodes++;
+    if (em->time_limit > 0 && (em->nodes & 15) == 0 && pips_now() > em->deadline)
+        em->aborted = true;
+    if (em->node_cap && em->nodes > em->node_cap)
+        em->aborted = true;
+    if (em->aborted)
+        return false;
+    int who = d->to_move(g, state);
+    if (who == PIPS_OVER) {
+        d->returns(g, state, v);
+        *out = score_of(v);
+        return true;
+    }
+    pips_move *moves = em->moves + (size_t)ply * em->max_moves;
+    double *prob = em->prob + (size_t)ply * em->max_moves;
+    size_t n = (who >= 0 && depth <= 0) || ply >= EM_MAX_PLY
+                   ? 0
+                   : agent_search_moves(g, state, a->seed, moves, prob);
+    if (n == 0) {
+        em->horizon = true;
+        agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves, v);
+        *out = score_of(v);
+        return true;
+    }
+    unsigned char *child = em->states + (size_t)(ply + 1) * em->state_size;
+    double x;
+    if (who == PIPS_CHANCE) {
+        /* Star1: the outcomes not yet searched weigh `rest` and score 0..1 */
+        double sum = 0, rest = 0;
+        for (size_t i = 0; i < n; i++)
+            rest += prob[i];
+        for (size_t i = 0; i < n; i++) {
+            rest -= prob[i];
+            if (rest < 0)
+                rest = 0;
+            double lo = (alpha - sum - rest) / prob[i], hi = (beta - sum) / prob[i];
+            if (lo >= 1) { /* even a 1 here leaves the node at or below alpha */
+                *out = sum + prob[i] + rest;
+                return true;
+            }
+            if (hi <= 0) {
+                *out = sum;
+                return true;
+            }
+            memcpy(child, state, em->state_size);
+            d->apply(g, child, moves[i]);
+            if (!em_value2(a, child, depth, ply + 1, lo > 0 ? lo : 0, hi < 1 ? hi : 1, &x))
+                return false;
+            sum += prob[i] * x;
+            if (x <= lo) { /* fail low: at most alpha whatever the rest scores */
+                *out = sum + rest;
+                return true;
+            }
+            if (x >= hi) {
+                *out = sum;
+                return true;
+            }
+        }
+        *out = sum;
+        return true;
+    }
+    /* seat 0 raises the score, seat 1 lowers it */
+    double best = who == 0 ? -1 : 2;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(child, state, em->state_size);
+        d->apply(g, child, moves[i]);
+        if (who == 0) {
+            if (!em_value2(a, child, depth - 1, ply + 1, best > alpha ? best : alpha, beta, &x))
+                return false;
+            if (x > best)
+                best = x;
+            if (best >= beta)
+                break;
+        } else {
+            if (!em_value2(a, child, depth - 1, ply + 1, alpha, best < beta ? best : beta, &x))
+                return false;
+            if (x < best)
+                best = x;
+            if (best <= alpha)
+                break;
+        }
+    }
+    *out = best;
+    return true;
+}
+
+/* One root move's value for the mover me; with pruning, `bound` (the best
+ * value found so far, for me) narrows the window when `cut` is set. */
+static bool em_root_value(pips_agent *a, const void *child, int depth, int me, bool cut,
+                          double bound, double *value)
+{
+    em_impl *em = a->impl;
+    double v[PIPS_MAX_PLAYERS];
+    if (!em->prune) {
+        if (!em_value(a, child, depth, 0, v))
+            return false;
+        *value = v[me];
+        return true;
+    }
+    double alpha = 0, beta = 1, x;
+    if (cut && me == 0)
+        alpha = bound;
+    else if (cut)
+        beta = 1 - bound;
+    if (!em_value2(a, child, depth, 0, alpha, beta, &x))
+        return false;
+    *value = me == 0 ? x : 1 - x;
+    return true;
+}
+
+static size_t em_search(pips_agent *a, const void *state, bool exact_root, pips_error *err)
 {
     em_impl *em = a->impl;
     const pips_game *g = a->game;
@@ -116,21 +250,28 @@ static size_t em_search(pips_agent *a, const void *state, pips_error *err)
     for (size_t i = 0; i < n; i++)
         em->saved[i] = (pips_move_eval){a->moves[i], 0.5, 0, false};
     int limit = em->depth_limit ? em->depth_limit : EM_MAX_DEPTH;
-    double v[PIPS_MAX_PLAYERS];
     /* a pure depth budget needs only its last iteration */
     bool deepen = em->time_limit > 0 || em->node_limit > 0;
     for (int depth = deepen ? 1 : limit; depth <= limit; depth++) {
         em->node_cap = depth > 1 ? em->node_limit : 0;
         em->nodes = 0;
+        double best = -1;
         for (size_t i = 0; i < n; i++) {
             memcpy(em->states, state, em->state_size);
             g->def->apply(g, em->states, a->moves[i]);
             uint64_t before = em->nodes;
             em->horizon = false;
-            if (!em_value(a, em->states, depth - 1, 0, v))
+            double value;
+            if (!em_root_value(a, em->states, depth - 1, me, !exact_root && i > 0, best, &value))
                 break;
             /* a subtree seen to its ends is exact (the expected result) */
-            em->root[i] = (pips_move_eval){a->moves[i], v[me], em->nodes - before, !em->horizon};
+            em->root[i] = (pips_move_eval){a->moves[i], value, em->nodes - before, !em->horizon};
+            /* a later move cut off at the best so far is no better than it
+             * (its value is a bound): no visits, so a tie sorts it after */
+            if (value > best)
+                best = value;
+            else if (!exact_root && em->prune)
+                em->root[i].visits = 0, em->root[i].proven = false;
         }
         if (em->aborted)
             break;
@@ -145,7 +286,7 @@ static size_t em_search(pips_agent *a, const void *state, pips_error *err)
 static bool em_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
     em_impl *em = a->impl;
-    if (!em_search(a, state, err))
+    if (!em_search(a, state, false, err))
         return false;
     *out = em->saved[0].move;
     return true;
@@ -155,7 +296,7 @@ static size_t em_analyze(pips_agent *a, const void *state, pips_move_eval *out, 
                          pips_error *err)
 {
     em_impl *em = a->impl;
-    size_t n = em_search(a, state, err);
+    size_t n = em_search(a, state, true, err);
     if (n > max)
         n = max;
     memcpy(out, em->saved, n * sizeof *out);
@@ -181,7 +322,7 @@ static void em_destroy(pips_agent *a)
 bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long depth = 0, playouts = 4, nodes = 0;
+    long depth = 0, playouts = 4, nodes = 0, prune = 1;
     double time = 0;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
@@ -199,9 +340,13 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
         } else if (!strcmp(key, "playouts")) {
             if (!agent_param_long("expectimax", key, value, 1, 1000, &playouts, err))
                 return false;
+        } else if (!strcmp(key, "prune")) {
+            if (!agent_param_long("expectimax", key, value, 0, 1, &prune, err))
+                return false;
         } else {
             return pips_fail(err, PIPS_ERR_ARG,
-                             "expectimax: unknown parameter '%s' (depth, time, nodes, playouts)",
+                             "expectimax: unknown parameter '%s' (depth, time, nodes, playouts, "
+                             "prune)",
                              key);
         }
     }
@@ -218,6 +363,7 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
     em->depth_limit = (int)depth;
     em->time_limit = time;
     em->node_limit = (uint64_t)nodes;
+    em->prune = prune && pips_num_players(g) == 2;
     em->playouts = (int)playouts;
     em->max_moves = pips_max_moves(g);
     em->state_size = g->def->state_size;
@@ -241,6 +387,8 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
     if (nodes)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", nodes);
+    if (!prune && pips_num_players(g) == 2)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "prune=0,");
     if (playouts != 4 && !g->def->evaluate)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
     a->spec[len - 1] = '\0';
