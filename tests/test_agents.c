@@ -84,8 +84,47 @@ static void test_bad_specs(void **unused)
     pips_error err;
     assert_null(pips_agent_new(toy, "alphabeta:depth=2", 1, &err));
     assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.msg, "two-player game without chance"));
+    assert_non_null(strstr(err.msg, "without chance"));
     pips_game_free(toy);
+    pips_game_free(g);
+}
+
+/* With three seats alphabeta needs the paranoid reduction named: refused
+ * without it; with it, the third seat takes a line of three at once (TTD-R5)
+ * and says the move wins, and the spec reads back with it. */
+static void test_alphabeta_paranoid(void **unused)
+{
+    (void)unused;
+    static const char *const three[] = {"players=3"};
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", three, 1, NULL, &err);
+    assert_non_null(g);
+    assert_null(pips_agent_new(g, "alphabeta:depth=3", 1, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "paranoid=1"));
+    void *s = state_from(g, "0,0:L 1,0:L"); /* the third seat moves: an L beside wins */
+    int mover = pips_to_move(g, s);
+    assert_int_equal(mover, 2);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        pips_agent *a = pips_agent_new(g, "alphabeta:depth=3,paranoid=1,shuffle=1", seed, &err);
+        assert_non_null(a);
+        assert_string_equal(pips_agent_spec(a), "alphabeta:depth=3,shuffle=1,paranoid=1");
+        pips_move m;
+        assert_true(pips_agent_choose(a, s, &m, &err));
+        void *child = pips_state_new(g, &err);
+        memcpy(child, s, g->def->state_size);
+        g->def->apply(g, child, m);
+        double r[PIPS_MAX_PLAYERS];
+        assert_int_equal(pips_to_move(g, child), PIPS_OVER);
+        g->def->returns(g, child, r);
+        assert_true(r[mover] == 1.0);
+        double v;
+        assert_true(pips_agent_last_value(a, &v));
+        assert_true(v > 0.9);
+        pips_state_free(g, child);
+        pips_agent_free(a);
+    }
+    pips_state_free(g, s);
     pips_game_free(g);
 }
 
@@ -972,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_mcts_beats_random),
         cmocka_unit_test(test_expectimax_node_cap),
         cmocka_unit_test(test_expectimax_pruning_is_exact),
+        cmocka_unit_test(test_alphabeta_paranoid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

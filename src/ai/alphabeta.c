@@ -14,6 +14,12 @@
  * Moves are ordered: the table move first, then the order_moves hook.
  * A move where the same seat moves again is searched without negation.
  * Budget: depth=D, time=T (seconds, checked inside the search), or both.
+ *
+ * With three or more seats, paranoid=1 searches as if every other seat
+ * played against the seat to move at the root (Sturtevant and Korf's
+ * paranoid reduction): two sides, the root seat and the rest, and a score
+ * of the root seat's return less the best other return. The table key then
+ * holds the root seat, whose scores the entries are.
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +48,9 @@ typedef struct ab_impl {
     double time_limit; /* 0: none */
     int playouts;
     bool shuffle; /* root moves shuffled with the agent's rng before ordering */
+    bool paranoid; /* 3+ seats: the root seat against a coalition of the rest */
+    int np;
+    int root_seat; /* paranoid: the seat to move at the root of this search */
     size_t tt_size; /* power of two */
     tt_entry *tt;
     unsigned char *tt_states; /* tt_size * state_size */
@@ -143,6 +152,28 @@ static void order_moves(ab_impl *ab, const pips_game *g, const void *state, pips
             }
 }
 
+/* The side of a seat: with two seats the seat itself; paranoid, 0 for the
+ * root seat and 1 for every other. */
+static int side_of(const ab_impl *ab, int seat)
+{
+    return ab->paranoid ? seat != ab->root_seat : seat;
+}
+
+/* Returns (or leaf values) as a difference for persp's side: its return
+ * less the other's; paranoid, the root seat's less the best other seat's,
+ * negated for the coalition. */
+static double side_diff(const ab_impl *ab, const double *v, int persp)
+{
+    if (!ab->paranoid)
+        return v[persp] - v[1 - persp];
+    double other = 0;
+    for (int p = 0; p < ab->np; p++)
+        if (p != ab->root_seat && v[p] > other)
+            other = v[p];
+    double d = v[ab->root_seat] - other;
+    return side_of(ab, persp) == 0 ? d : -d;
+}
+
 static double negamax(pips_agent *a, const void *state, int persp, int depth, int ply,
                       double alpha, double beta)
 {
@@ -156,19 +187,21 @@ static double negamax(pips_agent *a, const void *state, int persp, int depth, in
     double v[PIPS_MAX_PLAYERS];
     if (who == PIPS_OVER) {
         d->returns(g, state, v);
-        double diff = v[persp] - v[1 - persp];
+        double diff = side_diff(ab, v, persp);
         if (fabs(diff) >= 0.999)
             return (diff > 0 ? 1 : -1) * (1.0 - AB_PLY_STEP * ply);
         return 0.9 * diff;
     }
-    if (who != persp)
+    if (side_of(ab, who) != side_of(ab, persp))
         return -negamax(a, state, who, depth, ply, -beta, -alpha);
     if (depth <= 0 || ply >= AB_MAX_DEPTH) {
         ab->hit_horizon = true;
         agent_leaf_values(g, state, &a->rng, ab->playouts, ab->scratch, ab->playout_moves, v);
-        return 0.8 * (v[persp] - v[1 - persp]);
+        return 0.8 * side_diff(ab, v, persp);
     }
     uint64_t key = d->hash(g, state);
+    if (ab->paranoid) /* the scores are the root seat's */
+        key ^= pips_mix64(0x5851F42D4C957F2Dull + (uint64_t)ab->root_seat);
     pips_move tt_move = PIPS_MOVE_NONE;
     double alpha0 = alpha;
     tt_entry *e = tt_probe(ab, g, state, key);
@@ -187,7 +220,7 @@ static double negamax(pips_agent *a, const void *state, int persp, int depth, in
     size_t n = agent_search_moves(g, state, a->seed, moves, NULL);
     if (n == 0) { /* a broken game; value the position rather than fail */
         agent_leaf_values(g, state, &a->rng, ab->playouts, ab->scratch, ab->playout_moves, v);
-        return 0.8 * (v[persp] - v[1 - persp]);
+        return 0.8 * side_diff(ab, v, persp);
     }
     order_moves(ab, g, state, moves, n, tt_move);
     unsigned char *child = ab->states + (size_t)(ply + 1) * ab->state_size;
@@ -261,6 +294,7 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
     ab->deadline = start + ab->time_limit * AGENT_TIME_SAFETY;
     ab->aborted = false;
     ab->nodes = 0;
+    ab->root_seat = g->def->to_move(g, state);
     size_t n = agent_search_moves(g, state, a->seed, a->moves, NULL);
     if (n == 0) {
         pips_fail(err, PIPS_ERR_ILLEGAL, "no legal move: the game is over");
@@ -351,13 +385,12 @@ static void ab_destroy(pips_agent *a)
 bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    if (pips_num_players(g) != 2 || (g->def->flags & PIPS_GAME_CHANCE))
+    if (g->def->flags & PIPS_GAME_CHANCE)
         return pips_fail(err, PIPS_ERR_UNSUPPORTED,
-                         "alphabeta needs a two-player game without chance; %s has %d "
-                         "players%s (use mcts or expectimax)",
-                         g->def->name, pips_num_players(g),
-                         (g->def->flags & PIPS_GAME_CHANCE) ? " and chance" : "");
-    long depth = 0, playouts = 4, tt_mb = 16, shuffle = 0;
+                         "alphabeta needs a game without chance; %s has chance (use mcts or "
+                         "expectimax)",
+                         g->def->name);
+    long depth = 0, playouts = 4, tt_mb = 16, shuffle = 0, paranoid = 0;
     double time = 0;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
@@ -378,15 +411,25 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
         } else if (!strcmp(key, "shuffle")) {
             if (!agent_param_long("alphabeta", key, value, 0, 1, &shuffle, err))
                 return false;
+        } else if (!strcmp(key, "paranoid")) {
+            if (!agent_param_long("alphabeta", key, value, 0, 1, &paranoid, err))
+                return false;
         } else {
             return pips_fail(err, PIPS_ERR_ARG,
                              "alphabeta: unknown parameter '%s' (depth, time, playouts, tt, "
-                             "shuffle)",
+                             "shuffle, paranoid)",
                              key);
         }
     }
     if (bad)
         return false;
+    /* with more seats a loss for one is no win for a single other: the
+     * search needs the paranoid reduction, asked for by name */
+    if (pips_num_players(g) != 2 && !paranoid)
+        return pips_fail(err, PIPS_ERR_UNSUPPORTED,
+                         "alphabeta needs two players or paranoid=1; %s has %d players (use "
+                         "mcts, expectimax or alphabeta:paranoid=1)",
+                         g->def->name, pips_num_players(g));
     if (!depth && time == 0)
         depth = 4;
     const pips_allocator *al = g->alloc;
@@ -399,6 +442,8 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
     ab->time_limit = time;
     ab->playouts = (int)playouts;
     ab->shuffle = shuffle != 0;
+    ab->np = pips_num_players(g);
+    ab->paranoid = paranoid && ab->np > 2;
     ab->max_moves = pips_max_moves(g);
     ab->state_size = g->def->state_size;
     size_t per_entry = sizeof(tt_entry) + ab->state_size;
@@ -430,6 +475,8 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "tt=%ld,", tt_mb);
     if (shuffle)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "shuffle=1,");
+    if (ab->paranoid)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "paranoid=1,");
     a->spec[len - 1] = '\0';
     return true;
 }

@@ -252,7 +252,7 @@ static bool read_seats(const json_t *seats, int n, const char **names, pips_erro
 
 /* ---- handlers ---- */
 
-/* The agent kinds that can play game g (some refuse a game: alphabeta
+/* The agent kinds that can play game g (some refuse a game: bare alphabeta
  * needs two players and no dice), with their normalised spec. */
 static json_t *agents_for(const pips_game *g)
 {
