@@ -54,8 +54,8 @@ test('lobby from the schema: fields, seats follow the player count, only playabl
   assert.equal(await page.getAttribute('#opt-queen', 'type'), 'checkbox');
   const offered = await page.$$eval('#seat-0 option', (l) => l.map((o) => o.value));
   assert.ok(!offered.includes('alphabeta') && offered.includes('mcts') && offered.includes('easy'), offered.join());
-  assert.match(await page.textContent('#levels-help'), /easy = greedy/);
-  assert.match(await page.textContent('#seat-1 option[value="hard"]'), /hard \(expectimax/);
+  assert.match(await page.textContent('#levels-help'), /easy = random/);
+  assert.match(await page.textContent('#seat-1 option[value="max"]'), /max \(expectimax/);
 
   const starts = [['icefrogs', 3], ['icefrogs', 4], ['icefrogs', 6], ['ziggurat', 2], ['noname', 3], ['noname', 8],
     ['nimitz', 3], ['nimitz', 6], ['tictacdoh', 3], ['tictacdoh', 4]];

@@ -2269,7 +2269,7 @@ const pips_game_def pips_ziggurat_def = {
     .playout_move = zig_playout_move,
     .evaluate = zig_evaluate,
     .order_moves = zig_order_moves,
-    /* measured ladder (docs/ai.md, "Ziggurat"): each rung >= 0.75 over the one below */
-    .levels = {"greedy", "mcts:iters=1000", "expectimax:depth=2,nodes=500000",
-               "expectimax:depth=3,nodes=8000000"},
+    /* measured ladder (docs/ai.md, "Ziggurat"): each rung >= 0.75 over the one below
+     * over 200 games; depth 3 is stronger still but too slow to measure so */
+    .levels = {"random", "greedy", "mcts:iters=1000", "expectimax:depth=2,nodes=500000"},
 };
