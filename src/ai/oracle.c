@@ -21,8 +21,9 @@
  * Choice: among the moves of the best exact value (win, else draw, else
  * loss) one is drawn with the agent's rng, so games vary but a seed
  * reproduces them; where the position is solved as a win but its moves are
- * not all settled in time, the solver's winning move; in a lost position the fallback picks among the losing
- * moves the one it likes (a practical chance against a fallible opponent).
+ * not all settled in time, the solver's winning move; in a lost position
+ * the fallback picks among the losing moves the one it likes (a practical
+ * chance against a fallible opponent).
  * Analysis gives exact values (1, 0.5, 0) when solved; otherwise the
  * fallback's ranking, and pips_agent_note says which.
  */
