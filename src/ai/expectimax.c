@@ -50,17 +50,23 @@ typedef struct em_impl {
     uint64_t nodes;
 } em_impl;
 
-static bool em_value(pips_agent *a, const void *state, int depth, int ply, double *out)
+/* Counts a node; false once the time or the node cap has run out. */
+static bool em_count_node(em_impl *em)
 {
-    em_impl *em = a->impl;
-    const pips_game *g = a->game;
-    const pips_game_def *d = g->def;
     em->nodes++;
     if (em->time_limit > 0 && (em->nodes & 15) == 0 && pips_now() > em->deadline)
         em->aborted = true;
     if (em->node_cap && em->nodes > em->node_cap)
         em->aborted = true;
-    if (em->aborted)
+    return !em->aborted;
+}
+
+static bool em_value(pips_agent *a, const void *state, int depth, int ply, double *out)
+{
+    em_impl *em = a->impl;
+    const pips_game *g = a->game;
+    const pips_game_def *d = g->def;
+    if (!em_count_node(em))
         return false;
     int who = d->to_move(g, state);
     if (who == PIPS_OVER) {
@@ -124,12 +130,7 @@ static bool em_value2(pips_agent *a, const void *state, int depth, int ply, doub
     const pips_game *g = a->game;
     const pips_game_def *d = g->def;
     double v[PIPS_MAX_PLAYERS];
-    em->nodes++;
-    if (em->time_limit > 0 && (em->nodes & 15) == 0 && pips_now() > em->deadline)
-        em->aborted = true;
-    if (em->node_cap && em->nodes > em->node_cap)
-        em->aborted = true;
-    if (em->aborted)
+    if (!em_count_node(em))
         return false;
     int who = d->to_move(g, state);
     if (who == PIPS_OVER) {
