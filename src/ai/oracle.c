@@ -67,12 +67,12 @@ static bool oracle_solve(pips_agent *a, const void *state, size_t *n, pips_value
     oracle *o = a->impl;
     pips_solve_result res;
     pips_error err;
+    o->won = PIPS_MOVE_NONE;
     if (!o->solver) {
         snprintf(a->note, sizeof a->note, "not solvable (%s); %s chose", o->why_not,
                  pips_agent_spec(o->fallback));
         return false;
     }
-    o->won = PIPS_MOVE_NONE;
     if (!pips_solver_moves(o->solver, state, a->moves, o->values, &res, &err)) {
         if (res.value_known && res.value == PIPS_WIN && res.best_move != PIPS_MOVE_NONE) {
             o->won = res.best_move;
