@@ -61,6 +61,26 @@ static bool em_count_node(em_impl *em)
     return !em->aborted;
 }
 
+/* The moves (with their probabilities at a chance node) of a live node at
+ * ply, written to the ply's rows; 0 at a leaf (the depth limit, the ply
+ * limit, or no moves), whose heuristic values then go to leaf. */
+static size_t em_expand(pips_agent *a, const void *state, int who, int depth, int ply,
+                        double *leaf)
+{
+    em_impl *em = a->impl;
+    const pips_game *g = a->game;
+    size_t n = 0;
+    if ((who < 0 || depth > 0) && ply < EM_MAX_PLY)
+        n = agent_search_moves(g, state, a->seed, em->moves + (size_t)ply * em->max_moves,
+                               em->prob + (size_t)ply * em->max_moves);
+    if (n == 0) {
+        em->horizon = true;
+        agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves,
+                          leaf);
+    }
+    return n;
+}
+
 static bool em_value(pips_agent *a, const void *state, int depth, int ply, double *out)
 {
     em_impl *em = a->impl;
@@ -73,21 +93,11 @@ static bool em_value(pips_agent *a, const void *state, int depth, int ply, doubl
         d->returns(g, state, out);
         return true;
     }
-    if ((who >= 0 && depth <= 0) || ply >= EM_MAX_PLY) {
-        em->horizon = true;
-        agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves,
-                          out);
+    size_t n = em_expand(a, state, who, depth, ply, out);
+    if (n == 0)
         return true;
-    }
     pips_move *moves = em->moves + (size_t)ply * em->max_moves;
     double *prob = em->prob + (size_t)ply * em->max_moves;
-    size_t n = agent_search_moves(g, state, a->seed, moves, prob);
-    if (n == 0) {
-        em->horizon = true;
-        agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves,
-                          out);
-        return true;
-    }
     unsigned char *child = em->states + (size_t)(ply + 1) * em->state_size;
     double v[PIPS_MAX_PLAYERS];
     if (who == PIPS_CHANCE) {
@@ -138,17 +148,13 @@ static bool em_value2(pips_agent *a, const void *state, int depth, int ply, doub
         *out = score_of(v);
         return true;
     }
-    pips_move *moves = em->moves + (size_t)ply * em->max_moves;
-    double *prob = em->prob + (size_t)ply * em->max_moves;
-    size_t n = (who >= 0 && depth <= 0) || ply >= EM_MAX_PLY
-                   ? 0
-                   : agent_search_moves(g, state, a->seed, moves, prob);
+    size_t n = em_expand(a, state, who, depth, ply, v);
     if (n == 0) {
-        em->horizon = true;
-        agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves, v);
         *out = score_of(v);
         return true;
     }
+    pips_move *moves = em->moves + (size_t)ply * em->max_moves;
+    double *prob = em->prob + (size_t)ply * em->max_moves;
     unsigned char *child = em->states + (size_t)(ply + 1) * em->state_size;
     double x;
     if (who == PIPS_CHANCE) {
