@@ -31,6 +31,33 @@ static pips_game *make_game(const char *opts)
     return g;
 }
 
+/* A game at its start with buffers for every move and its value. */
+typedef struct at_start {
+    pips_game *g;
+    pips_move *moves;
+    pips_value *values;
+    unsigned char *s;
+} at_start;
+
+static at_start start_of(const char *opts)
+{
+    at_start f = {make_game(opts), NULL, NULL, NULL};
+    size_t cap = pips_max_moves(f.g);
+    f.moves = calloc(cap, sizeof *f.moves);
+    f.values = calloc(cap, sizeof *f.values);
+    f.s = calloc(1, f.g->def->state_size);
+    f.g->def->initial(f.g, f.s);
+    return f;
+}
+
+static void start_free(at_start *f)
+{
+    free(f->moves);
+    free(f->values);
+    free(f->s);
+    pips_game_free(f->g);
+}
+
 /* Plain minimax: true when the player to move wins (NIM-R5). */
 static bool brute_wins(const pips_game *g, unsigned char *s, pips_move *buf, size_t cap,
                        bool misere, uint64_t *nodes)
@@ -248,22 +275,14 @@ static void test_each_move_matches_minimax(void **st)
         pips_game_free(g);
     }
     /* 3x3 colors=4 takes some 70,000 nodes: a budget of 1,000 runs out */
-    pips_game *g = make_game("board=3x3 colors=4");
-    size_t cap = pips_max_moves(g);
-    pips_move *moves = calloc(cap, sizeof *moves);
-    pips_value *values = calloc(cap, sizeof *values);
-    unsigned char *s = calloc(1, g->def->state_size);
-    g->def->initial(g, s);
-    pips_solve_opts so = {1, 16, NULL, NULL, 0, 1000, moves, values};
+    at_start f = start_of("board=3x3 colors=4");
+    pips_solve_opts so = {1, 16, NULL, NULL, 0, 1000, f.moves, f.values};
     pips_solve_result res;
     pips_error err;
-    assert_false(pips_solve_moves(g, s, &so, &res, &err));
+    assert_false(pips_solve_moves(f.g, f.s, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_LIMIT);
     assert_non_null(strstr(err.msg, "budget of 1000 nodes"));
-    free(moves);
-    free(values);
-    free(s);
-    pips_game_free(g);
+    start_free(&f);
 }
 
 /* How many legal moves of s lead to a live position the book holds as lost
@@ -354,12 +373,9 @@ static void test_book(void **st)
 static void test_value_without_moves(void **st)
 {
     (void)st;
-    pips_game *g = make_game("board=3x3 colors=4");
-    size_t cap = pips_max_moves(g);
-    pips_move *moves = calloc(cap, sizeof *moves);
-    pips_value *values = calloc(cap, sizeof *values);
-    unsigned char *s = calloc(1, g->def->state_size);
-    g->def->initial(g, s);
+    at_start f = start_of("board=3x3 colors=4");
+    pips_game *g = f.g;
+    unsigned char *s = f.s;
     pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
     pips_solve_result alone, res;
     pips_error err;
@@ -367,8 +383,8 @@ static void test_value_without_moves(void **st)
     assert_int_equal(alone.value, PIPS_WIN);
     assert_false(alone.value_known);
     so.max_nodes = alone.nodes + alone.nodes / 4;
-    so.moves = moves;
-    so.move_values = values;
+    so.moves = f.moves;
+    so.move_values = f.values;
     assert_false(pips_solve_moves(g, s, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_LIMIT);
     assert_true(res.value_known);
@@ -382,10 +398,7 @@ static void test_value_without_moves(void **st)
     so.move_values = NULL;
     assert_true(pips_solve_position(g, s, &so, &alone, &err));
     assert_int_equal(alone.value, PIPS_LOSS);
-    free(moves);
-    free(values);
-    free(s);
-    pips_game_free(g);
+    start_free(&f);
 }
 
 /* The solver refuses the options' game at once, saying why. */
