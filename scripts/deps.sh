@@ -8,6 +8,9 @@ packages=(build-essential clang cmake ninja-build pkg-config curl libjansson-dev
           libopenmpi-dev openmpi-bin groff-base bsdextrautils)
 [ "${PIPS_BROWSER_DEPS:-1}" = 1 ] && [ -f package.json ] && packages+=(chromium)
 [ -d src/server ] && packages+=(libmicrohttpd-dev libsqlite3-dev sqlite3)
+# Lua 5.4 for rule scripts; zlib for the server's gzip; Debian's python3 with cffi and pytest
+# for `import pips` (the PATH's python3 may be another build without cffi: tests use /usr/bin/python3).
+packages+=(liblua5.4-dev zlib1g-dev python3 python3-cffi python3-pytest)
 
 missing=()
 for p in "${packages[@]}"; do
