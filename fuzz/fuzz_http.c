@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (query)
         *query++ = '\0';
     pips_http_header hdr = {"Content-Type", "application/json"};
-    pips_http_request req = {method, path, query, &hdr, 1, body, body_len};
+    pips_http_request req = {method, path, query, &hdr, 1, body, body_len, NULL};
     pips_http_response res;
     memset(&res, 0, sizeof res);
     pips_server_handle(server, &req, &res);
