@@ -693,7 +693,8 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
     pthread_mutex_unlock(&s->mu);
 
     double budget = s->cfg.hint_seconds > 0 ? s->cfg.hint_seconds : HINT_SECONDS;
-    pips_solve_opts so = {1, HINT_TABLE_MB, NULL, NULL, budget, 0, moves, values};
+    size_t table_mb = s->cfg.hint_table_mb ? s->cfg.hint_table_mb : HINT_TABLE_MB;
+    pips_solve_opts so = {1, table_mb, NULL, NULL, budget, 0, moves, values};
     pips_solve_result sr;
     bool ok = pips_solve_moves(game, copy, &so, &sr, &err);
     int status = 200;
