@@ -2,7 +2,7 @@
  * loadgen.c — a load generator for a running `pips serve` on loopback.
  *
  *   loadgen --port P [--rate 500] [--seconds 10] [--clients 16]
- *           [--idle N] [--rules K] [--hints K] [--uploads K] [--seed S]
+ *           [--idle N] [--rules K] [--hints K] [--uploads U] [--seed S]
  *
  * W keep-alive clients each play their own hotseat Tic Tac Doh! game
  * through POST /api/games/{id}/moves, choosing each move at random from the
@@ -11,10 +11,13 @@
  * (k*W + c)/R seconds, and latency counts from that scheduled time, so a
  * slow server or a late client both show (no coordinated omission).
  * Beside them, optionally: N idle connections that send nothing; K clients
- * fetching GET /api/rules in a loop; K clients asking perfect-play hints of
- * a fresh position in a loop; K clients uploading a finished game's record
- * in a loop. Floods run as fast as the server answers them and ignore
- * Retry-After, as a careless or hostile client would.
+ * fetching GET /api/rules in a loop; K clients asking perfect-play hints in
+ * a loop (each on a game of its own a few moves in, a new one every 32
+ * requests); a stream of U record uploads a second (a finished game's
+ * record; each upload makes a game, so a stream, not a flood, or the
+ * server's game limit ends the test). Floods run as fast as the server
+ * answers them and ignore Retry-After, as a careless or hostile client
+ * would.
  * Prints the move latencies (p50, p90, p99, p99.9, max), errors, the
  * achieved rate, each flood's answers by status, and one line starting
  * "RESULT" with the same figures as key=value pairs for scripts.
@@ -265,6 +268,7 @@ enum { FLOOD_RULES, FLOOD_HINTS, FLOOD_UPLOADS };
 
 typedef struct flood {
     int kind, index;
+    long requests;
     long by_status[6]; /* 2xx, 304, 429, 503, other, transport errors */
     double busy_ms;    /* time spent in requests */
 } flood;
@@ -291,10 +295,13 @@ static void *flood_main(void *arg)
         if (f->kind == FLOOD_RULES) {
             st = request(&c, "GET", "/api/rules", NULL);
         } else if (f->kind == FLOOD_UPLOADS) {
+            sleep_until(t0 + (double)f->requests / n_uploads); /* a paced stream */
+            if (atomic_load(&stop_floods))
+                break;
             st = request(&c, "POST", "/api/records", record_text);
         } else {
-            /* a fresh game a few random moves in, then its hints */
-            if (!g.view || next_random(&rng) % 4 == 0) {
+            /* a game a few random moves in, then its hints */
+            if (!g.view || f->requests % 32 == 0) {
                 if (!new_game(&c, &g))
                     break;
                 for (int i = 0; i < 4 && pick_move(&g, &rng, body, sizeof body); i++) {
@@ -310,6 +317,7 @@ static void *flood_main(void *arg)
             st = request(&c, "GET", path, NULL);
         }
         f->busy_ms += (now() - start) * 1e3;
+        f->requests++;
         count_status(f, st);
     }
     json_decref(g.view);
@@ -358,7 +366,7 @@ static double pct(const double *v, long n, double p)
 static void usage(void)
 {
     fprintf(stderr, "usage: loadgen --port P [--rate 500] [--seconds 10] [--clients 16] "
-                    "[--idle N] [--rules K] [--hints K] [--uploads K] [--seed S]\n");
+                    "[--idle N] [--rules K] [--hints K] [--uploads PER_SECOND] [--seed S]\n");
     exit(2);
 }
 
@@ -391,7 +399,7 @@ int main(int argc, char **argv)
     }
     if (port <= 0 || rate <= 0 || seconds <= 0 || n_clients < 1 || n_clients > MAX_CLIENTS ||
         n_idle < 0 || n_rules < 0 || n_hints < 0 || n_uploads < 0 ||
-        n_rules + n_hints + n_uploads > MAX_FLOOD)
+        n_rules + n_hints + 1 > MAX_FLOOD)
         usage();
     if (n_uploads && !make_record()) {
         fprintf(stderr, "loadgen: cannot make a record to upload (is the server on port %d?)\n",
@@ -404,7 +412,7 @@ int main(int argc, char **argv)
         if ((idle[i] = connect_server()) >= 0)
             idle_open++;
 
-    int n_flood = n_rules + n_hints + n_uploads;
+    int n_flood = n_rules + n_hints + (n_uploads > 0);
     flood floods[MAX_FLOOD];
     pthread_t flood_threads[MAX_FLOOD];
     memset(floods, 0, sizeof floods);
@@ -464,7 +472,7 @@ int main(int argc, char **argv)
     char extra[512] = "";
     size_t el = 0;
     for (int f = 0; f < 3; f++) {
-        int clients = f == 0 ? n_rules : f == 1 ? n_hints : n_uploads;
+        int clients = f == 0 ? n_rules : f == 1 ? n_hints : n_uploads > 0;
         if (!clients)
             continue;
         long n = 0;

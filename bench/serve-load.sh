@@ -13,7 +13,7 @@
 #   idle     500 moves/s with 1,000 idle connections open
 #   rules    200 moves/s beside 8 clients fetching GET /api/rules in a loop
 #   hints    200 moves/s beside 8 clients asking perfect-play hints in a loop
-#   uploads  200 moves/s beside 4 clients uploading a record in a loop
+#   uploads  200 moves/s beside a stream of 50 record uploads a second
 # The load generator runs on the same machine: it is part of the load. Run
 # it under `nice -n 10` on a shared machine and state the load average
 # printed at the end beside any figure taken from it.
@@ -62,7 +62,7 @@ args_of() {
     idle) echo "--rate 500 --idle 1000" ;;
     rules) echo "--rate 200 --rules 8" ;;
     hints) echo "--rate 200 --hints 8" ;;
-    uploads) echo "--rate 200 --uploads 4" ;;
+    uploads) echo "--rate 200 --uploads 50" ;;
     *) echo "serve-load.sh: unknown scenario '$1'" >&2; exit 2 ;;
     esac
 }

@@ -41,6 +41,7 @@ typedef struct pips_server_config {
     int max_listings;    /* agent listings not yet cached, at once (0 = 2) */
     int per_client;      /* heavy requests in flight per client address (0 = 2) */
     double hint_seconds; /* the solver's budget per hint (0 = 1) */
+    size_t hint_table_mb; /* the solver's table per hint, MiB (0 = 64) */
 } pips_server_config;
 
 /* What the server has done so far, for tests and monitoring. */

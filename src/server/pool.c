@@ -16,11 +16,16 @@
  * lane's queue never holds more than the sum of the kind limits; mu guards
  * everything here and is never held while a task runs.
  */
+#define _DEFAULT_SOURCE 1 /* syscall(SYS_gettid): a thread's own nice value */
 #include "server/server_impl.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define WRITE_WORKERS 4     /* mostly waiting for a commit, not computing */
 #define MAX_CLIENTS 1024    /* addresses with a heavy request in flight */
@@ -195,13 +200,27 @@ void srv_pool_counts(pips_server *s, unsigned long long *busy, unsigned long lon
 typedef struct worker_arg {
     pips_server *s;
     lane *ln;
+    bool background;
 } worker_arg;
+
+void srv_lower_thread_priority(void)
+{
+    /* Linux gives each thread its own nice value: a heavy request or an
+     * agent's search then gets the CPU only when moves do not need it
+     * (a failure just leaves the thread as it was) */
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    if (errno == 0)
+        setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), now + SRV_BACKGROUND_NICE);
+}
 
 static void *worker_main(void *arg)
 {
     worker_arg *wa = arg;
     struct srv_pool *p = wa->s->pool;
     lane *ln = wa->ln;
+    if (wa->background)
+        srv_lower_thread_priority();
     free(wa);
     pthread_mutex_lock(&p->mu);
     for (;;) {
@@ -255,6 +274,7 @@ bool srv_pool_start(pips_server *s, pips_error *err)
             if (wa) {
                 wa->s = s;
                 wa->ln = ln;
+                wa->background = l == 1;
             }
             if (!wa || pthread_create(&ln->threads[i], NULL, worker_main, wa) != 0) {
                 free(wa);

@@ -287,6 +287,7 @@ void srv_touch(pips_server *s, srv_game *g)
 static void *worker_main(void *arg)
 {
     pips_server *s = arg;
+    srv_lower_thread_priority(); /* an agent's search yields to moves */
     pthread_mutex_lock(&s->mu);
     for (;;) {
         while (!s->stopping && s->q_len == 0)

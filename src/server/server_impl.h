@@ -179,6 +179,10 @@ bool srv_pool_start(pips_server *s, pips_error *err);
 void srv_pool_stop(pips_server *s);
 /* Runs run(arg) on a worker of the kind's lane; false when it cannot be queued. */
 bool srv_pool_submit(pips_server *s, srv_kind kind, void (*run)(void *), void *arg);
+/* Lowers the calling thread's CPU priority by SRV_BACKGROUND_NICE: heavy
+ * requests and agents' searches yield the CPU to moves. */
+#define SRV_BACKGROUND_NICE 5
+void srv_lower_thread_priority(void);
 /* Waits until every submitted task has finished (the listener stopping). */
 void srv_pool_drain(pips_server *s);
 void srv_pool_counts(pips_server *s, unsigned long long *busy, unsigned long long *client,
