@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "pips/game.h"
 #include "pips/server.h"
@@ -1061,6 +1062,109 @@ static void test_static_files_stay_in_web_root(void **st)
     pips_server_free(s);
 }
 
+/* GET path with these headers (name, value pairs, NULL-terminated). */
+static void get_static(pips_server *s, const char *path, const char *query, const char *const *hdrs,
+                       pips_http_response *res)
+{
+    pips_http_header h[4];
+    size_t n = 0;
+    for (; hdrs && hdrs[2 * n]; n++)
+        h[n] = (pips_http_header){hdrs[2 * n], hdrs[2 * n + 1]};
+    pips_http_request req = {"GET", path, query, h, n, "", 0};
+    pips_server_handle(s, &req, res);
+}
+
+/* Issue 27: static files are gzipped when the client accepts it, carry an
+ * ETag (304 on a match) and are cached for long only under their content
+ * hash, which index.html's import map hands out. */
+static void test_static_gzip_and_etag(void **st)
+{
+    (void)st;
+    pips_server_config cfg = {0};
+    cfg.db_path = ":memory:";
+    cfg.web_root = PIPS_SOURCE_DIR "/web";
+    pips_error err;
+    pips_server *s = pips_server_new(&cfg, &err);
+    assert_non_null(s);
+    FILE *f = fopen(PIPS_SOURCE_DIR "/web/game.js", "rb");
+    assert_non_null(f);
+    static char plain[1 << 20], inflated[1 << 20];
+    size_t plain_len = fread(plain, 1, sizeof plain, f);
+    fclose(f);
+
+    pips_http_response res;
+    get_static(s, "/game.js", NULL, NULL, &res);
+    assert_int_equal(res.status, 200);
+    assert_string_equal(res.content_encoding, "");
+    assert_int_equal(res.body_len, plain_len);
+    assert_string_equal(res.cache_control, "no-cache");
+    char etag_plain[48];
+    snprintf(etag_plain, sizeof etag_plain, "%s", res.etag);
+    assert_true(strlen(etag_plain) > 4);
+    pips_http_response_free(&res);
+
+    const char *const gz[] = {"Accept-Encoding", "gzip, deflate, br", NULL};
+    get_static(s, "/game.js", NULL, gz, &res);
+    assert_int_equal(res.status, 200);
+    assert_string_equal(res.content_encoding, "gzip");
+    assert_true(res.vary_encoding);
+    assert_true(res.body_len < plain_len / 2);
+    uLongf out_len = sizeof inflated;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+    z.next_in = (Bytef *)res.body;
+    z.avail_in = (uInt)res.body_len;
+    z.next_out = (Bytef *)inflated;
+    z.avail_out = (uInt)out_len;
+    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+    assert_int_equal(z.total_out, plain_len);
+    inflateEnd(&z);
+    assert_memory_equal(inflated, plain, plain_len);
+    char etag_gz[48];
+    snprintf(etag_gz, sizeof etag_gz, "%s", res.etag);
+    assert_string_not_equal(etag_gz, etag_plain);
+    pips_http_response_free(&res);
+
+    /* "gzip;q=0" refuses it */
+    const char *const no_gz[] = {"Accept-Encoding", "gzip;q=0, identity", NULL};
+    get_static(s, "/game.js", NULL, no_gz, &res);
+    assert_string_equal(res.content_encoding, "");
+    pips_http_response_free(&res);
+
+    /* revalidation: the same ETag gets 304 and no body */
+    const char *const inm[] = {"Accept-Encoding", "gzip", "If-None-Match", etag_gz, NULL};
+    get_static(s, "/game.js", NULL, inm, &res);
+    assert_int_equal(res.status, 304);
+    assert_int_equal(res.body_len, 0);
+    pips_http_response_free(&res);
+    const char *const stale[] = {"If-None-Match", "\"0123456789ab\"", NULL};
+    get_static(s, "/game.js", NULL, stale, &res);
+    assert_int_equal(res.status, 200);
+    pips_http_response_free(&res);
+
+    /* index.html maps every module to its content hash; that URL is immutable */
+    get_static(s, "/", NULL, NULL, &res);
+    assert_int_equal(res.status, 200);
+    assert_string_equal(res.cache_control, "no-cache");
+    char *page = strndup(res.body, res.body_len);
+    pips_http_response_free(&res);
+    assert_non_null(strstr(page, "<script type=\"importmap\">"));
+    const char *at = strstr(page, "\"/game.js\":\"/game.js?v=");
+    assert_non_null(at);
+    char v[32];
+    snprintf(v, sizeof v, "%.14s", at + strlen("\"/game.js\":\"/game.js?"));
+    assert_non_null(strstr(etag_plain, v + 2));
+    free(page);
+    get_static(s, "/game.js", v, NULL, &res);
+    assert_string_equal(res.cache_control, "public, max-age=31536000, immutable");
+    pips_http_response_free(&res);
+    get_static(s, "/game.js", "v=000000000000", NULL, &res);
+    assert_string_equal(res.cache_control, "no-cache");
+    pips_http_response_free(&res);
+    pips_server_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1079,6 +1183,7 @@ int main(void)
         cmocka_unit_test(test_change_notification),
         cmocka_unit_test(test_real_socket_round_trip),
         cmocka_unit_test(test_static_files_stay_in_web_root),
+        cmocka_unit_test(test_static_gzip_and_etag),
         cmocka_unit_test(test_perfect_play_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

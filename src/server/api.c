@@ -27,7 +27,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#define MAX_STATIC_BYTES (4u << 20)
 #define MAX_AGENT_ITERS 200000L
 #define MAX_AGENT_DEPTH 12L
 
@@ -160,11 +159,16 @@ static bool token_equal(const char *a, const char *b)
  * or the X-Pips-Token header), as a bit mask. */
 static unsigned token_seats(const srv_game *g, const pips_http_request *req, json_t *body)
 {
-    const char *list[PIPS_MAX_PLAYERS + 2];
+    const char *list[2 * PIPS_MAX_PLAYERS + 2];
+    char hbuf[2 * PIPS_MAX_PLAYERS * (SRV_TOKEN_LEN + 1) + 1];
     size_t n = 0;
     const char *h = header(req, "X-Pips-Token");
-    if (h)
-        list[n++] = h;
+    if (h) { /* one token or a comma-separated list */
+        snprintf(hbuf, sizeof hbuf, "%s", h);
+        for (char *save = NULL, *t = strtok_r(hbuf, ", ", &save); t && n < PIPS_MAX_PLAYERS;
+             t = strtok_r(NULL, ", ", &save))
+            list[n++] = t;
+    }
     json_t *t = json_object_get(body, "token");
     if (json_is_string(t))
         list[n++] = json_string_value(t);
@@ -787,6 +791,13 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_error(res, status_of(&err), "%s", err.msg);
         return;
     }
+    if (json_is_true(json_object_get(body, "check"))) {
+        /* only asks whether the move is legal (the page explains a click) */
+        json_t *o = json_object();
+        json_object_set_new(o, "legal", json_true());
+        reply_json(res, 200, o);
+        return;
+    }
     if (!srv_play(s, g, move, &err)) {
         reply_error(res, 500, "%s", err.msg);
         return;
@@ -962,61 +973,6 @@ static void resign_game(pips_server *s, srv_game *g, const pips_http_request *re
     reply_text_json(res, 200, srv_game_json(s, g, -1));
 }
 
-/* ---- static files ---- */
-
-static const char *mime_type(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    static const struct { const char *ext, *type; } types[] = {
-        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
-        {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
-        {".svg", "image/svg+xml"}, {".json", "application/json"}, {".png", "image/png"},
-        {".ico", "image/x-icon"}, {".txt", "text/plain; charset=utf-8"},
-    };
-    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
-        if (!strcmp(dot, types[i].ext))
-            return types[i].type;
-    return "application/octet-stream";
-}
-
-static void serve_static(pips_server *s, const char *path, pips_http_response *res)
-{
-    if (!s->cfg.web_root) {
-        reply_error(res, 404, "no such resource");
-        return;
-    }
-    if (!strcmp(path, "/"))
-        path = "/index.html";
-    /* only plain relative names: letters, digits, '-', '_', '.', '/'; no ".." */
-    size_t len = strlen(path);
-    bool ok = len > 1 && len < 200 && path[0] == '/' && !strstr(path, "..") && !strstr(path, "//");
-    for (size_t i = 0; ok && i < len; i++)
-        ok = isalnum((unsigned char)path[i]) || strchr("-_./", path[i]);
-    if (!ok) {
-        reply_error(res, 404, "no such resource");
-        return;
-    }
-    char full[1400];
-    snprintf(full, sizeof full, "%s%s", s->cfg.web_root, path);
-    FILE *f = fopen(full, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_STATIC_BYTES) {
-        if (f)
-            fclose(f);
-        reply_error(res, 404, "no such resource");
-        return;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    fclose(f);
-    if (!buf || got != (size_t)st.st_size) {
-        free(buf);
-        reply_error(res, 500, "cannot read %s", path);
-        return;
-    }
-    set_body(res, 200, mime_type(path), buf, got);
-}
-
 /* ---- routing ---- */
 
 /* Parses "/api/games/{id}[/action]"; false when the id is not a number. */
@@ -1045,7 +1001,7 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
     bool get = !strcmp(m, "GET") || !strcmp(m, "HEAD"), post = !strcmp(m, "POST");
     if (strncmp(p, "/api/", 5) != 0) {
         if (get)
-            serve_static(s, p, res);
+            srv_serve_static(s, req, res);
         else
             reply_error(res, 405, "method %.16s not allowed here", m);
         return;
@@ -1109,8 +1065,25 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
             /* a view never shows a change before its commit: it might still be
              * rolled back (disk full, database locked) */
             srv_wait_writable(s, g);
-            if (read_ply(g, req, res, &ply))
+            if (!read_ply(g, req, res, &ply))
+                return;
+            if (!header(req, "X-Pips-Token")) {
                 reply_text_json(res, 200, srv_game_json(s, g, ply));
+                return;
+            }
+            /* with tokens: "held" says which seats they hold (a page
+             * reports a stale or foreign link on load) */
+            char *text = srv_game_json(s, g, ply);
+            json_error_t je;
+            json_t *v = text ? json_loads(text, JSON_PRESERVE_ORDER, &je) : NULL;
+            free(text);
+            unsigned held = token_seats(g, req, NULL);
+            json_t *a = json_array();
+            for (int i = 0; i < g->m->n_seats; i++)
+                if (held >> i & 1)
+                    json_array_append_new(a, json_integer(i));
+            json_object_set_new(v, "held", a);
+            reply_json(res, v ? 200 : 500, v);
         } else if (!strcmp(action, "hints")) {
             get_hints(s, g, req, res);
         } else if (!strcmp(action, "record")) {
@@ -1151,7 +1124,7 @@ void pips_server_handle(pips_server *s, const pips_http_request *req, pips_http_
     const char *p = req->path ? req->path : "/";
     if (strncmp(p, "/api/", 5) != 0 && req->method &&
         (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))) {
-        serve_static(s, p, res); /* reads only immutable fields: no lock */
+        srv_serve_static(s, req, res); /* reads only immutable fields: no lock */
         return;
     }
     pthread_mutex_lock(&s->mu);

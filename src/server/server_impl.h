@@ -189,6 +189,10 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply);
 void srv_random_token(char *out);
 uint64_t srv_random_u64(void);
 
+/* ---- static.c ---- */
+/* GET of a web UI file: gzip, ETag, content-hashed URLs (no lock taken). */
+void srv_serve_static(pips_server *s, const pips_http_request *req, pips_http_response *res);
+
 /* ---- http.c ---- */
 /* Layers: http.c -> api.c -> server.c -> store.c, never back. */
 
