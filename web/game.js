@@ -137,6 +137,20 @@ export async function gameView(app, id, params) {
     (target || boardBox).focus({ preventScroll: true });
   }
 
+  // the board's drawing is as tall as the window allows below what is above it
+  // (and the board's own controls under it), so it fits without scrolling
+  function fitBoard() {
+    const svgs = [...boardBox.querySelectorAll('svg')].filter((e) => !e.classList.contains('icon') && !e.classList.contains('ui-icon'));
+    const area = (e) => { const b = e.getBoundingClientRect(); return b.width * b.height; };
+    const svg = svgs.sort((x, y) => area(y) - area(x))[0];
+    if (!svg) return;
+    svg.style.maxHeight = '';
+    const box = svg.getBoundingClientRect();
+    const below = Math.min(140, Math.max(0, boardBox.getBoundingClientRect().bottom - box.bottom));
+    svg.style.maxHeight = `${Math.max(180, Math.floor(innerHeight - (box.top + scrollY) - below - 12))}px`;
+  }
+  window.addEventListener('resize', fitBoard);
+
   // the hints answer for view v: cached, or asked for (render() again when it comes)
   function hintsFor(v) {
     if (!hintsOn.checked || !latest.hints || v.over || v.to_move == null) return null;
@@ -192,6 +206,7 @@ export async function gameView(app, id, params) {
     const live = shown == null && !latest.over && latest.to_move != null && mine[latest.to_move];
     const hadFocus = boardBox.contains(document.activeElement);
     board.update(v, live);
+    fitBoard();
     if (hadFocus) keepBoardFocus();   // a redrawn board keeps the keyboard's place on it
     const resigned = latest.result.resigned || [];
     const onTime = latest.result.on_time || [];
@@ -241,6 +256,7 @@ export async function gameView(app, id, params) {
   function drawClocks() {
     const c = latest.clock;
     clearTimeout(clockTimer);
+    window.removeEventListener('resize', fitBoard);
     if (!c) return;
     const gone = performance.now() - clockAt;
     for (const span of seatsList.querySelectorAll('[data-clock]')) {
@@ -451,6 +467,7 @@ export async function gameView(app, id, params) {
   return () => {
     closed = true;
     clearTimeout(clockTimer);
+    window.removeEventListener('resize', fitBoard);
     document.removeEventListener('keydown', onKey);
     if (source) source.close();
     clearTimeout(timer);
