@@ -40,10 +40,10 @@ test('take-back by consent between two browsers (desktop and phone)', async () =
     b.on('pageerror', (e) => { throw e; });
     await openGame(b, server.url, r.json, [null, r.json.tokens[1]]);
     await playCell(a, 'L', '0,0');
-    await b.waitForFunction(() => /^Your move/.test(document.getElementById('status').textContent));
+    await b.waitForFunction(() => /^Your move/.test((document.getElementById('status')?.textContent || '')));
     await b.click('.sizes button[data-size="M"]');
     await b.tap('.ttd .cell.legal[data-cell="1,0"]');
-    await a.waitForFunction(() => /^Your move/.test(document.getElementById('status').textContent));
+    await a.waitForFunction(() => /^Your move/.test((document.getElementById('status')?.textContent || '')));
     // Player 1 asks; Player 2 sees Accept / Decline, Player 1 sees that it waits
     await a.click('#undo');
     await b.waitForSelector('#undo-accept');
@@ -60,8 +60,8 @@ test('take-back by consent between two browsers (desktop and phone)', async () =
     await b.waitForSelector('#undo-accept');
     await b.tap('#undo-accept');
     await a.waitForFunction(() => document.querySelectorAll('#moves li').length === 0);
-    await a.waitForFunction(() => /^Your move, Player 1/.test(document.getElementById('status').textContent));
-    await b.waitForFunction(() => /^Waiting for Player 1/.test(document.getElementById('status').textContent));
+    await a.waitForFunction(() => /^Your move, Player 1/.test((document.getElementById('status')?.textContent || '')));
+    await b.waitForFunction(() => /^Waiting for Player 1/.test((document.getElementById('status')?.textContent || '')));
     const v = (await apiCall(server.url, 'GET', `games/${r.json.id}`)).json;
     assert.equal(v.n_moves, 0);
     assert.equal(v.undo_request, null);
@@ -98,7 +98,7 @@ test('a clock from the lobby counts down; a flag falls on the server by itself',
   await openGame(page, server.url, r.json);
   await page.waitForSelector('.seats .clock.running');
   const t0 = Date.now();
-  await page.waitForFunction(() => /^Game over/.test(document.getElementById('status').textContent), null, { timeout: 6000 });
+  await page.waitForFunction(() => /^Game over/.test((document.getElementById('status')?.textContent || '')), null, { timeout: 6000 });
   assert.ok(Date.now() - t0 < 4000, 'the flag fell within a second of the time running out');
   assert.match(await page.textContent('#status'), /on time/);
   assert.match(await page.textContent('.seats li[data-seat="0"]'), /out of time/);
@@ -194,7 +194,7 @@ test('hints: a headline first; after the game no request and no error', async ()
     v = (await apiCall(server.url, 'POST', `games/${r.json.id}/moves`, { move: pick, tokens: r.json.tokens })).json;
   }
   assert.ok(v.over);
-  await page.waitForFunction(() => /^Game over/.test(document.getElementById('status').textContent));
+  await page.waitForFunction(() => /^Game over/.test((document.getElementById('status')?.textContent || '')));
   const before = asked.length;
   await page.waitForTimeout(500);
   assert.equal(asked.length, before, 'no hints request after the game');
