@@ -31,7 +31,7 @@ typedef struct reply {
     int status;
     json_t *json;
     char *raw;
-    char etag[24];
+    char etag[48];
     int retry_after;
 } reply;
 
@@ -321,8 +321,8 @@ static void test_limits_over_a_socket(void **st)
     assert_non_null(strstr(buf, "HTTP/1.1 200"));
     char *etag = strstr(buf, "ETag: ");
     assert_non_null(etag);
-    char tag[32], hdr[64];
-    sscanf(etag + 6, "%31s", tag);
+    char tag[48], hdr[80];
+    sscanf(etag + 6, "%47s", tag);
     snprintf(hdr, sizeof hdr, "If-None-Match: %s\r\n", tag);
     http_get(port, "/api/rules", hdr, buf, 1 << 17);
     assert_non_null(strstr(buf, "HTTP/1.1 304"));

@@ -86,10 +86,19 @@ typedef struct pips_http_response {
     char *body; /* malloc'ed; free with pips_http_response_free */
     size_t body_len;
     char content_disposition[128]; /* "" when none */
+    /* Static files (issue 27) and cached API answers (issue 30): "" when
+     * none; an empty cache_control means no-store. vary_encoding adds
+     * "Vary: Accept-Encoding". */
+    char etag[48];
+    char cache_control[64];
+    char content_encoding[16];
+    bool vary_encoding;
     /* Set for GET /api/games/{id}/events: the listener streams this game. */
     long long stream_game;
-    char etag[24];   /* a cached answer's validator ("" when none); 304 has no body */
-    int retry_after; /* seconds, sent as Retry-After with a 429 or 503 (0 = none) */
+    /* Cached API answers (issue 30) set etag and cache_control too; 304 has
+     * no body. retry_after: seconds, sent as Retry-After with a 429 or 503
+     * (0 = none). */
+    int retry_after;
 } pips_http_response;
 
 /* Answers one request. Never fails: errors become 4xx/5xx responses. */

@@ -92,6 +92,8 @@ static void reply_entry(const cache_entry *e, const char *if_none_match,
 {
     snprintf(res->content_type, sizeof res->content_type, "application/json");
     snprintf(res->etag, sizeof res->etag, "%s", e->etag);
+    /* the client keeps it but asks each time: a restarted server may differ */
+    snprintf(res->cache_control, sizeof res->cache_control, "no-cache");
     free(res->body);
     res->body = NULL;
     res->body_len = 0;
@@ -102,7 +104,7 @@ static void reply_entry(const cache_entry *e, const char *if_none_match,
     res->body = malloc(e->len + 1);
     if (!res->body) {
         res->status = 500;
-        res->etag[0] = '\0';
+        res->etag[0] = res->cache_control[0] = '\0';
         res->body = strdup("{\"error\":\"out of memory\"}");
         res->body_len = res->body ? strlen(res->body) : 0;
         return;
