@@ -7,6 +7,7 @@
 #define PIPS_CLI_H
 
 #include "pips/game.h"
+#include "pips/match.h"
 
 int cli_list(int argc, char **argv);
 /* One line of an option: "INDENTkey=default  (accepted values) description". */
@@ -45,13 +46,28 @@ int cli_parse_double(const char *prog, const char *flag, const char *text, doubl
                      const char *expected, double *out);
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);
-/* Reads a --seed value (a whole number >= 0) into *seed; prints the error
- * and returns 0 when it is not one. */
+/* Reads a --seed value (a whole number 0..2^64-1) into *seed; prints the
+ * error, with the range, and returns 0 when it is not one. */
 int cli_parse_seed(const char *prog, const char *text, uint64_t *seed);
 /* How to draw boards on a terminal (tty) or not: Unicode and colour on a
  * terminal, except no colour when NO_COLOR is set to a non-empty value
  * (https://no-color.org). */
 pips_render_opts cli_render_opts(bool tty);
+/* The exit status for a failure reported in err (the scheme of
+ * cli_doc_exit_status): 1 when the work failed (a file, a record, memory),
+ * 3 when a budget ran out, 2 for bad input (usage, options, specs, states). */
+int cli_exit_code(const pips_error *err);
+/* Routes stderr through a filter that escapes control characters (other
+ * than newline, tab and carriage return) and bytes that are not UTF-8 as
+ * \xHH, so input echoed in a message cannot drive the terminal. */
+void cli_escape_stderr(void);
+/* Appends text to out with the same escaping (for messages on stdout). */
+void cli_escape_text(const char *text, pips_str *out);
+/* Prints move i of m (0-based) numbered the one way every command numbers
+ * moves, as records and their errors do: the 1-based ply, then who moved,
+ * "12. seat 2 (hard (mcts:iters=10000)): M@3,0" or "13. roll: 4"; who is
+ * the seat's player (NULL: none named). */
+void cli_print_ply(const pips_match *m, size_t i, const char *who);
 /* Creates GAME with the collected --opt values; prints the error on failure. */
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);

@@ -23,7 +23,7 @@ static pips_match *load_record(const char *prog, const char *name, const char *p
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         return NULL;
     }
-    if (strcmp(m->game->def->name, name) != 0) {
+    if (m->game->def != pips_game_find(name)) {
         fprintf(stderr, "%s: '%s' is a record of %s, not %s\n", prog, path,
                 m->game->def->name, name);
     } else if (ply > (long)m->n_moves) {

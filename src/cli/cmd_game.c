@@ -279,7 +279,7 @@ int cli_bench(int argc, char **argv)
         const pips_game_def *d = pips_game_def_at(gi);
         bool wanted = argc <= 1;
         for (int i = 1; i < argc; i++)
-            wanted |= !strcmp(argv[i], d->name);
+            wanted |= pips_game_find(argv[i]) == d;
         if (!wanted)
             continue;
         pips_game *g = cli_make_game("pips bench", d->name, NULL, 0);

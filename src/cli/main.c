@@ -65,6 +65,7 @@ static int cli_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_escape_stderr();
     if (argc < 2) {
         cli_print_overview(stderr);
         return 2;

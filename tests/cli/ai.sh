@@ -3,11 +3,7 @@
 # end: forced wins found, reports identical across thread counts, records
 # that replay, clear errors for bad specs.
 set -u
-PIPS=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+. "$(dirname "$0")/lib/common.sh"
 
 # X to move completes M, tree(L,M), M: the best move must be an immediate win.
 best=$("$PIPS" analyze tictacdoh --state '0,0:LM 1,0:M 1,1:S' --agent alphabeta:depth=3 2>/dev/null | tail -n 1)

@@ -4,19 +4,8 @@
 # --key=value, strict `bench`, `replay` and boolean options, `analyze` from a
 # record, NO_COLOR, replay navigation and the Noname board on 80x24.
 set -u
-PIPS=$1 SRC=$2
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
-fails() { # fails NAME EXPECTED-IN-STDERR COMMAND...: exit 2, message on stderr, stdout empty
-    local name=$1 want=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local rc=$?
-    [ $rc = 2 ] && [ ! -s "$tmp/out" ] && grep -q -- "$want" "$tmp/err"
-    check "$name (exit $rc: $(head -n 1 "$tmp/err"))" $?
-}
+. "$(dirname "$0")/lib/common.sh"
+fails() { expect_exit 2 "$@"; } # fails NAME EXPECTED-IN-STDERR COMMAND...
 
 # --version and version
 v=$("$PIPS" --version); check "pips --version exits 0" $?
