@@ -254,3 +254,12 @@ void cli_print_ply(const pips_match *m, size_t i, const char *who)
         printf("%zu. seat %d%s%s%s: %s\n", i + 1, seat + 1, who ? " (" : "", who ? who : "",
                who ? ")" : "", text);
 }
+
+const char *cli_value_legend(const pips_game *g)
+{
+    return pips_num_players(g) == 2
+               ? "what the move is worth to the seat playing it, its expected return: 0 a "
+                 "loss, 1 a win, 0.5 a draw; win, loss or draw when the search proved it"
+               : "what the move is worth to the seat playing it, its expected return: 0 a "
+                 "loss, 1 a win; =X when the search proved it";
+}

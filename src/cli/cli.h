@@ -68,6 +68,9 @@ void cli_escape_text(const char *text, pips_str *out);
  * "12. seat 2 (hard (mcts:iters=10000)): M@3,0" or "13. roll: 4"; who is
  * the seat's player (NULL: none named). */
 void cli_print_ply(const pips_match *m, size_t i, const char *who);
+/* What a move's value means, for the line above a list of values (analyze,
+ * the hint): the expected return of the seat to move, or its proven result. */
+const char *cli_value_legend(const pips_game *g);
 /* Creates GAME with the collected --opt values; prints the error on failure. */
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);

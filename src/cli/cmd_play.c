@@ -112,13 +112,15 @@ static void print_hint(pips_match *m, uint64_t seed)
     if (!n) {
         printf("no hint: %s\n", err.msg);
     } else {
-        printf("hint (%s):", pips_agent_spec(a));
+        char label[PIPS_AGENT_LABEL_MAX];
+        printf("hint from %s, best first:\n", pips_agent_label(a, label, sizeof label));
         for (size_t i = 0; i < n; i++) {
-            char buf[PIPS_MOVE_TEXT_MAX];
+            char buf[PIPS_MOVE_TEXT_MAX], value[32];
             m->game->def->move_to_text(m->game, m->state, ev[i].move, buf);
-            printf(" %s (%.2f)", buf, ev[i].value);
+            pips_move_eval_text(&ev[i], pips_num_players(m->game), value, sizeof value);
+            printf("  %s %s\n", buf, value);
         }
-        printf("\n");
+        printf("(value: %s)\n", cli_value_legend(m->game));
     }
     pips_agent_free(a);
 }

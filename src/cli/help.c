@@ -35,7 +35,9 @@ static const cli_opt_doc play_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--seat", "SPEC", "who plays the next seat: 'human' or an agent spec (repeatable)"},
     {"--seed", "N", "seed of the dice and of the agents (default 1)"},
-    {"--record", "FILE", "write the game record (JSON) to FILE"},
+    {"--record", "FILE", "write the game record (JSON) to FILE, after every move"},
+    {"--force", NULL, "let --record overwrite a file that exists"},
+    {"--resume", "FILE", "continue the unfinished game recorded in FILE (and keep writing it)"},
     END_OPTS};
 
 static const cli_opt_doc analyze_opts[] = {
@@ -115,15 +117,25 @@ static const cli_cmd_doc docs[] = {
      "the move notation and the options.",
      no_opts, "game"},
     {"play", "play in the terminal against people or AI",
-     "GAME [--opt KEY=VALUE]... [--seat human|AGENT]... [--seed N]\n[--record FILE]",
+     "GAME [--opt KEY=VALUE]... [--seat human|AGENT]... [--seed N]\n[--record FILE [--force]]\n"
+     "--resume FILE [--seat human|AGENT]... [--record FILE [--force]]",
      "Plays GAME in the terminal. One --seat per player in seat order: 'human' or an\n"
      "agent spec such as 'random' (default: seat 1 human, the others random). With no\n"
      "human seat the game plays itself to the end without reading input. The board uses\n"
      "Unicode and colour when stdout is a terminal (no colour when NO_COLOR is set).\n"
-     "--record FILE is checked before the game starts and written at the end, also\n"
-     "when the game is interrupted (Ctrl-C) or input ends. The same game, seats\n"
-     "and seed give the same moves as 'pips playtest' (its first game) and\n"
+     "--record FILE is checked before the game starts (a FILE that exists is refused\n"
+     "unless --force) and written when it starts and after every move, each time\n"
+     "whole to a temporary file renamed over FILE, so a game that is interrupted\n"
+     "(Ctrl-C), ends its input or is killed keeps every move played. The same game,\n"
+     "seats and seed give the same moves as 'pips playtest' (its first game) and\n"
      "'pips serve'.\n\n"
+     "--resume FILE continues the unfinished game of a record with its game, options\n"
+     "and seed (so the dice roll on as they would have), and keeps writing FILE (or\n"
+     "the --record given). The seats are the record's unless --seat is given; agents\n"
+     "start afresh from the position, so their later moves can differ from a game\n"
+     "played without a break. A finished game is refused with status 2.\n\n"
+     "Moves are numbered as in records: the 1-based ply and the seat, '7. seat 1\n"
+     "(hard (mcts:iters=10000)): M@3,0', and a roll of the dice '8. roll: 4'.\n\n"
      "At the prompt type a move, or: help, moves (legal moves; for Noname, 'suggest'\n"
      "lists candidate placements), undo (takes back the last move of a person and\n"
      "the replies after it), hint, state, quit.\n\n"
@@ -267,8 +279,14 @@ const char cli_doc_environment[] =
     "XDG_DATA_HOME, HOME: where 'pips serve' keeps its database by default.";
 
 const char cli_doc_exit_status[] =
-    "0 on success, 1 when the work itself failed (a bad record, a write error),\n"
-    "2 for a usage error (an unknown command, flag, game or option).";
+    "0: done.\n"
+    "1: the work failed: a file that cannot be read or written, a record that is\n"
+    "not valid, out of memory, a rule script's error.\n"
+    "2: usage or bad input: an unknown command, flag, game, option or agent, a value\n"
+    "out of its range (the message gives the range), an illegal state or move.\n"
+    "3: a budget ran out before the answer: 'pips solve' past --time or\n"
+    "--table-mb.\n"
+    "130: interrupted (Ctrl-C); 'pips play' still writes its --record.";
 
 size_t cli_doc_count(void) { return sizeof docs / sizeof docs[0]; }
 
@@ -298,8 +316,9 @@ void cli_print_overview(FILE *f)
     for (size_t i = 0; i < cli_doc_count(); i++)
         fprintf(f, "  %-9s %s\n", docs[i].name, docs[i].summary);
     fprintf(f, "\n'pips COMMAND --help' or 'pips help COMMAND' describes each command.\n"
-               "Long options also take the form --key=value.\n\nenvironment:\n%s\n",
-            cli_doc_environment);
+               "Long options also take the form --key=value. Game names are\n"
+               "case-insensitive.\n\nenvironment:\n%s\n\nexit status:\n%s\n",
+            cli_doc_environment, cli_doc_exit_status);
 }
 
 static void print_synopsis(FILE *f, const cli_cmd_doc *d)
