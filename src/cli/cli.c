@@ -11,7 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "cli/help.h"
 
 int cli_parse_double(const char *prog, const char *flag, const char *text, double lo, double hi,
                      const char *expected, double *out)
@@ -248,6 +252,8 @@ void cli_print_ply(const pips_match *m, size_t i, const char *who)
     char text[PIPS_MOVE_TEXT_MAX];
     pips_match_move_text(m, i, text);
     int seat = pips_to_move(g, before);
+    if (seat >= 0 && !who)
+        who = m->seats[seat];
     if (seat < 0)
         printf("%zu. roll: %s\n", i + 1, text);
     else
@@ -262,4 +268,90 @@ const char *cli_value_legend(const pips_game *g)
                  "loss, 1 a win, 0.5 a draw; win, loss or draw when the search proved it"
                : "what the move is worth to the seat playing it, its expected return: 0 a "
                  "loss, 1 a win; =X when the search proved it";
+}
+
+int cli_text_width(void)
+{
+    struct winsize ws;
+    if (!isatty(1) || ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+        return 80;
+    return ws.ws_col < 40 ? 40 : ws.ws_col;
+}
+
+/* True when line opens a paragraph of its own: a ruling id such as
+ * "NIM-R4" or "ZIG-R12", or a "- " list item. */
+static bool opens_paragraph(const char *line)
+{
+    if (line[0] == '-' && line[1] == ' ')
+        return true;
+    size_t caps = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    return caps >= 2 && caps <= 4 && line[caps] == '-' && line[caps + 1] >= 'A' &&
+           line[caps + 1] <= 'Z' && line[caps + 2] >= '0' && line[caps + 2] <= '9';
+}
+
+void cli_print_reflowed(const char *text, int width)
+{
+    pips_str para;
+    pips_str_init(&para, NULL);
+    int first_indent = 0, hang = 0;
+    bool open = false;
+    for (const char *p = text;;) {
+        size_t len = strcspn(p, "\n");
+        size_t indent = strspn(p, " ");
+        bool blank = indent >= len, last = !p[len];
+        bool starts = blank || !open || (indent == 0 && opens_paragraph(p));
+        if (open && starts) { /* print the paragraph gathered so far */
+            printf("%*s", first_indent, "");
+            cli_print_wrapped(stdout, pips_str_cstr(&para), hang, first_indent, width);
+            pips_str_clear(&para);
+            open = false;
+        }
+        if (blank) {
+            if (!last)
+                printf("\n");
+        } else {
+            if (!open) {
+                first_indent = (int)indent;
+                hang = first_indent + (opens_paragraph(p + indent) ? 2 : 0);
+                open = true;
+            } else {
+                pips_str_cat(&para, " ");
+                if (indent > 0)
+                    hang = (int)indent;
+            }
+            pips_str_catn(&para, p + indent, len - indent);
+        }
+        if (last)
+            break;
+        p += len + 1;
+    }
+    if (open) {
+        printf("%*s", first_indent, "");
+        cli_print_wrapped(stdout, pips_str_cstr(&para), hang, first_indent, width);
+    }
+    pips_str_free(&para);
+}
+
+const char *cli_docs_path(const char *rel, char *buf, size_t size)
+{
+    struct stat st;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            char *prefix_end = strrchr(exe, '/'); /* PREFIX/bin -> PREFIX */
+            if (prefix_end)
+                *prefix_end = '\0';
+            bool absolute = PIPS_INSTALL_DOCDIR[0] == '/';
+            int len = snprintf(buf, size, "%s%s%s/%s", absolute ? "" : prefix_end ? exe : ".",
+                               absolute ? "" : "/", PIPS_INSTALL_DOCDIR, rel);
+            if (len > 0 && (size_t)len < size && stat(buf, &st) == 0)
+                return buf;
+        }
+    }
+    int len = snprintf(buf, size, "%s/%s", PIPS_SOURCE_DOCS, rel);
+    return len > 0 && (size_t)len < size && stat(buf, &st) == 0 ? buf : NULL;
 }

@@ -65,12 +65,24 @@ void cli_escape_stderr(void);
 void cli_escape_text(const char *text, pips_str *out);
 /* Prints move i of m (0-based) numbered the one way every command numbers
  * moves, as records and their errors do: the 1-based ply, then who moved,
- * "12. seat 2 (hard (mcts:iters=10000)): M@3,0" or "13. roll: 4"; who is
- * the seat's player (NULL: none named). */
+ * "12. seat 2 (hard (mcts:iters=10000)): M@3,0" or "13. roll: 4"; who names
+ * the seat's player (NULL: the match's seat, "human" or a spec). */
 void cli_print_ply(const pips_match *m, size_t i, const char *who);
 /* What a move's value means, for the line above a list of values (analyze,
  * the hint): the expected return of the seat to move, or its proven result. */
 const char *cli_value_legend(const pips_game *g);
+/* The width to wrap text for stdout: the terminal's columns, 80 when stdout
+ * is not a terminal (at least 40). */
+int cli_text_width(void);
+/* Prints text reflowed to width: a paragraph starts at a blank line, at a
+ * line that opens with a ruling id ("NIM-R4 ...") or "- "; an indented
+ * line continues the paragraph and sets its
+ * hanging indent (2 for a ruling or an item, else none). */
+void cli_print_reflowed(const char *text, int width);
+/* Where an installed pips keeps a file of the docs (PREFIX/share/doc/pips/
+ * REL), else the source tree's docs/REL it was built from; NULL when
+ * neither exists. buf holds the path. */
+const char *cli_docs_path(const char *rel, char *buf, size_t size);
 /* Creates GAME with the collected --opt values; prints the error on failure. */
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);

@@ -440,6 +440,29 @@ int cli_play(int argc, char **argv)
     return status;
 }
 
+/* A record read from standard input (`pips replay -`). */
+static pips_match *load_stdin(pips_error *err)
+{
+    pips_str text;
+    pips_str_init(&text, NULL);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0 && text.len < (64u << 20))
+        pips_str_catn(&text, buf, n);
+    pips_match *m = NULL;
+    if (ferror(stdin))
+        pips_fail(err, PIPS_ERR_IO, "cannot read the record from standard input: %s",
+                  strerror(errno));
+    else if (text.failed)
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory reading standard input");
+    else if (text.len >= (64u << 20))
+        pips_fail(err, PIPS_ERR_RECORD, "the record on standard input is larger than 64 MiB");
+    else
+        m = pips_match_from_record(pips_str_cstr(&text), NULL, err);
+    pips_str_free(&text);
+    return m;
+}
+
 int cli_replay(int argc, char **argv)
 {
     if (argc != 2) {
@@ -449,26 +472,23 @@ int cli_replay(int argc, char **argv)
         return 2;
     }
     pips_error err;
-    pips_match *m = pips_match_load(argv[1], NULL, &err);
+    bool from_stdin = !strcmp(argv[1], "-");
+    pips_match *m = from_stdin ? load_stdin(&err) : pips_match_load(argv[1], NULL, &err);
     if (!m) {
         fprintf(stderr, "pips replay: %s\n", err.msg);
-        return 1;
+        return cli_exit_code(&err);
     }
     const pips_game *g = m->game;
     size_t ss = g->def->state_size;
-    bool tty = isatty(0) && isatty(1);
+    bool tty = !from_stdin && isatty(0) && isatty(1); /* keys come from stdin */
     if (tty) {
         size_t at = 0;
         char line[128];
         for (;;) {
             const void *st = at < m->n_moves ? m->history + at * ss : m->state;
-            printf("\nposition after %zu of %zu moves", at, m->n_moves);
-            if (at > 0) {
-                char buf[PIPS_MOVE_TEXT_MAX];
-                pips_match_move_text(m, at - 1, buf);
-                printf(" (last: %s)", buf);
-            }
-            printf("\n");
+            printf("\nposition after %zu of %zu moves%s\n", at, m->n_moves, at ? ", the last:" : "");
+            if (at > 0)
+                cli_print_ply(m, at - 1, NULL);
             print_board(g, st, true);
             printf("[Enter/n next, p previous, NUMBER jump, q quit] ");
             fflush(stdout);

@@ -114,8 +114,11 @@ static const cli_cmd_doc docs[] = {
      list_opts, NULL},
     {"rules", "the rules of a game as implemented, with ruling ids", "GAME",
      "Prints the rules of GAME as this program implements them, with the ids of\n"
-     "the project's rulings (such as NIM-R4, explained in docs/games/GAME.md),\n"
-     "the move notation and the options.",
+     "the project's rulings (such as NIM-R4), the move notation, the pieces' sizes\n"
+     "in mm and the options, wrapped to the terminal's width (80 columns when\n"
+     "stdout is not a terminal). The last line names the page that explains every\n"
+     "ruling: PREFIX/share/doc/pips/games/GAME.md for an installed pips, else\n"
+     "docs/games/GAME.md in the sources it was built from.",
      no_opts, "game"},
     {"play", "play in the terminal against people or AI",
      "GAME [--opt KEY=VALUE]... [--seat human|AGENT]... [--seed N]\n[--record FILE [--force]]\n"
@@ -143,13 +146,15 @@ static const cli_cmd_doc docs[] = {
      "Agent specs: random, greedy, alphabeta:depth=6, expectimax:depth=2,\n"
      "mcts:iters=10000, mcts:time=1,threads=2, or a level easy, medium, hard, max.",
      play_opts, "game"},
-    {"replay", "validate a game record and show its positions", "FILE",
-     "Validates a game record, replaying every move: the game and options must\n"
-     "exist, the seats must be 'human' or valid agent specs, unknown top-level keys\n"
-     "are refused and the stored result must match the moves. Prints the final\n"
-     "position and result, or names the first problem and exits non-zero. On a\n"
-     "terminal, steps through the game: Enter/n next, p previous, a number jumps to\n"
-     "that move, q quits; any other key is refused with a message.",
+    {"replay", "validate a game record and show its positions", "FILE|-",
+     "Validates a game record (FILE, or standard input for '-'), replaying every\n"
+     "move: the game and options must exist, the seats must be 'human' or valid\n"
+     "agent specs, unknown top-level keys are refused and the stored result must\n"
+     "match the moves. Prints the final position and result, or names the first\n"
+     "problem and exits 1. On a terminal (and not from '-'), steps through the\n"
+     "game: Enter/n next, p previous, a number jumps to the position after that\n"
+     "move, q quits; any other key is refused with a message. Each position names\n"
+     "the last move as records number moves: '7. seat 1 (human): M@3,0'.",
      no_opts, "file"},
     {"perft", "count move sequences of a given depth",
      "GAME DEPTH [--opt KEY=VALUE]... [--divide]",
@@ -345,19 +350,19 @@ static void print_synopsis(FILE *f, const cli_cmd_doc *d)
     fputc('\n', f);
 }
 
-/* Prints text after a hanging indent of `indent` columns, wrapping at words
- * so no line passes 79 columns. */
-static void print_wrapped(FILE *f, const char *text, int indent, int col)
+void cli_print_wrapped(FILE *f, const char *text, int indent, int col, int width)
 {
+    bool line_start = true;
     while (*text) {
         size_t word = strcspn(text, " ");
-        if (col > indent && col + 1 + (int)word > 79) {
+        if (!line_start && col + 1 + (int)word > width - 1) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
-        } else if (col > indent) {
+        } else if (!line_start) {
             fputc(' ', f);
             col++;
         }
+        line_start = false;
         fprintf(f, "%.*s", (int)word, text);
         col += (int)word;
         text += word;
@@ -380,7 +385,7 @@ void cli_print_help(FILE *f, const cli_cmd_doc *d)
             fprintf(f, "\n%24s", "");
             col = 24;
         }
-        print_wrapped(f, o->help, 24, col);
+        cli_print_wrapped(f, o->help, 24, col, 80);
     }
     fprintf(f, "  -h, --help            this help\n");
 }
