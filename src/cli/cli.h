@@ -24,6 +24,8 @@ int cli_analyze(int argc, char **argv);
 int cli_state(int argc, char **argv);
 int cli_engine(int argc, char **argv);
 int cli_ladder(int argc, char **argv);
+int cli_moves(int argc, char **argv);
+int cli_agents(int argc, char **argv);
 
 /* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
 int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,

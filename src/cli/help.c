@@ -100,6 +100,17 @@ static const cli_opt_doc ladder_opts[] = {
     {"--out", "DIR", "write ratings.txt, ratings.csv, pairs.csv and ratings.svg into DIR"},
     END_OPTS};
 
+static const cli_opt_doc moves_opts[] = {
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--state", "TEXT", "the position, in the game's state text (default: the start)"},
+    {"--filter", "TEXT", "only the moves whose text holds TEXT (letters in either case)"},
+    {"--flat", NULL, "one move a line, no grouping and no heading (for scripts)"},
+    END_OPTS};
+
+static const cli_opt_doc agents_opts[] = {
+    {"--opt", "KEY=VALUE", "with GAME: a game option (repeatable)"},
+    END_OPTS};
+
 static const cli_opt_doc engine_opts[] = {
     {"--seed", "N", "seed of the engine's dice and agents (default 1)"},
     END_OPTS};
@@ -243,6 +254,25 @@ static const cli_cmd_doc docs[] = {
      "the same ratings for any --threads. Agent parameters use ',' as in\n"
      "'pips playtest --seats'.",
      ladder_opts, "game"},
+    {"moves", "the legal moves of a position, filtered and grouped",
+     "GAME [--opt KEY=VALUE]... [--state TEXT] [--filter TEXT] [--flat]",
+     "Lists the legal moves of the start or of the position TEXT (the game's state\n"
+     "text), after a heading line with the seat to move and the count. A move\n"
+     "written PIECE@PLACE[:POSE] is grouped by piece, one line each, with its places\n"
+     "and each place's poses: Nimitz's 'rL (45): a1:U,N,E,S,W b1:U,N,E,S,W ...'.\n"
+     "--filter TEXT keeps the moves whose text holds TEXT ('rL@', '@b2', ':N').\n"
+     "Noname's moves are continuous: its list is the engine's suggested\n"
+     "placements. At a chance event the list is its outcomes.",
+     moves_opts, "game"},
+    {"agents", "every agent kind with its parameters, and the levels",
+     "[GAME [--opt KEY=VALUE]...]",
+     "Lists every agent kind a seat or --agent takes (random, greedy, alphabeta,\n"
+     "expectimax, mcts, oracle) with what it does and its parameters and\n"
+     "defaults, then the levels easy, medium, hard and max with the spec each\n"
+     "stands for in every game, or in GAME with its options: 'hard\n"
+     "(mcts:iters=10000)'. Commands print a level this way wherever they name an\n"
+     "agent.",
+     agents_opts, "game"},
     {"state", "a position as a drawing, or as JSON for programs",
      "GAME [--opt KEY=VALUE]... [--state TEXT] [--json]",
      "Shows the start position of GAME, or the position TEXT (the game's state\n"

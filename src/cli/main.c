@@ -30,6 +30,8 @@ static const command commands[] = {
     {"analyze", cli_analyze},   {"engine", cli_engine},     {"version", cli_version},
     {"help", cli_help},         {"state", cli_state},
     {"ladder", cli_ladder},
+    {"moves", cli_moves},
+    {"agents", cli_agents},
 };
 
 static int cli_version(int argc, char **argv)
