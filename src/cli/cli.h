@@ -1,7 +1,8 @@
 /*
  * cli.h — the subcommands of the `pips` command (one cmd_*.c each) and the
  * helpers they share, all in cli.c (option collection, --seed values, game
- * creation with errors printed to stderr, terminal drawing options).
+ * creation with errors printed to stderr, terminal drawing options); the
+ * list of a position's moves is shared from cmd_moves.c.
  */
 #ifndef PIPS_CLI_H
 #define PIPS_CLI_H
@@ -85,6 +86,11 @@ void cli_print_reflowed(const char *text, int width);
  * REL), else the source tree's docs/REL it was built from; NULL when
  * neither exists. buf holds the path. */
 const char *cli_docs_path(const char *rel, char *buf, size_t size);
+/* Prints the moves of state whose text holds filter ("" for all): a heading
+ * with the seat to move and the count, then the moves grouped by piece
+ * (cmd_moves.c); flat: one move a line and nothing else. Returns how many
+ * were printed. */
+size_t cli_print_moves(const pips_game *g, const void *state, const char *filter, bool flat);
 /* Creates GAME with the collected --opt values; prints the error on failure. */
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);

@@ -117,6 +117,51 @@ static void print_grouped(const move_parts *mv, size_t n, int width)
     free(done);
 }
 
+size_t cli_print_moves(const pips_game *g, const void *state, const char *filter, bool flat)
+{
+    size_t cap = pips_max_moves(g);
+    pips_move *moves = calloc(cap ? cap : 1, sizeof *moves);
+    move_parts *parts = calloc(cap ? cap : 1, sizeof *parts);
+    if (!moves || !parts) {
+        free(moves);
+        free(parts);
+        printf("out of memory listing the moves\n");
+        return 0;
+    }
+    pips_rng rng;
+    pips_rng_seed(&rng, 0);
+    int who = pips_to_move(g, state);
+    size_t n = who == PIPS_OVER ? 0 : pips_node_moves(g, state, &rng, moves, NULL);
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        char text[PIPS_MOVE_TEXT_MAX];
+        g->def->move_to_text(g, state, moves[i], text);
+        if (contains(text, filter))
+            split_move(text, &parts[shown++]);
+    }
+    const char *what = who == PIPS_CHANCE                           ? "chance outcomes"
+                       : g->def->flags & PIPS_GAME_NOT_ENUMERABLE ? "suggested moves"
+                                                                    : "legal moves";
+    if (flat) {
+        for (size_t i = 0; i < shown; i++)
+            printf("%s\n", parts[i].text);
+    } else {
+        printf("# %s, ", g->def->title);
+        if (who >= 0)
+            printf("seat %d to move: ", who + 1);
+        else
+            printf("%s: ", who == PIPS_CHANCE ? "a chance event" : "the game is over");
+        printf("%zu %s", n, what);
+        if (*filter)
+            printf(", %zu with '%s'", shown, filter);
+        printf("\n");
+        print_grouped(parts, shown, cli_text_width());
+    }
+    free(parts);
+    free(moves);
+    return shown;
+}
+
 int cli_moves(int argc, char **argv)
 {
     const char *prog = "pips moves";
@@ -149,60 +194,19 @@ int cli_moves(int argc, char **argv)
     if (!g)
         return 2;
     pips_error err;
-    int rc = 1;
+    int rc = 2;
     void *state = pips_state_new(g, &err);
-    size_t cap = pips_max_moves(g);
-    pips_move *moves = calloc(cap ? cap : 1, sizeof *moves);
-    move_parts *parts = calloc(cap ? cap : 1, sizeof *parts);
-    if (!state || !moves || !parts) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        goto done;
-    }
-    if (!state_text) {
-        g->def->initial(g, state);
-    } else if (!g->def->state_from_text(g, state_text, state, &err)) {
+    if (!state) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        rc = 1;
+    } else if (state_text && !g->def->state_from_text(g, state_text, state, &err)) {
         fprintf(stderr, "%s: --state: %s\n", prog, err.msg);
-        rc = 2;
-        goto done;
+    } else {
+        if (!state_text)
+            g->def->initial(g, state);
+        cli_print_moves(g, state, filter, flat);
+        rc = 0;
     }
-    pips_rng rng;
-    pips_rng_seed(&rng, 0);
-    int who = pips_to_move(g, state);
-    size_t n = who == PIPS_OVER ? 0 : pips_node_moves(g, state, &rng, moves, NULL);
-    size_t shown = 0;
-    for (size_t i = 0; i < n; i++) {
-        char text[PIPS_MOVE_TEXT_MAX];
-        g->def->move_to_text(g, state, moves[i], text);
-        if (contains(text, filter))
-            split_move(text, &parts[shown++]);
-    }
-    const char *what = who == PIPS_CHANCE                           ? "chance outcomes"
-                       : g->def->flags & PIPS_GAME_NOT_ENUMERABLE ? "suggested moves"
-                                                                    : "legal moves";
-    if (!flat) {
-        char head[256];
-        int len = snprintf(head, sizeof head, "# %s, ", g->def->title);
-        if (who >= 0)
-            len += snprintf(head + len, sizeof head - (size_t)len, "seat %d to move: ", who + 1);
-        else if (who == PIPS_CHANCE)
-            len += snprintf(head + len, sizeof head - (size_t)len, "a chance event: ");
-        else
-            len += snprintf(head + len, sizeof head - (size_t)len, "the game is over: ");
-        snprintf(head + len, sizeof head - (size_t)len, "%zu %s", n, what);
-        printf("%s", head);
-        if (*filter)
-            printf(", %zu with '%s'", shown, filter);
-        printf("\n");
-    }
-    if (flat)
-        for (size_t i = 0; i < shown; i++)
-            printf("%s\n", parts[i].text);
-    else
-        print_grouped(parts, shown, cli_text_width());
-    rc = 0;
-done:
-    free(parts);
-    free(moves);
     pips_state_free(g, state);
     pips_game_free(g);
     return rc;

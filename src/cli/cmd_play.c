@@ -31,33 +31,6 @@ static void print_board(const pips_game *g, const void *state, bool tty)
     pips_str_free(&out);
 }
 
-static void print_legal(const pips_game *g, const void *state)
-{
-    size_t cap = pips_max_moves(g);
-    pips_move *moves = calloc(cap, sizeof *moves);
-    if (!moves)
-        return;
-    pips_rng rng;
-    pips_rng_seed(&rng, 0);
-    size_t n = pips_node_moves(g, state, &rng, moves, NULL);
-    printf("%s (%zu):", g->def->flags & PIPS_GAME_NOT_ENUMERABLE ? "suggested moves" : "legal moves",
-           n);
-    size_t col = 80; /* wrap between moves, never inside one, before column 80 */
-    for (size_t i = 0; i < n; i++) {
-        char buf[PIPS_MOVE_TEXT_MAX];
-        g->def->move_to_text(g, state, moves[i], buf);
-        size_t len = strlen(buf);
-        if (col + 1 + len >= 80) {
-            printf("\n ");
-            col = 1;
-        }
-        printf(" %s", buf);
-        col += 1 + len;
-    }
-    printf("\n");
-    free(moves);
-}
-
 static void print_game_result(const pips_match *m)
 {
     pips_str out;
@@ -235,13 +208,14 @@ static void human_turn(pips_table *t, int who, uint64_t seed, bool *quit)
             return;
         }
         if (!strcmp(line, "help") || !strcmp(line, "?")) {
-            printf("type a move (%s), or: moves (suggest), undo, hint, state, quit\n",
+            printf("type a move (%s), or: moves [TEXT] (the legal moves, those holding TEXT;\n"
+                   "suggest for Noname), undo, hint, state, quit\n",
                    "see 'pips rules' for notation");
             fputs(g->def->notation_text, stdout);
             continue;
         }
-        if (!strcmp(line, "moves") || !strcmp(line, "suggest")) {
-            print_legal(g, m->state);
+        if (!strcmp(line, "moves") || !strcmp(line, "suggest") || !strncmp(line, "moves ", 6)) {
+            cli_print_moves(g, m->state, line[5] == ' ' ? line + 6 : "", false);
             continue;
         }
         if (!strcmp(line, "state")) {

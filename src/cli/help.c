@@ -151,11 +151,14 @@ static const cli_cmd_doc docs[] = {
      "played without a break. A finished game is refused with status 2.\n\n"
      "Moves are numbered as in records: the 1-based ply and the seat, '7. seat 1\n"
      "(hard (mcts:iters=10000)): M@3,0', and a roll of the dice '8. roll: 4'.\n\n"
-     "At the prompt type a move, or: help, moves (legal moves; for Noname, 'suggest'\n"
-     "lists candidate placements), undo (takes back the last move of a person and\n"
-     "the replies after it), hint, state, quit.\n\n"
+     "At the prompt type a move, or: help, moves [TEXT] (the legal moves grouped as\n"
+     "'pips moves' groups them, only those holding TEXT when given; for Noname,\n"
+     "'suggest' lists candidate placements), undo (takes back the last move of a\n"
+     "person and the replies after it), hint (the hard level's best moves, each with\n"
+     "its expected return for the seat to move), state, quit.\n\n"
      "Agent specs: random, greedy, alphabeta:depth=6, expectimax:depth=2,\n"
-     "mcts:iters=10000, mcts:time=1,threads=2, or a level easy, medium, hard, max.",
+     "mcts:iters=10000, mcts:time=1,threads=2, oracle:time=2, or a level easy,\n"
+     "medium, hard, max; 'pips agents' lists every kind and parameter.",
      play_opts, "game"},
     {"replay", "validate a game record and show its positions", "FILE|-",
      "Validates a game record (FILE, or standard input for '-'), replaying every\n"
