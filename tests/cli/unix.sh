@@ -191,8 +191,10 @@ check("Noname board and legend fit 80x24 (%d x %d)" % (width, len(board)),
       legend.startswith("table ") and width <= 80 and len(board) <= 24)
 text = open(sys.argv[2]).read()
 listing = text.split("suggested moves", 1)[1].split("seat 1>", 1)[0].splitlines()[1:]
-words = " ".join(listing).split()
-move = re.compile(r"[rygbkwpocx][SML]@[0-9.]+,[0-9.]+(/U[0-9.]*|>[0-9.]+)")
+# grouped by piece (pips moves): "rM (5): 480.0,450.0/U 177.8,392.7/U63.3 ..."
+words = [w for w in " ".join(listing).split()
+         if not re.fullmatch(r"[rygbkwpocx][SML]|\(\d+\):", w)]
+move = re.compile(r"[0-9.]+,[0-9.]+(/U[0-9.]*|>[0-9.]+)")
 check("suggestions: %d moves on %d lines, each under 80 columns, none split"
       % (len(words), len(listing)),
       len(words) >= 8 and all(len(l) < 80 for l in listing) and all(move.fullmatch(w) for w in words))
