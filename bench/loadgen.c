@@ -30,6 +30,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -372,6 +373,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+    signal(SIGPIPE, SIG_IGN); /* a closed connection is an error to count, not a death */
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc)
             usage();

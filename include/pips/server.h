@@ -42,6 +42,7 @@ typedef struct pips_server_config {
     int per_client;      /* heavy requests in flight per client address (0 = 2) */
     double hint_seconds; /* the solver's budget per hint (0 = 1) */
     size_t hint_table_mb; /* the solver's table per hint, MiB (0 = 64) */
+    int per_ip_connections; /* open connections per client address (0 = no limit) */
 } pips_server_config;
 
 /* What the server has done so far, for tests and monitoring. */

@@ -115,6 +115,8 @@ int cli_serve(int argc, char **argv)
             cfg.max_listings = (int)n;
         else if (!strcmp(a, "--per-client") && pips_parse_int(v, 1, 1000, &n))
             cfg.per_client = (int)n;
+        else if (!strcmp(a, "--per-ip-connections") && pips_parse_int(v, 0, 4000, &n))
+            cfg.per_ip_connections = (int)n;
         else {
             fprintf(stderr, "pips serve: bad option or value: %s %s\n", a, v);
             cli_print_usage(stderr, cli_doc_find("serve"));

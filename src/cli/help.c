@@ -84,6 +84,9 @@ static const cli_opt_doc serve_opts[] = {
     {"--per-client", "N",
      "heavy requests (hints, uploads, listings) in flight per client address; past it 429 "
      "(default 2)"},
+    {"--per-ip-connections", "N",
+     "open connections per client address, 0..4000; more are refused (default 0: no limit, "
+     "as clients behind one proxy share an address)"},
     END_OPTS};
 
 static const cli_opt_doc list_opts[] = {
@@ -294,7 +297,7 @@ static const cli_cmd_doc docs[] = {
      "[--port 8080] [--bind 127.0.0.1] [--db PATH] [--web DIR]\n"
      "[--ai-threads 2] [--max-games 10000] [--max-think SECONDS]\n"
      "[--sync full|normal] [--max-hints 1] [--max-uploads 2] [--max-listings 2]\n"
-     "[--per-client 2]",
+     "[--per-client 2] [--per-ip-connections 0]",
      "Serves the web UI and the JSON API under /api/. Every game is kept in an\n"
      "SQLite database (default $XDG_DATA_HOME/pips/pips.db, else\n"
      "~/.local/share/pips/pips.db); a restarted server resumes every game.\n"

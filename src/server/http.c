@@ -485,6 +485,9 @@ static bool http_start(pips_server *s, const char *bind_addr, int port, pips_err
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
                               MHD_OPTION_THREAD_POOL_SIZE, (unsigned)HTTP_THREADS,
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
+                              /* 0: no limit per address */
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                              (unsigned)(s->cfg.per_ip_connections > 0 ? s->cfg.per_ip_connections : 0),
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS,
                               MHD_OPTION_END);
     if (!s->mhd)
