@@ -10,12 +10,19 @@
 #include <string.h>
 
 #define END_OPTS {NULL, NULL, NULL}
+/* Rule scripts (docs/lua.md): main.c turns these into the options rules=,
+ * lua_steps= and lua_mb= of the game. */
+#define PIPS_LUA_OPTS                                                                       \
+    {"--rules", "FILE.lua", "apply a Lua rule script to the game (docs/lua.md)"},            \
+    {"--lua-steps", "N", "instructions allowed per call into a script (default 10000000)"}, \
+    {"--lua-mb", "MB", "memory of each Lua state, in MiB (default 64)"},
 
 static const cli_opt_doc no_opts[] = {END_OPTS};
 
 static const cli_opt_doc perft_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable); 'pips list' shows them"},
     {"--divide", NULL, "list the count below each first move"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc solve_opts[] = {
@@ -29,6 +36,7 @@ static const cli_opt_doc solve_opts[] = {
     {"--ply", "N", "with --record: how many of the record's moves to play first"},
     {"--best", NULL, "with --state or --record: the position's value and one winning move "
                      "only"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc play_opts[] = {
@@ -36,6 +44,7 @@ static const cli_opt_doc play_opts[] = {
     {"--seat", "SPEC", "who plays the next seat: 'human' or an agent spec (repeatable)"},
     {"--seed", "N", "seed of the dice and of the agents (default 1)"},
     {"--record", "FILE", "write the game record (JSON) to FILE"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc analyze_opts[] = {
@@ -46,6 +55,7 @@ static const cli_opt_doc analyze_opts[] = {
     {"--agent", "SPEC", "the agent that ranks the moves (default 'hard')"},
     {"--seed", "N", "the agent's seed (default 1)"},
     {"--top", "K", "print only the K best moves"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc playtest_opts[] = {
@@ -62,6 +72,7 @@ static const cli_opt_doc playtest_opts[] = {
     {"--threshold", "X", "decisiveness threshold, between 0.5 and 1 (default 0.8)"},
     {"--exact-seconds", "S", "processor time for solving a variant exactly (default 10, 0 = off)"},
     {"--exact-mb", "M", "memory for solving a variant exactly, in MiB (default 256)"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc serve_opts[] = {
@@ -85,6 +96,7 @@ static const cli_opt_doc state_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--state", "TEXT", "the position, in the game's state text (default: the start)"},
     {"--json", NULL, "print the position as one JSON object instead of a drawing"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc ladder_opts[] = {
@@ -95,6 +107,7 @@ static const cli_opt_doc ladder_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--prior", "G", "virtual drawn games added to every pair (default 1)"},
     {"--out", "DIR", "write ratings.txt, ratings.csv, pairs.csv and ratings.svg into DIR"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc engine_opts[] = {
