@@ -121,7 +121,7 @@ static gentry *fetch(lua_State *L, const pips_game *g, const void *s)
     const lgame_def *ld = ldef_of(g);
     uint32_t len = state_len(s);
     if (len >= ld->state_cap)
-        luaL_error(L, "%s: a state buffer holds no valid state", ld->file);
+        lrt_raise(L, "%s: a state buffer holds no valid state", ld->file);
     const char *text = state_text(s);
     uint64_t h = fnv(text, len);
     gentry *e = &gc->cache[h % CACHE_SLOTS];
@@ -132,7 +132,7 @@ static gentry *fetch(lua_State *L, const pips_game *g, const void *s)
     e->tref = e->mref = LUA_NOREF;
     pips_error perr;
     if (!lrt_parse(L, text, len, &perr))
-        luaL_error(L, "%s: %s", ld->file, perr.msg);
+        lrt_raise(L, "%s: %s", ld->file, perr.msg);
     e->tref = luaL_ref(L, LUA_REGISTRYINDEX);
     e->hash = h;
     e->len = len;
@@ -156,13 +156,13 @@ static bool call_result(lua_State *L, const pips_game *g, gentry *e, double *r)
         return false;
     }
     if (!lua_istable(L, -1) || lua_rawlen(L, -1) != (lua_Unsigned)np)
-        luaL_error(L, "%s: result must return nil or a sequence of %d returns", ld->file, np);
+        lrt_raise(L, "%s: result must return nil or a sequence of %d returns", ld->file, np);
     for (int i = 0; i < np; i++) {
         lua_rawgeti(L, -1, i + 1);
         int isnum;
         double v = lua_tonumberx(L, -1, &isnum);
         if (!isnum || !(v >= 0 && v <= 1))
-            luaL_error(L, "%s: result: the return of seat %d must be a number in 0..1",
+            lrt_raise(L, "%s: result: the return of seat %d must be a number in 0..1",
                        ld->file, i);
         if (r)
             r[i] = v;
@@ -195,7 +195,7 @@ static int ensure_who(lua_State *L, const pips_game *g, gentry *e)
     int isint;
     lua_Integer who = lua_tointegerx(L, -1, &isint);
     if (!isint || who < 0 || who >= cfg_of(g)->np)
-        luaL_error(L, "%s: to_move must return a seat 0..%d, got %s", ld->file,
+        lrt_raise(L, "%s: to_move must return a seat 0..%d, got %s", ld->file,
                    cfg_of(g)->np - 1, luaL_tolstring(L, -1, NULL));
     lua_pop(L, 1);
     return e->who = (int)who;
@@ -234,14 +234,14 @@ static int ensure_moves(lua_State *L, const pips_game *g, gentry *e, double *pro
         int list = lua_gettop(L);
         lua_Integer n = lua_istable(L, list) ? (lua_Integer)lua_rawlen(L, list) : -1;
         if (n < 1 || (size_t)n > ld->max_moves)
-            luaL_error(L, "%s: chance must return nil or 1..%zu {outcome, probability} pairs",
+            lrt_raise(L, "%s: chance must return nil or 1..%zu {outcome, probability} pairs",
                        ld->file, ld->max_moves);
         lua_createtable(L, (int)n, 0);
         double sum = 0;
         for (lua_Integer i = 1; i <= n; i++) {
             lua_rawgeti(L, list, i);
             if (!lua_istable(L, -1))
-                luaL_error(L, "%s: chance: entry %d is not {outcome, probability}", ld->file,
+                lrt_raise(L, "%s: chance: entry %d is not {outcome, probability}", ld->file,
                            (int)i);
             lua_rawgeti(L, -1, 1);
             lua_rawgeti(L, -2, 2);
@@ -250,7 +250,7 @@ static int ensure_moves(lua_State *L, const pips_game *g, gentry *e, double *pro
             size_t len;
             if (lua_type(L, -2) != LUA_TSTRING || !isnum || !(p > 0 && p <= 1) ||
                 (lua_tolstring(L, -2, &len), len >= PIPS_MOVE_TEXT_MAX))
-                luaL_error(L, "%s: chance: entry %d needs an outcome string and a "
+                lrt_raise(L, "%s: chance: entry %d needs an outcome string and a "
                               "probability in (0, 1]", ld->file, (int)i);
             if (prob)
                 prob[i - 1] = p;
@@ -260,7 +260,7 @@ static int ensure_moves(lua_State *L, const pips_game *g, gentry *e, double *pro
             lua_pop(L, 1);
         }
         if (sum < 1 - 1e-9 || sum > 1 + 1e-9)
-            luaL_error(L, "%s: chance: the probabilities sum to %g, not 1", ld->file, sum);
+            lrt_raise(L, "%s: chance: the probabilities sum to %g, not 1", ld->file, sum);
         e->mref = luaL_ref(L, LUA_REGISTRYINDEX);
         lua_pop(L, 1);
         return e->n = (int)n;
@@ -270,23 +270,23 @@ static int ensure_moves(lua_State *L, const pips_game *g, gentry *e, double *pro
     lua_call(L, 1, 1);
     int list = lua_gettop(L);
     if (!lua_istable(L, list))
-        luaL_error(L, "%s: moves must return a sequence of move strings, got a %s", ld->file,
+        lrt_raise(L, "%s: moves must return a sequence of move strings, got a %s", ld->file,
                    luaL_typename(L, list));
     lua_Integer n = (lua_Integer)lua_rawlen(L, list);
     if (n < 1)
-        luaL_error(L, "%s: moves returned no move for seat %d while result is nil (a forced "
+        lrt_raise(L, "%s: moves returned no move for seat %d while result is nil (a forced "
                       "pass is a move)", ld->file, who);
     if ((size_t)n > ld->max_moves)
-        luaL_error(L, "%s: moves returned %d moves, more than max_moves = %zu", ld->file, (int)n,
+        lrt_raise(L, "%s: moves returned %d moves, more than max_moves = %zu", ld->file, (int)n,
                    ld->max_moves);
     mref_sort *ms = lua_newuserdatauv(L, (size_t)n * sizeof *ms, 0);
     for (lua_Integer i = 1; i <= n; i++) {
         if (lua_rawgeti(L, list, i) != LUA_TSTRING)
-            luaL_error(L, "%s: moves: entry %d is a %s, not a string", ld->file, (int)i,
+            lrt_raise(L, "%s: moves: entry %d is a %s, not a string", ld->file, (int)i,
                        luaL_typename(L, -1));
         ms[i - 1].s = lua_tolstring(L, -1, &ms[i - 1].len); /* anchored in list */
         if (ms[i - 1].len == 0 || ms[i - 1].len >= PIPS_MOVE_TEXT_MAX)
-            luaL_error(L, "%s: moves: entry %d is empty or longer than %d bytes", ld->file,
+            lrt_raise(L, "%s: moves: entry %d is empty or longer than %d bytes", ld->file,
                        (int)i, PIPS_MOVE_TEXT_MAX - 1);
         lua_pop(L, 1);
     }
@@ -294,7 +294,7 @@ static int ensure_moves(lua_State *L, const pips_game *g, gentry *e, double *pro
     lua_createtable(L, (int)n, 0);
     for (lua_Integer i = 0; i < n; i++) {
         if (i && !str_cmp(&ms[i - 1], &ms[i]))
-            luaL_error(L, "%s: moves lists '%s' twice", ld->file, ms[i].s);
+            lrt_raise(L, "%s: moves lists '%s' twice", ld->file, ms[i].s);
         lua_pushlstring(L, ms[i].s, ms[i].len);
         lua_rawseti(L, -2, i + 1);
     }
@@ -307,7 +307,7 @@ static const char *move_string(lua_State *L, const pips_game *g, gentry *e, pips
 {
     int n = ensure_moves(L, g, e, NULL);
     if (m >= (pips_move)n)
-        luaL_error(L, "%s: move %llu is not in the position's list", ldef_of(g)->file,
+        lrt_raise(L, "%s: move %llu is not in the position's list", ldef_of(g)->file,
                    (unsigned long long)m);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->mref);
     lua_rawgeti(L, -1, (lua_Integer)m + 1);
@@ -321,7 +321,7 @@ static void store(lua_State *L, const pips_game *g, void *s, const char *what)
     const lgame_def *ld = ldef_of(g);
     gctx *gc = lrt_of(L)->user;
     if (!lua_istable(L, -1))
-        luaL_error(L, "%s: %s must return a table, got a %s", ld->file, what,
+        lrt_raise(L, "%s: %s must return a table, got a %s", ld->file, what,
                    luaL_typename(L, -1));
     size_t len = lrt_canon(L, -1, gc->scratch, ld->state_cap, what);
     uint32_t old = state_len(s);
@@ -369,7 +369,7 @@ static int p_play(lua_State *L)
     lua_rawgeti(L, LUA_REGISTRYINDEX, tref);
     size_t len = lrt_canon(L, -1, gc->scratch, ld->state_cap, "the state play was given");
     if (len != e->len || memcmp(gc->scratch, e->text, len))
-        luaL_error(L, "%s: play changed the state it was given (move '%s'): return a new "
+        lrt_raise(L, "%s: play changed the state it was given (move '%s'): return a new "
                       "table instead", ld->file, mv);
     lua_pop(L, 1);
     store(L, a->g, a->out_state, "play");
@@ -464,9 +464,9 @@ static int p_parse(lua_State *L)
     gcall *a = lua_touserdata(L, 1);
     pips_error perr;
     if (!lrt_parse(L, a->text, strlen(a->text), &perr))
-        return luaL_error(L, "%s", perr.msg);
+        return lrt_raise(L, "%s", perr.msg);
     if (!lua_istable(L, -1))
-        return luaL_error(L, "state text: a state is a table ({...})");
+        return lrt_raise(L, "state text: a state is a table ({...})");
     memset(a->out_state, 0, a->g->def->state_size);
     store(L, a->g, a->out_state, "the state text");
     return 0;
@@ -484,7 +484,7 @@ static int p_string_fn(lua_State *L)
     size_t len;
     const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
     if (!s)
-        luaL_error(L, "%s: %s must return a string, got a %s", ldef_of(a->g)->file,
+        lrt_raise(L, "%s: %s must return a string, got a %s", ldef_of(a->g)->file,
                    FN_NAMES[f], luaL_typename(L, -1));
     if (f == F_KEY)
         a->hash = fnv(s, len);
@@ -504,13 +504,13 @@ static int p_evaluate(lua_State *L)
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->tref);
     lua_call(L, 1, 1);
     if (!lua_istable(L, -1) || lua_rawlen(L, -1) != (lua_Unsigned)np)
-        luaL_error(L, "%s: evaluate must return %d numbers in 0..1", ldef_of(a->g)->file, np);
+        lrt_raise(L, "%s: evaluate must return %d numbers in 0..1", ldef_of(a->g)->file, np);
     for (int i = 0; i < np; i++) {
         lua_rawgeti(L, -1, i + 1);
         int isnum;
         double v = lua_tonumberx(L, -1, &isnum);
         if (!isnum || !(v >= 0 && v <= 1))
-            luaL_error(L, "%s: evaluate: seat %d's value must be a number in 0..1",
+            lrt_raise(L, "%s: evaluate: seat %d's value must be a number in 0..1",
                        ldef_of(a->g)->file, i);
         a->vals[i] = v;
         lua_pop(L, 1);
@@ -528,12 +528,12 @@ static int p_view(lua_State *L)
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->tref);
     lua_call(L, 1, 1);
     if (!lua_istable(L, -1))
-        luaL_error(L, "%s: view must return a table", ldef_of(a->g)->file);
+        lrt_raise(L, "%s: view must return a table", ldef_of(a->g)->file);
     json_t *v = lrt_to_json(L, -1, "view", 0);
     a->ok = json_is_object(v) && json_object_update(a->view, v) == 0;
     json_decref(v);
     if (!a->ok)
-        luaL_error(L, "%s: view must return a table with string keys", ldef_of(a->g)->file);
+        lrt_raise(L, "%s: view must return a table with string keys", ldef_of(a->g)->file);
     lua_pop(L, 1);
     return 0;
 }
@@ -756,11 +756,11 @@ static int gsetup(lua_State *L)
     gc->texts = calloc(CACHE_SLOTS, ld->state_cap);
     gc->scratch = calloc(1, ld->state_cap);
     if (!gc->texts || !gc->scratch)
-        return luaL_error(L, "out of memory for the state cache");
+        return lrt_raise(L, "out of memory for the state cache");
     for (int i = 0; i < CACHE_SLOTS; i++)
         gc->cache[i].text = gc->texts + (size_t)i * ld->state_cap;
     if (!lua_istable(L, -1))
-        return luaL_error(L, "%s must return the game's table", ld->file);
+        return lrt_raise(L, "%s must return the game's table", ld->file);
     for (int f = 0; f < N_FN; f++) {
         lua_getfield(L, -1, FN_NAMES[f]);
         if (lua_isfunction(L, -1))
@@ -853,7 +853,7 @@ static const char *field_string(lua_State *L, int t, const char *key, bool requi
         return NULL;
     }
     if (lua_type(L, -1) != LUA_TSTRING)
-        luaL_error(L, "%s: '%s' must be a string", file, key);
+        lrt_raise(L, "%s: '%s' must be a string", file, key);
     const char *s = lua_tostring(L, -1);
     lua_pop(L, 1); /* still anchored in the table */
     return s;
@@ -870,7 +870,7 @@ static lua_Integer field_int(lua_State *L, int t, const char *key, lua_Integer d
     int isint;
     lua_Integer v = lua_tointegerx(L, -1, &isint);
     if (!isint || v < lo || v > hi)
-        luaL_error(L, "%s: '%s' must be a whole number in %d..%d", file, key, (int)lo, (int)hi);
+        lrt_raise(L, "%s: '%s' must be a whole number in %d..%d", file, key, (int)lo, (int)hi);
     lua_pop(L, 1);
     return v;
 }
@@ -881,9 +881,9 @@ static void read_option(lua_State *L, lgame_def *ld, const char *key, int spec)
     size_t i = ld->n_opts;
     pips_option_def *od = &ld->options[i];
     if (strlen(key) >= PIPS_OPT_KEY_MAX || !strncmp(key, "lua_", 4) || !strcmp(key, "rules"))
-        luaL_error(L, "%s: option name '%s' is reserved or too long", file, key);
+        lrt_raise(L, "%s: option name '%s' is reserved or too long", file, key);
     if (!lua_istable(L, spec))
-        luaL_error(L, "%s: option '%s' must be a table {type = ...}", file, key);
+        lrt_raise(L, "%s: option '%s' must be a table {type = ...}", file, key);
     const char *type = field_string(L, spec, "type", true, file);
     const char *help = field_string(L, spec, "description", false, file);
     char dflt[PIPS_OPT_VALUE_MAX] = "";
@@ -897,46 +897,46 @@ static void read_option(lua_State *L, lgame_def *ld, const char *key, int spec)
         od->max = (long)field_int(L, spec, "max", 1000000000, od->min, 1000000000, file);
         lua_Integer d = dt == LUA_TNIL ? od->min : lua_tointeger(L, -1);
         if (dt != LUA_TNIL && (!lua_isinteger(L, -1) || d < od->min || d > od->max))
-            luaL_error(L, "%s: option '%s': default must be a whole number in %ld..%ld", file,
+            lrt_raise(L, "%s: option '%s': default must be a whole number in %ld..%ld", file,
                        key, od->min, od->max);
         snprintf(dflt, sizeof dflt, "%lld", (long long)d);
     } else if (!strcmp(type, "bool")) {
         od->type = PIPS_OPT_BOOL;
         if (dt != LUA_TNIL && dt != LUA_TBOOLEAN)
-            luaL_error(L, "%s: option '%s': default must be true or false", file, key);
+            lrt_raise(L, "%s: option '%s': default must be true or false", file, key);
         snprintf(dflt, sizeof dflt, "%s", lua_toboolean(L, -1) ? "true" : "false");
     } else if (!strcmp(type, "choice")) {
         od->type = PIPS_OPT_CHOICE;
         lua_getfield(L, spec, "choices");
         lua_Integer n = lua_istable(L, -1) ? (lua_Integer)lua_rawlen(L, -1) : 0;
         if (n < 1 || n > 64)
-            luaL_error(L, "%s: option '%s': choices must be a sequence of 1..64 strings", file,
+            lrt_raise(L, "%s: option '%s': choices must be a sequence of 1..64 strings", file,
                        key);
         const char **ch = calloc((size_t)n + 1, sizeof *ch);
         if (!ch)
-            luaL_error(L, "out of memory");
+            lrt_raise(L, "out of memory");
         ld->choices[i] = ch;
         for (lua_Integer k = 1; k <= n; k++) {
             if (lua_rawgeti(L, -1, k) != LUA_TSTRING)
-                luaL_error(L, "%s: option '%s': choice %d is not a string", file, key, (int)k);
+                lrt_raise(L, "%s: option '%s': choice %d is not a string", file, key, (int)k);
             ch[k - 1] = own(ld, lua_tostring(L, -1));
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
         od->choices = ch;
         if (dt != LUA_TNIL && dt != LUA_TSTRING)
-            luaL_error(L, "%s: option '%s': default must be one of the choices", file, key);
+            lrt_raise(L, "%s: option '%s': default must be one of the choices", file, key);
         snprintf(dflt, sizeof dflt, "%s", dt == LUA_TSTRING ? lua_tostring(L, -1) : ch[0]);
     } else {
-        luaL_error(L, "%s: option '%s': type must be \"int\", \"bool\" or \"choice\"", file, key);
+        lrt_raise(L, "%s: option '%s': type must be \"int\", \"bool\" or \"choice\"", file, key);
     }
     lua_pop(L, 1); /* default */
     od->default_value = own(ld, dflt);
     if (!od->key || !od->help || !od->default_value)
-        luaL_error(L, "out of memory");
+        lrt_raise(L, "out of memory");
     pips_error e;
     if (!pips_option_check(od, od->default_value, &e))
-        luaL_error(L, "%s: %s", file, e.msg);
+        lrt_raise(L, "%s: %s", file, e.msg);
     ld->def.n_options = ++ld->n_opts;
 }
 
@@ -951,14 +951,14 @@ static int inspect(lua_State *L)
     lgame_def *ld = lrt_of(L)->user;
     const char *file = ld->file;
     if (!lua_istable(L, -1))
-        return luaL_error(L, "%s must return the game's table (name, title, players, ...)", file);
+        return lrt_raise(L, "%s must return the game's table (name, title, players, ...)", file);
     int t = lua_gettop(L);
     const char *name = field_string(L, t, "name", true, file);
     for (const char *p = name; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
-            return luaL_error(L, "%s: name '%s' may hold only a-z, 0-9, _ and -", file, name);
+            return lrt_raise(L, "%s: name '%s' may hold only a-z, 0-9, _ and -", file, name);
     if (!*name || strlen(name) > 40)
-        return luaL_error(L, "%s: name must be 1..40 characters", file);
+        return lrt_raise(L, "%s: name must be 1..40 characters", file);
     const char *title = field_string(L, t, "title", true, file);
     const char *desc = field_string(L, t, "description", false, file);
     const char *rules = field_string(L, t, "rules", false, file);
@@ -968,19 +968,19 @@ static int inspect(lua_State *L)
     size_t rl = (rules ? strlen(rules) : 0) + (desc ? strlen(desc) : 0) + strlen(file) + 80;
     ld->rules_text = malloc(rl);
     if (!ld->name || !ld->title || (desc && !ld->description) || !ld->rules_text)
-        return luaL_error(L, "out of memory");
+        return lrt_raise(L, "out of memory");
     snprintf(ld->rules_text, rl, "%s\n%s\n(a game written in Lua: %s)\n", desc ? desc : title,
              rules ? rules : "", file);
     lua_getfield(L, t, "players");
     if (!lua_istable(L, -1))
-        return luaL_error(L, "%s: players must be {min, max}", file);
+        return lrt_raise(L, "%s: players must be {min, max}", file);
     int pt = lua_gettop(L);
     lua_rawgeti(L, pt, 1);
     lua_rawgeti(L, pt, 2);
     int i1, i2;
     lua_Integer lo = lua_tointegerx(L, -2, &i1), hi = lua_tointegerx(L, -1, &i2);
     if (!i1 || !i2 || lo < 1 || hi < lo || hi > PIPS_MAX_PLAYERS)
-        return luaL_error(L, "%s: players must be {min, max} with 1 <= min <= max <= %d", file,
+        return lrt_raise(L, "%s: players must be {min, max} with 1 <= min <= max <= %d", file,
                           PIPS_MAX_PLAYERS);
     lua_settop(L, t);
     ld->min_players = (int)lo;
@@ -992,7 +992,7 @@ static int inspect(lua_State *L)
         lua_getfield(L, t, FN_NAMES[f]);
         bool fn = lua_isfunction(L, -1);
         if (!fn && (f < N_REQUIRED || !lua_isnil(L, -1)))
-            return luaL_error(L, "%s: '%s' must be a function", file, FN_NAMES[f]);
+            return lrt_raise(L, "%s: '%s' must be a function", file, FN_NAMES[f]);
         ld->has[f] = fn;
         lua_pop(L, 1);
     }
@@ -1001,16 +1001,16 @@ static int inspect(lua_State *L)
     int ot = lua_gettop(L);
     if (!lua_isnil(L, ot)) {
         if (!lua_istable(L, ot))
-            return luaL_error(L, "%s: options must be a table { KEY = {type = ...} }", file);
+            return lrt_raise(L, "%s: options must be a table { KEY = {type = ...} }", file);
         const char *keys[PIPS_MAX_OPTIONS];
         size_t nk = 0;
         lua_pushnil(L);
         while (lua_next(L, ot)) {
             lua_pop(L, 1);
             if (lua_type(L, -1) != LUA_TSTRING)
-                return luaL_error(L, "%s: option names must be strings", file);
+                return lrt_raise(L, "%s: option names must be strings", file);
             if (nk == PIPS_MAX_OPTIONS - 3)
-                return luaL_error(L, "%s: at most %d options", file, PIPS_MAX_OPTIONS - 3);
+                return lrt_raise(L, "%s: at most %d options", file, PIPS_MAX_OPTIONS - 3);
             keys[nk++] = lua_tostring(L, -1); /* anchored in the table */
         }
         qsort(keys, nk, sizeof *keys, key_sort);
@@ -1029,12 +1029,12 @@ static int inspect(lua_State *L)
                                 .help = "number of players", .type = PIPS_OPT_INT, .min = lo,
                                 .max = hi};
         if (!od->default_value)
-            return luaL_error(L, "out of memory");
+            return lrt_raise(L, "out of memory");
         ld->n_opts++;
     } else if (pips_option_def_find(&ld->def, "players")) {
         const pips_option_def *od = pips_option_def_find(&ld->def, "players");
         if (od->type != PIPS_OPT_INT || od->min < lo || od->max > hi)
-            return luaL_error(L, "%s: option 'players' must be an int within players", file);
+            return lrt_raise(L, "%s: option 'players' must be an int within players", file);
     }
     plua_limit_options(&ld->options[ld->n_opts], &ld->options[ld->n_opts + 1]);
     ld->n_opts += 2;

@@ -43,13 +43,24 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return q;
 }
 
+int lrt_raise(lua_State *L, const char *fmt, ...)
+{
+    char msg[PIPS_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    lua_pushstring(L, msg);
+    return lua_error(L);
+}
+
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     lrt_ctx *c = lrt_of(L);
     c->steps_used += HOOK_EVERY;
     if (c->steps_used > c->steps_cap)
-        luaL_error(L, "instruction limit reached (%ld steps per call; --lua-steps)",
+        lrt_raise(L, "instruction limit reached (%ld steps per call; --lua-steps)",
                    c->steps_cap);
 }
 
@@ -118,7 +129,11 @@ static int message_handler(lua_State *L)
                             fn, msg);
         return 1;
     }
-    lua_pushfstring(L, "%s: in %s: %s", c->pool->file, c->hook ? c->hook : "?", msg);
+    size_t fl = strlen(c->pool->file);
+    if (!strncmp(msg, c->pool->file, fl) && msg[fl] == ':')
+        lua_pushstring(L, msg); /* our own message, which names the file already */
+    else
+        lua_pushfstring(L, "%s: in %s: %s", c->pool->file, c->hook ? c->hook : "?", msg);
     return 1;
 }
 
@@ -338,7 +353,7 @@ done:
 void lrt_push_json(lua_State *L, const json_t *v, int depth)
 {
     if (depth > MAX_DEPTH)
-        luaL_error(L, "value nests deeper than %d", MAX_DEPTH);
+        lrt_raise(L, "value nests deeper than %d", MAX_DEPTH);
     luaL_checkstack(L, 4, "value nests too deep");
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
@@ -396,7 +411,7 @@ static lua_Integer sequence_length(lua_State *L, int idx)
 static json_t *to_json_rec(lua_State *L, int idx, const char *what, int depth)
 {
     if (depth > MAX_DEPTH)
-        luaL_error(L, "%s nests deeper than %d (or holds a cycle)", what, MAX_DEPTH);
+        lrt_raise(L, "%s nests deeper than %d (or holds a cycle)", what, MAX_DEPTH);
     luaL_checkstack(L, 6, "value nests too deep");
     idx = lua_absindex(L, idx);
     switch (lua_type(L, idx)) {
@@ -406,7 +421,7 @@ static json_t *to_json_rec(lua_State *L, int idx, const char *what, int depth)
         if (lua_isinteger(L, idx))
             return json_integer((json_int_t)lua_tointeger(L, idx));
         if (!isfinite(lua_tonumber(L, idx)))
-            luaL_error(L, "%s holds a number JSON cannot write (inf or nan)", what);
+            lrt_raise(L, "%s holds a number JSON cannot write (inf or nan)", what);
         return json_real(lua_tonumber(L, idx));
     case LUA_TSTRING: {
         size_t len;
@@ -414,7 +429,7 @@ static json_t *to_json_rec(lua_State *L, int idx, const char *what, int depth)
         return json_stringn_nocheck(s, len);
     }
     case LUA_TTABLE: break;
-    default: luaL_error(L, "%s holds a %s, which JSON cannot hold", what, luaL_typename(L, idx));
+    default: lrt_raise(L, "%s holds a %s, which JSON cannot hold", what, luaL_typename(L, idx));
     }
     lua_Integer n = sequence_length(L, idx);
     if (n >= 0) {
@@ -432,7 +447,7 @@ static json_t *to_json_rec(lua_State *L, int idx, const char *what, int depth)
     while (obj && lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING) {
             json_decref(obj);
-            luaL_error(L, "%s has a %s key: JSON objects have string keys", what,
+            lrt_raise(L, "%s has a %s key: JSON objects have string keys", what,
                        luaL_typename(L, -2));
         }
         json_t *item = to_json_rec(L, -1, what, depth + 1);
@@ -447,22 +462,22 @@ static json_t *to_json_rec(lua_State *L, int idx, const char *what, int depth)
 static void json_check(lua_State *L, int idx, const char *what, int depth)
 {
     if (depth > MAX_DEPTH)
-        luaL_error(L, "%s nests deeper than %d (or holds a cycle)", what, MAX_DEPTH);
+        lrt_raise(L, "%s nests deeper than %d (or holds a cycle)", what, MAX_DEPTH);
     luaL_checkstack(L, 6, "value nests too deep");
     idx = lua_absindex(L, idx);
     int t = lua_type(L, idx);
     if (t == LUA_TNUMBER && !lua_isinteger(L, idx) && !isfinite(lua_tonumber(L, idx)))
-        luaL_error(L, "%s holds a number JSON cannot write (inf or nan)", what);
+        lrt_raise(L, "%s holds a number JSON cannot write (inf or nan)", what);
     if (t == LUA_TFUNCTION || t == LUA_TUSERDATA || t == LUA_TTHREAD ||
         t == LUA_TLIGHTUSERDATA)
-        luaL_error(L, "%s holds a %s, which JSON cannot hold", what, luaL_typename(L, idx));
+        lrt_raise(L, "%s holds a %s, which JSON cannot hold", what, luaL_typename(L, idx));
     if (t != LUA_TTABLE)
         return;
     bool seq = sequence_length(L, idx) >= 0;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (!seq && lua_type(L, -2) != LUA_TSTRING)
-            luaL_error(L, "%s has a %s key: JSON objects have string keys", what,
+            lrt_raise(L, "%s has a %s key: JSON objects have string keys", what,
                        luaL_typename(L, -2));
         json_check(L, -1, what, depth + 1);
         lua_pop(L, 1);
@@ -487,7 +502,7 @@ typedef struct canon_out {
 static void put(canon_out *o, const char *s, size_t n)
 {
     if (o->len + n >= o->cap)
-        luaL_error(o->L, "%s: its text is longer than %zu bytes (set state_bytes higher)",
+        lrt_raise(o->L, "%s: its text is longer than %zu bytes (set state_bytes higher)",
                    o->what, o->cap - 1);
     memcpy(o->buf + o->len, s, n);
     o->len += n;
@@ -522,7 +537,7 @@ static void put_number(canon_out *o, int idx)
     } else {
         double d = lua_tonumber(o->L, idx);
         if (!isfinite(d))
-            luaL_error(o->L, "%s holds inf or nan", o->what);
+            lrt_raise(o->L, "%s holds inf or nan", o->what);
         n = snprintf(num, sizeof num, "%.17g", d);
         if (!strpbrk(num, ".e"))
             n += snprintf(num + n, sizeof num - (size_t)n, ".0");
@@ -587,7 +602,7 @@ static void canon_table(canon_out *o, int idx, int depth)
             continue;
         int t = lua_type(L, -1);
         if (t != LUA_TSTRING && t != LUA_TNUMBER && t != LUA_TBOOLEAN)
-            luaL_error(L, "%s has a %s as a key", o->what, luaL_typename(L, -1));
+            lrt_raise(L, "%s has a %s as a key", o->what, luaL_typename(L, -1));
         lua_pushvalue(L, -1);
         lua_rawseti(L, keys, ++nk);
     }
@@ -629,7 +644,7 @@ static void canon_value(canon_out *o, int idx, int depth)
 {
     lua_State *L = o->L;
     if (depth > MAX_DEPTH)
-        luaL_error(L, "%s nests deeper than %d (or holds a cycle)", o->what, MAX_DEPTH);
+        lrt_raise(L, "%s nests deeper than %d (or holds a cycle)", o->what, MAX_DEPTH);
     luaL_checkstack(L, 8, "state nests too deep");
     switch (lua_type(L, idx)) {
     case LUA_TBOOLEAN:
@@ -647,7 +662,7 @@ static void canon_value(canon_out *o, int idx, int depth)
     }
     case LUA_TTABLE: canon_table(o, idx, depth); break;
     default:
-        luaL_error(L, "%s holds a %s value; states hold tables, strings, numbers and booleans",
+        lrt_raise(L, "%s holds a %s value; states hold tables, strings, numbers and booleans",
                    o->what, luaL_typename(L, idx));
     }
 }

@@ -96,6 +96,10 @@ void lrt_clear(lrt_pool *p);
 bool lrt_inspect(const char *file, const char *text, size_t len, long steps, long mb,
                  lua_CFunction fn, void *arg, pips_error *err);
 
+/* Raises a Lua error with a printf-style message (luaL_error takes only a
+ * few formats). Never returns. */
+int lrt_raise(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- values ------------------------------------------------------------- */
 
 /* Pushes a jansson value as Lua (arrays become sequences, null nil). Raises

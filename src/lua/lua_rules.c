@@ -70,11 +70,11 @@ static int proxy_index(lua_State *L)
 {
     vctx *vc = lrt_of(L)->user;
     if (lua_topointer(L, 1) != vc->proxy)
-        return luaL_error(L, "a state table is only valid during the call it was given to");
+        return lrt_raise(L, "a state table is only valid during the call it was given to");
     pips_error e = {0};
     json_t *obj = pips_state_object(vc->cur_g, vc->cur_state, &e);
     if (!obj)
-        return luaL_error(L, "cannot build the state object: %s", e.msg);
+        return lrt_raise(L, "cannot build the state object: %s", e.msg);
     const char *key;
     json_t *val;
     json_object_foreach(obj, key, val)
@@ -152,20 +152,20 @@ static bool ask_result(lua_State *L, const pips_game *g, vctx *vc, int proxy)
     }
     int np = cfg_of(g)->np;
     if (!lua_istable(L, -1))
-        luaL_error(L, "%s: result must return nil or a sequence of %d returns, got a %s",
+        lrt_raise(L, "%s: result must return nil or a sequence of %d returns, got a %s",
                    vdef_of(g)->file, np, luaL_typename(L, -1));
     for (int s = 0; s < np; s++) {
         lua_rawgeti(L, -1, s + 1);
         int isnum;
         double v = lua_tonumberx(L, -1, &isnum);
         if (!isnum || !(v >= 0 && v <= 1))
-            luaL_error(L, "%s: result: the return of seat %d must be a number in 0..1",
+            lrt_raise(L, "%s: result: the return of seat %d must be a number in 0..1",
                        vdef_of(g)->file, s);
         vc->rets[s] = v;
         lua_pop(L, 1);
     }
     if (lua_rawlen(L, -1) != (lua_Unsigned)np)
-        luaL_error(L, "%s: result must return %d returns, one per seat, got %d",
+        lrt_raise(L, "%s: result must return %d returns, one per seat, got %d",
                    vdef_of(g)->file, np, (int)lua_rawlen(L, -1));
     lua_pop(L, 1);
     return true;
@@ -186,7 +186,7 @@ static size_t filter(lua_State *L, const pips_game *g, vctx *vc, int proxy, cons
         lua_pushstring(L, buf);
         lua_call(L, 2, 1);
         if (!lua_isboolean(L, -1))
-            luaL_error(L, "%s: legal must return a boolean, got a %s for move '%s'",
+            lrt_raise(L, "%s: legal must return a boolean, got a %s for move '%s'",
                        vdef_of(g)->file, luaL_typename(L, -1), buf);
         if (lua_toboolean(L, -1))
             list[kept++] = list[i];
@@ -222,7 +222,7 @@ static int p_position(lua_State *L)
         lua_pushstring(L, pips_str_cstr(&text));
         pips_str_free(&text);
         lrt_of(L)->hook = "legal";
-        luaL_error(L, "%s: legal removed every move of position '%s' and result returned nil",
+        lrt_raise(L, "%s: legal removed every move of position '%s' and result returned nil",
                    vdef_of(g)->file, lua_tostring(L, -1));
     }
 out:
@@ -582,7 +582,7 @@ static int inspect(lua_State *L)
     for (int i = 0; i < 2; i++) {
         int t = lua_getglobal(L, fns[i]);
         if (t != LUA_TNIL && t != LUA_TFUNCTION)
-            return luaL_error(L, "%s: '%s' must be a function, got a %s", vd->file, fns[i],
+            return lrt_raise(L, "%s: '%s' must be a function, got a %s", vd->file, fns[i],
                               lua_typename(L, t));
         if (i == 0)
             vd->has_legal = t == LUA_TFUNCTION;
@@ -592,13 +592,13 @@ static int inspect(lua_State *L)
     }
     int t = lua_getglobal(L, "description");
     if (t != LUA_TNIL && t != LUA_TSTRING)
-        return luaL_error(L, "%s: 'description' must be a string, got a %s", vd->file,
+        return lrt_raise(L, "%s: 'description' must be a string, got a %s", vd->file,
                           lua_typename(L, t));
     if (t == LUA_TSTRING && !(vd->description = strdup(lua_tostring(L, -1))))
-        return luaL_error(L, "out of memory");
+        return lrt_raise(L, "out of memory");
     lua_pop(L, 1);
     if (!vd->has_legal && !vd->has_result)
-        return luaL_error(L, "%s: defines neither legal nor result, so it changes nothing",
+        return lrt_raise(L, "%s: defines neither legal nor result, so it changes nothing",
                           vd->file);
     return 0;
 }
