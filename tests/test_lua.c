@@ -188,6 +188,53 @@ static void test_icefrogs_no_jump_on_entry(void **unused)
     pips_game_free(plain);
 }
 
+/* The other examples: the first piece small; no early win with 6 players. */
+static void test_other_examples(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = variant("tictacdoh", EXAMPLES "/rules/tictacdoh-small-first.lua", NULL, &err);
+    if (!g)
+        fail_msg("%s", err.msg);
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    assert_int_equal(pips_perft(g, s, 1), 1);  /* S@0,0 only */
+    assert_int_equal(pips_perft(g, s, 2), 25); /* its 25 replies (pips perft --divide) */
+    assert_true(has_move(g, s, "S@0,0") && !has_move(g, s, "L@0,0"));
+    pips_state_free(g, s);
+    pips_game_free(g);
+
+    /* ICF-R8, ICF-R11: with 6 players the plain game often ends in the first
+     * two rounds (12 plies); under the script no game is won before that */
+    const char *six = "players=6";
+    pips_game *plain = pips_game_new("icefrogs", &six, 1, NULL, &err);
+    g = variant("icefrogs", EXAMPLES "/rules/icefrogs-no-early-win.lua", six, &err);
+    if (!g)
+        fail_msg("%s", err.msg);
+    s = pips_state_new(g, &err);
+    pips_move *buf = calloc(pips_max_moves(g), sizeof *buf);
+    int early_plain = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        g->def->initial(g, s);
+        size_t plies = pips_random_playout(plain, s, &rng, buf, 1000);
+        double r[6];
+        plain->def->returns(plain, s, r);
+        early_plain += plies < 12 && r[0] + r[1] + r[2] + r[3] + r[4] + r[5] > 0 && r[0] != r[1];
+        pips_rng_seed(&rng, seed);
+        g->def->initial(g, s);
+        plies = pips_random_playout(g, s, &rng, buf, 1000);
+        assert_true(plies >= 12);
+    }
+    assert_true(early_plain > 0);
+    assert_false(pips_game_failed(g, NULL));
+    free(buf);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    pips_game_free(plain);
+}
+
 /* result() ends the game; the state table is the JSON state object. */
 static void test_result_and_state_object(void **unused)
 {
@@ -479,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_rule_hook_errors),
         cmocka_unit_test(test_icefrogs_no_jump_on_entry),
         cmocka_unit_test(test_result_and_state_object),
+        cmocka_unit_test(test_other_examples),
         cmocka_unit_test(test_lua_game_hooks),
         cmocka_unit_test(test_lua_game_hook_errors),
         cmocka_unit_test(test_record_round_trip),
