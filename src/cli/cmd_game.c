@@ -21,10 +21,14 @@ int cli_rules(int argc, char **argv)
         cli_print_usage(stderr, cli_doc_find("rules"));
         return 2;
     }
-    const pips_game_def *d = pips_game_find(argv[1]);
+    pips_error err;
+    const pips_game_def *d = pips_game_def_load(argv[1], &err); /* a FILE.lua too */
     if (!d) {
-        fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
-        return 2;
+        if (pips_game_name_is_lua(argv[1]))
+            fprintf(stderr, "pips rules: %s\n", err.msg);
+        else
+            fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
+        return pips_game_name_is_lua(argv[1]) ? 1 : 2;
     }
     printf("%s\n\n%s\nNotation\n%s", d->title, d->rules_text, d->notation_text);
     if (d->n_options) {
@@ -32,6 +36,7 @@ int cli_rules(int argc, char **argv)
         for (size_t i = 0; i < d->n_options; i++)
             cli_print_option(&d->options[i], "  ");
     }
+    pips_game_def_release(d);
     return 0;
 }
 

@@ -116,8 +116,9 @@ static const cli_opt_doc engine_opts[] = {
     END_OPTS};
 
 static const cli_cmd_doc docs[] = {
-    {"list", "games with their options and defaults", "[--json]",
-     "Lists every game with its options: default, accepted values and what each\n"
+    {"list", "games with their options and defaults", "[--json] [FILE.lua]...",
+     "Lists every game (or the Lua games named, docs/lua.md) with its options:\n"
+     "default, accepted values and what each\n"
      "does. --json prints the option schema of every game as one JSON document:\n"
      "{\"games\": [{\"name\", \"title\", \"options\": [{\"key\", \"type\"\n"
      "(int|bool|choice|text), \"default\", \"description\", \"min\"/\"max\" (and\n"

@@ -152,7 +152,8 @@ static pips_game *new_def_script(const pips_game_def *def, const char *const *kv
 {
     const pips_game_def *use = def;
     bool held = false;
-    if (!plua_resolve(def, kv_value(kv, n, "rules"), text, &use, &held, err))
+    if (!plua_resolve(def, kv_value(kv, n, "rules"), text, kv_value(kv, n, "lua_steps"), &use,
+                      &held, err))
         return NULL;
     bool has_rules = pips_option_def_find(use, "rules") != NULL;
     pips_options o;

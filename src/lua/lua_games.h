@@ -13,9 +13,10 @@
  * def itself when RULES is NULL or "none" and def runs no rule script (its
  * built-in base when it does), else a variant of the built-in base running
  * the script read from the file RULES, or from text when text is non-NULL.
+ * steps (the lua_steps option's text, or NULL) bounds loading it.
  * *held says the caller must release *out (hold -1) when done. */
 bool plua_resolve(const pips_game_def *def, const char *rules, const char *text,
-                  const pips_game_def **out, bool *held, pips_error *err);
+                  const char *steps, const pips_game_def **out, bool *held, pips_error *err);
 
 /* A whole game in Lua from the file (or from text when non-NULL; file then
  * names it in messages). The caller holds one reference. */

@@ -618,7 +618,7 @@ bool plua_limits(const pips_game *g, long *steps, long *mb, pips_error *err)
 }
 
 static variant_def *variant_new(const pips_game_def *base, const char *file, const char *text,
-                                pips_error *err)
+                                long steps, pips_error *err)
 {
     if (base->n_options + 3 > PIPS_MAX_OPTIONS) {
         pips_fail(err, PIPS_ERR_UNSUPPORTED, "%s has too many options for a rule script",
@@ -648,7 +648,7 @@ static variant_def *variant_new(const pips_game_def *base, const char *file, con
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory loading %s", file);
         return NULL;
     }
-    if (!lrt_inspect(vd->file, vd->text, len, 0, 0, inspect, vd, err)) {
+    if (!lrt_inspect(vd->file, vd->text, len, steps, 0, inspect, vd, err)) {
         vdef_free(vd);
         return NULL;
     }
@@ -725,7 +725,7 @@ static variant_def *variant_new(const pips_game_def *base, const char *file, con
 }
 
 bool plua_resolve(const pips_game_def *def, const char *rules, const char *text,
-                  const pips_game_def **out, bool *held, pips_error *err)
+                  const char *steps, const pips_game_def **out, bool *held, pips_error *err)
 {
     *held = false;
     *out = def;
@@ -753,7 +753,10 @@ bool plua_resolve(const pips_game_def *def, const char *rules, const char *text,
             return pips_fail(err, PIPS_ERR_ARG,
                              "option 'rules': '%.200s' is not a .lua file or none", rules);
     }
-    variant_def *vd = variant_new(base, rules, text, err);
+    long load_steps = 0;
+    if (steps && !pips_parse_int(steps, 1000, 2000000000L, &load_steps))
+        load_steps = 0; /* the option check reports it */
+    variant_def *vd = variant_new(base, rules, text, load_steps, err);
     if (!vd)
         return false;
     *out = &vd->def;
