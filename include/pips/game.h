@@ -291,6 +291,7 @@ struct pips_game {
 
 size_t pips_game_count(void);
 const pips_game_def *pips_game_def_at(size_t i);
+/* The game named name, compared without regard to ASCII case; NULL if none. */
 const pips_game_def *pips_game_find(const char *name);
 /* A definition by name: a built-in game, or a path ending in ".lua" (a
  * whole game in Lua, docs/lua.md). Release it with pips_game_def_release

@@ -30,6 +30,8 @@ static const command commands[] = {
     {"analyze", cli_analyze},   {"engine", cli_engine},     {"version", cli_version},
     {"help", cli_help},         {"state", cli_state},
     {"ladder", cli_ladder},
+    {"moves", cli_moves},
+    {"agents", cli_agents},
 };
 
 static int cli_version(int argc, char **argv)
@@ -104,6 +106,7 @@ static int script_flags(const cli_cmd_doc *doc, int n, char **args, char **owned
 
 int main(int argc, char **argv)
 {
+    cli_escape_stderr();
     if (argc < 2) {
         cli_print_overview(stderr);
         return 2;
