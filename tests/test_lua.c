@@ -313,7 +313,7 @@ static void test_lua_game_hooks(void **unused)
     pips_game *g = pips_game_new(TTD_LUA, kv, 1, NULL, &err);
     if (!g)
         fail_msg("%s", err.msg);
-    assert_string_equal(g->def->name, "tictacdoh_lua");
+    assert_string_equal(g->def->name, TTD_LUA); /* the file is the id */
     assert_non_null(pips_option_def_find(g->def, "players")); /* from players = {2, 4} */
     assert_int_equal(pips_num_players(g), 2);
     void *s = pips_state_new(g, &err), *t = pips_state_new(g, &err);

@@ -33,6 +33,7 @@ typedef struct pips_server_config {
     double max_think_seconds; /* wall-clock budget per agent move (0 = 10) */
     int ai_threads;           /* agent worker threads (0 = 2) */
     bool sync_full;           /* fsync every commit (PRAGMA synchronous=FULL) */
+    const char *rules_dir;    /* Lua rule scripts and games offered by the lobby, or NULL */
 } pips_server_config;
 
 /* Opens (creating or migrating) the database, reloads every stored game by

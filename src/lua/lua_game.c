@@ -965,12 +965,13 @@ static int inspect(lua_State *L)
     ld->name = strdup(name);
     ld->title = strdup(title);
     ld->description = desc ? strdup(desc) : NULL;
-    size_t rl = (rules ? strlen(rules) : 0) + (desc ? strlen(desc) : 0) + strlen(file) + 80;
+    size_t rl = (rules ? strlen(rules) : 0) + (desc ? strlen(desc) : 0) + strlen(file) +
+                strlen(name) + 80;
     ld->rules_text = malloc(rl);
     if (!ld->name || !ld->title || (desc && !ld->description) || !ld->rules_text)
         return lrt_raise(L, "out of memory");
-    snprintf(ld->rules_text, rl, "%s\n%s\n(a game written in Lua: %s)\n", desc ? desc : title,
-             rules ? rules : "", file);
+    snprintf(ld->rules_text, rl, "%s\n%s\n(%s, a game written in Lua: %s)\n",
+             desc ? desc : title, rules ? rules : "", name, file);
     lua_getfield(L, t, "players");
     if (!lua_istable(L, -1))
         return lrt_raise(L, "%s: players must be {min, max}", file);
@@ -1071,7 +1072,9 @@ const pips_game_def *plua_game_def(const char *file, const char *text, pips_erro
                                .description = ld->description};
     lrt_sha256_hex(ld->text, len, ld->script.sha256);
     pips_game_def *d = &ld->def;
-    d->name = ld->name;
+    /* the file is the game's id: every tool (and a server after a restart) finds
+     * the game again by it; records carry the text too */
+    d->name = ld->file;
     d->title = ld->title;
     d->rules_text = ld->rules_text;
     d->notation_text = "Moves are the strings the script's moves() lists (pips lists them sorted).";
