@@ -19,17 +19,22 @@ local function key_of(x, y) return (x + 8) * 16 + y + 8 end
 local function coords(key) return key // 16 - 8, key % 16 - 8 end
 
 -- TTD-R4: a single piece counts as its size, a tree as every size in it,
--- a nest only as its top piece. Returns a set {S = true, ...}.
+-- a nest only as its top piece. As a bit set (S 1, M 2, L 4), memoised.
+local BIT = {S = 1, M = 2, L = 4}
+local COUNTS = {}
 local function counts_as(stack)
-  local set = {}
+  local set = COUNTS[stack]
+  if set then return set end
   local n = #stack
   if n == 1 then
-    set[stack] = true
+    set = BIT[stack]
   elseif RANK[stack:sub(1, 1)] > RANK[stack:sub(2, 2)] then -- a tree
-    for i = 1, n do set[stack:sub(i, i)] = true end
+    set = 0
+    for i = 1, n do set = set | BIT[stack:sub(i, i)] end
   else -- a nest
-    set[stack:sub(n, n)] = true
+    set = BIT[stack:sub(n, n)]
   end
+  COUNTS[stack] = set
   return set
 end
 
@@ -98,22 +103,34 @@ local function placements(s, first_only)
   return out
 end
 
--- TTD-R5: three cells in a row, column or diagonal that count as a common size.
-local function has_line(cells)
-  for k, stack in pairs(cells) do
-    local x, y = coords(k)
-    for _, d in ipairs(DIRS) do
-      local b = cells[key_of(x + d[1], y + d[2])]
-      local c = cells[key_of(x + 2 * d[1], y + 2 * d[2])]
-      if b and c then
-        local sa, sb, sc = counts_as(stack), counts_as(b), counts_as(c)
-        for z in pairs(sa) do
-          if sb[z] and sc[z] then return true end
-        end
+-- TTD-R5: three cells in a row, column or diagonal that count as a common
+-- size; only lines through the cell just played can be new.
+local function has_line(cells, x, y)
+  for _, d in ipairs(DIRS) do
+    local dx, dy = d[1], d[2]
+    for back = 0, 2 do
+      local sx, sy = x - back * dx, y - back * dy
+      local a = cells[key_of(sx, sy)]
+      local b = cells[key_of(sx + dx, sy + dy)]
+      local c = cells[key_of(sx + 2 * dx, sy + 2 * dy)]
+      if a and b and c and counts_as(a) & counts_as(b) & counts_as(c) ~= 0 then
+        return true
       end
     end
   end
   return false
+end
+
+-- Move names, made once each.
+local NAMES = {}
+local function move_name(z, x, y)
+  local k = key_of(x, y) * 4 + RANK[z]
+  local name = NAMES[k]
+  if not name then
+    name = string.format("%s@%d,%d", z, x, y)
+    NAMES[k] = name
+  end
+  return name
 end
 
 local game = {
@@ -139,7 +156,7 @@ function game.to_move(s) return s.placed % s.players end
 function game.moves(s)
   local out = {}
   for i, p in ipairs(placements(s)) do
-    out[i] = p[1] .. "@" .. p[2] .. "," .. p[3]
+    out[i] = move_name(p[1], p[2], p[3])
   end
   return out
 end
@@ -148,13 +165,14 @@ function game.play(s, move)
   local z, x, y = move:match("^([SML])@(-?%d+),(-?%d+)$")
   local cells = {}
   for k, v in pairs(s.cells) do cells[k] = v end
-  local k = key_of(tonumber(x), tonumber(y))
+  x, y = tonumber(x), tonumber(y)
+  local k = key_of(x, y)
   cells[k] = (cells[k] or "") .. z
   local stash = {s.stash[1], s.stash[2], s.stash[3]}
   stash[RANK[z]] = stash[RANK[z]] - 1
   local t = {cells = cells, stash = stash, placed = s.placed + 1, status = "on",
              players = s.players}
-  if has_line(cells) then
+  if has_line(cells, x, y) then
     t.status = "won" -- TTD-R5: the placer wins
   elseif stash[1] + stash[2] + stash[3] == 0 then
     t.status = "draw" -- TTD-R6
