@@ -441,6 +441,18 @@ int cli_split_long_opts(const cli_cmd_doc *d, int argc, char **argv, char **out)
             break;
         }
         char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+        if (eq)
+            *eq = '\0';
+        if (d && a[0] == '-' && a[1] == '-' && strcmp(a, "--help") != 0 &&
+            !cli_doc_option(d, a)) { /* every command refuses an unknown flag alike */
+            fprintf(stderr, "pips %s: unknown flag '%s' ('pips %s --help' lists them)\n",
+                    d->name, a, d->name);
+            if (eq)
+                *eq = '=';
+            return -1;
+        }
+        if (eq)
+            *eq = '=';
         if (!eq) {
             out[n++] = a;
             const cli_opt_doc *o = d ? cli_doc_option(d, a) : NULL;
