@@ -41,6 +41,10 @@ const pips_game_def *pips_game_find(const char *name)
 pips_game *pips_game_new(const char *name, const char *const *kv, size_t n,
                          const pips_allocator *alloc, pips_error *err)
 {
+    if (!name) {
+        pips_fail(err, PIPS_ERR_ARG, "no game name (NULL)");
+        return NULL;
+    }
     const pips_game_def *def = pips_game_find(name);
     if (!def) {
         char list[256] = "";
