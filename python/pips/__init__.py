@@ -416,7 +416,8 @@ class Agent:
         handle = _lib.pips_agent_new(self.game._handle, str(spec).encode(), int(seed), err)
         if handle == _ffi.NULL:
             _raise(err)
-        self._handle = _ffi.gc(handle, _lib.pips_agent_free)
+        # The destructor holds the game's handle: an agent is freed before its game.
+        self._handle = _ffi.gc(handle, lambda p, g=self.game._handle: _lib.pips_agent_free(p))
         self.spec = _ffi.string(_lib.pips_agent_spec(handle)).decode()
 
     def choose(self, state):
