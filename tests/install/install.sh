@@ -136,6 +136,16 @@ for ex in "$src"/examples/c/*.c; do
         "$tmp/$name.static" >/dev/null 2>&1; check "the static $name runs" $?
     fi
 done
+# libpips.a defines pips_* and nothing else, like libpips.so: a program with
+# functions of the library's internal names links statically and is not
+# confused (tests/link/symbol_clash.c).
+others=$(nm -g --defined-only "$libdir/libpips.a" | awk 'NF == 3 && $3 !~ /^pips_/ {print $3}')
+[ -z "$others" ]; check "libpips.a defines only pips_* ($(echo $others | head -c 80))" $?
+cc -std=c11 $extra "$src/tests/link/symbol_clash.c" -o "$tmp/clash.a" $(pkg-config --cflags pips) \
+    "$libdir/libpips.a" $(pkg-config --static --libs-only-l pips | sed 's/-lpips\b//')
+check "a program defining nim_count, agent_new... links libpips.a" $?
+"$tmp/clash.a" >/dev/null; check "and gets the library's perft and playtest" $?
+
 # `import pips` from the install (the moved copy: the package finds libpips
 # relative to itself), and the package's tests against it.
 python=${PIPS_PYTHON:-/usr/bin/python3}
