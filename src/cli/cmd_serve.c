@@ -114,6 +114,8 @@ int cli_serve(int argc, char **argv)
             db = v;
         else if (!strcmp(a, "--web"))
             web = v;
+        else if (!strcmp(a, "--rules-dir"))
+            cfg.rules_dir = v;
         else if (!strcmp(a, "--sync") && (!strcmp(v, "full") || !strcmp(v, "normal")))
             cfg.sync_full = !strcmp(v, "full");
         else {
