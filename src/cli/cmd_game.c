@@ -188,7 +188,7 @@ int cli_solve(int argc, char **argv)
         pips_match *m = pips_match_load(record, NULL, &lerr);
         if (!m) {
             fprintf(stderr, "%s: %s\n", prog, lerr.msg);
-            return 2;
+            return cli_exit_code(&lerr);
         }
         const pips_game_def *d = pips_game_find(name);
         g = d ? pips_game_new_opts(d, &m->game->options, NULL, &lerr) : NULL;
@@ -224,7 +224,7 @@ int cli_solve(int argc, char **argv)
         else
             ok = solve_position(g, state_text, record, ply, state, &err);
         if (!ok)
-            rc = 2;
+            rc = cli_exit_code(&err);
     }
     if (ok && !from_start && pips_to_move(g, state) < 0) {
         ok = false;

@@ -78,6 +78,12 @@ static const cli_opt_doc serve_opts[] = {
     {"--max-games", "N", "most games kept at once, 1..10000000 (default 10000)"},
     {"--max-think", "SECONDS", "longest AI think time a client may ask for, 1..3600"},
     {"--sync", "full|normal", "how hard each move is committed to disk (default normal)"},
+    {"--max-hints", "N", "perfect-play hints solved at once, 1..16; past it 503 (default 1)"},
+    {"--max-uploads", "N", "record uploads replayed at once, 1..16; past it 503 (default 2)"},
+    {"--max-listings", "N", "agent listings built at once, 1..16; past it 503 (default 2)"},
+    {"--per-client", "N",
+     "heavy requests (hints, uploads, listings) in flight per client address; past it 429 "
+     "(default 2)"},
     END_OPTS};
 
 static const cli_opt_doc list_opts[] = {
@@ -287,7 +293,8 @@ static const cli_cmd_doc docs[] = {
     {"serve", "run the game server: web UI and JSON API",
      "[--port 8080] [--bind 127.0.0.1] [--db PATH] [--web DIR]\n"
      "[--ai-threads 2] [--max-games 10000] [--max-think SECONDS]\n"
-     "[--sync full|normal]",
+     "[--sync full|normal] [--max-hints 1] [--max-uploads 2] [--max-listings 2]\n"
+     "[--per-client 2]",
      "Serves the web UI and the JSON API under /api/. Every game is kept in an\n"
      "SQLite database (default $XDG_DATA_HOME/pips/pips.db, else\n"
      "~/.local/share/pips/pips.db); a restarted server resumes every game.\n"
@@ -441,6 +448,18 @@ int cli_split_long_opts(const cli_cmd_doc *d, int argc, char **argv, char **out)
             break;
         }
         char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+        if (eq)
+            *eq = '\0';
+        if (d && a[0] == '-' && a[1] == '-' && strcmp(a, "--help") != 0 &&
+            !cli_doc_option(d, a)) { /* every command refuses an unknown flag alike */
+            fprintf(stderr, "pips %s: unknown flag '%s' ('pips %s --help' lists them)\n",
+                    d->name, a, d->name);
+            if (eq)
+                *eq = '=';
+            return -1;
+        }
+        if (eq)
+            *eq = '=';
         if (!eq) {
             out[n++] = a;
             const cli_opt_doc *o = d ? cli_doc_option(d, a) : NULL;

@@ -326,9 +326,17 @@ static json_t *rules_json(const pips_server *s)
 }
 
 /* GET /api/agents?game=G&options={...}: what can play G with these options
- * (the lobby asks again when an option such as players changes). */
-static void agents_for_options(const pips_http_request *req, pips_http_response *res)
+ * (the lobby asks again when an option such as players changes). Cached
+ * (cache.c) under the query as sent and under the game with its options as
+ * the library normalises them; runs without s->mu. */
+static void agents_for_options(pips_server *s, const pips_http_request *req,
+                               pips_http_response *res)
 {
+    char raw_key[2300];
+    const char *inm = header(req, "If-None-Match");
+    snprintf(raw_key, sizeof raw_key, "agents?%s", req->query ? req->query : "");
+    if (srv_cache_reply(s, raw_key, inm, res))
+        return;
     char name[64], opts[2048];
     if (!query_param(req->query, "game", name, sizeof name)) {
         reply_error(res, 400, "game: expected ?game=NAME");
@@ -348,12 +356,30 @@ static void agents_for_options(const pips_http_request *req, pips_http_response 
         reply_error(res, 400, "%s", err.msg);
         return;
     }
-    json_t *r = json_object();
-    json_object_set_new(r, "players", json_integer(pips_num_players(g)));
-    json_object_set_new(r, "agents", agents_for(g));
-    json_object_set_new(r, "levels", levels_for(g));
+    json_t *canon = play_options_to_json(g);
+    char *canon_text = canon ? json_dumps(canon, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(canon);
+    char key[2600];
+    snprintf(key, sizeof key, "agents %s %s", g->def->name, canon_text ? canon_text : "?");
+    free(canon_text);
+    if (!srv_cache_reply(s, key, inm, res)) {
+        json_t *r = json_object();
+        json_object_set_new(r, "players", json_integer(pips_num_players(g)));
+        json_object_set_new(r, "agents", agents_for(g));
+        json_object_set_new(r, "levels", levels_for(g));
+        srv_cache_store(s, key, r, inm, res);
+    }
     pips_game_free(g);
-    reply_json(res, 200, r);
+    if (res->status == 200 || res->status == 304) { /* the query as sent, for the next time */
+        pips_http_response alias;
+        memset(&alias, 0, sizeof alias);
+        if (srv_cache_reply(s, key, NULL, &alias)) {
+            json_error_t je2;
+            srv_cache_store(s, raw_key, json_loadb(alias.body, alias.body_len, 0, &je2), NULL,
+                            &alias);
+        }
+        pips_http_response_free(&alias);
+    }
 }
 
 static void list_games(pips_server *s, pips_http_response *res)
@@ -441,21 +467,24 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
     register_game(s, g, res);
 }
 
-static void upload_record(pips_server *s, const pips_http_request *req, pips_http_response *res)
+/* The game a record describes, replayed move by move; NULL when it is
+ * refused (res holds why). Needs no lock: it touches no live game. */
+static srv_game *record_game(pips_server *s, const pips_http_request *req,
+                             pips_http_response *res)
 {
     pips_error err;
     pips_error_clear(&err);
     char *text = malloc(req->body_len + 1);
     if (!text) {
         reply_error(res, 500, "out of memory");
-        return;
+        return NULL;
     }
     memcpy(text, req->body, req->body_len);
     text[req->body_len] = '\0';
     if (strlen(text) != req->body_len) {
         free(text);
         reply_error(res, 400, "record: NUL byte in the body");
-        return;
+        return NULL;
     }
     /* A resigned game (this server's "resigned" key: a seat or a list of
      * seats, 0-based) ends without its moves ending it: drop the result the
@@ -486,7 +515,7 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
         json_decref(root);
         free(text);
         reply_error(res, 400, "record: \"resigned\" must be a seat number or a list of them (0-based)");
-        return;
+        return NULL;
     }
     if (resigned) {
         json_object_del(root, "result");
@@ -547,9 +576,20 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
     if (!g) {
         pips_match_free(m);
         reply_error(res, status_of(&err) == 500 ? 500 : 400, "record: %s", err.msg);
-        return;
+        return NULL;
     }
-    register_game(s, g, res);
+    return g;
+}
+
+/* POST /api/records: parsed and replayed without s->mu (its cost grows with
+ * the record), registered under it. */
+static void upload_record(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    pthread_mutex_unlock(&s->mu);
+    srv_game *g = record_game(s, req, res);
+    pthread_mutex_lock(&s->mu);
+    if (g)
+        register_game(s, g, res);
 }
 
 /* GET /api/games/{id}/record: the library's record plus what the server
@@ -647,9 +687,6 @@ static bool read_ply(const srv_game *g, const pips_http_request *req, pips_http_
 /* The solver's budget per request: hints answer within about a second. */
 #define HINT_SECONDS 1.0
 #define HINT_TABLE_MB 64
-/* Solves at once: a request solves on one of the listener's few threads,
- * so more would stall every other request on them. */
-#define HINT_MAX_SOLVES 1
 
 /* GET /api/games/{id}/hints[?ply=N]: the exact value of every legal move of
  * the position (win, loss or draw for the player to move), or "unknown"
@@ -680,10 +717,6 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_error(res, 409, "the game is over at ply %zu: nothing to solve", at);
         return;
     }
-    if (s->hint_solves >= HINT_MAX_SOLVES) {
-        reply_error(res, 503, "the server is solving another position; ask again in a moment");
-        return;
-    }
     pips_error err;
     pips_error_clear(&err);
     pips_game *game = pips_game_new_opts(live->def, &live->options, NULL, &err);
@@ -701,10 +734,11 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
         return;
     }
     memcpy(copy, state, ss);
-    s->hint_solves++;
     pthread_mutex_unlock(&s->mu);
 
-    pips_solve_opts so = {1, HINT_TABLE_MB, NULL, NULL, HINT_SECONDS, 0, moves, values};
+    double budget = s->cfg.hint_seconds > 0 ? s->cfg.hint_seconds : HINT_SECONDS;
+    size_t table_mb = s->cfg.hint_table_mb ? s->cfg.hint_table_mb : HINT_TABLE_MB;
+    pips_solve_opts so = {1, table_mb, NULL, NULL, budget, 0, moves, values};
     pips_solve_result sr;
     bool ok = pips_solve_moves(game, copy, &so, &sr, &err);
     int status = 200;
@@ -738,7 +772,6 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
     free(values);
 
     pthread_mutex_lock(&s->mu);
-    s->hint_solves--;
     if (status == 200)
         reply_json(res, 200, o);
     else {
@@ -1011,20 +1044,6 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
         return;
     }
     const char *api = p + 5;
-    if (!strcmp(api, "rules")) {
-        if (!get)
-            reply_error(res, 405, "use GET");
-        else
-            reply_json(res, 200, rules_json(s));
-        return;
-    }
-    if (!strcmp(api, "agents")) {
-        if (!get)
-            reply_error(res, 405, "use GET");
-        else
-            agents_for_options(req, res);
-        return;
-    }
     if (!strcmp(api, "games")) {
         if (get) {
             list_games(s, res);
@@ -1118,16 +1137,43 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
     json_decref(body);
 }
 
-void pips_server_handle(pips_server *s, const pips_http_request *req, pips_http_response *res)
+/* Requests that read nothing of the live games, answered without s->mu. */
+static bool route_unlocked(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    const char *m = req->method ? req->method : "", *p = req->path ? req->path : "/";
+    bool get = !strcmp(m, "GET") || !strcmp(m, "HEAD");
+    if (strncmp(p, "/api/", 5) != 0 && get) {
+        srv_serve_static(s, req, res); /* reads only immutable fields */
+        return true;
+    }
+    bool rules = !strcmp(p, "/api/rules"), agents = !strcmp(p, "/api/agents");
+    if (!rules && !agents)
+        return false;
+    if (!get)
+        reply_error(res, 405, "use GET");
+    else if (agents)
+        agents_for_options(s, req, res);
+    else if (!srv_cache_reply(s, "rules", header(req, "If-None-Match"), res))
+        srv_cache_store(s, "rules", rules_json(s), header(req, "If-None-Match"), res);
+    return true;
+}
+
+void srv_handle_admitted(pips_server *s, const pips_http_request *req, pips_http_response *res)
 {
     memset(res, 0, sizeof *res);
-    const char *p = req->path ? req->path : "/";
-    if (strncmp(p, "/api/", 5) != 0 && req->method &&
-        (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))) {
-        srv_serve_static(s, req, res); /* reads only immutable fields: no lock */
+    if (route_unlocked(s, req, res))
         return;
-    }
     pthread_mutex_lock(&s->mu);
     route(s, req, res);
     pthread_mutex_unlock(&s->mu);
+}
+
+void pips_server_handle(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    memset(res, 0, sizeof *res);
+    srv_kind kind = srv_request_kind(s, req);
+    if (!srv_admit(s, kind, req->client, res))
+        return;
+    srv_handle_admitted(s, req, res);
+    srv_release(s, kind, req->client);
 }
