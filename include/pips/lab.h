@@ -84,6 +84,16 @@ typedef struct pips_playtest_opts {
     /* Called after each finished game (from worker threads, serialised). */
     void (*progress)(void *ud, unsigned long done, unsigned long total);
     void *progress_ud;
+    /* When not NULL and set (a signal handler may set it), the workers take
+     * no new game: the run ends at the next game boundary with a partial
+     * report of the games finished (pips_playtest_partial). */
+    const volatile int *stop;
+    /* A state saved by pips_playtest_save_state: the run continues where it
+     * stopped and ends with the report an uninterrupted run gives (timing
+     * aside). The state must come from the same game, options, variants,
+     * seats, seatings, seed, games and threshold (the error names what
+     * differs); not with keep_records or under MPI. NULL: a fresh run. */
+    const char *resume_state;
 } pips_playtest_opts;
 
 typedef struct pips_playtest pips_playtest;
@@ -115,6 +125,13 @@ void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out);
  * first; *removed (may be NULL) says how many. */
 bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long *removed,
                          pips_error *err);
+
+/* True when the run was stopped (opts.stop) before every game was played;
+ * the report then covers the games finished and says so. */
+bool pips_playtest_partial(const pips_playtest *pt);
+/* Writes the run's state (its sums and which games were played) to path,
+ * for opts.resume_state. */
+bool pips_playtest_save_state(const pips_playtest *pt, const char *path, pips_error *err);
 
 /* Games per second of the whole run (wall clock). */
 double pips_playtest_games_per_second(const pips_playtest *pt);
