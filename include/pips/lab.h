@@ -109,6 +109,9 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out);
 /* The Markdown report without the run's description and timing; plots are
  * referenced by their file names. */
 void pips_playtest_markdown(const pips_playtest *pt, pips_str *out);
+/* Whether the Markdown links the plot files (default true); false when
+ * the report is printed with no folder written beside it. */
+void pips_playtest_set_plot_links(pips_playtest *pt, bool on);
 /* The run (command, version, date, machine) and timing sections. */
 void pips_playtest_markdown_run(const pips_playtest *pt, pips_str *out);
 void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out);

@@ -88,6 +88,16 @@ static const cli_opt_doc state_opts[] = {
     {"--json", NULL, "print the position as one JSON object instead of a drawing"},
     END_OPTS};
 
+static const cli_opt_doc skill_opts[] = {
+    {"--agent", "KIND", "mcts, alphabeta or expectimax, optionally with other parameters"},
+    {"--budgets", "B1,B2,...", "increasing budgets: mcts iters, alphabeta/expectimax depth"},
+    {"--games", "N", "games per step (default 100)"},
+    {"--seed", "S", "seed of the whole run (default 1)"},
+    {"--threads", "T", "worker threads, 1..64 (default 1)"},
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--out", "DIR", "write report.json, skill.csv and skill.svg into DIR"},
+    END_OPTS};
+
 static const cli_opt_doc ladder_opts[] = {
     {"--agents", "A,B,...", "the agents to rate (two or more specs)"},
     {"--games", "N", "games per table of agents (default 100)"},
@@ -226,6 +236,19 @@ static const cli_cmd_doc docs[] = {
      "the same ratings for any --threads. Agent parameters use ',' as in\n"
      "'pips playtest --seats'.",
      ladder_opts, "game"},
+    {"skill", "skill depth: each budget against the one before it",
+     "GAME --agent KIND --budgets B1,B2,... [--games N] [--seed S]\n"
+     "[--threads T] [--opt K=V]... [--out DIR]",
+     "Plays each budget of one agent kind (mcts iters, alphabeta or expectimax\n"
+     "depth) against the budget before it, N games a step: at two seats each side\n"
+     "in each seat equally often, at three or more the lone stronger agent against\n"
+     "a field of the weaker over every seating. Prints, per step, the stronger\n"
+     "side's win rate and score with 95% Wilson intervals and whether it scores\n"
+     "significantly more than its fair share 1/n, then the skill chain length: the\n"
+     "consecutive steps from the first where it does (after Lantz et al., 'Depth\n"
+     "in Strategic Games', 2017). Budgets must increase. Ctrl-C stops at the next\n"
+     "game and reports the steps finished (exit status 130).",
+     skill_opts, "game"},
     {"state", "a position as a drawing, or as JSON for programs",
      "GAME [--opt KEY=VALUE]... [--state TEXT] [--json]",
      "Shows the start position of GAME, or the position TEXT (the game's state\n"

@@ -183,6 +183,7 @@ struct pips_playtest {
     size_t n_variants;
     lab_variant *variants;
     bool partial;   /* stopped before every game was played */
+    bool no_plot_links; /* the Markdown names no plot files (none written) */
     lab_acc *acc;   /* per variant: the sums, kept for a saved state */
     uint8_t *done;  /* a bit per job (variant * games + game): played */
     unsigned long played; /* games played by this run (a resumed one's are not) */

@@ -852,7 +852,7 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
     pips_str_cat(out, "\n");
     const char *plots[16];
     size_t n_plots = lab_sweep_metrics(pt, plots, 16);
-    for (size_t i = 0; i < n_plots; i++)
+    for (size_t i = 0; i < n_plots && !pt->no_plot_links; i++)
         pips_str_catf(out, "![%s](sweep-%s.svg)\n", plots[i], plots[i]);
     pips_str_cat(out, "\n");
 }
@@ -937,8 +937,9 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
         }
     }
     pips_str_cat(out, "\nIntervals are 95% Wilson score intervals; a draw is a game without a "
-                      "single best seat; n/a marks a figure with no games behind it.\n\n"
-                      "![seat win rates](seats.svg)\n\n![game lengths](lengths.svg)\n\n");
+                      "single best seat; n/a marks a figure with no games behind it.\n\n");
+    if (!pt->no_plot_links)
+        pips_str_cat(out, "![seat win rates](seats.svg)\n\n![game lengths](lengths.svg)\n\n");
     char *warn[LAB_MAX_WARNINGS];
     size_t n_warn = collect_warnings(pt, warn, LAB_MAX_WARNINGS);
     if (n_warn) {
@@ -965,6 +966,8 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
         markdown_variant(pt, var, out);
     }
 }
+
+void pips_playtest_set_plot_links(pips_playtest *pt, bool on) { pt->no_plot_links = !on; }
 
 void pips_playtest_markdown_run(const pips_playtest *pt, pips_str *out)
 {

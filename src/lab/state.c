@@ -141,8 +141,9 @@ bool pips_playtest_save_state(const pips_playtest *pt, const char *path, pips_er
     return lab_state_save(pt, path, err);
 }
 
-/* The first difference between the saved run and this one, or false. */
-static bool mismatch(const pips_playtest *pt, json_t *root, pips_error *err)
+/* True when the saved run is this one; otherwise false with *err naming
+ * the first difference. */
+static bool same_run(const pips_playtest *pt, json_t *root, pips_error *err)
 {
     const char *game = json_string_value(json_object_get(root, "game"));
     if (!game || strcmp(game, pt->game))
@@ -169,7 +170,7 @@ static bool mismatch(const pips_playtest *pt, json_t *root, pips_error *err)
     free(a);
     free(b);
     if (!same)
-        return true;
+        return false;
     const char *seating = json_string_value(json_object_get(root, "seatings"));
     if (!seating || strcmp(seating, pips_seating_name(pt->seating)))
         return pips_fail(err, PIPS_ERR_ARG,
@@ -190,7 +191,7 @@ static bool mismatch(const pips_playtest *pt, json_t *root, pips_error *err)
         return pips_fail(err, PIPS_ERR_ARG, "the threshold differs: the folder's run has %g, "
                                             "this one %g",
                          th, pt->threshold);
-    return false;
+    return true;
 }
 
 static bool load_variant(json_t *x, lab_acc *a, pips_error *err)
@@ -242,7 +243,7 @@ bool lab_state_load(const pips_playtest *pt, const char *path, lab_acc *acc, uin
         pips_fail(err, PIPS_ERR_ARG, "%s is not a saved playtest state", path);
         goto out;
     }
-    if (mismatch(pt, root, err)) {
+    if (!same_run(pt, root, err)) {
         pips_error_prefix(err, "cannot resume from %s: ", path);
         goto out;
     }
