@@ -94,6 +94,9 @@ typedef struct pips_playtest_opts {
      * seats, seatings, seed, games and threshold (the error names what
      * differs); not with keep_records or under MPI. NULL: a fresh run. */
     const char *resume_state;
+    /* Leave out the drama and tension figures (they evaluate the position
+     * after every turn, the costliest part of a run with cheap agents). */
+    bool no_drama;
 } pips_playtest_opts;
 
 typedef struct pips_playtest pips_playtest;

@@ -83,6 +83,7 @@ int cli_playtest(int argc, char **argv)
     double threshold = 0.8, exact_seconds = 10;
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
+    bool no_drama = false;
     char command[2048];
     command_text(argc, argv, command, sizeof command);
     for (int i = 1; i < argc; i++) {
@@ -129,6 +130,13 @@ int cli_playtest(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
+        } else if (!strcmp(a, "--drama") && has_value) {
+            const char *v = argv[++i];
+            if (strcmp(v, "on") && strcmp(v, "off")) {
+                fprintf(stderr, "%s: --drama '%s': expected on or off\n", prog, v);
+                return 2;
+            }
+            no_drama = !strcmp(v, "off");
         } else if (!strcmp(a, "--resume") && has_value) {
             resume_dir = argv[++i];
         } else if (!strcmp(a, "--fixed-seats")) {
@@ -214,7 +222,8 @@ int cli_playtest(int argc, char **argv)
                             .progress = isatty(2) ? cli_progress_bar : NULL,
                             .progress_ud = &progress,
                             .stop = cli_catch_stop(),
-                            .resume_state = resume_dir ? state_path : NULL};
+                            .resume_state = resume_dir ? state_path : NULL,
+                            .no_drama = no_drama};
     pips_error err;
     if (!pips_lab_mpi_begin(&argc, &argv)) {
         fprintf(stderr, "%s: MPI did not start\n", prog);

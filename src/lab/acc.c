@@ -131,8 +131,11 @@ bool lab_acc_add(lab_acc *acc, const game_result *r)
     acc->round_count[r->rounds]++;
     acc->hashes[acc->n_hashes++] = r->hash;
     const lab_drama *dr = &r->drama;
-    acc->lead_sum += (uint64_t)dr->lead_changes;
-    acc->lead_sum2 += (uint64_t)dr->lead_changes * (uint64_t)dr->lead_changes;
+    if (dr->lead_changes >= 0) {
+        acc->lead_n++;
+        acc->lead_sum += (uint64_t)dr->lead_changes;
+        acc->lead_sum2 += (uint64_t)dr->lead_changes * (uint64_t)dr->lead_changes;
+    }
     if (dr->comeback >= 0) {
         acc->comeback_n++;
         acc->comeback_x += (uint64_t)dr->comeback;
@@ -318,10 +321,12 @@ bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *e
     summarise(acc->turn_count, acc->plies_cap, n, &st->turns);
     summarise(acc->round_count, acc->plies_cap, n, &st->rounds);
     /* drama and tension */
-    if (n) {
-        double dn = (double)n, s = (double)acc->lead_sum;
+    st->lead_games = (unsigned long)acc->lead_n;
+    if (acc->lead_n) {
+        uint64_t ln = acc->lead_n;
+        double dn = (double)ln, s = (double)acc->lead_sum;
         st->lead_mean = s / dn;
-        double var = n > 1 ? ((double)acc->lead_sum2 - s * s / dn) / (dn - 1) : 0;
+        double var = ln > 1 ? ((double)acc->lead_sum2 - s * s / dn) / (dn - 1) : 0;
         st->lead_sd = var > 0 ? sqrt(var) : 0;
     }
     st->comeback_n = (double)acc->comeback_n;
@@ -373,7 +378,7 @@ bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *e
 size_t lab_acc_fields(const lab_acc *a)
 {
     return 4 + LAB_MAX_N + 5 * (2 * LAB_MAX_N + LAB_MAX_N * LAB_MAX_N) + 5 * a->plies_cap +
-           LAB_MAX_N + 9;
+           LAB_MAX_N + 10;
 }
 
 static uint64_t *tally_slot(uint64_t *p, lab_tally *t, bool store)
@@ -425,10 +430,10 @@ void lab_acc_pack(lab_acc *a, uint64_t *p, bool store)
             *p = a->time_moves[s];
     }
     /* the drama sums (fixed-point ones as two's complement) */
-    uint64_t *drama[9] = {&a->lead_sum, &a->lead_sum2, &a->comeback_n, &a->comeback_x,
+    uint64_t *drama[10] = {&a->lead_n, &a->lead_sum, &a->lead_sum2, &a->comeback_n, &a->comeback_x,
                           &a->drama_n, (uint64_t *)&a->drama_fx, (uint64_t *)&a->drama2_fx,
                           (uint64_t *)&a->unc_fx, (uint64_t *)&a->unc2_fx};
-    for (int k = 0; k < 9; k++, p++) {
+    for (int k = 0; k < 10; k++, p++) {
         if (store)
             *drama[k] = *p;
         else

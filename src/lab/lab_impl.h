@@ -19,7 +19,7 @@
 /* A game's drama and tension figures (drama.c), from each seat's
  * evaluation of the position after every turn (docs/playtest.md). */
 typedef struct lab_drama {
-    int lead_changes;   /* times the unique leader changed */
+    int lead_changes;   /* times the unique leader changed; -1: not measured */
     int comeback;       /* 1: won by a seat not leading at the halfway turn; -1: no winner */
     double drama;       /* mean deficit of the winner on its turns behind; < 0: no winner */
     double uncertainty; /* turns before the winner leads for good, over turns; < 0: none */
@@ -80,7 +80,7 @@ typedef struct lab_acc {
                                 turns may have more turns than decisions) */
     uint64_t *round_count;   /* games by rounds */
     /* drama: integer sums, and fixed-point (2^-32) sums of per-game figures */
-    uint64_t lead_sum, lead_sum2, comeback_n, comeback_x, drama_n;
+    uint64_t lead_n, lead_sum, lead_sum2, comeback_n, comeback_x, drama_n;
     int64_t drama_fx, drama2_fx, unc_fx, unc2_fx;
     uint64_t *hashes;        /* one per game: distinct games (sorted before use) */
     size_t n_hashes, hashes_cap;
@@ -120,7 +120,8 @@ typedef struct ruleset_stats {
     double branch_overall;
     lab_summary turns, rounds;
     /* drama and tension (docs/playtest.md) */
-    double lead_mean, lead_sd;       /* lead changes per game, over all games */
+    double lead_mean, lead_sd;       /* lead changes per game, over lead_games */
+    unsigned long lead_games;        /* games whose drama was measured */
     double comeback_x, comeback_n;   /* decisive games won from behind at half time */
     unsigned long drama_games;       /* decisive games behind drama and uncertainty */
     double drama_mean, drama_sd, unc_mean, unc_sd;

@@ -50,6 +50,7 @@ typedef struct game_log {
     size_t est_n, est_cap;
     /* turns: the game's hook, or the seat to move */
     int np, per_round;
+    bool drama;          /* evaluate after every turn (the game has the hook; not --drama off) */
     uint32_t turns;      /* turns begun */
     int turn_seat;       /* the seat of the last decision of the turn under way (-1 none) */
     int value_seat;      /* a two-player MCTS seat's root value for the turn (-1 none) */
@@ -101,7 +102,7 @@ static void log_turns_hook(game_log *lg, const pips_table *t)
     const pips_match *m = pips_table_match(t);
     uint32_t now = lg->g->def->turns(lg->g, m->state, &lg->per_round);
     for (; lg->turns < now; lg->turns++) {
-        if (lg->turns > 0 && lg->g->def->evaluate && !pips_match_over(m))
+        if (lg->turns > 0 && lg->drama && !pips_match_over(m))
             log_turn_end(lg, m->state, NULL);
         if (lg->turns > 0)
             lg->turn_seat = -1;
@@ -149,7 +150,7 @@ static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
         return;
     if (!lg->g->def->turns) {
         /* a turn starts at a decision whose mover differs from the last one's */
-        if (lg->turns > 0 && ev->seat != lg->turn_seat && lg->g->def->evaluate)
+        if (lg->turns > 0 && ev->seat != lg->turn_seat && lg->drama)
             log_turn_end(lg, ev->before, NULL);
         lg->turns += lg->turns == 0 || ev->seat != lg->turn_seat;
     }
@@ -158,8 +159,13 @@ static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
         return;
     }
     int who = ev->seat;
-    r->branching[r->length] = (uint32_t)pips_node_moves(lg->g, ev->before, &lg->branch_rng,
-                                                        lg->buf, NULL);
+    /* the bulk count where the game has one: the same number, without
+     * writing the moves out (it pays for the evaluations after each turn) */
+    const pips_game_def *d = lg->g->def;
+    r->branching[r->length] =
+        d->count_moves && d->legal_moves && !(d->flags & PIPS_GAME_NOT_ENUMERABLE)
+            ? (uint32_t)d->count_moves(lg->g, ev->before)
+            : (uint32_t)pips_node_moves(lg->g, ev->before, &lg->branch_rng, lg->buf, NULL);
     r->time_sum[who] += ev->seconds;
     if (ev->seconds > r->time_max[who])
         r->time_max[who] = ev->seconds;
@@ -190,7 +196,8 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
     int np = pt->np;
     bool ok = false;
     game_log lg = {.g = g, .r = r, .br_cap = 64, .est_cap = 64, .np = np, .per_round = np,
-                   .turn_seat = -1, .value_seat = -1};
+                   .turn_seat = -1, .value_seat = -1,
+                   .drama = d->evaluate && !c->o->no_drama};
     pips_rng_derive(&lg.branch_rng, c->o->seed ^ 0x9e3779b97f4a7c15ull, index);
     lg.buf = pips_calloc(g->alloc, pips_max_moves(g), sizeof *lg.buf);
     lg.est = pips_malloc(g->alloc, lg.est_cap * 2 * sizeof *lg.est);
@@ -266,7 +273,7 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
         }
         lab_drama_of(lg.eval, lg.eval_seat, lg.eval_n, np, r->winner, &r->drama);
     } else {
-        r->drama = (lab_drama){0, -1, -1, -1};
+        r->drama = (lab_drama){-1, -1, -1, -1}; /* not measured */
     }
     /* decisiveness: the first ply from which every estimate of the winner's
      * value (its own, or 1 - the opponent's in a two-player game) stays at or

@@ -152,7 +152,7 @@ static lab_interval metric_of(int m, const ruleset_stats *st, int s)
     case M_MEAN_ROUNDS:
         return lab_mean_interval(st->rounds.mean, st->rounds.sd, (double)st->games);
     case M_MEDIAN_TURNS: plain.value = st->turns.median; return plain;
-    case M_LEAD: return lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->games);
+    case M_LEAD: return lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->lead_games);
     case M_COMEBACK: return lab_rate_interval(st->comeback_x, st->comeback_n);
     case M_DRAMA:
         return lab_mean_interval(st->drama_mean, st->drama_sd, (double)st->drama_games);

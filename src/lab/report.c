@@ -192,7 +192,7 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
                  (double)a->games, b->rounds.mean, b->rounds.sd, (double)b->games);
         add_plain(l, v, "median game length (turns)", a->turns.median, b->turns.median);
         add_mean(l, v, "lead changes (mean per game)", a->lead_mean, a->lead_sd,
-                 (double)a->games, b->lead_mean, b->lead_sd, (double)b->games);
+                 (double)a->lead_games, b->lead_mean, b->lead_sd, (double)b->lead_games);
         add_prop(l, v, "comeback rate", a->comeback_x, a->comeback_n, b->comeback_x,
                  b->comeback_n);
         add_mean(l, v, "drama (mean deficit of the winner behind)", a->drama_mean, a->drama_sd,
@@ -327,10 +327,10 @@ static json_t *summary_json(const lab_summary *x)
 static json_t *drama_json(const ruleset_stats *st)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "games", json_integer((json_int_t)st->games));
+    json_object_set_new(o, "games", json_integer((json_int_t)st->lead_games));
     json_object_set_new(o, "lead_changes",
                         interval_json(lab_mean_interval(st->lead_mean, st->lead_sd,
-                                                        (double)st->games)));
+                                                        (double)st->lead_games)));
     json_t *cb = interval_json(lab_rate_interval(st->comeback_x, st->comeback_n));
     json_object_set_new(cb, "games", count_json(st->comeback_n));
     json_object_set_new(o, "comeback_rate", cb);
@@ -587,6 +587,15 @@ static void cat_interval(pips_str *out, lab_interval r, const char *fmt_sign)
         pips_str_catf(out, "%.3f [%.3f, %.3f]", r.value, r.lo, r.hi);
 }
 
+/* A mean, or n/a with no games behind it. */
+static void cat_mean(pips_str *out, double mean, unsigned long n, const char *fmt)
+{
+    if (n)
+        pips_str_catf(out, fmt, mean);
+    else
+        pips_str_cat(out, "n/a");
+}
+
 static void cat_rate(pips_str *out, double x, double n)
 {
     cat_interval(out, lab_rate_interval(x, n), "");
@@ -617,12 +626,17 @@ static void markdown_summary(pips_str *out, const char *title, const char *unit,
 
 static void markdown_drama(pips_str *out, const ruleset_stats *st)
 {
+    if (!st->lead_games) {
+        pips_str_cat(out, "\n### Drama and tension\n\nNot measured (`--drama off`, or the "
+                          "game has no evaluation).\n");
+        return;
+    }
     pips_str_cat(out, "\n### Drama and tension\n\nFrom each seat's evaluation after every "
                       "turn (docs/playtest.md).\n\n- lead changes per game: ");
-    cat_interval(out, lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->games), "");
+    cat_interval(out, lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->lead_games), "");
     pips_str_catf(out, " over %lu games\n- comeback rate (decisive games won by a seat not "
                        "leading at the halfway turn): ",
-                  st->games);
+                  st->lead_games);
     cat_rate(out, st->comeback_x, st->comeback_n);
     pips_str_catf(out, " of %.0f\n- drama (the winner's mean deficit on its turns behind): ",
                   st->comeback_n);
@@ -839,10 +853,15 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
         cat_rate(out, st->draws, (double)st->games);
         pips_str_catf(out, " | %.2f | %.1f | ", st->len_mean, st->len_median);
         cat_rate(out, st->capped, lab_cap_games(st));
-        pips_str_catf(out, " | %.2f | ", st->lead_mean);
+        pips_str_cat(out, " | ");
+        cat_mean(out, st->lead_mean, st->lead_games, "%.2f");
+        pips_str_cat(out, " | ");
         cat_rate(out, st->comeback_x, st->comeback_n);
-        pips_str_catf(out, " | %.3f | %.3f | %lu", st->drama_mean, st->unc_mean,
-                      st->distinct_games);
+        pips_str_cat(out, " | ");
+        cat_mean(out, st->drama_mean, st->drama_games, "%.3f");
+        pips_str_cat(out, " | ");
+        cat_mean(out, st->unc_mean, st->drama_games, "%.3f");
+        pips_str_catf(out, " | %lu", st->distinct_games);
         if (pt->has_mcts && st->decisive_known)
             pips_str_catf(out, " | %.3f", st->decisive_mean);
         else
@@ -1070,7 +1089,7 @@ void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
             pips_str_cat(out, ",");
         pips_str_catf(out, ",%.4f,%s", st->branch_overall,
                       var->exact.state == LAB_EXACT_SOLVED ? lab_value_word(var->exact.value) : "");
-        csv_interval(out, lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->games));
+        csv_interval(out, lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->lead_games));
         csv_interval(out, lab_rate_interval(st->comeback_x, st->comeback_n));
         csv_interval(out,
                      lab_mean_interval(st->drama_mean, st->drama_sd, (double)st->drama_games));
