@@ -200,6 +200,45 @@ static void test_repeat_warning(void **unused)
     pips_playtest_free(pt);
 }
 
+/* The trust line: measured agents at a seat count, unmeasured ones, and
+ * the exact value where the solver settled the variant. */
+static void test_trust_lines(void **unused)
+{
+    (void)unused;
+    const char *seats[] = {"mcts:iters=1000", "greedy", "greedy"};
+    const char *opts[] = {"players=3"};
+    pips_playtest_opts o = {.game = "tictacdoh", .opts = opts, .n_opts = 1, .seats = seats,
+                            .n_seats = 3, .games = 1, .seed = 1, .threads = 1};
+    pips_error err;
+    pips_playtest *pt = pips_playtest_run(&o, &err);
+    assert_non_null(pt);
+    lab_trust_line t;
+    lab_trust(pt, &pt->variants[0], &t);
+    assert_string_equal(t.kind, "measured");
+    assert_non_null(strstr(t.text, "not checked: 3 seats"));
+    assert_non_null(strstr(t.text, "`mcts:iters=1000` won 0.233"));
+    json_t *j = report_json(pt);
+    json_t *trust = json_object_get(json_array_get(json_object_get(j, "variants"), 0), "trust");
+    assert_string_equal(json_string_value(json_object_get(trust, "kind")), "measured");
+    json_decref(j);
+    /* as if the solver had settled it: the exact value backs the numbers */
+    pt->variants[0].exact.state = LAB_EXACT_SOLVED;
+    pt->variants[0].exact.value = PIPS_DRAW;
+    lab_trust(pt, &pt->variants[0], &t);
+    assert_string_equal(t.kind, "exact");
+    assert_non_null(strstr(t.text, "checked against the exact value: the first mover draws"));
+    pips_playtest_free(pt);
+    const char *randoms[] = {"random"};
+    o.seats = randoms;
+    o.n_seats = 1;
+    pt = pips_playtest_run(&o, &err);
+    assert_non_null(pt);
+    lab_trust(pt, &pt->variants[0], &t);
+    assert_string_equal(t.kind, "unmeasured");
+    assert_non_null(strstr(t.text, "these agents were not measured at this seat count"));
+    pips_playtest_free(pt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_turns_ziggurat_hook),
         cmocka_unit_test(test_distinct_games_counted),
         cmocka_unit_test(test_repeat_warning),
+        cmocka_unit_test(test_trust_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -234,6 +234,13 @@ bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err);
 bool lab_state_load(const pips_playtest *pt, const char *path, lab_acc *acc, uint8_t *done,
                     pips_error *err);
 
+/* trust.c: what backs a variant's numbers (docs/playtest.md, "Trust"). */
+typedef struct lab_trust_line {
+    const char *kind; /* "exact", "measured" or "unmeasured" */
+    char text[640];
+} lab_trust_line;
+void lab_trust(const pips_playtest *pt, const lab_variant *var, lab_trust_line *out);
+
 /* Writes text to dir/name (report.c); false with *err naming the path. */
 bool lab_write_file(const char *dir, const char *name, const pips_str *text, pips_error *err);
 

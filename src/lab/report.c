@@ -454,6 +454,10 @@ static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
     json_t *ex = exact_json(var);
     if (ex)
         json_object_set_new(r, "exact", ex);
+    lab_trust_line trust;
+    lab_trust(pt, var, &trust);
+    json_object_set_new(r, "trust", json_pack("{s:s,s:s}", "kind", trust.kind, "text",
+                                              trust.text));
     return r;
 }
 
@@ -650,7 +654,9 @@ static void markdown_drama(pips_str *out, const ruleset_stats *st)
 static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pips_str *out)
 {
     const ruleset_stats *st = &var->st;
-    pips_str_catf(out, "Options: `%s`.\n\n", st->options);
+    lab_trust_line trust;
+    lab_trust(pt, var, &trust);
+    pips_str_catf(out, "Options: `%s`.\n\nTrust: %s.\n\n", st->options, trust.text);
     pips_str_cat(out, "### Results per agent\n\n| agent | games | W | D | L | win rate [95%] | "
                       "score [95%] |\n|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < pt->n_agents; k++) {
