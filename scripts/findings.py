@@ -270,6 +270,9 @@ def main(argv):
     if check:
         print("findings: %d number%s changed" % (len(diffs), "" if len(diffs) == 1 else "s")
               if diffs else "findings: every number reproduced")
+        if diffs and quick:
+            print("findings: if the change is meant, pin the new numbers with "
+                  "scripts/findings.sh --quick and say in docs/findings which pages it moves")
     return 1 if diffs else 0
 
 

@@ -43,6 +43,11 @@ void cli_print_help(FILE *f, const cli_cmd_doc *d);
 /* The usage lines of one command and a pointer to --help (after an error). */
 void cli_print_usage(FILE *f, const cli_cmd_doc *d);
 
+/* Prints text from column col (the cursor's), wrapping at spaces so no line
+ * passes width - 1 columns (a word longer than that stands alone); lines
+ * after the first start at column indent. Ends with a newline. */
+void cli_print_wrapped(FILE *f, const char *text, int indent, int col, int width);
+
 /* The extra sections of the man page, shared with the overview. */
 extern const char cli_doc_environment[];
 extern const char cli_doc_exit_status[];

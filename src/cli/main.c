@@ -31,6 +31,8 @@ static const command commands[] = {
     {"help", cli_help},         {"state", cli_state},
     {"ladder", cli_ladder},
     {"skill", cli_skill},
+    {"moves", cli_moves},
+    {"agents", cli_agents},
 };
 
 static int cli_version(int argc, char **argv)
@@ -66,6 +68,7 @@ static int cli_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_escape_stderr();
     if (argc < 2) {
         cli_print_overview(stderr);
         return 2;

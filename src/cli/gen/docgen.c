@@ -96,7 +96,24 @@ static void man_page(const char *version)
     puts(".SH ENVIRONMENT");
     roff_paragraphs(cli_doc_environment);
     puts(".SH \"EXIT STATUS\"");
-    roff_paragraphs(cli_doc_exit_status);
+    /* one tagged paragraph per status: "N: what it means" on lines of their own */
+    for (const char *p = cli_doc_exit_status; *p;) {
+        const char *colon = strchr(p, ':');
+        const char *next = colon ? strstr(colon, "\n") : NULL;
+        while (next && !(next[1] >= '0' && next[1] <= '9'))
+            next = strstr(next + 1, "\n");
+        size_t len = next ? (size_t)(next - p) : strlen(p);
+        char item[1024];
+        snprintf(item, sizeof item, "%.*s", (int)len, p);
+        char *sep = strchr(item, ':');
+        if (!sep)
+            break;
+        *sep = '\0';
+        printf(".TP\n.B %s\n", item);
+        roff(sep + 2, true);
+        putchar('\n');
+        p += len + (next ? 1 : 0);
+    }
     puts(".SH \"SEE ALSO\"");
     roff_paragraphs("The README and docs/ (installed under share/doc/pips): docs/games/*.md\n"
                     "explain every ruling id, docs/engine-protocol.md the engine protocol,\n"

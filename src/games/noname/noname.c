@@ -1094,7 +1094,7 @@ double noname_bench_placement_us(int pieces, int placements, uint64_t seed)
 /* ---- the definition ---- */
 
 static const char NN_RULES[] =
-    "Noname (David Morgan-Mar), rulings explained in docs/games/noname.md.\n"
+    "Noname (David Morgan-Mar).\n"
     "Each player has 15 pyramids of one colour (5 S=1, 5 M=2, 5 L=3) on a pad. On a turn\n"
     "the mover places one piece from the pad, of any colour, anywhere on the table,\n"
     "upright (a defender) or lying (an attacker); it never moves again (NON-R1, R4).\n"
