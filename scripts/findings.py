@@ -16,6 +16,8 @@ Every run behind docs/findings lives in one manifest, docs/findings/runs.tsv
     changed (page, run, variant, column, old and new value), and checks that
     each page's generated blocks match its committed data; exit status 1
     when anything differs;
+  - with --render: runs nothing, and rewrites the pages' generated blocks
+    from the committed runs;
   - with --quick: the reduced run of each page (its quick arguments replace
     the command's flags of the same names), pinned in tests/findings/; with
     --check that is the build's drift check (tests/cli/findings.sh).
@@ -112,11 +114,13 @@ def fmt(x, digits=2):
     return "-" if x in ("", None) else "%.*f" % (digits, float(x))
 
 
-def interval(row, name, digits=2):
+def interval(row, name, digits=2, prefix=None):
+    """A figure with its interval: NAME, NAME_lo, NAME_hi (or PREFIX_lo/_hi)."""
     if not row.get(name):
         return "n/a"
-    return "%s [%s, %s]" % (fmt(row[name], digits), fmt(row[name + "_lo"], digits),
-                            fmt(row[name + "_hi"], digits))
+    base = prefix or name
+    return "%s [%s, %s]" % (fmt(row[name], digits), fmt(row[base + "_lo"], digits),
+                            fmt(row[base + "_hi"], digits))
 
 
 def table_of(folder):
@@ -142,8 +146,8 @@ def table_of(folder):
         cells = [r["variant"]] + [r[k] for k in keys] + [r["games"], interval(r, "mean_turns", 1),
                                                          fmt(r["mean_rounds"], 1),
                                                          fmt(r["median_turns"], 1)]
-        cells += [interval(r, "seat%d_score" % (s + 1), 3) if r.get("seat%d_score" % (s + 1))
-                  else "-" for s in range(seats)]
+        cells += [interval(r, "seat%d_score" % (s + 1), 3, "seat%d" % (s + 1))
+                  if r.get("seat%d_score" % (s + 1)) else "-" for s in range(seats)]
         cells += [interval(r, "draw_rate", 3), fmt(r["mean_plies"], 1), interval(r, "cap_rate", 3),
                   interval(r, "lead_changes", 2), interval(r, "comeback_rate", 3),
                   interval(r, "drama", 3), interval(r, "uncertainty", 3), r["distinct_games"]]
@@ -194,6 +198,7 @@ def render_page(text, page, runs):
 def main(argv):
     pips, check, quick, pages = os.path.join(ROOT, "build", "pips"), False, False, []
     folders = []  # single runs (FOLDER under docs/findings), instead of whole pages
+    render_only = False  # rewrite the pages' blocks from the committed runs, running nothing
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -204,6 +209,8 @@ def main(argv):
             check = True
         elif a == "--quick":
             quick = True
+        elif a == "--render":
+            render_only = True
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
@@ -228,7 +235,7 @@ def main(argv):
     pages += sorted({r["page"] for r in runs if r["folder"] in folders} - set(pages))
     pages = pages or known
     chosen = [r for r in runs if r["page"] in pages and (not quick or r["quick"] != "-")
-              and (not folders or r["folder"] in folders)]
+              and (not folders or r["folder"] in folders) and not render_only]
     if not os.access(pips, os.X_OK):
         sys.stderr.write("findings: no pips at %s (build first, or give --pips PATH)\n" % pips)
         return 2
