@@ -21,10 +21,14 @@ int cli_rules(int argc, char **argv)
         cli_print_usage(stderr, cli_doc_find("rules"));
         return 2;
     }
-    const pips_game_def *d = pips_game_find(argv[1]);
+    pips_error err;
+    const pips_game_def *d = pips_game_def_load(argv[1], &err); /* a FILE.lua too */
     if (!d) {
-        fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
-        return 2;
+        if (pips_game_name_is_lua(argv[1]))
+            fprintf(stderr, "pips rules: %s\n", err.msg);
+        else
+            fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
+        return pips_game_name_is_lua(argv[1]) ? 1 : 2;
     }
     int width = cli_text_width();
     printf("%s\n\n", d->title);
@@ -53,6 +57,10 @@ int cli_rules(int argc, char **argv)
             pips_str_free(&line);
             pips_str_free(&acc);
         }
+    }
+    if (d->script) { /* a Lua game: its own file, not a page of docs/games/ */
+        pips_game_def_release(d);
+        return 0;
     }
     char rel[128], path[4096];
     snprintf(rel, sizeof rel, "games/%s.md", d->name);
@@ -188,7 +196,7 @@ int cli_solve(int argc, char **argv)
         pips_match *m = pips_match_load(record, NULL, &lerr);
         if (!m) {
             fprintf(stderr, "%s: %s\n", prog, lerr.msg);
-            return 2;
+            return cli_exit_code(&lerr);
         }
         const pips_game_def *d = pips_game_find(name);
         g = d ? pips_game_new_opts(d, &m->game->options, NULL, &lerr) : NULL;
@@ -224,7 +232,7 @@ int cli_solve(int argc, char **argv)
         else
             ok = solve_position(g, state_text, record, ply, state, &err);
         if (!ok)
-            rc = 2;
+            rc = cli_exit_code(&err);
     }
     if (ok && !from_start && pips_to_move(g, state) < 0) {
         ok = false;

@@ -55,8 +55,8 @@ extern const char cli_doc_exit_status[];
 /* Rewrites every `--key=value` in argv[1..argc-1] of command d into the two
  * arguments `--key` `value` (in place into out, which has room for 2*argc
  * entries); a value after an option that takes one is never split. Returns
- * the new argc, or -1 after printing an error when a switch is given a value
- * (`--divide=1`). */
+ * the new argc, or -1 after printing an error for a flag d does not list
+ * ("unknown flag") or a switch given a value (`--divide=1`). */
 int cli_split_long_opts(const cli_cmd_doc *d, int argc, char **argv, char **out);
 
 #endif

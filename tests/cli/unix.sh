@@ -182,13 +182,18 @@ def check(name, cond):
     print(("ok: " if cond else "FAIL: ") + name)
     fails += not cond
 lines = open(sys.argv[1]).read().splitlines()
-borders = [i for i, l in enumerate(lines) if re.fullmatch(r"\+-+\+", l)]
+borders = [i for i, l in enumerate(lines) if re.fullmatch(r"\+[-+]+\+", l)]
 top, bottom = borders[-2], borders[-1]
-legend = lines[bottom + 1]
-board = lines[top:bottom + 2]
+ruler, legend = lines[bottom + 1], lines[bottom + 2]
+board = lines[top:bottom + 3]
 width = max(len(l) for l in board)
-check("Noname board and legend fit 80x24 (%d x %d)" % (width, len(board)),
+check("Noname board, its mm rulers and legend fit 80x24 (%d x %d)" % (width, len(board)),
       legend.startswith("table ") and width <= 80 and len(board) <= 24)
+# the mm scale: x values under ticks of the bottom border, y values beside the right border
+check("Noname's drawing has a mm scale: %r" % ruler,
+      re.fullmatch(r" 0 +100 +200 +300 +400 +500 +600 mm", ruler) is not None
+      and lines[bottom].count("+") == 2 + 5
+      and lines[top + 1].endswith("+ 600") and lines[bottom - 1].endswith("+ 0"))
 text = open(sys.argv[2]).read()
 listing = text.split("suggested moves", 1)[1].split("seat 1>", 1)[0].splitlines()[1:]
 # grouped by piece (pips moves): "rM (5): 480.0,450.0/U 177.8,392.7/U63.3 ..."
