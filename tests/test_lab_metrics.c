@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lab/lab_impl.h"
 #include "pips/lab.h"
@@ -239,6 +240,62 @@ static void test_trust_lines(void **unused)
     pips_playtest_free(pt);
 }
 
+/* Stops a run after a few games (as a signal handler would). */
+static void stop_after(void *ud, unsigned long done, unsigned long total)
+{
+    (void)total;
+    int *stop = ud;
+    if (done >= 7)
+        *stop = 1;
+}
+
+/* A stopped run, saved and resumed, ends with the uninterrupted report. */
+static void test_stop_save_resume(void **unused)
+{
+    (void)unused;
+    const char *seats[] = {"random", "greedy", "random"};
+    const char *vary[] = {"players=3,4"};
+    volatile int stop = 0;
+    pips_playtest_opts o = {.def = &toy_race_def, .seats = seats, .n_seats = 1, .games = 20,
+                            .seed = 9, .threads = 2, .vary = vary, .n_vary = 1,
+                            .progress = stop_after, .progress_ud = (void *)&stop, .stop = &stop};
+    pips_error err;
+    pips_playtest *pt = pips_playtest_run(&o, &err);
+    assert_non_null(pt);
+    assert_true(pips_playtest_partial(pt));
+    char path[] = "/tmp/pips-state-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_true(pips_playtest_save_state(pt, path, &err));
+    pips_playtest_free(pt);
+    /* a mismatch is refused, naming it */
+    o.stop = NULL;
+    o.progress = NULL;
+    o.resume_state = path;
+    o.seed = 10;
+    assert_null(pips_playtest_run(&o, &err));
+    assert_non_null(strstr(err.msg, "seed differs"));
+    o.seed = 9;
+    pips_playtest *resumed = pips_playtest_run(&o, &err);
+    assert_non_null(resumed);
+    assert_false(pips_playtest_partial(resumed));
+    o.resume_state = NULL;
+    pips_playtest *whole = pips_playtest_run(&o, &err);
+    assert_non_null(whole);
+    pips_str a, b;
+    pips_str_init(&a, NULL);
+    pips_str_init(&b, NULL);
+    assert_true(pips_playtest_json(resumed, false, &a));
+    assert_true(pips_playtest_json(whole, false, &b));
+    assert_string_equal(pips_str_cstr(&a), pips_str_cstr(&b));
+    pips_str_free(&a);
+    pips_str_free(&b);
+    pips_playtest_free(resumed);
+    pips_playtest_free(whole);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_distinct_games_counted),
         cmocka_unit_test(test_repeat_warning),
         cmocka_unit_test(test_trust_lines),
+        cmocka_unit_test(test_stop_save_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

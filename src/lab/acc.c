@@ -335,7 +335,8 @@ bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *e
     fx_moments(acc->drama_fx, acc->drama2_fx, acc->drama_n, &st->drama_mean, &st->drama_sd);
     fx_moments(acc->unc_fx, acc->unc2_fx, acc->drama_n, &st->unc_mean, &st->unc_sd);
     /* distinct games: the sorted hashes, counted once each */
-    qsort(acc->hashes, acc->n_hashes, sizeof *acc->hashes, cmp_u64);
+    if (acc->n_hashes)
+        qsort(acc->hashes, acc->n_hashes, sizeof *acc->hashes, cmp_u64);
     st->distinct_games = 0;
     for (size_t i = 0; i < acc->n_hashes; i++)
         st->distinct_games += i == 0 || acc->hashes[i] != acc->hashes[i - 1];

@@ -36,7 +36,8 @@ static json_t *hex_doubles(const double *d, size_t n)
     uint64_t *w = pips_malloc(NULL, (n ? n : 1) * sizeof *w);
     if (!w)
         return NULL;
-    memcpy(w, d, n * sizeof *w);
+    if (n)
+        memcpy(w, d, n * sizeof *w);
     json_t *s = hex_words(w, n);
     pips_free(NULL, w);
     return s;
