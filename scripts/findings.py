@@ -128,6 +128,10 @@ def table_of(folder):
     rows = read_csv(os.path.join(FINDINGS, folder, "sweep.csv"))
     if not rows:
         return ""
+    if "mean_turns" not in rows[0]:
+        return ("(The committed run predates the lab's turns and drama figures: "
+                "`scripts/findings.sh %s` reruns it. Its report: [report.md](%s/report.md).)\n"
+                % (folder, folder))
     fixed = ["variant", "seats", "games"]
     keys = []
     for c in rows[0]:
