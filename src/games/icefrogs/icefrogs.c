@@ -1071,10 +1071,10 @@ static bool mover_can_win(const icf_config *cf, const icf_state *s)
  * plus a little for pieces still in supply. Squashed to [0, 1] against the
  * best opponent.
  * With three seats or more, a mover that can win at once has the game
- * (0.95, the others share the rest), whoever left it open: so the seat
- * whose move opened the way scores that position low instead of valuing
- * its own progress, and a one-ply agent stops handing the next seat a win
- * (issue 24). Two seats keep the plain progress values, which their
+ * (1, the others 0, as if it were over), whoever left it open: so the seat
+ * whose move opened the way scores that position 0, below every open one
+ * (squashed progress never reaches 0), and a one-ply agent stops handing
+ * the next seat a win (issue 24). Two seats keep the plain progress values, which their
  * measured levels (all searches that see the reply) were tuned on. */
 static void icf_evaluate(const pips_game *g, const void *state, double *out)
 {
@@ -1082,7 +1082,7 @@ static void icf_evaluate(const pips_game *g, const void *state, double *out)
     const icf_state *s = state;
     if (cf->players >= 3 && mover_can_win(cf, s)) {
         for (int p = 0; p < cf->players; p++)
-            out[p] = p == s->to_move ? 0.95 : 0.05 / (cf->players - 1);
+            out[p] = p == s->to_move ? 1.0 : 0.0;
         return;
     }
     double score[ICF_MAX_PLAYERS] = {0};
