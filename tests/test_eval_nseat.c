@@ -62,6 +62,24 @@ static double eval_after(const pips_game *g, const void *s, const char *move, in
     return v[who];
 }
 
+/* The order_moves hook's score of `move` in s. */
+static int order_score(const pips_game *g, const void *s, const char *move)
+{
+    pips_move m, *moves = calloc(pips_max_moves(g), sizeof *moves);
+    int *scores = calloc(pips_max_moves(g), sizeof *scores), found = -1;
+    assert_true(moves && scores);
+    assert_true(pips_parse_move(g, s, move, &m, NULL));
+    size_t n = g->def->legal_moves(g, s, moves);
+    g->def->order_moves(g, s, moves, n, scores);
+    for (size_t i = 0; i < n; i++)
+        if (moves[i] == m)
+            found = scores[i];
+    free(moves);
+    free(scores);
+    assert_true(found >= 0);
+    return found;
+}
+
 /* Greedy's value of `move` in s for the seat to move (its analysis). */
 static double greedy_value(const pips_game *g, const void *s, const char *move)
 {
@@ -97,7 +115,7 @@ static double greedy_value(const pips_game *g, const void *s, const char *move)
  * - M@-1,-1 lets the next seat complete M, tree, M at once (M@1,1).
  * - S@-1,-1 is quiet: the next seat has a safe placement.
  * With two seats S@0,0 is a forced win for its placer (seat 0, two turns
- * later), and the evaluation says so. */
+ * later), and the evaluation says so (the move order is left as it was). */
 static void test_tictacdoh_handoff(void **unused)
 {
     (void)unused;
@@ -121,6 +139,9 @@ static void test_tictacdoh_handoff(void **unused)
         assert_true(stuck < 1.0 / players);
         assert_true(greedy_value(g, s, "S@0,0") < greedy_value(g, s, "S@-1,-1"));
         assert_true(greedy_value(g, s, "M@-1,-1") < greedy_value(g, s, "S@-1,-1"));
+        /* the search's move order agrees: both hand-offs after the quiet move */
+        assert_true(order_score(g, s, "S@0,0") < order_score(g, s, "S@-1,-1"));
+        assert_true(order_score(g, s, "M@-1,-1") < order_score(g, s, "S@-1,-1"));
         pips_state_free(g, s);
         pips_game_free(g);
     }
@@ -132,6 +153,7 @@ static void test_tictacdoh_handoff(void **unused)
     assert_true(eval_after(g, s, "S@0,0", 0, all) == 1.0 - 0.05);
     assert_true(all[1] == 0.05);
     assert_true(greedy_value(g, s, "S@0,0") > greedy_value(g, s, "S@-1,-1"));
+    assert_int_equal(order_score(g, s, "S@0,0"), order_score(g, s, "S@-1,-1"));
     pips_state_free(g, s);
     pips_game_free(g);
 }
