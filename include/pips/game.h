@@ -267,6 +267,7 @@ struct pips_game {
 
 size_t pips_game_count(void);
 const pips_game_def *pips_game_def_at(size_t i);
+/* The game named name, compared without regard to ASCII case; NULL if none. */
 const pips_game_def *pips_game_find(const char *name);
 
 /* Builds a configured game from "key=value" strings (n of them). Unknown

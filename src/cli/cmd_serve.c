@@ -107,6 +107,14 @@ int cli_serve(int argc, char **argv)
             cfg.max_think_seconds = (double)n;
         else if (!strcmp(a, "--sync") && (!strcmp(v, "full") || !strcmp(v, "normal")))
             cfg.sync_full = !strcmp(v, "full");
+        else if (!strcmp(a, "--max-hints") && pips_parse_int(v, 1, 16, &n))
+            cfg.max_hints = (int)n;
+        else if (!strcmp(a, "--max-uploads") && pips_parse_int(v, 1, 16, &n))
+            cfg.max_uploads = (int)n;
+        else if (!strcmp(a, "--max-listings") && pips_parse_int(v, 1, 16, &n))
+            cfg.max_listings = (int)n;
+        else if (!strcmp(a, "--per-client") && pips_parse_int(v, 1, 1000, &n))
+            cfg.per_client = (int)n;
         else {
             fprintf(stderr, "pips serve: bad option or value: %s %s\n", a, v);
             cli_print_usage(stderr, cli_doc_find("serve"));

@@ -30,6 +30,8 @@ static const command commands[] = {
     {"analyze", cli_analyze},   {"engine", cli_engine},     {"version", cli_version},
     {"help", cli_help},         {"state", cli_state},
     {"ladder", cli_ladder},
+    {"moves", cli_moves},
+    {"agents", cli_agents},
 };
 
 static int cli_version(int argc, char **argv)
@@ -65,6 +67,7 @@ static int cli_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_escape_stderr();
     if (argc < 2) {
         cli_print_overview(stderr);
         return 2;

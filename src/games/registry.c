@@ -30,10 +30,22 @@ const pips_game_def *pips_game_def_at(size_t i)
     return i < pips_game_count() ? game_table[i] : NULL;
 }
 
+/* Names compare without regard to ASCII case ("Nimitz", "TICTACDOH"); the
+ * table's names are lower case and are what records and replies store. */
+static bool same_name(const char *table_name, const char *name)
+{
+    for (; *table_name; table_name++, name++) {
+        char c = *name >= 'A' && *name <= 'Z' ? (char)(*name - 'A' + 'a') : *name;
+        if (c != *table_name)
+            return false;
+    }
+    return *name == '\0';
+}
+
 const pips_game_def *pips_game_find(const char *name)
 {
     for (size_t i = 0; i < pips_game_count(); i++)
-        if (!strcmp(game_table[i]->name, name))
+        if (same_name(game_table[i]->name, name))
             return game_table[i];
     return NULL;
 }
