@@ -33,6 +33,7 @@ typedef struct pips_server_config {
     double max_think_seconds; /* wall-clock budget per agent move (0 = 10) */
     int ai_threads;           /* agent worker threads (0 = 2) */
     bool sync_full;           /* fsync every commit (PRAGMA synchronous=FULL) */
+    const char *rules_dir;    /* Lua rule scripts and games offered by the lobby, or NULL */
     /* Heavy requests (docs/server.md, Limits): how many of each kind run at
      * once, past which the answer is 503 with Retry-After, and how many one
      * client address may have in flight, past which it is 429. */

@@ -21,10 +21,14 @@ int cli_rules(int argc, char **argv)
         cli_print_usage(stderr, cli_doc_find("rules"));
         return 2;
     }
-    const pips_game_def *d = pips_game_find(argv[1]);
+    pips_error err;
+    const pips_game_def *d = pips_game_def_load(argv[1], &err); /* a FILE.lua too */
     if (!d) {
-        fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
-        return 2;
+        if (pips_game_name_is_lua(argv[1]))
+            fprintf(stderr, "pips rules: %s\n", err.msg);
+        else
+            fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
+        return pips_game_name_is_lua(argv[1]) ? 1 : 2;
     }
     int width = cli_text_width();
     printf("%s\n\n", d->title);
@@ -53,6 +57,10 @@ int cli_rules(int argc, char **argv)
             pips_str_free(&line);
             pips_str_free(&acc);
         }
+    }
+    if (d->script) { /* a Lua game: its own file, not a page of docs/games/ */
+        pips_game_def_release(d);
+        return 0;
     }
     char rel[128], path[4096];
     snprintf(rel, sizeof rel, "games/%s.md", d->name);

@@ -414,6 +414,34 @@ int cli_play(int argc, char **argv)
     return status;
 }
 
+/* A record runs the script text it carries (docs/lua.md); say when the file
+ * of that name on disk is not that text. */
+static void warn_script_on_disk(const pips_game *g)
+{
+    const pips_script *sc = pips_game_script(g);
+    if (!sc)
+        return;
+    FILE *f = fopen(sc->file, "rb");
+    if (!f) {
+        fprintf(stderr, "pips replay: note: %s is not on disk; replaying the record's copy\n",
+                sc->file);
+        return;
+    }
+    size_t cap = sc->len + 2, n;
+    char *buf = malloc(cap);
+    n = buf ? fread(buf, 1, cap, f) : 0;
+    fclose(f);
+    char sha[65] = "";
+    if (buf)
+        pips_sha256_hex(buf, n, sha);
+    if (!buf || strcmp(sha, sc->sha256) != 0)
+        fprintf(stderr,
+                "pips replay: warning: %s on disk differs from the record's copy (sha256 "
+                "%.12s...); replaying the record's copy\n",
+                sc->file, sc->sha256);
+    free(buf);
+}
+
 /* A record read from standard input (`pips replay -`). */
 static pips_match *load_stdin(pips_error *err)
 {
@@ -453,6 +481,7 @@ int cli_replay(int argc, char **argv)
         return cli_exit_code(&err);
     }
     const pips_game *g = m->game;
+    warn_script_on_disk(g);
     size_t ss = g->def->state_size;
     bool tty = !from_stdin && isatty(0) && isatty(1); /* keys come from stdin */
     if (tty) {

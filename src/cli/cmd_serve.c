@@ -105,6 +105,8 @@ int cli_serve(int argc, char **argv)
             cfg.max_games = (size_t)n;
         else if (!strcmp(a, "--max-think") && pips_parse_int(v, 1, 3600, &n))
             cfg.max_think_seconds = (double)n;
+        else if (!strcmp(a, "--rules-dir"))
+            cfg.rules_dir = v;
         else if (!strcmp(a, "--sync") && (!strcmp(v, "full") || !strcmp(v, "normal")))
             cfg.sync_full = !strcmp(v, "full");
         else if (!strcmp(a, "--max-hints") && pips_parse_int(v, 1, 16, &n))

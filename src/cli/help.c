@@ -10,12 +10,19 @@
 #include <string.h>
 
 #define END_OPTS {NULL, NULL, NULL}
+/* Rule scripts (docs/lua.md): main.c turns these into the options rules=,
+ * lua_steps= and lua_mb= of the game. */
+#define PIPS_LUA_OPTS                                                                       \
+    {"--rules", "FILE.lua", "apply a Lua rule script to the game (docs/lua.md)"},            \
+    {"--lua-steps", "N", "instructions allowed per call into a script (default 10000000)"}, \
+    {"--lua-mb", "MB", "memory of each Lua state, in MiB (default 64)"},
 
 static const cli_opt_doc no_opts[] = {END_OPTS};
 
 static const cli_opt_doc perft_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable); 'pips list' shows them"},
     {"--divide", NULL, "list the count below each first move"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc solve_opts[] = {
@@ -29,6 +36,7 @@ static const cli_opt_doc solve_opts[] = {
     {"--ply", "N", "with --record: how many of the record's moves to play first"},
     {"--best", NULL, "with --state or --record: the position's value and one winning move "
                      "only"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc play_opts[] = {
@@ -38,6 +46,7 @@ static const cli_opt_doc play_opts[] = {
     {"--record", "FILE", "write the game record (JSON) to FILE, after every move"},
     {"--force", NULL, "let --record overwrite a file that exists"},
     {"--resume", "FILE", "continue the unfinished game recorded in FILE (and keep writing it)"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc analyze_opts[] = {
@@ -48,6 +57,7 @@ static const cli_opt_doc analyze_opts[] = {
     {"--agent", "SPEC", "the agent that ranks the moves (default 'hard')"},
     {"--seed", "N", "the agent's seed (default 1)"},
     {"--top", "K", "print only the K best moves"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc playtest_opts[] = {
@@ -65,6 +75,7 @@ static const cli_opt_doc playtest_opts[] = {
     {"--threshold", "X", "decisiveness threshold, between 0.5 and 1 (default 0.8)"},
     {"--exact-seconds", "S", "processor time for solving a variant exactly (default 10, 0 = off)"},
     {"--exact-mb", "M", "memory for solving a variant exactly, in MiB (default 256)"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc serve_opts[] = {
@@ -78,6 +89,8 @@ static const cli_opt_doc serve_opts[] = {
     {"--max-games", "N", "most games kept at once, 1..10000000 (default 10000)"},
     {"--max-think", "SECONDS", "longest AI think time a client may ask for, 1..3600"},
     {"--sync", "full|normal", "how hard each move is committed to disk (default normal)"},
+    {"--rules-dir", "DIR", "offer the Lua rule scripts and games of DIR in the lobby "
+                           "(docs/lua.md)"},
     {"--max-hints", "N", "perfect-play hints solved at once, 1..16; past it 503 (default 1)"},
     {"--max-uploads", "N", "record uploads replayed at once, 1..16; past it 503 (default 2)"},
     {"--max-listings", "N", "agent listings built at once, 1..16; past it 503 (default 2)"},
@@ -94,6 +107,7 @@ static const cli_opt_doc state_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--state", "TEXT", "the position, in the game's state text (default: the start)"},
     {"--json", NULL, "print the position as one JSON object instead of a drawing"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc ladder_opts[] = {
@@ -104,6 +118,7 @@ static const cli_opt_doc ladder_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--prior", "G", "virtual drawn games added to every pair (default 1)"},
     {"--out", "DIR", "write ratings.txt, ratings.csv, pairs.csv and ratings.svg into DIR"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc moves_opts[] = {
@@ -122,8 +137,9 @@ static const cli_opt_doc engine_opts[] = {
     END_OPTS};
 
 static const cli_cmd_doc docs[] = {
-    {"list", "games with their options and defaults", "[--json]",
-     "Lists every game with its options: default, accepted values and what each\n"
+    {"list", "games with their options and defaults", "[--json] [FILE.lua]...",
+     "Lists every game (or the Lua games named, docs/lua.md) with its options:\n"
+     "default, accepted values and what each\n"
      "does. --json prints the option schema of every game as one JSON document:\n"
      "{\"games\": [{\"name\", \"title\", \"options\": [{\"key\", \"type\"\n"
      "(int|bool|choice|text), \"default\", \"description\", \"min\"/\"max\" (and\n"

@@ -253,11 +253,13 @@ static void *worker(void *arg)
         if (!ok && !p->failed) {
             p->failed = true;
             p->err = err;
+            unsigned long long game_seed =
+                (unsigned long long)pips_table_game_seed(p->o->seed, i);
             if (pt->n_variants > 1)
-                pips_error_prefix(&p->err, "variant %s (%s), game %lu: ", var->name,
-                                  var->st.options, i + 1);
+                pips_error_prefix(&p->err, "variant %s (%s), game %lu (seed %llu): ",
+                                  var->name, var->st.options, i + 1, game_seed);
             else
-                pips_error_prefix(&p->err, "game %lu: ", i + 1);
+                pips_error_prefix(&p->err, "game %lu (seed %llu): ", i + 1, game_seed);
         }
         unsigned long done = ++p->done;
         if (p->o->progress && ok)

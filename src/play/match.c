@@ -106,10 +106,24 @@ static bool reserve(pips_match *m, pips_error *err)
 
 bool pips_match_over(const pips_match *m) { return pips_to_move(m->game, m->state) == PIPS_OVER; }
 
+/* A scripted game's failure (src/lua/) during this ply: the message gets the
+ * ply, the failure is cleared (the position is the one before the move). */
+static bool script_failed(pips_match *m, pips_error *err)
+{
+    pips_error why;
+    if (!pips_game_failed(m->game, &why))
+        return false;
+    pips_game_clear_failure(m->game);
+    pips_fail(err, why.code, "ply %zu: %s", m->n_moves + 1, why.msg);
+    return true;
+}
+
 bool pips_match_play(pips_match *m, pips_move mv, pips_error *err)
 {
-    if (!pips_check_move(m->game, m->state, mv, err))
+    if (!pips_check_move(m->game, m->state, mv, err)) {
+        script_failed(m, err);
         return false;
+    }
     if (!reserve(m, err))
         return false;
     size_t ss = m->game->def->state_size;
@@ -117,9 +131,15 @@ bool pips_match_play(pips_match *m, pips_move mv, pips_error *err)
     memcpy(m->history + m->n_moves * ss, m->state, ss);
     m->moves[m->n_moves++] = mv;
     m->game->def->apply(m->game, m->state, mv);
+    bool over = pips_match_over(m);
+    if (pips_game_failed(m->game, NULL)) { /* the move never happened */
+        m->n_moves--;
+        memcpy(m->state, m->history + m->n_moves * ss, ss);
+        return !script_failed(m, err);
+    }
     if (chance)
         m->chance_events++;
-    if (pips_match_over(m) && !m->finished[0])
+    if (over && !m->finished[0])
         pips_iso_time(m->finished);
     return true;
 }
@@ -198,6 +218,15 @@ char *pips_match_to_record(const pips_match *m, pips_error *err)
     for (size_t i = 0; i < g->options.n; i++)
         json_object_set_new(opts, g->options.kv[i].key, json_string(g->options.kv[i].value));
     json_object_set(root, "options", opts);
+    const pips_script *script = g->def->script;
+    if (script) { /* the script itself travels with the record (docs/lua.md) */
+        json_t *js = json_object();
+        json_object_set_new(js, "file", json_string(script->file));
+        json_object_set_new(js, "sha256", json_string(script->sha256));
+        json_object_set_new(js, "text", json_stringn(script->text, script->len));
+        if (json_object_set_new(root, "script", js) != 0 || !json_object_get(js, "text"))
+            goto fail;
+    }
     for (int i = 0; i < m->n_seats; i++)
         json_array_append_new(seats, json_string(m->seats[i]));
     json_object_set(root, "seats", seats);
@@ -289,12 +318,13 @@ static bool copy_time(json_t *root, const char *key, char *dst, pips_error *err)
 }
 
 /* The top-level keys a record may hold (docs/records.md; "resigned",
- * "clock" and "move_ms" are the server's, which checks them); any other key
- * is refused, so a typo ("seeds") is not silently ignored. */
+ * "clock" and "move_ms" are the server's, which checks them; "script" the
+ * Lua script the game runs, docs/lua.md); any other key is refused, so a
+ * typo ("seeds") is not silently ignored. */
 static const char *const record_keys[] = {"format",  "version",  "game",     "options",
                                           "seats",   "seed",     "moves",    "result",
                                           "started", "finished", "resigned", "clock",
-                                          "move_ms"};
+                                          "move_ms", "script"};
 
 static bool check_record_keys(json_t *root, pips_error *err)
 {
@@ -428,7 +458,8 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
             goto out;
         }
     }
-    pips_game *built = play_game_from_json(json_string_value(game), opts, alloc, err);
+    pips_game *built = play_game_from_json_script(json_string_value(game), opts,
+                                                  json_object_get(root, "script"), alloc, err);
     m = built ? pips_match_from_game(built, seed, err) : NULL;
     if (!m) {
         pips_error_prefix(err, "record: ");

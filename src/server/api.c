@@ -280,33 +280,42 @@ static json_t *levels_for(const pips_game *g)
     return o;
 }
 
+/* One game's entry of GET /api/rules: its schema, seats, agents, rules. */
+static json_t *game_entry(const pips_game_def *d)
+{
+    pips_str schema;
+    pips_str_init(&schema, NULL);
+    json_error_t je;
+    json_t *gj = pips_game_schema_json(d, &schema, NULL)
+                     ? json_loads(pips_str_cstr(&schema), 0, &je)
+                     : NULL;
+    pips_str_free(&schema);
+    if (!gj)
+        gj = json_object();
+    pips_game *g = pips_game_new_def(d, NULL, 0, NULL, NULL);
+    json_object_set_new(gj, "name", json_string(d->name));
+    json_object_set_new(gj, "title", json_string(d->title));
+    json_object_set_new(gj, "players", g ? json_integer(pips_num_players(g)) : json_null());
+    json_object_set_new(gj, "chance", json_boolean(d->flags & PIPS_GAME_CHANCE));
+    json_object_set_new(gj, "enumerable", json_boolean(!(d->flags & PIPS_GAME_NOT_ENUMERABLE)));
+    json_object_set_new(gj, "agents", g ? agents_for(g) : json_array());
+    json_object_set_new(gj, "levels", g ? levels_for(g) : json_object());
+    pips_game_free(g);
+    json_object_set_new(gj, "rules", json_string(d->rules_text ? d->rules_text : ""));
+    json_object_set_new(gj, "notation", json_string(d->notation_text ? d->notation_text : ""));
+    return gj;
+}
+
 static json_t *rules_json(const pips_server *s)
 {
     json_t *o = json_object(), *games = json_array();
-    for (size_t i = 0; i < pips_game_count(); i++) {
-        const pips_game_def *d = pips_game_def_at(i);
-        pips_str schema;
-        pips_str_init(&schema, NULL);
-        json_error_t je;
-        json_t *gj = pips_game_schema_json(d, &schema, NULL)
-                         ? json_loads(pips_str_cstr(&schema), 0, &je)
-                         : NULL;
-        pips_str_free(&schema);
-        if (!gj)
-            gj = json_object();
-        pips_game *g = pips_game_new_def(d, NULL, 0, NULL, NULL);
-        json_object_set_new(gj, "name", json_string(d->name));
-        json_object_set_new(gj, "title", json_string(d->title));
-        json_object_set_new(gj, "players", g ? json_integer(pips_num_players(g)) : json_null());
-        json_object_set_new(gj, "chance", json_boolean(d->flags & PIPS_GAME_CHANCE));
-        json_object_set_new(gj, "enumerable", json_boolean(!(d->flags & PIPS_GAME_NOT_ENUMERABLE)));
-        json_object_set_new(gj, "agents", g ? agents_for(g) : json_array());
-        json_object_set_new(gj, "levels", g ? levels_for(g) : json_object());
-        pips_game_free(g);
-        json_object_set_new(gj, "rules", json_string(d->rules_text ? d->rules_text : ""));
-        json_object_set_new(gj, "notation", json_string(d->notation_text ? d->notation_text : ""));
-        json_array_append_new(games, gj);
-    }
+    for (size_t i = 0; i < pips_game_count(); i++)
+        json_array_append_new(games, game_entry(pips_game_def_at(i)));
+    srv_scripts_rules_json(s, games, o); /* --rules-dir: scripts, then its Lua games */
+    const pips_game_def *lua_games[64];
+    size_t n_lua = srv_scripts_games(s, lua_games, 64);
+    for (size_t i = 0; i < n_lua; i++)
+        json_array_append_new(games, game_entry(lua_games[i]));
     json_object_set_new(o, "games", games);
     json_t *agents = json_array();
     for (const char *const *k = pips_agent_kinds(); *k; k++)
@@ -337,7 +346,7 @@ static void agents_for_options(pips_server *s, const pips_http_request *req,
     snprintf(raw_key, sizeof raw_key, "agents?%s", req->query ? req->query : "");
     if (srv_cache_reply(s, raw_key, inm, res))
         return;
-    char name[64], opts[2048];
+    char name[1024], opts[2048];
     if (!query_param(req->query, "game", name, sizeof name)) {
         reply_error(res, 400, "game: expected ?game=NAME");
         return;
@@ -350,8 +359,16 @@ static void agents_for_options(pips_server *s, const pips_http_request *req,
         return;
     }
     pips_error err;
-    pips_game *g = play_game_from_json(name, o, NULL, &err);
+    pips_error_clear(&err);
+    if (!pips_game_find(name) && !srv_scripts_game(s, name)) {
+        json_decref(o);
+        reply_error(res, 404, "unknown game '%.64s'", name);
+        return;
+    }
+    json_t *mapped = srv_scripts_options(s, o, &err);
     json_decref(o);
+    pips_game *g = err.msg[0] ? NULL : play_game_from_json(name, mapped, NULL, &err);
+    json_decref(mapped);
     if (!g) {
         reply_error(res, 400, "%s", err.msg);
         return;
@@ -424,7 +441,8 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
         reply_error(res, 400, "\"game\": expected the name of a game");
         return;
     }
-    if (!pips_game_find(json_string_value(name))) {
+    const pips_game_def *lua_def = srv_scripts_game(s, json_string_value(name));
+    if (!pips_game_find(json_string_value(name)) && !lua_def) {
         reply_error(res, 404, "unknown game '%.64s'", json_string_value(name));
         return;
     }
@@ -438,8 +456,11 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
         reply_error(res, 400, "\"seed\": expected a non-negative integer");
         return;
     }
-    pips_game *game = play_game_from_json(json_string_value(name), json_object_get(body, "options"),
-                                          NULL, &err);
+    /* a rule script by its file name in --rules-dir; never any other file */
+    json_t *options = srv_scripts_options(s, json_object_get(body, "options"), &err);
+    pips_game *game = err.msg[0] ? NULL
+                                 : play_game_from_json(json_string_value(name), options, NULL, &err);
+    json_decref(options);
     pips_match *m = game ? pips_match_from_game(game, sd, &err) : NULL;
     const char *names[PIPS_MAX_PLAYERS];
     json_t *seats = json_object_get(body, "seats");
@@ -831,8 +852,8 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_json(res, 200, o);
         return;
     }
-    if (!srv_play(s, g, move, &err)) {
-        reply_error(res, 500, "%s", err.msg);
+    if (!srv_play(s, g, move, &err)) { /* a script's failure, or out of memory */
+        reply_error(res, status_of(&err), "%s", err.msg);
         return;
     }
     srv_touch(s, g);

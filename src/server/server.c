@@ -660,7 +660,8 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
     pthread_condattr_destroy(&ca);
 
     s->cfg.db_path = cfg && cfg->db_path ? cfg->db_path : ":memory:"; /* store_open only */
-    bool ok = store_open(s, err);
+    bool ok = srv_scripts_load(s, cfg ? cfg->rules_dir : NULL, err) && store_open(s, err);
+    s->cfg.rules_dir = NULL; /* the caller's string is not kept */
     pthread_mutex_lock(&s->mu);
     ok = ok && srv_load_games(s, err);
     pthread_mutex_unlock(&s->mu);
@@ -724,6 +725,7 @@ void pips_server_free(pips_server *s)
     free(s->games);
     free(s->queue);
     store_close(s);
+    srv_scripts_free(s);
     pthread_cond_destroy(&s->changed);
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->clock_wake);

@@ -19,6 +19,19 @@
 #include "pips/table.h"
 #include "pips/server.h"
 
+/* ---- scripts.c: the Lua files of --rules-dir (docs/lua.md) ---- */
+struct srv_scripts;
+bool srv_scripts_load(pips_server *s, const char *dir, pips_error *err);
+void srv_scripts_free(pips_server *s);
+/* The folder's Lua game whose id is name, or NULL. */
+const pips_game_def *srv_scripts_game(const pips_server *s, const char *name);
+/* options with "rules": FILE mapped to the folder's script (a new reference),
+ * or NULL with *err when FILE is not one of its rule scripts. */
+json_t *srv_scripts_options(const pips_server *s, const json_t *options, pips_error *err);
+/* Adds the folder's Lua games' and scripts' entries to GET /api/rules. */
+void srv_scripts_rules_json(const pips_server *s, json_t *games, json_t *root);
+size_t srv_scripts_games(const pips_server *s, const pips_game_def **out, size_t cap);
+
 #define SRV_TOKEN_LEN 32 /* hex characters: 128 bits */
 
 /* A game's clocks (issue 27). remaining_ms is each seat's time at
@@ -103,6 +116,7 @@ struct pips_server {
     pthread_t clock_thread; /* makes flags fall (server.c) */
     bool clock_running;
     pthread_cond_t clock_wake;
+    struct srv_scripts *scripts; /* --rules-dir (scripts.c); NULL without one */
 };
 
 /* ---- store.c: rows in and out of SQLite; knows nothing of live games ---- */
