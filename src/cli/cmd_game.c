@@ -144,16 +144,14 @@ int cli_solve(int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--best")) {
             best_only = true;
-        } else if (!strcmp(argv[i], "--threads")) {
-            if (!has_value || !pips_parse_int(argv[++i], 1, 64, &threads)) {
-                fprintf(stderr, "%s: --threads needs a number 1..64\n", prog);
+        } else if (!strcmp(argv[i], "--threads") && has_value) {
+            if (!cli_parse_long(prog, argv[i], argv[i + 1], 1, 64, &threads))
                 return 2;
-            }
-        } else if (!strcmp(argv[i], "--table-mb")) {
-            if (!has_value || !pips_parse_int(argv[++i], 1, 1L << 20, &table_mb)) {
-                fprintf(stderr, "%s: --table-mb needs a number of MiB 1..1048576\n", prog);
+            i++;
+        } else if (!strcmp(argv[i], "--table-mb") && has_value) {
+            if (!cli_parse_long(prog, argv[i], argv[i + 1], 1, 1L << 20, &table_mb))
                 return 2;
-            }
+            i++;
         } else if (!strcmp(argv[i], "--time")) {
             if (!has_value) {
                 fprintf(stderr, "%s: --time needs a number of seconds > 0\n", prog);
@@ -166,11 +164,10 @@ int cli_solve(int argc, char **argv)
             state_text = argv[++i];
         } else if (!strcmp(argv[i], "--record") && has_value) {
             record = argv[++i];
-        } else if (!strcmp(argv[i], "--ply")) {
-            if (!has_value || !pips_parse_int(argv[++i], 0, 1L << 30, &ply)) {
-                fprintf(stderr, "%s: --ply needs a number of moves >= 0\n", prog);
+        } else if (!strcmp(argv[i], "--ply") && has_value) {
+            if (!cli_parse_long(prog, argv[i], argv[i + 1], 0, 1L << 30, &ply))
                 return 2;
-            }
+            i++;
         } else if (argv[i][0] == '-' || name) {
             fprintf(stderr, "%s: unexpected argument '%s' (or a missing value)\n", prog,
                     argv[i]);

@@ -238,7 +238,11 @@ static void human_turn(pips_table *t, int who, uint64_t seed, bool *quit)
             return; /* redraw */
         }
         if (!pips_table_play_text(t, line, &err)) {
-            printf("illegal: %s\n", err.msg);
+            pips_str msg; /* it quotes the line typed: control bytes come out escaped */
+            pips_str_init(&msg, NULL);
+            cli_escape_text(err.msg, &msg);
+            printf("illegal: %s\n", pips_str_cstr(&msg));
+            pips_str_free(&msg);
             continue;
         }
         return;

@@ -18,8 +18,8 @@ bad_value() {
     play) echo "play tictacdoh --opt players=9|option 'players': '9' is not 2..4" ;;
     replay) echo "replay a b|unexpected argument" ;;
     perft) echo "perft tictacdoh 99|DEPTH must be an integer 0..64" ;;
-    serve) echo "serve --port 99999|--port 99999" ;;
-    solve) echo "solve tictacdoh --threads 0|--threads needs a number 1..64" ;;
+    serve) echo "serve --port 99999|--port '99999': expected a whole number from 0 to 65535" ;;
+    solve) echo "solve tictacdoh --threads 0|--threads '0': expected a whole number from 1 to 64" ;;
     bench) echo "bench nosuch|unknown game 'nosuch'" ;;
     playtest) echo "playtest tictacdoh --seats random --games 0|--games '0': expected a whole number from 1 to" ;;
     analyze) echo "analyze tictacdoh --state - --top 0|--top '0': expected a whole number from 1 to" ;;

@@ -15,9 +15,18 @@ grep -qF "unknown game 'x\\x1b[31m\\xffy'" "$tmp/err" && ! grep -q $'\033' "$tmp
 check "an escape sequence and a bad byte in input are escaped ($(cat "$tmp/err"))" $?
 "$PIPS" analyze tictacdoh --state $'\x07\xe2\x82' >/dev/null 2>"$tmp/err"
 grep -qF '\x07\xe2\x82' "$tmp/err"; check "a cut UTF-8 sequence is escaped ($(cat "$tmp/err"))" $?
-"$PIPS" play tictacdoh --seat human --seat random --seed 2 </dev/null >/dev/null 2>"$tmp/err"
+printf 'L@\0330,0\nquit\n' | "$PIPS" play tictacdoh --seat human --seat human >"$tmp/out" 2>&1
+grep -qF "illegal: move 'L@\x1b0,0'" "$tmp/out" && ! grep -q $'\033' "$tmp/out"
+check "play's 'illegal:' line escapes the typed line" $?
+printf 'game tictacdoh\nplay L@\033x\n' | "$PIPS" engine >"$tmp/out" 2>&1
+grep -qF "? move 'L@\x1bx'" "$tmp/out" && ! grep -q $'\033' "$tmp/out"
+check "the engine's '?' replies escape the input they quote" $?
 "$PIPS" analyze 'Tic Tac Doh! é' --state - >/dev/null 2>"$tmp/err"
 grep -q "unknown game 'Tic Tac Doh! é'" "$tmp/err"; check "valid UTF-8 stays as it is" $?
+expect_exit 2 "serve's numbers give their range" "--max-think '0': expected a whole number from 1 to 3600" \
+    "$PIPS" serve --max-think 0
+expect_exit 2 "solve's numbers give their range" "--ply '-1': expected a whole number from 0 to" \
+    "$PIPS" solve tictacdoh --record x.json --ply -1
 expect_exit 2 "seeds past 2^64-1 are refused with the range" "from 0 to 18446744073709551615" \
     "$PIPS" analyze tictacdoh --state - --seed 99999999999999999999
 expect_exit 2 "--top gives its range" "expected a whole number from 1 to 1000000" \
