@@ -342,9 +342,9 @@ static inline int pips_to_move(const pips_game *g, const void *s) { return g->de
  * position into it with memcpy), or NULL with *err (PIPS_ERR_ARG for a NULL
  * game, PIPS_ERR_NOMEM). Free it with pips_state_free and the same game. */
 void *pips_state_new(const pips_game *g, pips_error *err);
-/* True when state is a live state from pips_state_new of a game with g's
- * definition and options; false with *err (PIPS_ERR_ARG) for NULL, a state
- * of another game or of other options, or a freed state. Functions taking a
+/* True when state, from pips_state_new, is a state of a game with g's
+ * definition and options; false with *err (PIPS_ERR_ARG) for NULL or a
+ * state of another game or of other options. Functions taking a
  * (game, state) pair trust the pair (they also take states on the stack):
  * a program handing states between games checks them here first. */
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);

@@ -87,6 +87,13 @@ void pips_ladder_csv(const pips_ladder *l, pips_str *out);
 void pips_ladder_pairs_csv(const pips_ladder *l, pips_str *out);
 /* ratings.svg: Elo above the weakest agent with its interval, best first. */
 void pips_ladder_svg(const pips_ladder *l, pips_str *out);
+/* The ladder as one JSON document: {"game", "title", "options", "players",
+ * "games_per_table", "tables", "seed", "prior", "seconds", "agents": [{"rank",
+ * "spec", "elo", "se", "lo", "hi", "games", "points", "score", "wins",
+ * "draws", "losses"}...] best first, "pairs": [{"a", "b", "games",
+ * "points_a", "score_a", "score_a_lo", "score_a_hi"}...]} (ratings.csv and
+ * pairs.csv in one). False when an allocation failed. */
+bool pips_ladder_json(const pips_ladder *l, pips_str *out);
 /* Writes ratings.txt, ratings.csv, pairs.csv and ratings.svg into dir
  * (created when missing). */
 bool pips_ladder_write(const pips_ladder *l, const char *dir, pips_error *err);

@@ -271,6 +271,10 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
 
 pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
 {
+    if (!o) {
+        pips_fail(err, PIPS_ERR_ARG, "ladder: no options (NULL)");
+        return NULL;
+    }
     pips_game *g = pips_game_new(o->game, o->opts, o->n_opts, NULL, err);
     if (!g)
         return NULL;

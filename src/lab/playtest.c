@@ -585,6 +585,10 @@ static void *exact_thread(void *arg)
 
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
 {
+    if (!o) {
+        pips_fail(err, PIPS_ERR_ARG, "playtest: no options (NULL)");
+        return NULL;
+    }
     pips_playtest *pt = pips_calloc(NULL, 1, sizeof *pt);
     pips_game **games = pips_calloc(NULL, LAB_MAX_VARIANTS, sizeof *games);
     run_ctx *ctx = NULL;
