@@ -177,6 +177,25 @@ static void test_icefrogs_no_jump_on_entry(void **unused)
     assert_true(has_move(g, s, "b1-c3"));  /* a frog on the board moves as before */
     size_t n_plain = pips_perft(plain, s, 1), n = pips_perft(g, s, 1);
     assert_true(n < n_plain);
+    /* the playout shortcut draws every allowed move and nothing else */
+    assert_non_null(g->def->random_move);
+    pips_move list[512];
+    size_t nl = g->def->legal_moves(g, s, list);
+    assert_int_equal(nl, n);
+    int seen[512] = {0};
+    pips_rng rng;
+    pips_rng_seed(&rng, 3);
+    for (size_t k = 0; k < 40 * nl; k++) {
+        pips_move drawn;
+        assert_true(g->def->random_move(g, s, &rng, &drawn));
+        size_t at = 0;
+        while (at < nl && list[at] != drawn)
+            at++;
+        assert_true(at < nl);
+        seen[at]++;
+    }
+    for (size_t k = 0; k < nl; k++)
+        assert_true(seen[k] > 0);
     /* depth 3 from the start: the first entering jumps come at ply 3 */
     g->def->initial(g, s);
     assert_int_equal(pips_perft(g, s, 2), 36);

@@ -532,8 +532,19 @@ static void put_number(canon_out *o, int idx)
 {
     char num[40];
     int n;
-    if (lua_isinteger(o->L, idx)) {
-        n = snprintf(num, sizeof num, "%lld", (long long)lua_tointeger(o->L, idx));
+    if (lua_isinteger(o->L, idx)) { /* by hand: states are mostly small integers */
+        lua_Integer v = lua_tointeger(o->L, idx);
+        unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+        char digits[24];
+        int k = 0;
+        do
+            digits[k++] = (char)('0' + u % 10);
+        while ((u /= 10) > 0);
+        n = 0;
+        if (v < 0)
+            num[n++] = '-';
+        while (k > 0)
+            num[n++] = digits[--k];
     } else {
         double d = lua_tonumber(o->L, idx);
         if (!isfinite(d))
