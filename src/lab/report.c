@@ -494,7 +494,7 @@ static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pi
                       "score [95%] |\n|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < pt->n_agents; k++) {
         const wdl *x = &st->agent[k];
-        pips_str_catf(out, "| %zu `%s` | %.0f | %.0f | %.0f | %.0f | ", k + 1, pt->agents[k],
+        pips_str_catf(out, "| %zu `%s` | %.0f | %.0f | %.0f | %.0f | ", k + 1, pt->agent_labels[k],
                       x->n, x->w, x->d, x->l);
         cat_rate(out, x->w, x->n);
         pips_str_cat(out, " | ");
@@ -803,7 +803,7 @@ void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out)
     for (size_t k = 0; k < pt->n_agents; k++) {
         double moves, mean, max;
         agent_timing(pt, k, &moves, &mean, &max);
-        pips_str_catf(out, "| %zu `%s` | %.0f | %.5f | %.5f |\n", k + 1, pt->agents[k], moves,
+        pips_str_catf(out, "| %zu `%s` | %.0f | %.5f | %.5f |\n", k + 1, pt->agent_labels[k], moves,
                       mean, max);
     }
     for (size_t v = 0; v < pt->n_variants; v++) {
