@@ -134,6 +134,13 @@ test('move feedback: an illegal click says why, a double click sends one move, n
   await page.click('.nimitz .cell[data-cell="b2"]');
   await page.waitForSelector('#move-error:not([hidden])');
   assert.match(await page.textContent('#move-error'), /rS@b2 is not allowed: .*same colour \(NIM-R2\)/);
+  // IceFrogs: a large piece from the supply cannot reach e5
+  const f = await apiCall(server.url, 'POST', 'games', { game: 'icefrogs', seats: ['human', 'human'] });
+  await openGame(page, server.url, f.json);
+  await page.click('.if-supply[data-player="1"] button[data-size="L"]');
+  await page.click('.icefrogs .cell[data-cell="e5"]');
+  await page.waitForSelector('#move-error:not([hidden])');
+  assert.match(await page.textContent('#move-error'), /L\+e5 is not allowed: .*ICF-R\d/);
   const emoji = await page.evaluate(() => /[\u{1F300}-\u{1FAFF}\u{2300}-\u{23FF}\u{2600}-\u{27BF}]/u.test(document.body.innerText));
   assert.equal(emoji, false, 'no emoji or rare symbols in the page');
   await page.close();
