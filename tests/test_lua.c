@@ -114,12 +114,12 @@ static void test_sandbox_escapes(void **unused)
     expect_load_failure("\x1bLua\x54\x00 binary", "binary");
     /* an endless loop meets the step limit; a memory bomb the memory cap */
     expect_run_failure("function legal(s, m) while true do end end", "lua_steps=100000",
-                       PIPS_ERR_LIMIT, "instruction limit");
+                       PIPS_ERR_SCRIPT, "instruction limit");
     expect_run_failure("function legal(s, m) local t = {} for i = 1, 1e9 do t[i] = "
                        "string.rep('x', 100) .. i end end",
-                       "lua_mb=4", PIPS_ERR_LIMIT, "memory limit of 4 MiB");
+                       "lua_mb=4", PIPS_ERR_SCRIPT, "memory limit of 4 MiB");
     expect_run_failure("function legal(s, m) return ('x'):rep(1e9) end", "lua_mb=4",
-                       PIPS_ERR_LIMIT, "memory limit");
+                       PIPS_ERR_SCRIPT, "memory limit");
 }
 
 static void test_rule_hook_errors(void **unused)
@@ -128,17 +128,17 @@ static void test_rule_hook_errors(void **unused)
     /* file, line and function: the helper and the hook that called it */
     expect_run_failure("local function helper(m)\n  error('boom in ' .. m)\nend\n"
                        "function legal(s, m)\n  local ok = helper(m)\n  return ok\nend",
-                       NULL, PIPS_ERR_ARG, ":2: in function 'helper' (called from legal): boom");
-    expect_run_failure("function result(s)\n  return s.nothing.here\nend", NULL, PIPS_ERR_ARG,
+                       NULL, PIPS_ERR_SCRIPT, ":2: in function 'helper' (called from legal): boom");
+    expect_run_failure("function result(s)\n  return s.nothing.here\nend", NULL, PIPS_ERR_SCRIPT,
                        ":2: in function 'result'");
-    expect_run_failure("function legal(s, m) return 1 end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function legal(s, m) return 1 end", NULL, PIPS_ERR_SCRIPT,
                        "legal must return a boolean, got a number");
-    expect_run_failure("function result(s) return {2, 0} end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function result(s) return {2, 0} end", NULL, PIPS_ERR_SCRIPT,
                        "must be a number in 0..1");
-    expect_run_failure("function result(s) return 'won' end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function result(s) return 'won' end", NULL, PIPS_ERR_SCRIPT,
                        "result must return nil or a sequence");
     /* every move removed and result() says nothing: the position is named */
-    expect_run_failure("function legal(s, m) return false end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function legal(s, m) return false end", NULL, PIPS_ERR_SCRIPT,
                        "legal removed every move of position '-'");
     expect_load_failure("x = 1", "defines neither legal nor result");
     expect_load_failure("legal = 3", "'legal' must be a function");

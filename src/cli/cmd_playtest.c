@@ -235,7 +235,10 @@ int cli_playtest(int argc, char **argv)
         if (root)
             fprintf(stderr, "%s: %s\n", prog, err.msg);
         pips_lab_mpi_end();
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
+        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
+                       err.code == PIPS_ERR_SCRIPT
+                   ? 1
+                   : 2;
     }
     if (!root) { /* only rank 0 reports */
         pips_playtest_free(pt);

@@ -695,6 +695,8 @@ static bool g_state_from_text(const pips_game *g, const char *text, void *s, pip
     bool ok = lrt_run_err(c, "state text", p_parse, &a, 0, err);
     if (ok)
         memcpy(s, tmp, g->def->state_size);
+    else if (err)
+        err->code = PIPS_ERR_ARG; /* the text given is at fault, not the script */
     free(tmp);
     return ok;
 }

@@ -158,12 +158,12 @@ bool lrt_run_err(lrt_ctx *c, const char *hook, lua_CFunction fn, void *arg, int 
         return true;
     }
     const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "script error";
-    pips_status code = c->steps_used > c->steps_cap ? PIPS_ERR_LIMIT : PIPS_ERR_ARG;
+    pips_status code = PIPS_ERR_SCRIPT; /* a limit too: the message says which */
     if (rc == LUA_ERRMEM && err)
-        pips_fail(err, PIPS_ERR_LIMIT, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
+        pips_fail(err, code, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
                   c->pool->file, hook, c->pool->mb);
     else if (rc == LUA_ERRMEM)
-        lrt_failf(c->pool, PIPS_ERR_LIMIT, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
+        lrt_failf(c->pool, code, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
                   c->pool->file, hook, c->pool->mb);
     else if (err)
         pips_fail(err, code, "%s", msg);
