@@ -4,9 +4,9 @@
 # drives it: COMP_LINE and COMP_POINT set, _pips called, COMPREPLY read.
 # Commands, games (any case), option keys and values from `pips list
 # --json`, agents after --seat/--seats/--agents, files after --record and
-# --out, nothing after --seed; the zsh script is checked for syntax and the
-# fish one driven through fish's own completer, where those shells are
-# installed (scripts/deps.sh installs both).
+# --out, nothing after --seed; the zsh script is checked for syntax and its
+# --opt words, and the fish one driven through fish's own completer, where
+# those shells are installed (scripts/deps.sh installs both).
 set -u
 . "$(dirname "$0")/lib/common.sh"
 share=$(dirname "$PIPS")/share
@@ -66,6 +66,19 @@ comp "pips play nimitz --opt misere=true --seat random n" ""
 # The generated scripts of the other shells parse.
 if command -v zsh >/dev/null; then
     zsh -n "$share/_pips"; check "the zsh completion parses" $?
+    # zsh_words GAME CUR EXPECTED: the words zsh's --opt completer offers
+    zsh_words() {
+        local got
+        got=$(zsh -c "$(sed -n '/^_pips_opt_words()/,/^}/p' "$share/_pips")"'
+            _pips_opt_words "$@"' _ "$PIPS" "$1" "$2" | tr '\n' ' ' | sed 's/ $//')
+        [ "$got" = "$3" ]
+        check "zsh --opt for $1 '$2' -> '$3'$([ "$got" = "$3" ] || echo " (got '$got')")" $?
+    }
+    zsh_words nimitz "" "board= players= sets= colors= misere= tree_orientation="
+    zsh_words Nimitz "misere=" "misere=true misere=false"
+    zsh_words tictacdoh "players=" "players=2 players=3 players=4"
+    grep -q "'\*--opt=\[a game option (repeatable)\]:KEY=VALUE:_pips_opt'" "$share/_pips"
+    check "zsh completes --opt with them" $?
 else
     echo "skip: zsh is not installed"
 fi
