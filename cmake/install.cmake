@@ -22,8 +22,10 @@ foreach(kind man bash zsh fish)
     set(template ${PIPS_BASH_TEMPLATE})
   elseif(kind STREQUAL "fish")
     set(out ${PIPS_GEN_DIR}/pips.fish)
+    set(template ${CMAKE_SOURCE_DIR}/src/cli/gen/completion.fish)
   else()
     set(out ${PIPS_GEN_DIR}/_pips)
+    set(template ${CMAKE_SOURCE_DIR}/src/cli/gen/completion.zsh)
   endif()
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${PIPS_GEN_DIR}

@@ -194,6 +194,14 @@ struct pips_game_def {
      * the game (a draw by limit) rather than its rules' own ending. NULL
      * when the game has no cap. The playtest lab reports the cap rate. */
     bool (*capped)(const pips_game *g, const void *state);
+    /* Optional: the turns begun up to state. A turn is one seat's whole
+     * turn, from when it becomes the seat's turn until the turn passes; a
+     * pass or a skipped turn counts, and a roll belongs to the turn it
+     * starts. *per_round receives the turns in one round (each seat, or
+     * each colour that takes turns, having had one). NULL when every turn
+     * starts at a decision whose mover differs from the last decision's:
+     * the playtest lab then counts turns from the seat to move. */
+    uint32_t (*turns)(const pips_game *g, const void *state, int *per_round);
 
     /* Move text: writes the notation of m, legal in state, into buf
      * (PIPS_MOVE_TEXT_MAX bytes). */

@@ -48,9 +48,12 @@ typedef struct pips_ladder_opts {
     uint64_t seed;
     int threads;
     double prior; /* virtual drawn games per pair; < 0 means the default 1 */
-    /* Called after each table: tables done, tables in all. */
+    /* Called after each game: games done, games in all (every table's). */
     void (*progress)(void *ud, unsigned long done, unsigned long total);
     void *progress_ud;
+    /* When not NULL and set (a signal handler may set it), the round robin
+     * stops at the next game boundary and rates the games finished. */
+    const volatile int *stop;
 } pips_ladder_opts;
 
 typedef struct pips_ladder_agent {
@@ -68,6 +71,7 @@ typedef struct pips_ladder {
     unsigned long games_per_table, tables;
     uint64_t seed;
     double prior, seconds;
+    bool partial; /* stopped before every table was played */
     pips_ladder_agent agent[PIPS_LADDER_MAX_AGENTS]; /* in the order given */
     size_t order[PIPS_LADDER_MAX_AGENTS];             /* indices, best first */
     /* pairwise: points of i against j and their games */
