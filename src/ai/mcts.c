@@ -20,7 +20,9 @@
  * root statistics by move, so an iteration budget stays deterministic.
  * Tree reuse: after pips_agent_observe the subtree under the played move is
  * kept (copied into a fresh arena) when the next search starts there.
- * Budget: iters=N or time=T (the clock is read on every pass).
+ * Budget: iters=N or time=T (the clock is read on every pass), or both: the
+ * passes stop at N or at the time, whichever comes first (the clock read
+ * every 16 passes), so the search is deterministic unless the time binds.
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -32,7 +34,9 @@
  *   evaluate hook for the mover (the child's prior) and unvisited children
  *   are tried best prior first.
  * - opp=greedy|softmax (the opponent model): at a node where a seat other
- *   than the root's moves, the move follows a policy over the priors instead
+ *   than the root's moves, the move follows a policy over the priors (the
+ *   returns where the move ends the game, else the evaluate hook, else an
+ *   even 0.5, as the greedy agent values moves) instead
  *   of that seat's UCT: greedy takes the best prior (ties at random), softmax
  *   samples in proportion to exp(prior / temp). Playouts (leaf=playout)
  *   follow the same policy for those seats. opp=max is plain max^n UCT.
@@ -177,8 +181,10 @@ static double child_prior(mtree *t, const void *state, pips_move m, int who)
     g->def->apply(g, t->child_state, m);
     if (g->def->to_move(g, t->child_state) == PIPS_OVER)
         g->def->returns(g, t->child_state, v);
-    else
+    else if (g->def->evaluate)
         g->def->evaluate(g, t->child_state, v);
+    else
+        return 0.5; /* as greedy: only immediate results are known */
     return v[who];
 }
 
@@ -260,8 +266,8 @@ static bool expand(mtree *t, uint32_t node, const void *state)
             t->moves[i - 1] = t->moves[j];
             t->moves[j] = m;
         }
-    bool want_priors = who >= 0 && g->def->evaluate &&
-                       (t->order_mode == ORDER_EVAL || (t->opp != OPP_MAX && who != t->root_seat));
+    bool want_priors = who >= 0 && (t->order_mode == ORDER_EVAL ||
+                                    (t->opp != OPP_MAX && who != t->root_seat));
     double *prior = t->prob; /* free at decision nodes */
     if (want_priors) {
         for (size_t i = 0; i < n; i++)
@@ -518,7 +524,7 @@ static void one_pass(mtree *t)
     } else if (t->eval_leaves) {
         d->evaluate(g, t->work, r);
     } else {
-        if (t->opp != OPP_MAX && d->evaluate)
+        if (t->opp != OPP_MAX)
             model_playout(t);
         else if (t->uniform)
             pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
@@ -560,6 +566,7 @@ static void one_pass(mtree *t)
 typedef struct run_args {
     mtree *tree;
     long passes;     /* > 0: this many; 0: until the deadline */
+    bool capped;     /* passes > 0 and the deadline caps them too */
     double deadline;
 } run_args;
 
@@ -568,9 +575,12 @@ static void *run_tree(void *arg)
     run_args *ra = arg;
     mtree *t = ra->tree;
     /* a proven root needs no more passes */
-    if (ra->passes > 0) {
-        for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++)
+    if (ra->passes > 0) { /* iters, and time as a cap when given too */
+        for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++) {
             one_pass(t);
+            if (ra->capped && (i & 15) == 15 && pips_now() >= ra->deadline)
+                break;
+        }
     } else {
         do
             one_pass(t);
@@ -621,6 +631,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         args[k].tree = t;
         args[k].deadline = start + mi->time_limit * AGENT_TIME_SAFETY;
         args[k].passes = 0;
+        args[k].capped = mi->iters > 0 && mi->time_limit > 0;
         if (mi->iters > 0)
             args[k].passes = mi->iters / mi->threads + (k < mi->iters % mi->threads ? 1 : 0);
     }
@@ -899,14 +910,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = true;
             if (!strcmp(value, "max"))
                 opp = OPP_MAX;
-            else if (!strcmp(value, "greedy") || !strcmp(value, "softmax")) {
-                if (!has_eval)
-                    return pips_fail(err, PIPS_ERR_ARG,
-                                     "mcts: opp=%s needs the game's evaluate hook, which %s "
-                                     "lacks",
-                                     value, g->def->name);
+            else if (!strcmp(value, "greedy") || !strcmp(value, "softmax"))
                 opp = !strcmp(value, "greedy") ? OPP_GREEDY : OPP_SOFTMAX;
-            } else
+            else
                 return pips_fail(err, PIPS_ERR_ARG,
                                  "mcts: opp='%s' must be max, greedy or softmax", value);
         } else if (!strcmp(key, "temp"))
@@ -944,8 +950,6 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     }
     if (bad)
         return false;
-    if (iters && time > 0)
-        return pips_fail(err, PIPS_ERR_ARG, "mcts: give iters or time, not both");
     if (!iters && time == 0)
         iters = 1000;
     const pips_allocator *al = g->alloc;
@@ -982,7 +986,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     int len = snprintf(a->spec, sizeof a->spec, "mcts:");
     if (iters)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "iters=%ld,", iters);
-    else
+    if (time > 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
     if (threads != 1)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "threads=%ld,", threads);
