@@ -29,6 +29,33 @@ extern "C" {
 /* Games per variant: the returns are summed in 64-bit fixed point. */
 #define PIPS_LAB_MAX_GAMES 100000000UL
 
+/* Who sits where in game i (see "Seatings" in docs/playtest.md):
+ * - ROTATE: seat s of game i gets spec (s + i) mod n;
+ * - ALL: every distinct order of the specs once per cycle; from 5 seats,
+ *   when those outnumber it, a balanced design in which each spec takes
+ *   each seat, and follows each other spec around the table, equally often;
+ * - FIXED: seat s always gets spec s. */
+typedef enum pips_seating {
+    PIPS_SEATING_ROTATE,
+    PIPS_SEATING_ALL,
+    PIPS_SEATING_FIXED
+} pips_seating;
+
+/* "rotate", "all" or "fixed"; false for anything else. */
+bool pips_seating_parse(const char *name, pips_seating *out);
+const char *pips_seating_name(pips_seating s);
+/* Pools identical specs: agent_of[i] is the agent of specs[i], numbered in
+ * order of first appearance; returns the number of distinct agents. */
+size_t pips_pool_specs(const char *const *specs, size_t n, int *agent_of);
+/* Games in one cycle of the seating, given each seat spec's pooled agent
+ * (spec_agent[np], values 0..np-1): with a multiple of it every order of
+ * the cycle is played equally often. 0 for a bad seat count. */
+size_t pips_seating_period(pips_seating s, const int *spec_agent, int np);
+/* seat_agent[t]: the pooled agent in seat t of game `game`; false on a bad
+ * seat count or agent number. */
+bool pips_seating_order(pips_seating s, const int *spec_agent, int np, unsigned long game,
+                        int *seat_agent);
+
 typedef struct pips_playtest_opts {
     const char *game;             /* game name (looked up in the table) */
     const pips_game_def *def;     /* or a game definition outside the table (tests) */
@@ -44,7 +71,8 @@ typedef struct pips_playtest_opts {
     unsigned long games;          /* per variant, 1..PIPS_LAB_MAX_GAMES */
     uint64_t seed;
     int threads;                  /* worker threads (>= 1) */
-    bool fixed_seats;             /* false: seat s of game i gets agent (s + i) % n */
+    bool fixed_seats;             /* the same as seating = PIPS_SEATING_FIXED */
+    pips_seating seating;         /* ROTATE by default */
     double decisive_threshold;    /* 0 means 0.8 */
     bool keep_records;            /* keep every game as a JSON record (pips/match.h) */
     double exact_seconds;         /* exact solve of each two-player deterministic variant,

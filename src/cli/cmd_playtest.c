@@ -112,6 +112,7 @@ int cli_playtest(int argc, char **argv)
     uint64_t seed = 1;
     double threshold = 0.8, exact_seconds = 10;
     bool fixed = false, records = false;
+    pips_seating seating = PIPS_SEATING_ROTATE;
     char command[2048];
     command_text(argc, argv, command, sizeof command);
     for (int i = 1; i < argc; i++) {
@@ -160,6 +161,12 @@ int cli_playtest(int argc, char **argv)
             out_dir = argv[++i];
         } else if (!strcmp(a, "--fixed-seats")) {
             fixed = true;
+        } else if (!strcmp(a, "--seatings") && has_value) {
+            if (!pips_seating_parse(argv[++i], &seating)) {
+                fprintf(stderr, "%s: --seatings '%s': expected rotate, all or fixed\n", prog,
+                        argv[i]);
+                return 2;
+            }
         } else if (!strcmp(a, "--records")) {
             records = true;
         } else if (!cli_take_name(prog, a, &name)) {
@@ -204,6 +211,7 @@ int cli_playtest(int argc, char **argv)
                             .seed = seed,
                             .threads = (int)threads,
                             .fixed_seats = fixed,
+                            .seating = seating,
                             .decisive_threshold = threshold,
                             .keep_records = records,
                             .exact_seconds = exact_seconds,

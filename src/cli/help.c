@@ -56,6 +56,7 @@ static const cli_opt_doc playtest_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--vary", "KEY=V1,V2,...", "play every variant of this option (repeatable: the grid)"},
     {"--vs-opt", "KEY=VALUE", "replay the same seeds with this option changed (repeatable)"},
+    {"--seatings", "rotate|all|fixed", "rotate seats (default), play every seating, or fix them"},
     {"--fixed-seats", NULL, "keep every agent in its seat instead of rotating"},
     {"--out", "DIR", "write report.md, report.json, sweep.csv and the plots into DIR"},
     {"--records", NULL, "with --out: also write every game's record into DIR/records"},
@@ -171,7 +172,7 @@ static const cli_cmd_doc docs[] = {
     {"playtest", "play many games between agents and report statistics",
      "GAME --seats A[,B,...] [--games N] [--seed S] [--threads T]\n"
      "[--opt K=V]... [--vary K=V1,V2,...]... [--vs-opt K=V]...\n"
-     "[--fixed-seats] [--out DIR [--records]] [--threshold X]\n"
+     "[--seatings rotate|all|fixed] [--out DIR [--records]] [--threshold X]\n"
      "[--exact-seconds S] [--exact-mb M]",
      "Plays N games between the agents (one spec per seat, e.g.\n"
      "mcts:iters=1000,random, or one spec for every seat) and prints a Markdown\n"
@@ -179,8 +180,11 @@ static const cli_cmd_doc docs[] = {
      "first-player advantage, seat balance, draw rate, cap rate (games ended by a\n"
      "turn or move cap), game length, branching factor by ply, time per move and,\n"
      "when an MCTS agent plays, decisiveness (when the winner's value first stays\n"
-     "above --threshold). Seats rotate so every agent sits in every seat equally,\n"
-     "unless --fixed-seats. Game i runs with the match seed pips_table_game_seed\n"
+     "above --threshold). Seats rotate so every agent sits in every seat equally;\n"
+     "--seatings all plays every distinct order of the agents equally often (from\n"
+     "5 seats a balanced design: each agent in each seat and after each other\n"
+     "agent equally often); --seatings fixed (or --fixed-seats) keeps them put.\n"
+     "Identical specs are pooled into one agent. Game i runs with the match seed pips_table_game_seed\n"
      "(S, i); game 0 is the game 'pips play' plays with --seed S.\n\n"
      "--vary K=V1,V2,... plays the same seeds under every variant, the grid of all\n"
      "--vary values (';' separates values that hold commas), and adds a sweep table\n"
@@ -212,7 +216,8 @@ static const cli_cmd_doc docs[] = {
      "GAME --agents A,B[,C...] [--games N] [--seed S] [--threads T]\n"
      "[--opt K=V]... [--prior G] [--out DIR]",
      "Every combination of the agents that fills the game's seats (every pair in a\n"
-     "two-player game) plays N games with seats rotated, and every game gives each\n"
+     "two-player game) plays N games with seats rotated (at 3+ seats over every\n"
+     "seating, as 'pips playtest --seatings all'), and every game gives each\n"
      "pair of agents at the table a point for the higher return (half each when\n"
      "equal). Prints Elo ratings (mean 0) from a Bradley-Terry fit with 95% intervals\n"
      "from the Fisher information, one line per agent, best first: rank, Elo,\n"

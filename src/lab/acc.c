@@ -79,7 +79,7 @@ static void tally(lab_tally *t, double ret, int outcome)
         t->l++;
 }
 
-bool lab_acc_add(lab_acc *acc, const game_result *r, bool one_agent)
+bool lab_acc_add(lab_acc *acc, const game_result *r)
 {
     int np = acc->np;
     if (!lab_acc_reserve(acc, (size_t)r->length + 1))
@@ -95,7 +95,7 @@ bool lab_acc_add(lab_acc *acc, const game_result *r, bool one_agent)
         /* a draw: tied for the best return with others; with no winner a
          * seat whose return is below the best has lost */
         int outcome = r->winner == s ? 1 : r->winner < 0 && r->returns[s] == best ? 0 : -1;
-        int k = one_agent ? 0 : r->seat_agent[s];
+        int k = r->seat_agent[s];
         tally(&acc->agent[k], r->returns[s], outcome);
         tally(&acc->seat[s], r->returns[s], outcome);
         tally(&acc->agent_seat[k][s], r->returns[s], outcome);

@@ -126,12 +126,15 @@ struct pips_playtest {
     char game[64];
     char title[128];
     int np; /* seats of the variant being played (a per-variant view for play_one) */
-    size_t n_agents;
-    char agents[LAB_MAX_N][128]; /* normalised specs (one spec fills every seat) */
+    size_t n_agents;             /* distinct specs: identical specs are one agent */
+    char agents[LAB_MAX_N][128]; /* normalised, each once, in order of first appearance */
+    size_t n_specs;              /* the specs as given (1: one spec fills every seat) */
+    int spec_agent[LAB_MAX_N];   /* the agent of each given spec (all 0 with one spec) */
+    int agent_seats[LAB_MAX_N];  /* seats each agent holds in a game (0: every seat) */
     unsigned long games; /* per variant */
     uint64_t seed;
     int threads;
-    bool fixed_seats;
+    pips_seating seating;
     double threshold;
     bool has_mcts;
     bool from_vs; /* the second variant came from --vs-opt */
@@ -151,8 +154,8 @@ struct pips_playtest {
 bool lab_grow(void **items, size_t *cap, size_t first, size_t elem);
 bool lab_acc_init(lab_acc *acc, int np);
 void lab_acc_free(lab_acc *acc);
-/* Adds one game; one_agent maps every seat's agent to agent 0. */
-bool lab_acc_add(lab_acc *acc, const game_result *r, bool one_agent);
+/* Adds one game. */
+bool lab_acc_add(lab_acc *acc, const game_result *r);
 /* Makes room for plies entries in the per-length arrays (zero-filled). */
 bool lab_acc_reserve(lab_acc *acc, size_t plies);
 /* The figures of the report from the sums. */
@@ -196,6 +199,8 @@ const char *lab_value_word(pips_value v); /* "win", "draw", "loss" */
 /* "players=3 stashes=2": the varied keys (the options with nothing varied). */
 void lab_variant_label(const pips_playtest *pt, const lab_variant *var, char *out, size_t cap);
 int lab_max_seats(const pips_playtest *pt);
+/* Seats agent k holds in each game of a variant with np seats. */
+int lab_agent_seats(const pips_playtest *pt, size_t k, int np);
 /* The sweep metrics that apply to pt (decisiveness only with an MCTS agent),
  * each plotted as sweep-NAME.svg; returns how many were written to names. */
 size_t lab_sweep_metrics(const pips_playtest *pt, const char **names, size_t cap);

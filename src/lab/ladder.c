@@ -7,7 +7,9 @@
  * Invariants: table t is the t-th combination (in lexicographic order) of
  * np agents and is played with the seed derived from (seed, t), seats
  * rotated as the lab does (seat s of game i holds the table's agent
- * (s + i) mod np); so a seed gives the same ratings for any thread count.
+ * (s + i) mod np) at two seats and over every seating (pips_seating_order,
+ * PIPS_SEATING_ALL) at three or more; so a seed gives the same ratings for
+ * any thread count.
  */
 #include "pips/ladder.h"
 
@@ -234,6 +236,7 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     po.games = o->games;
     po.seed = table_seed;
     po.threads = o->threads;
+    po.seating = l->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
     po.keep_records = true; /* every game's returns, for the pairwise points */
     pips_playtest *pt = pips_playtest_run(&po, err);
     if (!pt)
@@ -253,9 +256,12 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
                 r[s] = 1.0 / l->np;
         }
         size_t agent_of_seat[PIPS_MAX_PLAYERS];
+        int spec_of_seat[PIPS_MAX_PLAYERS], identity[PIPS_MAX_PLAYERS];
         for (int s = 0; s < l->np; s++)
-            agent_of_seat[s] = combo[(size_t)(s + (int)(i % (unsigned long)l->np)) %
-                                     (size_t)l->np];
+            identity[s] = s;
+        pips_seating_order(po.seating, identity, l->np, i, spec_of_seat);
+        for (int s = 0; s < l->np; s++)
+            agent_of_seat[s] = combo[spec_of_seat[s]];
         add_game(l, agent_of_seat, r);
         pips_match_free(m);
     }

@@ -134,11 +134,9 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
         goto done;
     }
     const char *seat_names[LAB_MAX_N];
-    for (int s = 0; s < np; s++) {
-        int k = pt->fixed_seats ? s : (int)((s + index) % (unsigned long)np);
-        r->seat_agent[s] = k;
-        seat_names[s] = pt->agents[k];
-    }
+    pips_seating_order(pt->seating, pt->spec_agent, np, index, r->seat_agent);
+    for (int s = 0; s < np; s++)
+        seat_names[s] = pt->agents[r->seat_agent[s]];
     table = pips_table_new(match, seat_names, np, NULL, err);
     if (!table)
         goto done;
@@ -246,7 +244,7 @@ static void *worker(void *arg)
         pips_error err;
         bool ok = play_one(&p->ctx[v], i, &r, &err);
         pthread_mutex_lock(&p->lock);
-        if (ok && !lab_acc_add(&p->acc[v], &r, pt->n_agents == 1))
+        if (ok && !lab_acc_add(&p->acc[v], &r))
             ok = pips_fail(&err, PIPS_ERR_NOMEM, "out of memory");
         if (ok && var->records) {
             var->records[i] = r.record;
@@ -407,6 +405,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                            pips_error *err)
 {
     vary_spec *vs = pips_calloc(NULL, LAB_MAX_VARY, sizeof *vs);
+    char specs[LAB_MAX_N][128];
     if (!vs)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     bool ok = false;
@@ -532,10 +531,21 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                 goto done;
             }
             if (v == 0) {
-                snprintf(pt->agents[k], sizeof pt->agents[k], "%s", pips_agent_spec(a));
-                pt->has_mcts |= is_mcts_spec(pt->agents[k]);
+                snprintf(specs[k], sizeof specs[k], "%s", pips_agent_spec(a));
+                pt->has_mcts |= is_mcts_spec(specs[k]);
             }
             pips_agent_free(a);
+        }
+        if (v == 0) { /* identical specs are one agent */
+            const char *names[LAB_MAX_N];
+            for (size_t k = 0; k < o->n_seats; k++)
+                names[k] = specs[k];
+            pt->n_specs = o->n_seats;
+            pt->n_agents = pips_pool_specs(names, o->n_seats, pt->spec_agent);
+            for (size_t k = 0; k < o->n_seats; k++) {
+                snprintf(pt->agents[pt->spec_agent[k]], sizeof pt->agents[0], "%s", specs[k]);
+                pt->agent_seats[pt->spec_agent[k]] += o->n_seats > 1;
+            }
         }
         if (o->keep_records) {
             var->records = pips_calloc(NULL, o->games, sizeof *var->records);
@@ -598,11 +608,15 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     snprintf(pt->title, sizeof pt->title, "%s", games[0]->def->title);
     pips_game_free(games[0]);
     games[0] = NULL;
-    pt->n_agents = o->n_seats;
     pt->games = o->games;
     pt->seed = o->seed;
     pt->threads = o->threads < 1 ? 1 : o->threads;
-    pt->fixed_seats = o->fixed_seats;
+    pt->seating = o->fixed_seats ? PIPS_SEATING_FIXED : o->seating;
+    if (pt->seating != PIPS_SEATING_ROTATE && pt->seating != PIPS_SEATING_ALL &&
+        pt->seating != PIPS_SEATING_FIXED) {
+        pips_fail(err, PIPS_ERR_ARG, "unknown seating %d", (int)o->seating);
+        goto done;
+    }
     pt->threshold = o->decisive_threshold > 0 ? o->decisive_threshold : 0.8;
     run_info(o, pt);
     if (!build_variants(o, pt, games, err))
@@ -622,8 +636,6 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         int np = pt->variants[v].np;
         views[v] = *pt;
         views[v].np = np;
-        for (int s = 1; s < np && pt->n_agents == 1; s++)
-            memcpy(views[v].agents[s], pt->agents[0], sizeof pt->agents[0]);
         ctx[v] = (run_ctx){.o = o, .g = games[v], .pt = &views[v]};
         if (!lab_acc_init(&acc[v], np)) {
             pips_fail(err, PIPS_ERR_NOMEM, "out of memory");

@@ -278,6 +278,7 @@ static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
     for (size_t k = 0; k < pt->n_agents; k++) {
         json_t *a = wdl_json(&st->agent[k]);
         json_object_set_new(a, "spec", json_string(pt->agents[k]));
+        json_object_set_new(a, "seats", json_integer(lab_agent_seats(pt, k, st->np)));
         json_t *by_seat = json_array();
         for (int s = 0; s < st->np; s++)
             json_array_append_new(by_seat, wdl_json(&st->agent_seat[k][s]));
@@ -420,7 +421,8 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out)
     json_object_set_new(root, "title", json_string(pt->title));
     json_object_set_new(root, "seed", json_integer((json_int_t)pt->seed));
     json_object_set_new(root, "games", json_integer((json_int_t)pt->games));
-    json_object_set_new(root, "fixed_seats", json_boolean(pt->fixed_seats));
+    json_object_set_new(root, "fixed_seats", json_boolean(pt->seating == PIPS_SEATING_FIXED));
+    json_object_set_new(root, "seatings", json_string(pips_seating_name(pt->seating)));
     json_object_set_new(root, "agents", agents);
     json_object_set_new(root, "varied", keys);
     json_t *vars = json_array();
@@ -729,13 +731,27 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
 {
     bool sweep = pt->n_variants > 1;
     pips_str_catf(out, "# Playtest: %s\n\n", pt->title);
-    pips_str_catf(out, "Game `%s`, %lu games%s, seed %llu, seats %s.\n\nAgents:\n\n", pt->game,
-                  pt->games, sweep ? " per variant" : "", (unsigned long long)pt->seed,
-                  pt->n_agents == 1      ? "all taken by one agent"
-                  : pt->fixed_seats ? "fixed"
-                                    : "rotated (each agent plays each seat in turn)");
-    for (size_t k = 0; k < pt->n_agents; k++)
-        pips_str_catf(out, "%zu. `%s`\n", k + 1, pt->agents[k]);
+    size_t period = pips_seating_period(pt->seating, pt->spec_agent, pt->np);
+    pips_str_catf(out, "Game `%s`, %lu games%s, seed %llu, seats %s", pt->game, pt->games,
+                  sweep ? " per variant" : "", (unsigned long long)pt->seed,
+                  pt->n_agents == 1 ? "all taken by one agent"
+                  : pt->seating == PIPS_SEATING_FIXED
+                      ? "fixed"
+                  : pt->seating == PIPS_SEATING_ALL
+                      ? "over every seating (--seatings all)"
+                      : "rotated (each agent plays each seat in turn)");
+    if (pt->n_agents > 1 && period > 1)
+        pips_str_catf(out, " in a cycle of %zu game%s%s", period, period == 1 ? "" : "s",
+                      pt->games % period ? " (the games are not a whole number of cycles, so "
+                                           "the seatings are not played equally often)"
+                                         : "");
+    pips_str_cat(out, ".\n\nAgents (identical specs are one agent; its figures count every "
+                      "seat it held):\n\n");
+    for (size_t k = 0; k < pt->n_agents; k++) {
+        int held = lab_agent_seats(pt, k, pt->np);
+        pips_str_catf(out, "%zu. `%s` (%d seat%s)\n", k + 1, pt->agents[k], held,
+                      held == 1 ? "" : "s");
+    }
     if (sweep) {
         pips_str_catf(out, "\nVariants (%zu, %s):\n\n", pt->n_variants,
                       pt->from_vs ? "the base rule set and --vs-opt"

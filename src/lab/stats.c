@@ -198,3 +198,8 @@ lab_interval lab_first_seat_advantage(const ruleset_stats *st)
 }
 
 double lab_cap_games(const ruleset_stats *st) { return (double)st->games; }
+
+int lab_agent_seats(const pips_playtest *pt, size_t k, int np)
+{
+    return pt->agent_seats[k] ? pt->agent_seats[k] : np;
+}
