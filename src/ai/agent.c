@@ -67,7 +67,7 @@ static const char *const generic_levels[N_LEVELS] = {"greedy", "mcts:iters=1000"
 /* The same with three or more seats (def->levels_n): the opponent model
  * (docs/ai.md, "Levels for three to six seats"). */
 static const char *const generic_levels_n[N_LEVELS] = {
-    "random", "greedy", "mcts:iters=1000,opp=softmax", "mcts:iters=10000,opp=softmax"};
+    "random", "greedy", "mcts:iters=1000,opp=greedy", "mcts:iters=3000,opp=greedy"};
 
 /* KIND:LEVEL: the kind's parameters for each level (NULL = no levels). */
 typedef struct kind_level {
