@@ -32,19 +32,60 @@ install(TARGETS pips-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${PIPS_LIBS}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development)
-install(FILES include/pips/core.h include/pips/game.h include/pips/agent.h
-  include/pips/match.h include/pips/lab.h ${CMAKE_BINARY_DIR}/include/pips/version.h
+# Every public header (include/pips/*.h) but the server's, which is internal
+# to `pips serve`; tests/install checks each compiles alone as C11 and C++17.
+file(GLOB PIPS_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/pips/*.h)
+list(REMOVE_ITEM PIPS_PUBLIC_HEADERS ${CMAKE_SOURCE_DIR}/include/pips/server.h)
+install(FILES ${PIPS_PUBLIC_HEADERS} ${CMAKE_BINARY_DIR}/include/pips/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pips)
 # pips.pc finds its prefix from its own place (${pcfiledir}), so an install
 # moved or made with --prefix at install time still points at itself.
 file(RELATIVE_PATH PIPS_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig
   ${CMAKE_INSTALL_PREFIX})
-set(PIPS_PC_LIBS_PRIVATE "-lpthread -lm")
-if(PIPS_MPI) # an MPI build's libpips calls MPI: static links need its libraries
-  list(JOIN MPI_C_LIBRARIES " " PIPS_PC_MPI_LIBS)
-  string(APPEND PIPS_PC_LIBS_PRIVATE " ${PIPS_PC_MPI_LIBS}")
-endif()
-configure_file(cmake/pips.pc.in ${CMAKE_BINARY_DIR}/pips.pc @ONLY)
+# Its dependencies are read from what the `pips` target links, at the end of
+# configuring (so a library linked further down, like Lua, is included):
+# pkg-config modules by name (jansson public, since pips/view.h hands out
+# json_t; the rest private), other libraries as -l flags (pthread, m, MPI's).
+set(PIPS_PC_PUBLIC_MODULES jansson)
+function(pips_write_pc)
+  get_target_property(deps pips INTERFACE_LINK_LIBRARIES)
+  set(requires "")
+  set(requires_private "")
+  set(libs_private "")
+  foreach(dep IN LISTS deps)
+    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" dep "${dep}")
+    if(dep MATCHES "^PkgConfig::(.+)$")
+      set(module "${${CMAKE_MATCH_1}_MODULE_NAME}")
+      if(NOT module)
+        message(FATAL_ERROR "pips.pc: no pkg-config module name for ${dep}")
+      elseif(module IN_LIST PIPS_PC_PUBLIC_MODULES)
+        list(APPEND requires ${module})
+      else()
+        list(APPEND requires_private ${module})
+      endif()
+    elseif(dep STREQUAL "Threads::Threads")
+      list(APPEND libs_private -lpthread)
+    elseif(dep MATCHES "^MPI::") # an MPI build's libpips calls MPI
+      list(APPEND libs_private ${MPI_C_LIBRARIES})
+    elseif(TARGET ${dep})
+      message(FATAL_ERROR "pips.pc: libpips links ${dep}; say in cmake/install.cmake how to name it")
+    elseif(dep MATCHES "^-")
+      list(APPEND libs_private ${dep})
+    elseif(IS_ABSOLUTE "${dep}") # a library file: -lNAME
+      get_filename_component(name ${dep} NAME_WE)
+      string(REGEX REPLACE "^lib" "" name ${name})
+      list(APPEND libs_private -l${name})
+    else()
+      list(APPEND libs_private -l${dep})
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES libs_private)
+  list(JOIN requires ", " PIPS_PC_REQUIRES)
+  list(JOIN requires_private ", " PIPS_PC_REQUIRES_PRIVATE)
+  list(JOIN libs_private " " PIPS_PC_LIBS_PRIVATE)
+  configure_file(${CMAKE_SOURCE_DIR}/cmake/pips.pc.in ${CMAKE_BINARY_DIR}/pips.pc @ONLY)
+endfunction()
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL pips_write_pc)
 install(FILES ${CMAKE_BINARY_DIR}/pips.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${PIPS_GEN_DIR}/pips.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PIPS_GEN_DIR}/pips.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

@@ -17,6 +17,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 typedef struct pips_agent pips_agent;
 
@@ -65,6 +68,9 @@ const char *pips_agent_note(const pips_agent *a);
  * for in game g, or NULL for an unknown level. */
 const char *pips_agent_level_spec(const pips_game *g, const char *level);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -147,6 +150,9 @@ bool pips_parse_bool(const char *text, bool *out);
 /* Monotonic clock in seconds, for budgets and reports. */
 double pips_now(void);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

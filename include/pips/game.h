@@ -21,6 +21,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 typedef uint64_t pips_move;
 #define PIPS_MOVE_NONE UINT64_MAX
@@ -292,8 +295,17 @@ static inline int pips_num_players(const pips_game *g) { return g->def->num_play
 static inline size_t pips_max_moves(const pips_game *g) { return g->def->max_moves(g); }
 static inline int pips_to_move(const pips_game *g, const void *s) { return g->def->to_move(g, s); }
 
-/* A state buffer of state_size bytes (zeroed), or NULL with *err. */
+/* A new state holding g's start position (state_size bytes; copy another
+ * position into it with memcpy), or NULL with *err (PIPS_ERR_ARG for a NULL
+ * game, PIPS_ERR_NOMEM). Free it with pips_state_free and the same game. */
 void *pips_state_new(const pips_game *g, pips_error *err);
+/* True when state is a live state from pips_state_new of a game with g's
+ * definition and options; false with *err (PIPS_ERR_ARG) for NULL, a state
+ * of another game or of other options, or a freed state. Functions taking a
+ * (game, state) pair trust the pair (they also take states on the stack):
+ * a program handing states between games checks them here first. */
+bool pips_state_check(const pips_game *g, const void *state, pips_error *err);
+/* Frees a state from pips_state_new (NULL is a no-op). */
 void pips_state_free(const pips_game *g, void *state);
 
 /* Moves at any node: decisions (legal_moves, or candidates with rng for
@@ -414,6 +426,9 @@ bool pips_solve_from(const pips_game *g, const void *state, bool use_canonical,
                      const pips_solve_opts *so, pips_solve_result *res, pips_error *err);
 const char *pips_value_name(pips_value v);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 #define PIPS_LAB_MAX_SEATS PIPS_MAX_PLAYERS
 /* Games per variant: the returns are summed in 64-bit fixed point. */
@@ -150,6 +153,9 @@ double pips_mean_diff_p(double m1, double sd1, double n1, double m2, double sd2,
  * adj[i] is the smallest level at which test i is rejected. */
 void pips_holm(const double *p, size_t n, double *adj);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

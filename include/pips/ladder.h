@@ -24,6 +24,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 #define PIPS_LADDER_MAX_AGENTS 16
 
@@ -87,6 +90,9 @@ void pips_ladder_svg(const pips_ladder *l, pips_str *out);
  * (created when missing). */
 bool pips_ladder_write(const pips_ladder *l, const char *dir, pips_error *err);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

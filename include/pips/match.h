@@ -23,6 +23,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 #define PIPS_SEAT_MAX 64
 #define PIPS_TIME_MAX 32
@@ -87,6 +90,9 @@ pips_match *pips_match_load(const char *path, const pips_allocator *alloc, pips_
 /* The current UTC time as ISO 8601 into buf (PIPS_TIME_MAX bytes). */
 void pips_iso_time(char *buf);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

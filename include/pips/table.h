@@ -30,6 +30,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 typedef struct pips_table pips_table;
 
@@ -140,6 +143,9 @@ bool pips_table_returns(const pips_table *t, double *out);
 /* A short result ("X wins", "seat 2 resigns; seat 1 wins"). */
 void pips_table_result_text(const pips_table *t, pips_str *out);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

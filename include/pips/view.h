@@ -28,6 +28,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 /* The view of state: the generic members and the game's. NULL with *err
  * (PIPS_ERR_NOMEM) when an allocation fails. */
@@ -48,6 +51,9 @@ void pips_view_push(json_t *arr, json_t *value, bool *ok);
 /* A JSON number for a value kept in tenths (0.1 mm, 0.1 degree): 143 -> 14.3. */
 json_t *pips_view_tenths(long tenths);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

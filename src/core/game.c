@@ -178,15 +178,84 @@ void pips_game_free(pips_game *g)
     pips_free(g->alloc, g);
 }
 
+/* A state from pips_state_new carries a tag just before its bytes: which game
+ * and which options made it, so pips_state_check can refuse a state of
+ * another game. The tag's size keeps the state maximally aligned. */
+typedef struct state_tag {
+    uint64_t magic;
+    const pips_game_def *def;
+    uint64_t options_hash;
+} state_tag;
+#define STATE_TAG_MAGIC 0x7069707353746174ull /* "pipsStat" */
+#define STATE_TAG_FREED 0x7069707346726565ull /* "pipsFree" */
+#define STATE_TAG_SIZE                                                                      \
+    ((sizeof(state_tag) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) *              \
+     _Alignof(max_align_t))
+
+static uint64_t options_hash(const pips_options *o)
+{
+    uint64_t h = o->n;
+    for (size_t i = 0; i < o->n; i++)
+        for (const char *p = o->kv[i].value; ; p++) {
+            h = pips_mix64(h ^ (unsigned char)*p);
+            if (!*p)
+                break;
+        }
+    return h;
+}
+
+static state_tag *tag_of(const void *state)
+{
+    return (state_tag *)(void *)((unsigned char *)(uintptr_t)state - STATE_TAG_SIZE);
+}
+
 void *pips_state_new(const pips_game *g, pips_error *err)
 {
-    void *s = pips_calloc(g->alloc, 1, g->def->state_size);
-    if (!s)
+    if (!g || !g->def) {
+        pips_fail(err, PIPS_ERR_ARG, "no game (NULL) for a new state");
+        return NULL;
+    }
+    unsigned char *block = pips_calloc(g->alloc, 1, STATE_TAG_SIZE + g->def->state_size);
+    if (!block) {
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a %s state", g->def->name);
+        return NULL;
+    }
+    state_tag *tag = (state_tag *)(void *)block;
+    *tag = (state_tag){STATE_TAG_MAGIC, g->def, options_hash(&g->options)};
+    void *s = block + STATE_TAG_SIZE;
+    g->def->initial(g, s);
     return s;
 }
 
-void pips_state_free(const pips_game *g, void *state) { pips_free(g->alloc, state); }
+bool pips_state_check(const pips_game *g, const void *state, pips_error *err)
+{
+    if (!g || !g->def)
+        return pips_fail(err, PIPS_ERR_ARG, "no game (NULL)");
+    if (!state)
+        return pips_fail(err, PIPS_ERR_ARG, "no %s state (NULL)", g->def->name);
+    const state_tag *tag = tag_of(state);
+    if (tag->magic != STATE_TAG_MAGIC)
+        return pips_fail(err, PIPS_ERR_ARG, "not a live state from pips_state_new%s",
+                         tag->magic == STATE_TAG_FREED ? " (it was freed)" : "");
+    if (tag->def != g->def)
+        return pips_fail(err, PIPS_ERR_ARG, "a state of %s given to %s", tag->def->name,
+                         g->def->name);
+    if (tag->options_hash != options_hash(&g->options))
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "a state of %s with other options than this game's", g->def->name);
+    return true;
+}
+
+void pips_state_free(const pips_game *g, void *state)
+{
+    if (!g || !state)
+        return;
+    state_tag *tag = tag_of(state);
+    if (tag->magic != STATE_TAG_MAGIC)
+        return; /* not one of pips_state_new's, or freed already: leave it */
+    tag->magic = STATE_TAG_FREED;
+    pips_free(g->alloc, tag);
+}
 
 size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
                        double *prob)

@@ -20,7 +20,7 @@ libdir=$(dirname "$(find "$prefix" -name pips.pc | head -n 1)")/..
 [ -L "$libdir/libpips.so" ] && [ -f "$libdir/libpips.so.0" ]; check "shared libpips.so and its soname link" $?
 soname=$(objdump -p "$libdir/libpips.so" | awk '/SONAME/ {print $2}')
 [ "$soname" = libpips.so.0 ]; check "soname is libpips.so.0 ($soname)" $?
-for h in core game agent match lab version; do
+for h in core game agent match lab ladder table view version; do
     [ -f "$prefix/include/pips/$h.h" ]; check "header pips/$h.h" $?
 done
 [ ! -e "$prefix/include/pips/server.h" ]; check "the server's header stays private" $?
@@ -75,8 +75,7 @@ int main(void)
     pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
     if (!g || strcmp(pips_version(), PIPS_VERSION_STRING) != 0)
         return 1;
-    void *s = pips_state_new(g, &err);
-    g->def->initial(g, s);
+    void *s = pips_state_new(g, &err); /* the start position */
     unsigned long long n = (unsigned long long)pips_perft(g, s, 3);
     printf("perft(3) %llu, libpips %s\n", n, pips_version());
     pips_state_free(g, s);
@@ -96,4 +95,50 @@ cc -std=c11 $extra "$tmp/prog.c" -o "$tmp/prog_static" -static-libgcc \
     $(pkg-config --cflags pips) "$libdir/libpips.a" $(pkg-config --static --libs-only-l pips | sed 's/-lpips//')
 check "link the static library with pkg-config --static" $?
 "$tmp/prog_static" >/dev/null; check "the static program runs" $?
+
+# Each installed header compiles alone, as C11 and as C++17, strictly, and
+# every header an installed header includes is installed.
+for h in "$prefix"/include/pips/*.h; do
+    name=pips/$(basename "$h")
+    printf '#include <%s>\n' "$name" >"$tmp/h.c"
+    cc -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only $(pkg-config --cflags pips) "$tmp/h.c"
+    check "$name alone as C11" $?
+    cp "$tmp/h.c" "$tmp/h.cpp"
+    c++ -std=c++17 -Wall -Wextra -Werror -pedantic -fsyntax-only $(pkg-config --cflags pips) "$tmp/h.cpp"
+    check "$name alone as C++17" $?
+    grep -q 'extern "C"' "$h"; check "$name has extern \"C\" guards" $?
+done
+
+# The README's recipes on examples/c/*.c: shared (with an rpath, and with
+# LD_LIBRARY_PATH), libpips.a with shared system libraries, and fully static.
+static_ok=1
+case " $extra " in *sanitize*) static_ok=0 ;; esac # sanitizer runtimes do not link -static
+for ex in "$src"/examples/c/*.c; do
+    name=$(basename "$ex" .c)
+    cc -std=c11 -Wall -Wextra -Werror -pedantic $extra "$ex" -o "$tmp/$name" $(pkg-config --cflags --libs pips)
+    check "examples/c/$name.c builds against the shared library" $?
+    LD_LIBRARY_PATH=$libdir "$tmp/$name" >"$tmp/$name.out" 2>&1
+    check "$name runs against libpips.so with LD_LIBRARY_PATH: $(head -c 60 "$tmp/$name.out" | head -n 1)" $?
+    cc -std=c11 $extra "$ex" -o "$tmp/$name.rpath" $(pkg-config --cflags --libs pips) \
+        -Wl,-rpath,"$(pkg-config --variable=libdir pips)"
+    env -u LD_LIBRARY_PATH "$tmp/$name.rpath" >/dev/null 2>&1
+    check "$name runs with an rpath and no LD_LIBRARY_PATH" $?
+    cc -std=c11 $extra "$ex" -o "$tmp/$name.a" $(pkg-config --cflags pips) \
+        "$(pkg-config --variable=libdir pips)/libpips.a" $(pkg-config --static --libs-only-l pips | sed 's/-lpips\b//')
+    check "$name links libpips.a" $?
+    ! ldd "$tmp/$name.a" | grep -q libpips; check "ldd $name (libpips.a) names no libpips" $?
+    "$tmp/$name.a" >"$tmp/$name.a.out" 2>&1 && cmp -s "$tmp/$name.out" "$tmp/$name.a.out"
+    check "$name with libpips.a prints what the shared build printed" $?
+    if [ $static_ok = 1 ]; then
+        cc -std=c11 "$ex" -o "$tmp/$name.static" -static $(pkg-config --static --cflags --libs pips) 2>"$tmp/static.err"
+        check "$name links fully static with pkg-config --static" $?
+        ! ldd "$tmp/$name.static" 2>&1 | grep -q libpips; check "ldd $name (static) names no libpips" $?
+        "$tmp/$name.static" >/dev/null 2>&1; check "the static $name runs" $?
+    fi
+done
+grep -q '^tictacdoh, greedy against random, 20 games' "$tmp/playtest.out"; check "playtest prints its report" $?
+grep -q '^the position: win' "$tmp/solve.out"; check "solve prints the position's value" $?
+[ "$(grep -c ' \(win\|loss\|draw\)$' "$tmp/solve.out")" -gt 10 ]; check "solve prints every move's value" $?
+grep -q '^result: ' "$tmp/random_game.out"; check "random_game plays to the end" $?
+grep -q ' plays ' "$tmp/agent.out"; check "agent chooses a move" $?
 exit $fail

@@ -915,14 +915,19 @@ static bool has_winning_move(const ttd_state *s)
     return false;
 }
 
-/* Heuristic for agents. Both players share every piece, so a near-line
- * helps whoever moves next: the mover wins at once if some placement
- * completes a line, and is lost if every placement hands the opponent one. */
+/* Heuristic for agents. Everyone shares every piece, so a near-line helps
+ * whoever moves next: the mover wins at once if some placement completes a
+ * line, and if every placement leaves the next seat a line, that seat wins
+ * (with two seats, the mover's opponent; with more, a third party, so the
+ * seat that left the mover in that spot gets no credit for it: TTD-R8's
+ * lone winner). Otherwise the position is quiet: the mover's share is 1/n,
+ * nudged by how many of its placements are safe, and the others share the
+ * rest. With two seats the values are bit for bit the two-player ones. */
 static void ttd_evaluate(const pips_game *g, const void *state, double *out)
 {
     const ttd_state *s = state;
-    int mover = CF(g)->seat_of[s->placed], n_players = CF(g)->players;
-    double v = 0.5;
+    int n_players = CF(g)->players, mover = CF(g)->seat_of[s->placed];
+    double v = 2.0 / n_players * 0.5; /* the mover's share; exact 0.5 at two seats */
     if (has_winning_move(s)) {
         v = 0.95;
     } else {
@@ -933,10 +938,14 @@ static void ttd_evaluate(const pips_game *g, const void *state, double *out)
             ttd_apply(g, &child, moves[i]);
             safe += child.status == TTD_ONGOING && !has_winning_move(&child);
         }
-        if (n && safe == 0)
-            v = 0.05;
-        else if (n)
-            v = 0.45 + 0.1 * (double)safe / (double)n;
+        if (n && safe == 0) { /* the next seat wins; the others share 0.05 */
+            int next = (mover + 1) % n_players;
+            for (int p = 0; p < n_players; p++)
+                out[p] = p == next ? 1.0 - 0.05 : 0.05 / (n_players - 1);
+            return;
+        }
+        if (n)
+            v = 2.0 / n_players * (0.45 + 0.1 * (double)safe / (double)n);
     }
     for (int p = 0; p < n_players; p++) /* the others share what the mover lacks */
         out[p] = p == mover ? v : (1.0 - v) / (n_players - 1);
