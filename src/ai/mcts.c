@@ -40,6 +40,12 @@
  *   of that seat's UCT: greedy takes the best prior (ties at random), softmax
  *   samples in proportion to exp(prior / temp). Playouts (leaf=playout)
  *   follow the same policy for those seats. opp=max is plain max^n UCT.
+ * - settle=1 (with an opponent model and evaluate leaves): a new leaf where
+ *   another seat moves is first played on by the model's policy (and the
+ *   dice) until the root seat moves or the game ends, and valued there, so
+ *   every leaf is valued with the same seat to move: evaluations favour the
+ *   seat to move, and leaves at mixed seats would rank a move by how deep
+ *   its subtree happened to grow.
  * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
@@ -104,6 +110,7 @@ typedef struct mtree {
     double temp;      /* softmax temperature */
     double ph;        /* Progressive History weight (0 = off) */
     int root_seat;    /* the seat to move at the root of this search */
+    bool settle;      /* evaluate leaves only where the root seat moves */
     hist_entry *hist; /* 1 << HIST_BITS when ph > 0 */
     unsigned char *child_state; /* scratch for priors */
     double *weights, *pbuf; /* max_moves scratch for the policy */
@@ -123,6 +130,7 @@ typedef struct mcts_impl {
     bool eval_leaves;
     int order_mode;
     int opp;
+    bool settle;
     double temp, ph;
     bool uniform;
     double widen, widen_base;
@@ -441,15 +449,16 @@ static bool try_prove(mtree *t, uint32_t n)
 
 /* A playout in which the seats other than the root's follow the opponent
  * model's policy over their moves' priors (evaluate hook); the root seat
- * and the dice play as in a plain playout. */
-static void model_playout(mtree *t)
+ * and the dice play as in a plain playout. With to_root it stops instead
+ * when the root seat is to move (settle=1). */
+static void model_playout(mtree *t, bool to_root)
 {
     const pips_game *g = t->game;
     const pips_game_def *d = g->def;
     void *st = t->work;
     for (size_t plies = 0; plies < AGENT_PLAYOUT_MAX_PLIES; plies++) {
         int who = d->to_move(g, st);
-        if (who == PIPS_OVER)
+        if (who == PIPS_OVER || (to_root && who == t->root_seat))
             return;
         pips_move m;
         if (who >= 0 && who != t->root_seat) {
@@ -522,10 +531,18 @@ static void one_pass(mtree *t)
     } else if (d->to_move(g, t->work) == PIPS_OVER) {
         d->returns(g, t->work, r);
     } else if (t->eval_leaves) {
-        d->evaluate(g, t->work, r);
+        if (t->settle) { /* the others play the model's moves up to the root seat's turn */
+            model_playout(t, true);
+            if (d->to_move(g, t->work) == PIPS_OVER)
+                d->returns(g, t->work, r);
+            else
+                d->evaluate(g, t->work, r);
+        } else {
+            d->evaluate(g, t->work, r);
+        }
     } else {
         if (t->opp != OPP_MAX)
-            model_playout(t);
+            model_playout(t, false);
         else if (t->uniform)
             pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
         else
@@ -842,6 +859,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->temp = mi->temp;
     t->ph = mi->ph;
     t->root_seat = -1;
+    t->settle = mi->settle;
     t->child_state = pips_calloc(al, 1, t->state_size);
     t->weights = pips_calloc(al, t->max_moves, sizeof *t->weights);
     t->pbuf = pips_calloc(al, t->max_moves, sizeof *t->pbuf);
@@ -869,6 +887,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0;
+    long settle = 0;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -915,7 +934,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             else
                 return pips_fail(err, PIPS_ERR_ARG,
                                  "mcts: opp='%s' must be max, greedy or softmax", value);
-        } else if (!strcmp(key, "temp"))
+        } else if (!strcmp(key, "settle"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
+        else if (!strcmp(key, "temp"))
             ok = agent_param_double("mcts", key, value, 0.001, 100, &temp, err);
         else if (!strcmp(key, "ph"))
             ok = agent_param_double("mcts", key, value, 0, 100, &ph, err);
@@ -943,7 +964,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, ph, widen, widen_base, nodes, reuse)",
+                             "playout, order, opp, temp, settle, ph, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -969,6 +990,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->opp = opp;
     mi->temp = temp;
     mi->ph = ph;
+    mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->uniform = uniform;
     mi->widen = widen;
     mi->widen_base = widen_base;
@@ -1009,6 +1031,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                         opp == OPP_GREEDY ? "greedy" : "softmax");
     if (opp == OPP_SOFTMAX && temp != 0.05)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
+    if (mi->settle)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "settle=1,");
     if (ph > 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "ph=%g,", ph);
     if (has_eval && leaf == 0)
