@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pips/agent.h"
@@ -71,15 +72,18 @@ static double greedy_value(const pips_game *g, const void *s, const char *move)
     if (!pips_parse_move(g, s, move, &m, &err))
         fail_msg("move %s: %s", move, err.msg);
     size_t mm = pips_max_moves(g);
-    pips_move_eval evals[512];
-    assert_true(mm <= 512);
+    pips_move_eval *evals = calloc(mm, sizeof *evals);
+    assert_non_null(evals);
     size_t n = pips_agent_analyze(a, s, evals, mm, &err);
     pips_agent_free(a);
+    double v = -1;
     for (size_t i = 0; i < n; i++)
         if (evals[i].move == m)
-            return evals[i].value;
-    fail_msg("greedy did not rank %s", move);
-    return -1;
+            v = evals[i].value;
+    free(evals);
+    if (v < 0)
+        fail_msg("greedy did not rank %s", move);
+    return v;
 }
 
 /* ---- Tic Tac Doh! ---------------------------------------------------------- */
@@ -132,10 +136,72 @@ static void test_tictacdoh_handoff(void **unused)
     pips_game_free(g);
 }
 
+/* A position from its state text; fails the test on a bad one. */
+static void *position(const pips_game *g, const char *text)
+{
+    void *s = pips_state_new(g, NULL);
+    pips_error err;
+    if (!g->def->state_from_text(g, text, s, &err))
+        fail_msg("%s: %s", text, err.msg);
+    return s;
+}
+
+/* ---- IceFrogs -------------------------------------------------------------- */
+
+/* Three players (ICF-R2: starts a1, g1, g7), player 3 to move. Player 3's
+ * two mediums are stacked on d6; moving the top one to c6 leaves player 1's
+ * large on c5 a jump over it (ICF-R5: a large jumps any top) to c7 and on
+ * over d6's medium to g7... in short, player 1 then ends a move on g7,
+ * player 3's start, and wins (ICF-R8). The plain progress values liked the
+ * medium's advance (0.569 against 0.526 for entering a large); now the
+ * position after it is player 1's, and greedy enters the large instead. */
+static void test_icefrogs_handoff(void **unused)
+{
+    (void)unused;
+    pips_game *g = game_with("icefrogs", "players=3", NULL);
+    void *s = position(g, "b1:1M b2:1L c5:1L d6:3M3M f1:2L f2:2M f6:3S g2:2S ply=14 passes=0");
+    int me = g->def->to_move(g, s);
+    assert_int_equal(me, 2);
+    double all[PIPS_MAX_PLAYERS];
+    double hand = eval_after(g, s, "d6-c6", me, all);
+    double quiet = eval_after(g, s, "L+c7", me, NULL);
+    assert_true(all[0] > 0.9); /* player 1 can win at once */
+    assert_true(hand < quiet);
+    assert_true(greedy_value(g, s, "d6-c6") < greedy_value(g, s, "L+c7"));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* ---- Nimitz ---------------------------------------------------------------- */
+
+/* Three players on the coaster, nine pieces placed: seat 1 (index 0) to
+ * move. yM@c3:N leaves the next seat a placement after which nobody can
+ * place, so that seat places last and wins (NIM-R5); yS@b1:U leaves no
+ * such placement. The random playouts alone gave the hand-off 0.773 and
+ * the quiet move 0.653. */
+static void test_nimitz_handoff(void **unused)
+{
+    (void)unused;
+    pips_game *g = game_with("nimitz", "players=3", NULL);
+    void *s = position(g, "a1:W:yL b1:U:gM c1:N:oS a2:N:rS c2:W:bM a3:S:bLgS b3:U:oM c3:N:rL");
+    int me = g->def->to_move(g, s);
+    assert_int_equal(me, 0);
+    double all[PIPS_MAX_PLAYERS];
+    double hand = eval_after(g, s, "yM@c3:N", me, all);
+    double quiet = eval_after(g, s, "yS@b1:U", me, NULL);
+    assert_true(all[1] > 0.9);
+    assert_true(hand < quiet);
+    assert_true(greedy_value(g, s, "yM@c3:N") < greedy_value(g, s, "yS@b1:U"));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tictacdoh_handoff),
+        cmocka_unit_test(test_icefrogs_handoff),
+        cmocka_unit_test(test_nimitz_handoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

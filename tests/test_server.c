@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "pips/agent.h"
 #include "pips/game.h"
@@ -77,19 +79,24 @@ static pips_server *new_server(const char *db, size_t max_games)
     return s;
 }
 
-/* Creates a game; fills tokens (up to 2) and returns its id. */
-static long long create(pips_server *s, const char *body, char tokens[2][64])
+/* Creates a game; fills n tokens and returns its id. */
+static long long create_n(pips_server *s, const char *body, char tokens[][64], size_t n)
 {
     reply r = call(s, "POST", "/api/games", body);
     assert_int_equal(r.status, 201);
     long long id = json_integer_value(json_object_get(r.json, "id"));
     json_t *t = json_object_get(r.json, "tokens");
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < n; i++) {
         const char *v = json_string_value(json_array_get(t, i));
         snprintf(tokens[i], 64, "%s", v ? v : "");
     }
     reply_free(&r);
     return id;
+}
+
+static long long create(pips_server *s, const char *body, char tokens[2][64])
+{
+    return create_n(s, body, tokens, 2);
 }
 
 static reply move(pips_server *s, long long id, const char *mv, const char *token)
@@ -262,56 +269,338 @@ static void test_agent_replies(void **st)
     pips_server_free(s);
 }
 
-static void test_undo_needs_every_human_seat(void **st)
+/* POST /api/games/{id}/undo with one token, declining or not. */
+static reply take_back(pips_server *s, long long id, const char *token, bool decline)
+{
+    char path[64], body[200];
+    snprintf(path, sizeof path, "/api/games/%lld/undo", id);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"%s}", token, decline ? ",\"decline\":true" : "");
+    return call(s, "POST", path, body);
+}
+
+/* The view's undo_request: by and to_ply, and the waiting seats as a mask;
+ * false when there is none. */
+static bool undo_request(const json_t *v, int *by, long *to, unsigned *waiting)
+{
+    json_t *u = json_object_get(v, "undo_request");
+    assert_non_null(u);
+    if (json_is_null(u))
+        return false;
+    *by = (int)json_integer_value(json_object_get(u, "by"));
+    *to = (long)json_integer_value(json_object_get(u, "to_ply"));
+    *waiting = 0;
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(u, "waiting"), i, w) *waiting |= 1u << json_integer_value(w);
+    return true;
+}
+
+/* Issue 27: a take-back by consent returns to just before the asker's last
+ * move, so the asker is to move again; declining or a move clears it. */
+static void test_take_back_by_consent(void **st)
 {
     (void)st;
     pips_server *s = new_server(":memory:", 0);
-    char tok[2][64];
+    char tok[3][64];
     long long id = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"human\"]}", tok);
     reply r = move(s, id, "L@0,0", tok[0]);
     reply_free(&r);
     r = move(s, id, "M@0,0", tok[1]);
     reply_free(&r);
-    char path[64], body[200];
-    snprintf(path, sizeof path, "/api/games/%lld/undo", id);
-    r = call(s, "POST", path, "{\"token\":\"nope\"}");
+    r = take_back(s, id, "nope", false);
     assert_int_equal(r.status, 403);
     reply_free(&r);
-    /* one seat asks: recorded, nothing taken back yet */
-    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[0]);
-    r = call(s, "POST", path, body);
-    assert_int_equal(r.status, 200);
-    assert_int_equal(json_array_size(json_object_get(r.json, "undo_votes")), 1);
+    r = take_back(s, id, tok[1], true); /* nothing to decline */
+    assert_int_equal(r.status, 409);
     reply_free(&r);
-    assert_int_equal(n_moves(s, id), 2);
-    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[1]);
-    r = call(s, "POST", path, body);
+    /* seat 1 asks: the request waits for seat 2, nothing is taken back yet */
+    r = take_back(s, id, tok[0], false);
     assert_int_equal(r.status, 200);
+    int by;
+    long to;
+    unsigned waiting;
+    assert_true(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(by, 0);
+    assert_int_equal(to, 0);
+    assert_int_equal(waiting, 2u);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "n_moves")), 2);
     reply_free(&r);
-    assert_int_equal(n_moves(s, id), 1);
-    /* hotseat: one request holding both tokens takes back at once */
+    /* seat 2 declines: the request is gone, the moves stand */
+    r = take_back(s, id, tok[1], true);
+    assert_int_equal(r.status, 200);
+    assert_false(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(json_integer_value(json_object_get(r.json, "n_moves")), 2);
+    reply_free(&r);
+    /* asked again and accepted: both moves go, seat 1 is to move again */
+    r = take_back(s, id, tok[0], false);
+    reply_free(&r);
+    r = take_back(s, id, tok[1], false);
+    assert_int_equal(r.status, 200);
+    assert_false(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(json_integer_value(json_object_get(r.json, "n_moves")), 0);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "to_move")), 0);
+    reply_free(&r);
+    /* nothing of seat 2's to take back */
+    r = take_back(s, id, tok[1], false);
+    assert_int_equal(r.status, 409);
+    reply_free(&r);
+    /* a move clears a request: seat 2 asks, seat 1 plays on */
+    const char *line[] = {"L@0,0", "M@0,0", "S@1,1"};
+    for (size_t i = 0; i < 3; i++) {
+        r = move(s, id, line[i], tok[i % 2]);
+        assert_int_equal(r.status, 200);
+        reply_free(&r);
+    }
+    r = take_back(s, id, tok[1], false);
+    assert_true(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(by, 1);
+    assert_int_equal(to, 1);
+    reply_free(&r);
+    r = move(s, id, "S@2,2", tok[1]);
+    assert_int_equal(r.status, 200);
+    assert_false(undo_request(r.json, &by, &to, &waiting));
+    reply_free(&r);
+    /* hotseat: one request holding both tokens takes back the last move at once */
+    char path[64], body[200];
+    snprintf(path, sizeof path, "/api/games/%lld/undo", id);
     snprintf(body, sizeof body, "{\"tokens\":[\"%s\",\"%s\"]}", tok[0], tok[1]);
     r = call(s, "POST", path, body);
     assert_int_equal(r.status, 200);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "n_moves")), 3);
     reply_free(&r);
-    assert_int_equal(n_moves(s, id), 0);
-    r = call(s, "POST", path, body);
-    assert_int_equal(r.status, 409);
+    /* the record keeps only the moves that stand */
+    snprintf(path, sizeof path, "/api/games/%lld/record", id);
+    r = call(s, "GET", path, NULL);
+    assert_int_equal(json_array_size(json_object_get(r.json, "moves")), 3);
+    assert_int_equal(json_array_size(json_object_get(r.json, "move_ms")), 3);
     reply_free(&r);
-    /* against an agent, undo takes back the human move and the reply */
+
+    /* three seats: every other human seat must agree */
+    long long id3 = create_n(
+        s, "{\"game\":\"tictacdoh\",\"options\":{\"players\":3},\"seats\":[\"human\",\"human\",\"human\"]}",
+        tok, 3);
+    const char *line3[] = {"L@0,0", "L@1,1", "L@2,2"};
+    for (size_t i = 0; i < 3; i++) {
+        r = move(s, id3, line3[i], tok[i]);
+        assert_int_equal(r.status, 200);
+        reply_free(&r);
+    }
+    r = take_back(s, id3, tok[1], false);
+    assert_true(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(by, 1);
+    assert_int_equal(to, 1);
+    assert_int_equal(waiting, 5u);
+    reply_free(&r);
+    r = take_back(s, id3, tok[0], false);
+    assert_true(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(waiting, 4u);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "n_moves")), 3);
+    reply_free(&r);
+    r = take_back(s, id3, tok[2], false);
+    assert_false(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(json_integer_value(json_object_get(r.json, "n_moves")), 1);
+    assert_int_equal(json_integer_value(json_object_get(r.json, "to_move")), 1);
+    reply_free(&r);
+    /* a decline at three seats clears it too */
+    r = move(s, id3, "L@1,1", tok[1]);
+    reply_free(&r);
+    r = take_back(s, id3, tok[1], false);
+    reply_free(&r);
+    r = take_back(s, id3, tok[2], true);
+    assert_int_equal(r.status, 200);
+    assert_false(undo_request(r.json, &by, &to, &waiting));
+    assert_int_equal(json_integer_value(json_object_get(r.json, "n_moves")), 2);
+    reply_free(&r);
+
+    /* against an agent one request takes back the person's move and the reply */
     long long id2 = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"random\"]}", tok);
     r = move(s, id2, "S@0,0", tok[0]);
     reply_free(&r);
     pips_server_idle(s, 5000);
     assert_int_equal(n_moves(s, id2), 2);
-    snprintf(path, sizeof path, "/api/games/%lld/undo", id2);
-    snprintf(body, sizeof body, "{\"token\":\"%s\"}", tok[0]);
-    r = call(s, "POST", path, body);
+    r = take_back(s, id2, tok[0], false);
     assert_int_equal(r.status, 200);
+    assert_false(undo_request(r.json, &by, &to, &waiting));
     reply_free(&r);
     pips_server_idle(s, 5000);
     assert_int_equal(n_moves(s, id2), 0);
     pips_server_free(s);
+}
+
+static long long remaining(const json_t *v, int seat)
+{
+    return json_integer_value(json_array_get(json_object_get(json_object_get(v, "clock"), "remaining_ms"), (size_t)seat));
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/* Polls the view until the game is over (or timeout_ms): its view, or NULL. */
+static json_t *wait_over(pips_server *s, long long id, int timeout_ms)
+{
+    double t0 = now_ms();
+    while (now_ms() - t0 < timeout_ms) {
+        json_t *v = view(s, id);
+        if (json_is_true(json_object_get(v, "over")))
+            return v;
+        json_decref(v);
+        sleep_ms(20);
+    }
+    return NULL;
+}
+
+/* Issue 27: clocks. The server charges the time between moves, adds the
+ * increment, refuses bad settings naming the field, and lets a flag fall by
+ * itself within a second (2 seats: the other wins on time; 3: the seat
+ * drops out). */
+static void test_clocks(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    static const char *const bad[][2] = {
+        {"{\"game\":\"tictacdoh\",\"clock\":{\"initial\":0}}", "clock.initial"},
+        {"{\"game\":\"tictacdoh\",\"clock\":{\"initial\":99999}}", "clock.initial"},
+        {"{\"game\":\"tictacdoh\",\"clock\":{\"initial\":60,\"increment\":-1}}", "clock.increment"},
+        {"{\"game\":\"tictacdoh\",\"clock\":{\"initial\":\"5\"}}", "clock.initial"},
+        {"{\"game\":\"tictacdoh\",\"clock\":{\"initial\":60,\"bonus\":1}}", "clock.bonus"},
+        {"{\"game\":\"tictacdoh\",\"clock\":300}", "clock"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        reply r = call(s, "POST", "/api/games", bad[i][0]);
+        assert_int_equal(r.status, 400);
+        const char *msg = json_string_value(json_object_get(r.json, "error"));
+        if (!msg || strncmp(msg, bad[i][1], strlen(bad[i][1])))
+            fail_msg("%s: %s", bad[i][0], msg ? msg : "(none)");
+        reply_free(&r);
+    }
+    /* no clock: null */
+    char tok[3][64];
+    long long id0 = create(s, "{\"game\":\"tictacdoh\"}", tok);
+    json_t *v = view(s, id0);
+    assert_true(json_is_null(json_object_get(v, "clock")));
+    json_decref(v);
+
+    /* the increment: the mover is charged its time and gets 2 s back */
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"clock\":{\"initial\":60,\"increment\":2}}", tok);
+    v = view(s, id);
+    json_t *c = json_object_get(v, "clock");
+    assert_int_equal(json_integer_value(json_object_get(c, "initial")), 60);
+    assert_int_equal(json_integer_value(json_object_get(c, "running")), 0);
+    assert_true(remaining(v, 0) <= 60000 && remaining(v, 0) > 55000);
+    assert_int_equal(remaining(v, 1), 60000);
+    json_decref(v);
+    sleep_ms(150);
+    reply r = move(s, id, "L@0,0", tok[0]);
+    assert_int_equal(r.status, 200);
+    long long spent = json_integer_value(
+        json_object_get(json_array_get(json_object_get(r.json, "moves"), 0), "ms"));
+    assert_true(spent >= 150);
+    assert_int_equal(remaining(r.json, 0), 60000 + 2000 - spent);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(r.json, "clock"), "running")), 1);
+    reply_free(&r);
+    /* the record keeps the settings and every move's time; an upload restores them */
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld/record", id);
+    r = call(s, "GET", path, NULL);
+    c = json_object_get(r.json, "clock");
+    assert_int_equal(json_integer_value(json_object_get(c, "increment")), 2);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(r.json, "move_ms"), 0)), spent);
+    reply up = call(s, "POST", "/api/records", r.raw);
+    assert_int_equal(up.status, 201);
+    json_t *uv = json_object_get(up.json, "game");
+    assert_int_equal(remaining(uv, 0), 60000 + 2000 - spent);
+    reply_free(&up);
+    reply_free(&r);
+
+    /* two seats: the flag falls by itself within a second; the other wins on time */
+    double t0 = now_ms();
+    long long idf = create(s, "{\"game\":\"tictacdoh\",\"clock\":{\"initial\":1}}", tok);
+    v = wait_over(s, idf, 5000);
+    assert_non_null(v);
+    double took = now_ms() - t0;
+    if (took > 2000)
+        fail_msg("the flag fell %.0f ms after the game was made (1 s clock)", took);
+    json_t *res = json_object_get(v, "result");
+    assert_non_null(strstr(json_string_value(json_object_get(res, "text")), "on time"));
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(res, "on_time"), 0)), 0);
+    assert_true(json_real_value(json_array_get(json_object_get(res, "returns"), 1)) == 1.0);
+    assert_int_equal(remaining(v, 0), 0);
+    json_decref(v);
+    r = move(s, idf, "L@0,0", tok[0]);
+    assert_int_equal(r.status, 409);
+    reply_free(&r);
+    r = take_back(s, idf, tok[0], false);
+    assert_int_equal(r.status, 409);
+    reply_free(&r);
+
+    /* three seats: a fallen seat drops out (its autopilot moves), the others play on */
+    long long id3 = create_n(
+        s, "{\"game\":\"tictacdoh\",\"options\":{\"players\":3},\"clock\":{\"initial\":1}}", tok, 3);
+    sleep_ms(1300);
+    v = view(s, id3);
+    assert_false(json_is_true(json_object_get(v, "over")));
+    assert_int_equal(json_array_size(json_object_get(json_object_get(v, "result"), "on_time")), 1);
+    json_decref(v);
+    v = wait_over(s, id3, 5000); /* seat 2 runs out next; seat 3 is left */
+    assert_non_null(v);
+    res = json_object_get(v, "result");
+    assert_int_equal(json_array_size(json_object_get(res, "on_time")), 2);
+    assert_non_null(strstr(json_string_value(json_object_get(res, "text")), "seat 3 wins"));
+    json_decref(v);
+    pips_server_free(s);
+}
+
+/* Issue 27: a clock survives a restart, and the time the server was down
+ * is not charged. */
+static void test_clock_restart(void **st)
+{
+    (void)st;
+    char db[] = "/tmp/pips-test-clock-XXXXXX";
+    int fd = mkstemp(db);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(db);
+    pips_server *s = new_server(db, 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"tictacdoh\",\"clock\":{\"initial\":30}}", tok);
+    reply r = move(s, id, "L@0,0", tok[0]);
+    assert_int_equal(r.status, 200);
+    long long before = remaining(r.json, 1);
+    reply_free(&r);
+    double t0 = now_ms();
+    sleep_ms(300);
+    double t1 = now_ms();
+    pips_server_free(s);
+    sleep_ms(1200); /* the server is down */
+    s = new_server(db, 0);
+    double t2 = now_ms();
+    json_t *v = view(s, id);
+    double t3 = now_ms();
+    long long after = remaining(v, 1);
+    /* charged what passed while it ran: (t0, t1 + stop) and (start, t3) */
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "clock"), "running")), 1);
+    if (after > before - (long long)(t1 - t0) + 20 || after < before - (long long)(t3 - t0 - 1200) - 50)
+        fail_msg("after the restart seat 2 has %lld ms of %lld; ran %.0f ms, down 1200 ms",
+                 after, before, t3 - t0);
+    (void)t2;
+    json_decref(v);
+    pips_server_free(s);
+    char aux[300];
+    unlink(db);
+    snprintf(aux, sizeof aux, "%s-wal", db);
+    unlink(aux);
+    snprintf(aux, sizeof aux, "%s-shm", db);
+    unlink(aux);
 }
 
 /* GET /api/rules is the lobby's option schema; /api/agents says what can
@@ -785,6 +1074,109 @@ static void test_static_files_stay_in_web_root(void **st)
     pips_server_free(s);
 }
 
+/* GET path with these headers (name, value pairs, NULL-terminated). */
+static void get_static(pips_server *s, const char *path, const char *query, const char *const *hdrs,
+                       pips_http_response *res)
+{
+    pips_http_header h[4];
+    size_t n = 0;
+    for (; hdrs && hdrs[2 * n]; n++)
+        h[n] = (pips_http_header){hdrs[2 * n], hdrs[2 * n + 1]};
+    pips_http_request req = {"GET", path, query, h, n, "", 0};
+    pips_server_handle(s, &req, res);
+}
+
+/* Issue 27: static files are gzipped when the client accepts it, carry an
+ * ETag (304 on a match) and are cached for long only under their content
+ * hash, which index.html's import map hands out. */
+static void test_static_gzip_and_etag(void **st)
+{
+    (void)st;
+    pips_server_config cfg = {0};
+    cfg.db_path = ":memory:";
+    cfg.web_root = PIPS_SOURCE_DIR "/web";
+    pips_error err;
+    pips_server *s = pips_server_new(&cfg, &err);
+    assert_non_null(s);
+    FILE *f = fopen(PIPS_SOURCE_DIR "/web/game.js", "rb");
+    assert_non_null(f);
+    static char plain[1 << 20], inflated[1 << 20];
+    size_t plain_len = fread(plain, 1, sizeof plain, f);
+    fclose(f);
+
+    pips_http_response res;
+    get_static(s, "/game.js", NULL, NULL, &res);
+    assert_int_equal(res.status, 200);
+    assert_string_equal(res.content_encoding, "");
+    assert_int_equal(res.body_len, plain_len);
+    assert_string_equal(res.cache_control, "no-cache");
+    char etag_plain[48];
+    snprintf(etag_plain, sizeof etag_plain, "%s", res.etag);
+    assert_true(strlen(etag_plain) > 4);
+    pips_http_response_free(&res);
+
+    const char *const gz[] = {"Accept-Encoding", "gzip, deflate, br", NULL};
+    get_static(s, "/game.js", NULL, gz, &res);
+    assert_int_equal(res.status, 200);
+    assert_string_equal(res.content_encoding, "gzip");
+    assert_true(res.vary_encoding);
+    assert_true(res.body_len < plain_len / 2);
+    uLongf out_len = sizeof inflated;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+    z.next_in = (Bytef *)res.body;
+    z.avail_in = (uInt)res.body_len;
+    z.next_out = (Bytef *)inflated;
+    z.avail_out = (uInt)out_len;
+    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+    assert_int_equal(z.total_out, plain_len);
+    inflateEnd(&z);
+    assert_memory_equal(inflated, plain, plain_len);
+    char etag_gz[48];
+    snprintf(etag_gz, sizeof etag_gz, "%s", res.etag);
+    assert_string_not_equal(etag_gz, etag_plain);
+    pips_http_response_free(&res);
+
+    /* "gzip;q=0" refuses it */
+    const char *const no_gz[] = {"Accept-Encoding", "gzip;q=0, identity", NULL};
+    get_static(s, "/game.js", NULL, no_gz, &res);
+    assert_string_equal(res.content_encoding, "");
+    pips_http_response_free(&res);
+
+    /* revalidation: the same ETag gets 304 and no body */
+    const char *const inm[] = {"Accept-Encoding", "gzip", "If-None-Match", etag_gz, NULL};
+    get_static(s, "/game.js", NULL, inm, &res);
+    assert_int_equal(res.status, 304);
+    assert_int_equal(res.body_len, 0);
+    pips_http_response_free(&res);
+    const char *const stale[] = {"If-None-Match", "\"0123456789ab\"", NULL};
+    get_static(s, "/game.js", NULL, stale, &res);
+    assert_int_equal(res.status, 200);
+    pips_http_response_free(&res);
+
+    /* index.html maps every module to its content hash; that URL is immutable */
+    get_static(s, "/", NULL, NULL, &res);
+    assert_int_equal(res.status, 200);
+    assert_string_equal(res.cache_control, "no-cache");
+    char *page = strndup(res.body, res.body_len);
+    pips_http_response_free(&res);
+    assert_non_null(strstr(page, "<script type=\"importmap\">"));
+    const char *at = strstr(page, "\"/game.js\":\"/game.js?v=");
+    assert_non_null(at);
+    char v[32];
+    snprintf(v, sizeof v, "%.14s", at + strlen("\"/game.js\":\"/game.js?"));
+    assert_non_null(strstr(etag_plain, v + 2));
+    free(page);
+    get_static(s, "/game.js", v, NULL, &res);
+    assert_string_equal(res.cache_control, "public, max-age=31536000, immutable");
+    pips_http_response_free(&res);
+    get_static(s, "/game.js", "v=000000000000", NULL, &res);
+    assert_string_equal(res.cache_control, "no-cache");
+    pips_http_response_free(&res);
+    pips_server_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -792,7 +1184,9 @@ int main(void)
         cmocka_unit_test(test_bad_requests_are_4xx_json),
         cmocka_unit_test(test_moves_need_the_seat_token),
         cmocka_unit_test(test_agent_replies),
-        cmocka_unit_test(test_undo_needs_every_human_seat),
+        cmocka_unit_test(test_take_back_by_consent),
+        cmocka_unit_test(test_clocks),
+        cmocka_unit_test(test_clock_restart),
         cmocka_unit_test(test_rules_schema_and_agents),
         cmocka_unit_test(test_resign_and_records),
         cmocka_unit_test(test_games_survive_a_restart),
@@ -801,6 +1195,7 @@ int main(void)
         cmocka_unit_test(test_change_notification),
         cmocka_unit_test(test_real_socket_round_trip),
         cmocka_unit_test(test_static_files_stay_in_web_root),
+        cmocka_unit_test(test_static_gzip_and_etag),
         cmocka_unit_test(test_perfect_play_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,8 +6,8 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
-export async function api(method, path, body) {
-  const init = { method, headers: {} };
+export async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -33,6 +33,13 @@ export function loadTokens(id) {
 
 export function saveTokens(id, tokens) {
   localStorage.setItem('pips-tokens-' + id, JSON.stringify(tokens));
+}
+
+/* Forgets the token of one seat (a stale or foreign link). */
+export function dropToken(id, seat) {
+  const t = loadTokens(id);
+  if (seat < t.length) t[seat] = null;
+  saveTokens(id, t);
 }
 
 /* Adds the token of one seat (from a share link). */

@@ -22,10 +22,22 @@ async function route() {
   const [path, query] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query || '');
   const m = /^\/game\/(\d+)$/.exec(path || '');
+  if (!m && path && path !== '/' && path !== '') {   // a route that means nothing here: say so
+    document.title = 'Not found · pips';
+    app.replaceChildren(h('div', { class: 'card', id: 'no-such-game' }, h('h1', {}, 'No such page'),
+      h('p', {}, `This address (#${path}) is not a page of pips.`), h('p', {}, h('a', { href: '#/' }, 'Go to the lobby'))));
+    return;
+  }
   try {
     if (m) cleanup = await gameView(app, Number(m[1]), params);
     else { document.title = 'pips — Looney Pyramid games'; await lobby(app); }
   } catch (e) {
+    if (e.notFound) {   // an unknown (or deleted) game id
+      document.title = 'No such game · pips';
+      app.replaceChildren(h('div', { class: 'card', id: 'no-such-game' }, h('h1', {}, 'No such game'),
+        h('p', {}, `There is no game #${m[1]} on this server.`), h('p', {}, h('a', { href: '#/' }, 'Go to the lobby'))));
+      return;
+    }
     app.replaceChildren(h('p', {}, h('a', { href: '#/' }, 'Back to the lobby')));
     showError(e.message);
   }

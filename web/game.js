@@ -10,13 +10,18 @@
 // The Perfect play switch (off by default, only where the view says `hints`
 // apply) asks GET /api/games/{id}/hints for every position shown and marks
 // each legal move win/loss/draw, or says the solver could not settle it.
+// Take-backs are by consent (issue 27): the asker's request shows Accept /
+// Decline to every other human seat held here. Clocks count down from the
+// view's `clock` (the server is the authority: it charges the time and lets
+// a flag fall by itself). Tokens are checked on load (`held`), so a stale or
+// foreign seat link is reported at once and the page says "watching".
 // Invariant: `latest` is the newest view this page has; `shown` is the ply
 // being replayed, or null for the live position.
 
-import { api, addToken, heldTokens, loadTokens } from './api.js';
+import { api, addToken, dropToken, heldTokens, loadTokens } from './api.js';
 import { loadBoard } from './games/index.js';
 import { html as h } from './games/svg.js';
-import { errorSlot, nameSeatsIn, renderRules, seatBadge, seatName } from './ui.js';
+import { clockText, copyButton, errorSlot, nameSeatsIn, renderRules, seatBadge, seatName, svgIcon } from './ui.js';
 import { startGame } from './lobby.js';
 
 const SPEEDS = [['slow', 2000], ['normal', 800], ['fast', 250]]; // ms per move when playing through
@@ -27,13 +32,31 @@ export async function gameView(app, id, params) {
     addToken(id, seatParam, params.get('token'));
     history.replaceState(null, '', `#/game/${id}`);
   }
-  const [first, rules] = await Promise.all([api('GET', `games/${id}`), api('GET', 'rules').catch(() => null)]);
+  // with the tokens this browser keeps: "held" says which still hold a seat
+  const kept = heldTokens(id);
+  let first;
+  try {
+    first = await api('GET', `games/${id}`, undefined, kept.length ? { 'X-Pips-Token': kept.join(',') } : {});
+  } catch (e) {
+    if (e.status === 404) e.notFound = true;
+    throw e;
+  }
+  const rules = await api('GET', 'rules').catch(() => null);
+  const stale = [];
+  if (Array.isArray(first.held))
+    loadTokens(id).forEach((t, i) => {
+      if (typeof t === 'string' && t && !first.held.includes(i)) { stale.push(i); dropToken(id, i); }
+    });
   let latest = first;
   let shown = null;          // ply shown when replaying, null = live
   const cache = new Map();   // ply -> view
   const mod = await loadBoard(latest.game);
   const boardBox = h('div', { class: 'board', tabindex: '-1', id: 'board' });
   const connection = h('p', { class: 'connection', id: 'connection', role: 'status', hidden: true });
+  const notice = h('p', { class: 'notice', id: 'seat-notice', role: 'status', hidden: stale.length === 0 },
+    stale.length ? `The link for ${stale.map((i) => `Player ${i + 1}`).join(', ')} does not hold that seat in this game (it is stale or from another game), so this browser is watching.` : '');
+  const watching = h('span', { class: 'watching', id: 'watching', hidden: true }, svgIcon('eye'), ' Watching');
+  const undoBox = h('div', { class: 'undo-request', id: 'undo-request', role: 'alert', hidden: true });
   const status = h('p', { class: 'status', id: 'status', 'aria-live': 'polite' });
   const seatsList = h('ul', { class: 'seats', id: 'seat-list' });
   const movesList = h('ol', { class: 'moves', id: 'moves', start: '1' });
@@ -42,12 +65,12 @@ export async function gameView(app, id, params) {
   const prev = btn('‹', { 'aria-label': 'previous move', id: 'replay-prev' }, () => { stopPlaying(); goto((shown ?? latest.n_moves) - 1); });
   const next = btn('›', { 'aria-label': 'next move', id: 'replay-next' }, () => { stopPlaying(); goto((shown ?? latest.n_moves) + 1); });
   const last = btn('»', { 'aria-label': 'latest position', id: 'replay-last' }, () => { stopPlaying(); goto(latest.n_moves); });
-  const playB = btn('▶', { 'aria-label': 'play the moves through', id: 'replay-play' }, () => (playing ? stopPlaying() : startPlaying()));
+  const playB = btn(svgIcon('play'), { 'aria-label': 'play the moves through', id: 'replay-play' }, () => (playing ? stopPlaying() : startPlaying()));
   const speed = h('select', { id: 'speed', 'aria-label': 'play-through speed' },
     SPEEDS.map(([name, ms]) => h('option', { value: String(ms) }, `${name} (${ms >= 1000 ? ms / 1000 + ' s' : ms + ' ms'} a move)`)));
   speed.value = localStorage.getItem('pips-speed') || '800';
   speed.addEventListener('change', () => localStorage.setItem('pips-speed', speed.value));
-  const undo = btn('Undo', { id: 'undo' }, doUndo);
+  const undo = btn('Take back', { id: 'undo', title: 'Ask to take back your last move' }, () => doUndo(false));
   const resign = btn('Resign', { id: 'resign' }, doResign);
   const rematch = btn('Rematch', { id: 'rematch', hidden: true }, doRematch);
   const record = h('a', { href: `/api/games/${id}/record`, download: `pips-${latest.game}-${id}.json`, id: 'record' }, 'Download record');
@@ -73,7 +96,7 @@ export async function gameView(app, id, params) {
     return m ? m.value : null;
   };
   hintsOn.addEventListener('change', () => render());
-  const ctx = { play, hint };
+  const ctx = { play, hint, explain, describe: (text) => nameSeatsIn(latest, text) };
   let board = (textToggle.checked ? generic : mod).createBoard(boardBox, ctx);
   textToggle.addEventListener('change', () => {
     localStorage.setItem('pips-text-board', textToggle.checked ? '1' : '0');
@@ -86,9 +109,9 @@ export async function gameView(app, id, params) {
   const rulesLink = g ? h('button', { type: 'button', class: 'secondary small', id: 'show-rules',
     onclick: () => { rulesBox.open = true; rulesBox.scrollIntoView({ block: 'start' }); } }, 'Rules') : null;
   app.replaceChildren(
-    h('div', { class: 'row title-row' }, h('h1', {}, `${latest.title} — game #${id}`), rulesLink),
+    h('div', { class: 'row title-row' }, h('h1', {}, `${latest.title} — game #${id}`), watching, rulesLink),
     h('div', { class: 'play' },
-      h('div', { class: 'card' }, connection, seatsList, status, boardBox, hintsBox),
+      h('div', { class: 'card board-card' }, connection, notice, seatsList, status, undoBox, boardBox, hintsBox),
       h('div', {},
         h('div', { class: 'card' }, h('h2', {}, 'Moves'), movesList, replayRow),
         h('div', { class: 'card' }, actions,
@@ -114,6 +137,20 @@ export async function gameView(app, id, params) {
     (target || boardBox).focus({ preventScroll: true });
   }
 
+  // the board's drawing is as tall as the window allows below what is above it
+  // (and the board's own controls under it), so it fits without scrolling
+  function fitBoard() {
+    const svgs = [...boardBox.querySelectorAll('svg')].filter((e) => !e.classList.contains('icon') && !e.classList.contains('ui-icon'));
+    const area = (e) => { const b = e.getBoundingClientRect(); return b.width * b.height; };
+    const svg = svgs.sort((x, y) => area(y) - area(x))[0];
+    if (!svg) return;
+    svg.style.maxHeight = '';
+    const box = svg.getBoundingClientRect();
+    const below = Math.min(140, Math.max(0, boardBox.getBoundingClientRect().bottom - box.bottom));
+    svg.style.maxHeight = `${Math.max(180, Math.floor(innerHeight - (box.top + scrollY) - below - 12))}px`;
+  }
+  window.addEventListener('resize', fitBoard);
+
   // the hints answer for view v: cached, or asked for (render() again when it comes)
   function hintsFor(v) {
     if (!hintsOn.checked || !latest.hints || v.over || v.to_move == null) return null;
@@ -121,8 +158,9 @@ export async function gameView(app, id, params) {
     if (hintCache.has(key)) return hintCache.get(key);
     hintCache.set(key, null);
     api('GET', `games/${id}/hints${v.ply < latest.n_moves ? `?ply=${v.ply}` : ''}`)
-      .then((a) => a, (e) => ({ status: 'error', reason: e.message, busy: e.status === 503 }))
+      .then((a) => a, (e) => ({ status: 'error', reason: e.message, busy: e.status === 503, over: e.status === 409 }))
       .then((a) => {
+        if (a.over && latest.over) { hintCache.delete(key); return; }   // the game ended meanwhile: nothing to say
         if (a.busy) { hintCache.delete(key); setTimeout(() => { if (!closed) render(); }, 1500); return; }   // another solve running
         hintCache.set(key, a);
         if (!closed) render();
@@ -130,49 +168,65 @@ export async function gameView(app, id, params) {
     return null;
   }
 
+  // a headline first ("You can win: 3 of 18 moves win"), then the moves grouped by value
   function drawHints(v) {
-    hintsRow.hidden = !latest.hints;
-    hintsBox.hidden = !hintsOn.checked || !latest.hints;
+    const ended = latest.over && shown == null;
+    hintsRow.hidden = !latest.hints || ended;
+    hintsBox.hidden = !hintsOn.checked || !latest.hints || ended || v.over || v.to_move == null;
     if (hintsBox.hidden) return;
     const a = hintsShown;
     const mover = v.to_move == null ? '' : seatName(latest, v.to_move);
-    if (v.over || v.to_move == null) hintsBox.replaceChildren('Perfect play: nothing to solve here.');
-    else if (!a) hintsBox.replaceChildren(`Perfect play: solving (up to a second)…`);
+    const you = shown == null && mySeats(latest)[v.to_move];
+    const who = you ? 'You' : mover;
+    const headline = (value, text, title) => h('p', { class: `hints-headline hint-${value}`, id: 'hints-value', 'data-value': value, title }, text);
+    if (!a) hintsBox.replaceChildren(headline('solving', 'Solving…'));
     else if (a.status === 'solved') {
-      const order = { win: 0, draw: 1, loss: 2 };
-      const moves = [...a.moves].sort((x, y) => order[x.value] - order[y.value]);
-      hintsBox.replaceChildren(
-        h('span', { id: 'hints-value', 'data-value': a.value }, `Perfect play: ${mover} ${{ win: 'wins', loss: 'loses', draw: 'draws' }[a.value]} with best play.`),
-        h('ul', { class: 'hints-list', 'aria-label': 'every legal move with its value' },
-          moves.map((m) => h('li', { class: `hint hint-${m.value}`, 'data-move': m.move, 'data-hint': m.value }, m.move))));
+      const groups = { win: [], draw: [], loss: [] };
+      for (const m of a.moves) groups[m.value].push(m);
+      const n = a.moves.length;
+      const text = a.value === 'win' ? `${who} can win: ${groups.win.length} of ${n} move${n === 1 ? '' : 's'} win${groups.win.length === 1 ? 's' : ''}`
+        : a.value === 'draw' ? `Draw with best play: ${groups.draw.length} of ${n} move${n === 1 ? '' : 's'} hold${groups.draw.length === 1 ? 's' : ''} the draw`
+          : n === 1 ? 'The only move loses' : 'Every move loses';
+      const names = { win: 'Winning moves', draw: 'Drawing moves', loss: 'Losing moves' };
+      hintsBox.replaceChildren(headline(a.value, text),
+        ...['win', 'draw', 'loss'].filter((k) => groups[k].length).map((k) =>
+          h('details', { class: `hints-group hints-${k}`, open: k === a.value || null },
+            h('summary', {}, `${names[k]} (${groups[k].length})`),
+            h('ul', { class: 'hints-list', 'aria-label': names[k] },
+              groups[k].map((m) => h('li', { class: `hint hint-${m.value}`, 'data-move': m.move, 'data-hint': m.value }, m.move))))));
     } else if (a.status === 'unknown')
-      hintsBox.replaceChildren(h('span', { id: 'hints-value', 'data-value': 'unknown', title: a.reason }, 'Perfect play: unknown — the solver could not settle this position within its budget.'));
-    else hintsBox.replaceChildren(h('span', { id: 'hints-value', 'data-value': 'error' }, `Perfect play: not available (${a.reason})`));
+      hintsBox.replaceChildren(headline('unknown', 'Too many positions to settle in a second; try again a few moves later.', a.reason));
+    else hintsBox.replaceChildren(headline('error', `Perfect play is not available here (${a.reason})`));
   }
 
   function render() {
     const v = shown == null ? latest : cache.get(shown) || latest;
     hintsShown = hintsFor(v);
     const mine = mySeats(latest);
-    const holdsAny = heldTokens(id).length > 0;
     const live = shown == null && !latest.over && latest.to_move != null && mine[latest.to_move];
     const hadFocus = boardBox.contains(document.activeElement);
     board.update(v, live);
+    fitBoard();
     if (hadFocus) keepBoardFocus();   // a redrawn board keeps the keyboard's place on it
     const resigned = latest.result.resigned || [];
+    const onTime = latest.result.on_time || [];
     seatsList.replaceChildren(...latest.seats.map((s, i) => h('li',
       { class: `${latest.to_move === i && !latest.over ? 'to-move' : ''}${resigned.includes(i) ? ' resigned' : ''}`, 'data-seat': i },
-      seatBadge(latest, i), `: ${s === 'human' ? 'human' : 'computer ' + s}${mine[i] ? ' (you)' : ''}${resigned.includes(i) ? ' — resigned' : ''}`)));
+      seatBadge(latest, i), `: ${s === 'human' ? 'human' : 'computer ' + s}${mine[i] ? ' (you)' : ''}${onTime.includes(i) ? ' — out of time' : resigned.includes(i) ? ' — resigned' : ''}`,
+      latest.clock ? h('span', { class: 'clock', 'data-clock': i }, svgIcon('clock'), h('span', { class: 'clock-time' })) : null)));
+    drawClocks();
+    watching.hidden = mine.some(Boolean);
+    drawUndo(mine);
     const mover = latest.to_move == null ? '' : seatName(latest, latest.to_move);
     let text, title;
     if (shown != null) { text = `${playing ? 'Playing through' : 'Replay'}: position after move ${shown} of ${latest.n_moves}`; title = 'Replay'; }
     else if (latest.over) { text = `Game over: ${nameSeatsIn(latest, latest.result.text)}`; title = 'Game over'; }
     else if (latest.ai_error) { text = `The computer failed: ${latest.ai_error}`; title = 'Error'; }
-    else if (latest.thinking) { text = `${mover} (computer) is thinking…`; title = `${mover} to move`; }
+    else if (latest.thinking) { text = `${mover} (computer) is thinking`; title = `${mover} to move`; }
     else if (live) { text = `Your move, ${mover}`; title = `Your move (${mover})`; }
     else if (latest.to_move == null) { text = 'Rolling…'; title = 'Rolling'; }
     else { text = `Waiting for ${mover}`; title = `${mover} to move`; }
-    status.textContent = text;
+    status.replaceChildren(text, shown == null && latest.thinking && !latest.over ? svgIcon('hourglass', 'thinking') : '');
     document.title = `${title} — ${latest.title} #${id} · pips`;
     status.classList.toggle('thinking', shown == null && !!latest.thinking && !latest.over);
     const at = shown ?? latest.n_moves;
@@ -187,29 +241,70 @@ export async function gameView(app, id, params) {
     if (cur) movesList.scrollTop = Math.max(0, cur.offsetTop - movesList.clientHeight / 2);
     firstB.disabled = prev.disabled = at === 0;
     next.disabled = last.disabled = shown == null;
-    playB.textContent = playing ? '⏸' : '▶';
+    playB.replaceChildren(svgIcon(playing ? 'pause' : 'play'));
     playB.setAttribute('aria-label', playing ? 'pause' : 'play the moves through');
     playB.disabled = !playing && latest.n_moves === 0;
-    undo.disabled = !holdsAny || latest.n_moves === 0 || resigned.length > 0;
+    undo.disabled = !mine.some(Boolean) || latest.n_moves === 0 || (latest.over && resigned.length > 0) || !!latest.undo_request;
     resign.disabled = !mine.some(Boolean) || latest.over;
     rematch.hidden = !latest.over;
     drawHints(v);
     drawLinks();
   }
 
+  // the clocks: the server's remaining time, counted down here from when the view came
+  let clockAt = performance.now(), clockTimer = null;
+  function drawClocks() {
+    const c = latest.clock;
+    clearTimeout(clockTimer);
+    window.removeEventListener('resize', fitBoard);
+    if (!c) return;
+    const gone = performance.now() - clockAt;
+    for (const span of seatsList.querySelectorAll('[data-clock]')) {
+      const i = Number(span.dataset.clock);
+      const left = c.remaining_ms[i] - (c.running === i ? gone : 0);
+      span.querySelector('.clock-time').textContent = clockText(left);
+      span.classList.toggle('running', c.running === i);
+      span.classList.toggle('low', left < 10000);
+      span.setAttribute('aria-label', `${seatName(latest, i)}: ${clockText(left)} left`);
+    }
+    if (c.running != null && !latest.over) clockTimer = setTimeout(drawClocks, 100);
+  }
+
+  // a take-back request: Accept / Decline for the seats asked, "waiting" for the asker
+  function drawUndo(mine) {
+    const u = latest.undo_request;
+    undoBox.hidden = !u || shown != null;
+    if (undoBox.hidden) return;
+    const asker = seatName(latest, u.by);
+    const waitingMine = u.waiting.filter((i) => mine[i]);
+    const waitNames = u.waiting.map((i) => seatName(latest, i)).join(' and ');
+    if (waitingMine.length)
+      undoBox.replaceChildren(h('p', {}, `${asker} asks to take back their last move (and every move after it).`),
+        h('div', { class: 'row' }, btn('Accept', { id: 'undo-accept', class: '' }, () => doUndo(false)),
+          btn('Decline', { id: 'undo-decline' }, () => doUndo(true))));
+    else if (mine[u.by])
+      undoBox.replaceChildren(h('p', {}, `You asked to take back your last move; waiting for ${waitNames}.`),
+        h('div', { class: 'row' }, btn('Withdraw', { id: 'undo-withdraw' }, () => doUndo(true))));
+    else undoBox.replaceChildren(h('p', {}, `${asker} asks to take back their last move; waiting for ${waitNames}.`));
+  }
+
   function linkRow(i, t, what) {
     const url = `${location.origin}/#/game/${id}?seat=${i}&token=${t}`;
     return [h('label', { for: `${what}-${i}` }, `Link for ${seatName(latest, i)} (gives that seat)`),
-      h('input', { id: `${what}-${i}`, type: 'text', readonly: true, value: url, onfocus: (e) => e.target.select() })];
+      h('div', { class: 'row link-row' },
+        h('input', { id: `${what}-${i}`, type: 'text', readonly: true, value: url, onfocus: (e) => e.target.select() }),
+        copyButton(`copy-${what}-${i}`, () => url, `the link for ${seatName(latest, i)}`))];
   }
 
   function drawLinks() {
+    const watchUrl = `${location.origin}/#/game/${id}`;
     share.replaceChildren(...latest.seats.flatMap((s, i) => {
       const t = loadTokens(id)[i];
       return s === 'human' && t ? linkRow(i, t, 'share') : [];
-    }));
-    if (latest.undo_votes.length && !latest.over)
-      share.prepend(h('p', { class: 'help' }, `Take-back asked by ${latest.undo_votes.map((i) => seatName(latest, i)).join(', ')}`));
+    }), h('label', { for: 'watch-link' }, 'Link to watch (gives no seat)'),
+    h('div', { class: 'row link-row' },
+      h('input', { id: 'watch-link', type: 'text', readonly: true, value: watchUrl, onfocus: (e) => e.target.select() }),
+      copyButton('copy-watch', () => watchUrl, 'the link to watch')));
     // links this browser made but does not keep (I play seat N): hand them out
     let out = [];
     try { out = JSON.parse(sessionStorage.getItem('pips-handout-' + id) || '[]'); } catch { out = []; }
@@ -264,11 +359,16 @@ export async function gameView(app, id, params) {
       cache.clear();
     if (playing && shown == null && v.n_moves > paceAt) { cache.set(paceAt, latest); shown = paceAt; }
     latest = v;
+    clockAt = performance.now();
     if (shown != null && shown >= latest.n_moves) shown = null;
     render();
   }
 
+  // one move at a time: a double click (or a second tap before the answer) sends one move
+  let sending = false;
   async function play(text) {
+    if (sending) return false;
+    sending = true;
     moveError('');
     const fromBoard = boardBox.contains(document.activeElement) || document.activeElement === document.body;
     try {
@@ -276,12 +376,21 @@ export async function gameView(app, id, params) {
       accept(v);
       if (fromBoard) keepBoardFocus();
       return true;
-    } catch (e) { moveError(e.message); return false; }
+    } catch (e) { moveError(e.message); return false; } finally { sending = false; }
   }
 
-  async function doUndo() {
+  // a click on something that is not a legal move: the library says why (and cites its ruling)
+  async function explain(text) {
+    if (sending || shown != null || latest.over) return;
+    try {
+      await api('POST', `games/${id}/moves`, { move: text, tokens: heldTokens(id), ply: latest.n_moves, check: true });
+      moveError('');
+    } catch (e) { moveError(`${text} is not allowed: ${e.message}`); }
+  }
+
+  async function doUndo(decline) {
     actionError('');
-    try { accept(await api('POST', `games/${id}/undo`, { tokens: heldTokens(id) })); } catch (e) { actionError(e.message); }
+    try { accept(await api('POST', `games/${id}/undo`, { tokens: heldTokens(id), ...(decline ? { decline: true } : {}) })); } catch (e) { actionError(e.message); }
   }
 
   async function doResign() {
@@ -298,7 +407,8 @@ export async function gameView(app, id, params) {
     const humans = latest.seats.map((s, i) => (s === 'human' ? i : -1)).filter((i) => i >= 0);
     const held = humans.filter((i) => saved[i]);
     const only = held.length === 1 && humans.length > 1 ? held[0] : null;
-    try { await startGame({ game: latest.game, options: latest.options, seats: latest.seats }, only); } catch (e) { actionError(e.message); }
+    const clock = latest.clock ? { initial: latest.clock.initial, increment: latest.clock.increment } : undefined;
+    try { await startGame({ game: latest.game, options: latest.options, seats: latest.seats, clock }, only); } catch (e) { actionError(e.message); }
   }
 
   function onKey(e) {
@@ -312,6 +422,12 @@ export async function gameView(app, id, params) {
   // the server is there; polling every 2 s when streams keep failing
   let source = null, timer = null, retry = null, streamErrors = 0, fresh = false, closed = false;
   const online = (ok) => {
+    if (ok && !connection.hidden) {   // back: what failed while it was away no longer applies
+      moveError('');
+      actionError('');
+      const top = document.getElementById('error');
+      if (top) { top.textContent = ''; top.hidden = true; }
+    }
     connection.hidden = ok;
     connection.textContent = ok ? '' : 'The server cannot be reached: waiting for it to come back…';
   };
@@ -347,8 +463,11 @@ export async function gameView(app, id, params) {
     startPlaying();
   }
   render();
+  window.scrollTo(0, 0);   // a new game opens at the board, not where the lobby was scrolled
   return () => {
     closed = true;
+    clearTimeout(clockTimer);
+    window.removeEventListener('resize', fitBoard);
     document.removeEventListener('keydown', onKey);
     if (source) source.close();
     clearTimeout(timer);

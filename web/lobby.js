@@ -11,6 +11,8 @@ import { html as h } from './games/svg.js';
 import { errorSlot, renderRules } from './ui.js';
 
 const LEVEL_ORDER = ['easy', 'medium', 'hard', 'max'];
+const CLOCKS = [['none', 'No clock'], ['3+2', '3 minutes + 2 seconds a move'], ['5+3', '5 minutes + 3 seconds a move'],
+  ['15+10', '15 minutes + 10 seconds a move'], ['custom', 'Custom…']];
 
 /* "max_plies" -> "Max plies" */
 function optionLabel(key) {
@@ -70,6 +72,21 @@ export async function lobby(app) {
   const mine = h('select', { id: 'my-seat', 'aria-describedby': 'my-seat-help' });
   const rulesBox = h('div', { class: 'rules-box' });
   const seed = h('input', { id: 'seed', type: 'number', min: '0', step: '1', placeholder: 'random' });
+  // clocks (issue 27): none, a preset (minutes + seconds added per move) or custom
+  const clockSel = h('select', { id: 'clock', 'aria-describedby': 'clock-help' },
+    CLOCKS.map(([v, label]) => h('option', { value: v }, label)));
+  const clockMin = h('input', { id: 'clock-minutes', type: 'number', min: '0.1', max: '600', step: 'any', value: '10' });
+  const clockInc = h('input', { id: 'clock-increment', type: 'number', min: '0', max: '600', step: 'any', value: '5' });
+  const clockCustom = h('div', { class: 'row clock-custom', hidden: true },
+    h('div', {}, h('label', { for: 'clock-minutes' }, 'Minutes each'), clockMin),
+    h('div', {}, h('label', { for: 'clock-increment' }, 'Seconds added per move'), clockInc));
+  clockSel.addEventListener('change', () => { clockCustom.hidden = clockSel.value !== 'custom'; });
+  const chosenClock = () => {
+    if (clockSel.value === 'none') return undefined;
+    if (clockSel.value === 'custom') return { initial: Math.round(Number(clockMin.value) * 60), increment: Number(clockInc.value) };
+    const [m, inc] = clockSel.value.split('+').map(Number);
+    return { initial: m * 60, increment: inc };
+  };
   const start = h('button', { type: 'submit', id: 'start' }, 'Start');
   const form = h('form', { class: 'card', id: 'new-game', novalidate: true },
     h('h2', {}, 'New game'),
@@ -78,6 +95,8 @@ export async function lobby(app) {
     h('label', { for: 'my-seat' }, 'This browser plays'), mine,
     h('p', { class: 'help', id: 'my-seat-help' },
       'Choose one seat to keep only its token; the links for the other seats are shown on the game page to hand out.'),
+    h('label', { for: 'clock' }, 'Clock'), clockSel, clockCustom,
+    h('p', { class: 'help', id: 'clock-help' }, 'Each player\'s time for the whole game, plus seconds added after each move. Whoever runs out loses (with three or more players, drops out).'),
     h('label', { for: 'seed' }, 'Seed (dice and agents; optional)'), seed,
     h('p', { class: 'row', style: 'margin-top:1rem' }, start));
   const startError = errorSlot(start.parentElement, 'start-error');
@@ -162,6 +181,8 @@ export async function lobby(app) {
     const seats = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     const body = { game: gameSel.value, options: chosenOptions(), seats };
     if (seed.value !== '') body.seed = Number(seed.value);
+    const clock = chosenClock();
+    if (clock) body.clock = clock;
     start.disabled = true;
     try {
       await startGame(body, mine.value === 'all' ? null : Number(mine.value));

@@ -98,3 +98,50 @@ export function renderRules(text) {
   }
   return out;
 }
+
+// Icons drawn as SVG paths (emoji and rare symbols show as missing glyphs
+// on some systems): 24x24 view boxes, stroked in the current colour.
+const ICONS = {
+  hourglass: 'M6 3h12M6 21h12M7 3c0 5 10 6 10 9s-10 4-10 9M17 3c0 5-10 6-10 9s10 4 10 9',
+  play: 'M7 4l13 8-13 8z',
+  pause: 'M7 4v16M17 4v16',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  clock: 'M12 3a9 9 0 1 0 0.01 0M12 7v5l3 3',
+  eye: 'M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0.01 0',
+};
+
+/* An inline SVG icon ('hourglass', 'play', 'pause', 'copy', 'clock', 'eye'). */
+export function svgIcon(name, label) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const s = document.createElementNS(NS, 'svg');
+  s.setAttribute('viewBox', '0 0 24 24');
+  s.setAttribute('class', `ui-icon icon-${name}`);
+  if (label) { s.setAttribute('role', 'img'); s.setAttribute('aria-label', label); } else s.setAttribute('aria-hidden', 'true');
+  const p = document.createElementNS(NS, 'path');
+  p.setAttribute('d', ICONS[name]);
+  if (name === 'play') p.setAttribute('fill', 'currentColor');
+  s.append(p);
+  return s;
+}
+
+/* Milliseconds as a clock reads: "4:59", "1:02:03", "9.4" under ten seconds. */
+export function clockText(ms) {
+  if (ms <= 0) return '0.0';
+  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return `${h ? h + ':' + String(m).padStart(2, '0') : m}:${String(sec).padStart(2, '0')}`;
+}
+
+/* A "Copy" button for text(); says "Copied" for a moment (or asks to copy
+ * by hand where the clipboard is refused). */
+export function copyButton(id, text, what) {
+  const word = h('span', {}, 'Copy');
+  const b = h('button', { type: 'button', class: 'secondary small copy', id, 'aria-label': `Copy ${what}` },
+    svgIcon('copy'), word);
+  b.addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(text()); word.textContent = 'Copied'; } catch { word.textContent = 'Select it to copy'; }
+    setTimeout(() => { word.textContent = 'Copy'; }, 1500);
+  });
+  return b;
+}

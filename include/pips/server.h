@@ -65,6 +65,12 @@ typedef struct pips_http_response {
     char *body; /* malloc'ed; free with pips_http_response_free */
     size_t body_len;
     char content_disposition[128]; /* "" when none */
+    /* Static files (issue 27): "" when none; an empty cache_control means
+     * no-store. vary_encoding adds "Vary: Accept-Encoding". */
+    char etag[48];
+    char cache_control[64];
+    char content_encoding[16];
+    bool vary_encoding;
     /* Set for GET /api/games/{id}/events: the listener streams this game. */
     long long stream_game;
 } pips_http_response;

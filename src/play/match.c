@@ -280,12 +280,13 @@ static bool copy_time(json_t *root, const char *key, char *dst, pips_error *err)
     return true;
 }
 
-/* The top-level keys a record may hold (docs/records.md; "resigned" is the
- * server's, which checks it); any other key is refused, so a typo ("seeds")
- * is not silently ignored. */
-static const char *const record_keys[] = {"format",  "version", "game",    "options",
-                                          "seats",   "seed",    "moves",   "result",
-                                          "started", "finished", "resigned"};
+/* The top-level keys a record may hold (docs/records.md; "resigned",
+ * "clock" and "move_ms" are the server's, which checks them); any other key
+ * is refused, so a typo ("seeds") is not silently ignored. */
+static const char *const record_keys[] = {"format",  "version",  "game",     "options",
+                                          "seats",   "seed",     "moves",    "result",
+                                          "started", "finished", "resigned", "clock",
+                                          "move_ms"};
 
 static bool check_record_keys(json_t *root, pips_error *err)
 {

@@ -6,9 +6,9 @@
  *
  * Seats are guarded by tokens: 128-bit random hex strings, one per human
  * seat, returned once when a game is made. A move needs the token of the
- * seat to move; undo needs every human seat's agreement (one request
- * holding all tokens, as in hotseat play, or one vote per seat); resigning
- * needs any human seat's token.
+ * seat to move; a take-back needs every human seat's consent (one request
+ * holding all tokens, as in hotseat play, or a request that the others
+ * accept or decline); resigning needs any human seat's token.
  * Invariants: every handler validates all input before changing anything;
  * a failed database write is rolled back in memory too, so the game and the
  * database never disagree.
@@ -27,7 +27,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#define MAX_STATIC_BYTES (4u << 20)
 #define MAX_AGENT_ITERS 200000L
 #define MAX_AGENT_DEPTH 12L
 
@@ -160,11 +159,16 @@ static bool token_equal(const char *a, const char *b)
  * or the X-Pips-Token header), as a bit mask. */
 static unsigned token_seats(const srv_game *g, const pips_http_request *req, json_t *body)
 {
-    const char *list[PIPS_MAX_PLAYERS + 2];
+    const char *list[2 * PIPS_MAX_PLAYERS + 2];
+    char hbuf[2 * PIPS_MAX_PLAYERS * (SRV_TOKEN_LEN + 1) + 1];
     size_t n = 0;
     const char *h = header(req, "X-Pips-Token");
-    if (h)
-        list[n++] = h;
+    if (h) { /* one token or a comma-separated list */
+        snprintf(hbuf, sizeof hbuf, "%s", h);
+        for (char *save = NULL, *t = strtok_r(hbuf, ", ", &save); t && n < PIPS_MAX_PLAYERS;
+             t = strtok_r(NULL, ", ", &save))
+            list[n++] = t;
+    }
     json_t *t = json_object_get(body, "token");
     if (json_is_string(t))
         list[n++] = json_string_value(t);
@@ -180,16 +184,6 @@ static unsigned token_seats(const srv_game *g, const pips_http_request *req, jso
             if (g->tokens[s][0] && token_equal(g->tokens[s], list[k]))
                 seats |= 1u << s;
     return seats;
-}
-
-/* Seats played by people who are still in the game. */
-static unsigned human_seats(const srv_game *g)
-{
-    unsigned mask = 0;
-    for (int i = 0; i < g->m->n_seats; i++)
-        if (!pips_table_agent(g->t, i))
-            mask |= 1u << i;
-    return mask;
 }
 
 static bool game_over(const srv_game *g) { return pips_table_over(g->t); }
@@ -380,7 +374,7 @@ static void list_games(pips_server *s, pips_http_response *res)
         json_object_set_new(o, "over", json_boolean(game_over(g)));
         pips_str t;
         pips_str_init(&t, NULL);
-        pips_table_result_text(g->t, &t);
+        srv_result_text(g, &t);
         json_object_set_new(o, "result", json_string(pips_str_cstr(&t)));
         pips_str_free(&t);
         int who = pips_to_move(game, g->m->state);
@@ -430,6 +424,19 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
         pips_match_free(m);
         reply_error(res, status_of(&err), "%s", err.msg);
         return;
+    }
+    json_t *clock = json_object_get(body, "clock");
+    if (clock && !json_is_null(clock)) {
+        bool ok_clock = true;
+        if (json_is_object(clock) &&
+            (json_object_get(clock, "flagged") || json_object_get(clock, "turn_ms")))
+            ok_clock = pips_fail(&err, PIPS_ERR_ARG, "clock: only initial and increment may be given");
+        if (!ok_clock || !srv_clock_parse(g, clock, &err)) {
+            srv_game_free(g);
+            reply_error(res, 400, "%s", err.msg);
+            return;
+        }
+        srv_clock_rebuild(g, 0);
     }
     register_game(s, g, res);
 }
@@ -490,6 +497,9 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
             text = d;
         }
     }
+    /* the server's clock settings and move times (issue 27) */
+    json_t *clock = json_incref(json_object_get(root, "clock"));
+    json_t *move_ms = json_incref(json_object_get(root, "move_ms"));
     json_decref(root);
     pips_match *m = pips_match_from_record(text, NULL, &err);
     free(text);
@@ -501,6 +511,39 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
         g = NULL;
         m = NULL;
     }
+    if (g && move_ms && (!json_is_array(move_ms) || json_array_size(move_ms) != g->m->n_moves)) {
+        pips_fail(&err, PIPS_ERR_ARG, "\"move_ms\": expected one time (ms) per move, %zu",
+                  g->m->n_moves);
+        srv_game_free(g);
+        g = NULL;
+        m = NULL;
+    }
+    for (size_t i = 0; g && move_ms && i < g->m->n_moves; i++) {
+        json_t *v = json_array_get(move_ms, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0) {
+            pips_fail(&err, PIPS_ERR_ARG, "\"move_ms\" %zu: expected milliseconds", i + 1);
+            srv_game_free(g);
+            g = NULL;
+            m = NULL;
+        } else {
+            g->move_ms[i] = json_integer_value(v);
+        }
+    }
+    if (g && clock && !json_is_null(clock)) {
+        bool ok_clock = srv_clock_parse(g, clock, &err);
+        if (ok_clock && (g->clock.flagged & ~resigned))
+            ok_clock = pips_fail(&err, PIPS_ERR_ARG, "clock.flagged: a seat whose flag fell is "
+                                                     "also in \"resigned\"");
+        if (!ok_clock) {
+            srv_game_free(g);
+            g = NULL;
+            m = NULL;
+        }
+    }
+    if (g)
+        srv_clock_rebuild(g, 0);
+    json_decref(clock);
+    json_decref(move_ms);
     if (!g) {
         pips_match_free(m);
         reply_error(res, status_of(&err) == 500 ? 500 : 400, "record: %s", err.msg);
@@ -509,6 +552,9 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
     register_game(s, g, res);
 }
 
+/* GET /api/games/{id}/record: the library's record plus what the server
+ * adds: resignations (and the result they make), the clock settings with
+ * the seats whose flag fell, and the time spent on each move. */
 static void get_record(pips_server *s, srv_game *g, pips_http_response *res)
 {
     (void)s;
@@ -518,46 +564,44 @@ static void get_record(pips_server *s, srv_game *g, pips_http_response *res)
         reply_error(res, 500, "%s", err.msg);
         return;
     }
+    json_error_t je;
+    json_t *root = json_loads(rec, JSON_PRESERVE_ORDER, &je);
+    pips_free(NULL, rec);
+    if (!root) {
+        reply_error(res, 500, "out of memory writing the record");
+        return;
+    }
     unsigned resigned = pips_table_resigned(g->t);
     if (resigned) {
-        json_error_t je;
-        json_t *root = json_loads(rec, JSON_PRESERVE_ORDER, &je);
-        pips_free(NULL, rec);
-        rec = NULL;
-        if (root) {
-            json_t *result = json_object_get(root, "result");
-            pips_str t;
-            pips_str_init(&t, NULL);
-            pips_table_result_text(g->t, &t);
-            json_object_set_new(result, "over", json_boolean(game_over(g)));
-            json_object_set_new(result, "text", json_string(pips_str_cstr(&t)));
-            pips_str_free(&t);
-            double r[PIPS_MAX_PLAYERS];
-            if (pips_table_returns(g->t, r)) {
-                json_t *rets = json_array();
-                for (int i = 0; i < g->m->n_seats; i++)
-                    json_array_append_new(rets, json_real(r[i]));
-                json_object_set_new(result, "returns", rets);
-            }
-            json_t *seats = json_array();
+        json_t *result = json_object_get(root, "result");
+        pips_str t;
+        pips_str_init(&t, NULL);
+        srv_result_text(g, &t);
+        json_object_set_new(result, "over", json_boolean(game_over(g)));
+        json_object_set_new(result, "text", json_string(pips_str_cstr(&t)));
+        pips_str_free(&t);
+        double r[PIPS_MAX_PLAYERS];
+        if (pips_table_returns(g->t, r)) {
+            json_t *rets = json_array();
             for (int i = 0; i < g->m->n_seats; i++)
-                if (resigned >> i & 1)
-                    json_array_append_new(seats, json_integer(i));
-            json_object_set_new(root, "resigned", seats);
-            char *d = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-            json_decref(root);
-            if (d) {
-                rec = pips_strdup(NULL, d);
-                free(d);
-            }
+                json_array_append_new(rets, json_real(r[i]));
+            json_object_set_new(result, "returns", rets);
         }
-        if (!rec) {
-            reply_error(res, 500, "out of memory writing the record");
-            return;
-        }
+        json_t *seats = json_array();
+        for (int i = 0; i < g->m->n_seats; i++)
+            if (resigned >> i & 1)
+                json_array_append_new(seats, json_integer(i));
+        json_object_set_new(root, "resigned", seats);
     }
-    char *body = strdup(rec);
-    pips_free(NULL, rec);
+    json_t *clock = srv_clock_json(g, false, 0);
+    if (clock)
+        json_object_set_new(root, "clock", clock);
+    json_t *ms = json_array();
+    for (size_t i = 0; i < g->m->n_moves; i++)
+        json_array_append_new(ms, json_integer(i < g->move_ms_cap ? g->move_ms[i] : 0));
+    json_object_set_new(root, "move_ms", ms);
+    char *body = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
     if (!body) {
         reply_error(res, 500, "out of memory");
         return;
@@ -727,6 +771,14 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
     }
     if (!ply_matches(g, body, res))
         return;
+    long long now = srv_now_ms();
+    if (g->clock.running == who && srv_clock_left(g, who, now) <= 0) {
+        pips_error ferr;
+        pips_error_clear(&ferr);
+        srv_clock_check(s, g, now, &ferr);
+        reply_error(res, 409, "seat %d ran out of time", who + 1);
+        return;
+    }
     const char *text = json_string_value(mv);
     if (json_string_length(mv) >= PIPS_MOVE_TEXT_MAX || strlen(text) != json_string_length(mv)) {
         reply_error(res, 400, "move text too long or holding NUL bytes");
@@ -739,6 +791,13 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_error(res, status_of(&err), "%s", err.msg);
         return;
     }
+    if (json_is_true(json_object_get(body, "check"))) {
+        /* only asks whether the move is legal (the page explains a click) */
+        json_t *o = json_object();
+        json_object_set_new(o, "legal", json_true());
+        reply_json(res, 200, o);
+        return;
+    }
     if (!srv_play(s, g, move, &err)) {
         reply_error(res, 500, "%s", err.msg);
         return;
@@ -747,66 +806,119 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
     reply_text_json(res, 200, srv_game_json(s, g, -1));
 }
 
+/* The ply of seat's last move (the position just before it), or -1. */
+static long last_move_of(const srv_game *g, int seat)
+{
+    size_t ss = g->m->game->def->state_size;
+    for (size_t i = g->m->n_moves; i-- > 0;)
+        if (pips_to_move(g->m->game, g->m->history + i * ss) == seat)
+            return (long)i;
+    return -1;
+}
+
+/* Takes the game back to `target` moves and commits; on failure nothing
+ * changes (the moves are played again in memory). */
+static bool take_back_to(pips_server *s, srv_game *g, size_t target, pips_error *err)
+{
+    size_t n_old = g->m->n_moves;
+    pips_move *saved = malloc((n_old - target) * sizeof *saved);
+    if (!saved)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    char prev_finished[PIPS_TIME_MAX], prev_updated[PIPS_TIME_MAX];
+    memcpy(prev_finished, g->m->finished, sizeof prev_finished);
+    memcpy(prev_updated, g->updated, sizeof prev_updated);
+    srv_clock prev_clock = g->clock;
+    memcpy(saved, g->m->moves + target, (n_old - target) * sizeof *saved);
+    bool ok = true;
+    while (ok && g->m->n_moves > target)
+        ok = pips_table_undo(g->t, err);
+    if (ok) {
+        /* the clocks return to what they showed at that ply; the asker's
+         * turn starts again now */
+        srv_clock_rebuild(g, 0);
+        pips_iso_time(g->updated);
+        ok = srv_commit(s, g, store_job_truncate(g), NULL, err);
+    }
+    if (!ok) {
+        for (size_t i = g->m->n_moves - target; i < n_old - target; i++)
+            pips_match_play(g->m, saved[i], NULL);
+        memcpy(g->m->finished, prev_finished, sizeof prev_finished);
+        memcpy(g->updated, prev_updated, sizeof prev_updated);
+        g->clock = prev_clock;
+    }
+    free(saved);
+    return ok;
+}
+
+/* POST /api/games/{id}/undo: a take-back by consent. A seat asks to return
+ * to just before its own last move (that move and everything after it are
+ * taken back); every other human seat still in the game must agree (a
+ * request from one of them agrees) or may decline ({"decline": true}); any
+ * move clears the request. A request holding every human seat's token
+ * (hotseat, or one person against agents) takes back at once, to the
+ * previous turn of the held seat that moved last. */
 static void undo_move(pips_server *s, srv_game *g, const pips_http_request *req, json_t *body,
                       pips_http_response *res)
 {
     srv_wait_writable(s, g);
-    unsigned holder = token_seats(g, req, body), humans = human_seats(g);
-    if (!holder) {
-        reply_error(res, 403, "undo needs the token of a human seat");
+    unsigned humans = srv_human_seats(g), holder = token_seats(g, req, body) & humans;
+    json_t *decline = json_object_get(body, "decline");
+    if (decline && !json_is_boolean(decline)) {
+        reply_error(res, 400, "\"decline\": expected true or false");
         return;
     }
-    if (game_over(g) && pips_table_resigned(g->t)) {
-        reply_error(res, 409, "the game was resigned");
+    if (!holder) {
+        reply_error(res, 403, "a take-back needs the token of a human seat still in the game");
+        return;
+    }
+    if (json_is_true(decline)) {
+        if (g->undo_by < 0) {
+            reply_error(res, 409, "there is no take-back request to decline");
+            return;
+        }
+        g->undo_by = -1;
+        g->undo_agreed = 0;
+        srv_touch(s, g);
+        reply_text_json(res, 200, srv_game_json(s, g, -1));
+        return;
+    }
+    if (game_over(g) && (pips_table_resigned(g->t) || g->clock.flagged)) {
+        reply_error(res, 409, g->clock.flagged ? "the game ended on time" : "the game was resigned");
         return;
     }
     if (!ply_matches(g, body, res))
         return;
-    /* the table takes back the last human decision and everything after it */
-    size_t ss = g->m->game->def->state_size, target = g->m->n_moves;
-    while (target > 0) {
-        int who = pips_to_move(g->m->game, g->m->history + (target - 1) * ss);
-        if (who >= 0 && !pips_table_agent(g->t, who))
-            break;
-        target--;
+    if (g->undo_by >= 0) {
+        g->undo_agreed |= holder; /* agrees (asking again changes nothing) */
+    } else {
+        int by = -1;
+        long to = -1;
+        for (int seat = 0; seat < g->m->n_seats; seat++) {
+            long at = holder >> seat & 1 ? last_move_of(g, seat) : -1;
+            if (at > to) {
+                to = at;
+                by = seat;
+            }
+        }
+        if (by < 0) {
+            reply_error(res, 409, "nothing to take back: this token's seats have not moved");
+            return;
+        }
+        g->undo_by = by;
+        g->undo_to = (size_t)to;
+        g->undo_agreed = holder;
     }
-    if (target == 0) {
-        reply_error(res, 409, "no human move to take back");
-        return;
-    }
-    target--;
-    g->undo_votes |= holder;
-    if ((g->undo_votes & humans) == humans) {
+    if ((g->undo_agreed & humans) == humans) {
         pips_error err;
         pips_error_clear(&err);
-        /* keep the moves to restore them if the database refuses */
-        size_t n_old = g->m->n_moves;
-        pips_move *saved = malloc((n_old - target) * sizeof *saved);
-        char prev_finished[PIPS_TIME_MAX], prev_updated[PIPS_TIME_MAX];
-        memcpy(prev_finished, g->m->finished, sizeof prev_finished);
-        memcpy(prev_updated, g->updated, sizeof prev_updated);
-        if (!saved) {
-            reply_error(res, 500, "out of memory");
+        if (!take_back_to(s, g, g->undo_to, &err)) {
+            g->undo_by = -1;
+            g->undo_agreed = 0;
+            reply_error(res, err.code == PIPS_ERR_ILLEGAL ? 409 : 500, "%s", err.msg);
             return;
         }
-        memcpy(saved, g->m->moves + target, (n_old - target) * sizeof *saved);
-        if (!pips_table_take_back(g->t, &err)) {
-            free(saved);
-            reply_error(res, 409, "%s", err.msg);
-            return;
-        }
-        pips_iso_time(g->updated);
-        if (!srv_commit(s, g, store_job_truncate(g), NULL, &err)) {
-            for (size_t i = 0; i < n_old - target; i++)
-                pips_match_play(g->m, saved[i], NULL);
-            memcpy(g->m->finished, prev_finished, sizeof prev_finished);
-            memcpy(g->updated, prev_updated, sizeof prev_updated);
-            free(saved);
-            reply_error(res, 500, "%s", err.msg);
-            return;
-        }
-        free(saved);
-        g->undo_votes = 0;
+        g->undo_by = -1;
+        g->undo_agreed = 0;
         g->ai_error[0] = '\0';
     }
     srv_touch(s, g);
@@ -855,63 +967,10 @@ static void resign_game(pips_server *s, srv_game *g, const pips_http_request *re
         reply_error(res, 500, "%s", err.msg);
         return;
     }
+    g->undo_by = -1;
+    g->undo_agreed = 0;
     srv_touch(s, g);
     reply_text_json(res, 200, srv_game_json(s, g, -1));
-}
-
-/* ---- static files ---- */
-
-static const char *mime_type(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    static const struct { const char *ext, *type; } types[] = {
-        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
-        {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
-        {".svg", "image/svg+xml"}, {".json", "application/json"}, {".png", "image/png"},
-        {".ico", "image/x-icon"}, {".txt", "text/plain; charset=utf-8"},
-    };
-    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
-        if (!strcmp(dot, types[i].ext))
-            return types[i].type;
-    return "application/octet-stream";
-}
-
-static void serve_static(pips_server *s, const char *path, pips_http_response *res)
-{
-    if (!s->cfg.web_root) {
-        reply_error(res, 404, "no such resource");
-        return;
-    }
-    if (!strcmp(path, "/"))
-        path = "/index.html";
-    /* only plain relative names: letters, digits, '-', '_', '.', '/'; no ".." */
-    size_t len = strlen(path);
-    bool ok = len > 1 && len < 200 && path[0] == '/' && !strstr(path, "..") && !strstr(path, "//");
-    for (size_t i = 0; ok && i < len; i++)
-        ok = isalnum((unsigned char)path[i]) || strchr("-_./", path[i]);
-    if (!ok) {
-        reply_error(res, 404, "no such resource");
-        return;
-    }
-    char full[1400];
-    snprintf(full, sizeof full, "%s%s", s->cfg.web_root, path);
-    FILE *f = fopen(full, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_STATIC_BYTES) {
-        if (f)
-            fclose(f);
-        reply_error(res, 404, "no such resource");
-        return;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    fclose(f);
-    if (!buf || got != (size_t)st.st_size) {
-        free(buf);
-        reply_error(res, 500, "cannot read %s", path);
-        return;
-    }
-    set_body(res, 200, mime_type(path), buf, got);
 }
 
 /* ---- routing ---- */
@@ -942,7 +1001,7 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
     bool get = !strcmp(m, "GET") || !strcmp(m, "HEAD"), post = !strcmp(m, "POST");
     if (strncmp(p, "/api/", 5) != 0) {
         if (get)
-            serve_static(s, p, res);
+            srv_serve_static(s, req, res);
         else
             reply_error(res, 405, "method %.16s not allowed here", m);
         return;
@@ -1006,8 +1065,25 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
             /* a view never shows a change before its commit: it might still be
              * rolled back (disk full, database locked) */
             srv_wait_writable(s, g);
-            if (read_ply(g, req, res, &ply))
+            if (!read_ply(g, req, res, &ply))
+                return;
+            if (!header(req, "X-Pips-Token")) {
                 reply_text_json(res, 200, srv_game_json(s, g, ply));
+                return;
+            }
+            /* with tokens: "held" says which seats they hold (a page
+             * reports a stale or foreign link on load) */
+            char *text = srv_game_json(s, g, ply);
+            json_error_t je;
+            json_t *v = text ? json_loads(text, JSON_PRESERVE_ORDER, &je) : NULL;
+            free(text);
+            unsigned held = token_seats(g, req, NULL);
+            json_t *a = json_array();
+            for (int i = 0; i < g->m->n_seats; i++)
+                if (held >> i & 1)
+                    json_array_append_new(a, json_integer(i));
+            json_object_set_new(v, "held", a);
+            reply_json(res, v ? 200 : 500, v);
         } else if (!strcmp(action, "hints")) {
             get_hints(s, g, req, res);
         } else if (!strcmp(action, "record")) {
@@ -1048,7 +1124,7 @@ void pips_server_handle(pips_server *s, const pips_http_request *req, pips_http_
     const char *p = req->path ? req->path : "/";
     if (strncmp(p, "/api/", 5) != 0 && req->method &&
         (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))) {
-        serve_static(s, p, res); /* reads only immutable fields: no lock */
+        srv_serve_static(s, req, res); /* reads only immutable fields: no lock */
         return;
     }
     pthread_mutex_lock(&s->mu);

@@ -255,8 +255,16 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn, pips_http_respon
             return MHD_NO;
         }
         res->body = NULL; /* owned by the response now */
-        MHD_add_response_header(r, "Content-Type", res->content_type);
-        MHD_add_response_header(r, "Cache-Control", "no-store");
+        if (res->content_type[0])
+            MHD_add_response_header(r, "Content-Type", res->content_type);
+        MHD_add_response_header(r, "Cache-Control",
+                                res->cache_control[0] ? res->cache_control : "no-store");
+        if (res->etag[0])
+            MHD_add_response_header(r, "ETag", res->etag);
+        if (res->content_encoding[0])
+            MHD_add_response_header(r, "Content-Encoding", res->content_encoding);
+        if (res->vary_encoding)
+            MHD_add_response_header(r, "Vary", "Accept-Encoding");
         if (res->content_disposition[0])
             MHD_add_response_header(r, "Content-Disposition", res->content_disposition);
     }

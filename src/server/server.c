@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,13 +138,22 @@ srv_game *srv_game_new(pips_server *s, pips_match *m, pips_error *err)
         return NULL;
     }
     pips_table_limits lim = {s->cfg.max_think_seconds, SRV_MAX_AGENT_ITERS, SRV_MAX_AGENT_DEPTH};
+    if (!srv_move_ms_reserve(g, m->n_moves + 1)) {
+        free(g);
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     g->t = pips_table_new(m, NULL, 0, &lim, err);
     if (!g->t) {
+        free(g->move_ms);
         free(g);
         return NULL;
     }
     g->m = pips_table_match(g->t);
     g->version = s->version_base;
+    g->undo_by = -1;
+    g->clock.running = -1;
+    g->clock.turn_start = srv_now_ms();
     return g;
 }
 
@@ -152,6 +162,7 @@ void srv_game_free(srv_game *g)
     if (!g)
         return;
     pips_table_free(g->t);
+    free(g->move_ms);
     free(g);
 }
 
@@ -192,6 +203,23 @@ static bool load_row(pips_server *s, const store_row *row, bool *stop, pips_erro
         return pips_error_prefix(err, "game %lld: ", row->id), false;
     }
     g->id = row->id;
+    long long turn_ms = 0;
+    if (!srv_move_ms_reserve(g, row->n_moves + 1)) {
+        srv_game_free(g);
+        return pips_fail(err, PIPS_ERR_NOMEM, "game %lld: out of memory", row->id);
+    }
+    for (size_t i = 0; i < row->n_moves; i++)
+        g->move_ms[i] = row->move_ms ? row->move_ms[i] : 0;
+    if (row->clock) {
+        if (!srv_clock_parse(g, row->clock, err)) {
+            srv_game_free(g);
+            return pips_error_prefix(err, "game %lld: clock: ", row->id), false;
+        }
+        turn_ms = json_integer_value(json_object_get(row->clock, "turn_ms"));
+    }
+    /* the time the server was down is not charged: the running seat goes on
+     * from what it had spent in its turn when the server stopped */
+    srv_clock_rebuild(g, turn_ms);
     for (int i = 0; i < g->m->n_seats; i++) {
         const char *tok = json_string_value(json_array_get(row->tokens, (size_t)i));
         snprintf(g->tokens[i], sizeof g->tokens[i], "%s", tok ? tok : "");
@@ -236,17 +264,265 @@ bool srv_play(pips_server *s, srv_game *g, pips_move mv, pips_error *err)
     size_t from = g->m->n_moves;
     char prev_updated[PIPS_TIME_MAX];
     memcpy(prev_updated, g->updated, sizeof prev_updated);
+    srv_clock prev_clock = g->clock;
+    long long now = srv_now_ms();
+    int who = pips_table_to_move(g->t);
     if (!pips_table_play(g->t, mv, err))
         return false;
+    if (!srv_move_ms_reserve(g, g->m->n_moves + 1)) {
+        while (g->m->n_moves > from)
+            pips_match_undo(g->m, NULL);
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    }
+    /* the mover is charged the time since its turn began, then gets the
+     * increment; chance outcomes rolled after the move take no time */
+    long long spent = now > g->clock.turn_start ? now - g->clock.turn_start : 0;
+    for (size_t i = from; i < g->m->n_moves; i++)
+        g->move_ms[i] = i == from ? spent : 0;
+    if (g->clock.on && who >= 0 && who == g->clock.running)
+        g->clock.remaining_ms[who] += g->clock.increment_ms - spent;
+    g->clock.turn_start = now;
+    g->clock.running = srv_clock_seat(g);
     pips_iso_time(g->updated);
     if (!srv_commit(s, g, store_job_append(g, from), NULL, err)) {
         while (g->m->n_moves > from)
             pips_match_undo(g->m, NULL);
         memcpy(g->updated, prev_updated, sizeof prev_updated);
+        g->clock = prev_clock;
         return false;
     }
-    g->undo_votes = 0;
+    g->undo_by = -1; /* any move clears a take-back request */
+    g->undo_agreed = 0;
     return true;
+}
+
+/* ---- clocks (issue 27) ---- */
+
+long long srv_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool srv_move_ms_reserve(srv_game *g, size_t n)
+{
+    if (n <= g->move_ms_cap)
+        return true;
+    size_t cap = g->move_ms_cap ? g->move_ms_cap : 64;
+    while (cap < n)
+        cap *= 2;
+    long long *p = realloc(g->move_ms, cap * sizeof *p);
+    if (!p)
+        return false;
+    memset(p + g->move_ms_cap, 0, (cap - g->move_ms_cap) * sizeof *p);
+    g->move_ms = p;
+    g->move_ms_cap = cap;
+    return true;
+}
+
+unsigned srv_human_seats(const srv_game *g)
+{
+    unsigned mask = 0;
+    for (int i = 0; i < g->m->n_seats; i++)
+        if (!pips_table_agent(g->t, i))
+            mask |= 1u << i;
+    return mask;
+}
+
+int srv_clock_seat(const srv_game *g)
+{
+    if (!g->clock.on || pips_table_over(g->t))
+        return -1;
+    int who = pips_table_to_move(g->t);
+    /* a seat out of the game (resigned or flagged, its autopilot moving) has no clock */
+    if (who < 0 || (pips_table_resigned(g->t) >> who & 1))
+        return -1;
+    return who;
+}
+
+void srv_clock_rebuild(srv_game *g, long long turn_ms)
+{
+    srv_clock *c = &g->clock;
+    const pips_match *m = g->m;
+    size_t ss = m->game->def->state_size;
+    for (int i = 0; i < m->n_seats; i++)
+        c->remaining_ms[i] = c->initial_ms;
+    for (size_t i = 0; i < m->n_moves; i++) {
+        int who = pips_to_move(m->game, m->history + i * ss);
+        if (who >= 0)
+            c->remaining_ms[who] += c->increment_ms - g->move_ms[i];
+    }
+    for (int i = 0; i < m->n_seats; i++)
+        if (c->flagged >> i & 1)
+            c->remaining_ms[i] = 0;
+    c->turn_start = srv_now_ms() - (turn_ms > 0 ? turn_ms : 0);
+    c->running = srv_clock_seat(g);
+}
+
+long long srv_clock_left(const srv_game *g, int seat, long long now)
+{
+    const srv_clock *c = &g->clock;
+    long long left = c->remaining_ms[seat];
+    if (seat == c->running && now > c->turn_start)
+        left -= now - c->turn_start;
+    return left;
+}
+
+bool srv_clock_check(pips_server *s, srv_game *g, long long now, pips_error *err)
+{
+    int r = g->clock.running;
+    /* an agent thinking on its own copy is flagged when it comes back
+     * (the worker checks): resigning it now would free the agent under it */
+    if (r < 0 || g->writing || g->thinking || srv_clock_left(g, r, now) > 0)
+        return false;
+    srv_clock prev = g->clock;
+    unsigned before = pips_table_resigned(g->t);
+    char prev_updated[PIPS_TIME_MAX];
+    memcpy(prev_updated, g->updated, sizeof prev_updated);
+    g->clock.flagged |= 1u << r;
+    if (!pips_table_resign(g->t, r, err)) {
+        g->clock = prev;
+        return false;
+    }
+    g->clock.remaining_ms[r] = 0;
+    g->clock.turn_start = now;
+    g->clock.running = srv_clock_seat(g);
+    pips_iso_time(g->updated);
+    if (!srv_commit(s, g, store_job_update(g), NULL, err)) {
+        pips_table_set_resigned(g->t, before, NULL);
+        g->m->finished[0] = '\0';
+        g->clock = prev;
+        memcpy(g->updated, prev_updated, sizeof prev_updated);
+        return false;
+    }
+    g->undo_by = -1;
+    g->undo_agreed = 0;
+    srv_touch(s, g);
+    return true;
+}
+
+void srv_result_text(const srv_game *g, pips_str *out)
+{
+    pips_str t;
+    pips_str_init(&t, NULL);
+    pips_table_result_text(g->t, &t);
+    const char *p = pips_str_cstr(&t);
+    while (*p) {
+        int seat, len = 0;
+        if (sscanf(p, "seat %d resigns%n", &seat, &len) == 1 && len > 0 && seat >= 1 &&
+            seat <= PIPS_MAX_PLAYERS && (g->clock.flagged >> (seat - 1) & 1)) {
+            pips_str_catf(out, "seat %d loses on time", seat);
+            p += len;
+        } else {
+            pips_str_catn(out, p, 1);
+            p++;
+        }
+    }
+    pips_str_free(&t);
+}
+
+static json_t *seconds_json(long long ms)
+{
+    return ms % 1000 ? json_real((double)ms / 1000.0) : json_integer(ms / 1000);
+}
+
+static json_t *mask_json(unsigned mask, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        if (mask >> i & 1)
+            json_array_append_new(a, json_integer(i));
+    return a;
+}
+
+json_t *srv_clock_json(const srv_game *g, bool with_turn, long long now)
+{
+    const srv_clock *c = &g->clock;
+    if (!c->on)
+        return NULL;
+    json_t *o = json_object();
+    json_object_set_new(o, "initial", seconds_json(c->initial_ms));
+    json_object_set_new(o, "increment", seconds_json(c->increment_ms));
+    json_object_set_new(o, "flagged", mask_json(c->flagged, g->m->n_seats));
+    if (with_turn)
+        json_object_set_new(o, "turn_ms",
+                            json_integer(c->running >= 0 && now > c->turn_start ? now - c->turn_start : 0));
+    return o;
+}
+
+/* Clock limits: up to 10 hours a seat and 10 minutes a move. */
+#define CLOCK_MAX_INITIAL 36000.0
+#define CLOCK_MAX_INCREMENT 600.0
+
+bool srv_clock_parse(srv_game *g, const json_t *clock, pips_error *err)
+{
+    if (!json_is_object(clock))
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "clock: expected {\"initial\": seconds, \"increment\": seconds}");
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)clock, key, v) {
+        if (strcmp(key, "initial") && strcmp(key, "increment") && strcmp(key, "flagged") &&
+            strcmp(key, "turn_ms"))
+            return pips_fail(err, PIPS_ERR_ARG, "clock.%.32s: unknown field (initial, increment)",
+                             key);
+    }
+    json_t *ini = json_object_get(clock, "initial"), *inc = json_object_get(clock, "increment");
+    if (!json_is_number(ini) || json_number_value(ini) < 1 ||
+        json_number_value(ini) > CLOCK_MAX_INITIAL)
+        return pips_fail(err, PIPS_ERR_ARG, "clock.initial: expected seconds from 1 to %.0f",
+                         CLOCK_MAX_INITIAL);
+    if (inc && (!json_is_number(inc) || json_number_value(inc) < 0 ||
+                json_number_value(inc) > CLOCK_MAX_INCREMENT))
+        return pips_fail(err, PIPS_ERR_ARG, "clock.increment: expected seconds from 0 to %.0f",
+                         CLOCK_MAX_INCREMENT);
+    unsigned flagged = 0;
+    json_t *fl = json_object_get(clock, "flagged");
+    size_t i;
+    json_array_foreach(fl, i, v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) >= g->m->n_seats)
+            return pips_fail(err, PIPS_ERR_ARG, "clock.flagged: expected seat numbers (0-based)");
+        flagged |= 1u << json_integer_value(v);
+    }
+    if (fl && !json_is_array(fl))
+        return pips_fail(err, PIPS_ERR_ARG, "clock.flagged: expected a list of seats (0-based)");
+    g->clock.on = true;
+    g->clock.initial_ms = llround(json_number_value(ini) * 1000);
+    g->clock.increment_ms = inc ? llround(json_number_value(inc) * 1000) : 0;
+    g->clock.flagged = flagged;
+    return true;
+}
+
+/* Makes every flag that is due fall, about ten times a second. */
+static void *clock_main(void *arg)
+{
+    pips_server *s = arg;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stopping) {
+        long long now = srv_now_ms();
+        /* by index: a commit releases the lock and games may be added meanwhile */
+        for (size_t i = 0; i < s->n_games && !s->stopping; i++) {
+            srv_game *g = s->games[i];
+            if (g->clock.running >= 0) {
+                pips_error err;
+                pips_error_clear(&err);
+                srv_clock_check(s, g, now, &err);
+            }
+        }
+        struct timespec dl;
+        clock_gettime(CLOCK_MONOTONIC, &dl);
+        dl.tv_nsec += 100 * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) {
+            dl.tv_sec++;
+            dl.tv_nsec -= 1000000000L;
+        }
+        if (!s->stopping)
+            pthread_cond_timedwait(&s->clock_wake, &s->mu, &dl);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
 }
 
 static bool agent_due(const srv_game *g)
@@ -327,7 +603,11 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&s->mu);
         g->thinking = false;
         srv_wait_writable(s, g);
-        if (g->version == version && !s->stopping && !(ok && srv_play(s, g, mv, &err)))
+        if (g->version == version && !s->stopping && g->clock.running == seat &&
+            srv_clock_left(g, seat, srv_now_ms()) <= 0) {
+            /* it thought past its time: its flag falls instead */
+            srv_clock_check(s, g, srv_now_ms(), &err);
+        } else if (g->version == version && !s->stopping && !(ok && srv_play(s, g, mv, &err)))
             snprintf(g->ai_error, sizeof g->ai_error, "seat %d (%s): %s", seat + 1,
                      g->m->seats[seat], err.msg);
         s->busy--;
@@ -371,6 +651,7 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->changed, &ca);
     pthread_cond_init(&s->work, &ca);
+    pthread_cond_init(&s->clock_wake, &ca);
     pthread_mutex_init(&s->wq_mu, NULL);
     pthread_cond_init(&s->wq_cond, NULL);
     pthread_cond_init(&s->wq_done, NULL);
@@ -394,6 +675,12 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
         }
         s->n_workers++;
     }
+    if (pthread_create(&s->clock_thread, NULL, clock_main, s) != 0) {
+        pips_fail(err, PIPS_ERR_NOMEM, "cannot start the clocks' thread");
+        pips_server_free(s);
+        return NULL;
+    }
+    s->clock_running = true;
     return s;
 }
 
@@ -407,9 +694,22 @@ void pips_server_free(pips_server *s)
     s->stopping = true;
     pthread_cond_broadcast(&s->work);
     pthread_cond_broadcast(&s->changed);
+    pthread_cond_broadcast(&s->clock_wake);
     pthread_mutex_unlock(&s->mu);
     for (int i = 0; i < s->n_workers; i++)
         pthread_join(s->workers[i], NULL);
+    if (s->clock_running)
+        pthread_join(s->clock_thread, NULL);
+    /* running clocks keep the time spent in the current turn, so a restart
+     * charges neither more nor less than was spent before the stop */
+    pthread_mutex_lock(&s->mu);
+    for (size_t i = 0; i < s->n_games; i++) {
+        srv_game *g = s->games[i];
+        pips_error err;
+        if (g->clock.running >= 0 && !g->writing)
+            srv_commit(s, g, store_job_update(g), NULL, &err);
+    }
+    pthread_mutex_unlock(&s->mu);
     store_stop_writer(s);
     for (size_t i = 0; i < s->n_games; i++)
         srv_game_free(s->games[i]);
@@ -418,6 +718,7 @@ void pips_server_free(pips_server *s)
     store_close(s);
     pthread_cond_destroy(&s->changed);
     pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->clock_wake);
     pthread_cond_destroy(&s->wq_cond);
     pthread_cond_destroy(&s->wq_done);
     pthread_mutex_destroy(&s->wq_mu);
@@ -514,6 +815,7 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
         json_t *mv = json_object();
         json_object_set_new(mv, "text", json_string(buf));
         json_object_set_new(mv, "seat", who >= 0 ? json_integer(who) : json_null());
+        json_object_set_new(mv, "ms", json_integer(i < g->move_ms_cap ? g->move_ms[i] : 0));
         json_array_append_new(moves, mv);
     }
     json_object_set_new(o, "moves", moves);
@@ -542,8 +844,9 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
         if (resigned >> i & 1)
             json_array_append_new(res_seats, json_integer(i));
     json_object_set_new(result, "resigned", res_seats);
+    json_object_set_new(result, "on_time", mask_json(current ? g->clock.flagged : 0, m->n_seats));
     if (current)
-        pips_table_result_text(g->t, &text);
+        srv_result_text(g, &text);
     else
         game->def->result_text(game, state, &text);
     json_object_set_new(result, "text", json_string(pips_str_cstr(&text)));
@@ -592,11 +895,29 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
     json_object_set_new(o, "hints", json_boolean(srv_hints_apply(game)));
     json_object_set_new(o, "thinking", json_boolean(g->thinking || g->queued));
     json_object_set_new(o, "ai_error", srv_json_text(g->ai_error));
-    json_t *votes = json_array();
-    for (int i = 0; i < m->n_seats; i++)
-        if (g->undo_votes & (1u << i))
-            json_array_append_new(votes, json_integer(i));
-    json_object_set_new(o, "undo_votes", votes);
+    json_t *undo = json_null();
+    if (g->undo_by >= 0) {
+        undo = json_object();
+        json_object_set_new(undo, "by", json_integer(g->undo_by));
+        json_object_set_new(undo, "to_ply", json_integer((json_int_t)g->undo_to));
+        json_object_set_new(undo, "waiting", mask_json(srv_human_seats(g) & ~g->undo_agreed, m->n_seats));
+    }
+    json_object_set_new(o, "undo_request", undo);
+    json_t *clock = json_null();
+    if (g->clock.on) {
+        long long now = srv_now_ms();
+        clock = json_object();
+        json_object_set_new(clock, "initial", seconds_json(g->clock.initial_ms));
+        json_object_set_new(clock, "increment", seconds_json(g->clock.increment_ms));
+        json_t *rem = json_array();
+        for (int i = 0; i < m->n_seats; i++)
+            json_array_append_new(rem, json_integer(srv_clock_left(g, i, now)));
+        json_object_set_new(clock, "remaining_ms", rem);
+        json_object_set_new(clock, "running", g->clock.running >= 0 ? json_integer(g->clock.running) : json_null());
+        json_object_set_new(clock, "as_of", json_integer(now));
+        json_object_set_new(clock, "flagged", mask_json(g->clock.flagged, m->n_seats));
+    }
+    json_object_set_new(o, "clock", clock);
     json_object_set_new(o, "created", json_string(g->created));
     json_object_set_new(o, "updated", json_string(g->updated));
     char *out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

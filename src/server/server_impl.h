@@ -21,12 +21,34 @@
 
 #define SRV_TOKEN_LEN 32 /* hex characters: 128 bits */
 
+/* A game's clocks (issue 27). remaining_ms is each seat's time at
+ * turn_start (wall-clock ms); the running seat's clock has been going since.
+ * The server charges the time between moves, adds the increment after each
+ * move and makes the seat whose time runs out lose (2 seats) or drop out
+ * (3+, as a resigning seat) by itself. */
+typedef struct srv_clock {
+    bool on;
+    long long initial_ms, increment_ms;
+    long long remaining_ms[PIPS_MAX_PLAYERS];
+    int running; /* the seat whose clock runs, -1 for none */
+    long long turn_start;
+    unsigned flagged; /* seats that ran out of time */
+} srv_clock;
+
 typedef struct srv_game {
     long long id;
     pips_table *t;  /* the match and its agents (pips/table.h) */
     pips_match *m;  /* t's match, for reading */
     char tokens[PIPS_MAX_PLAYERS][SRV_TOKEN_LEN + 1]; /* "" for agent seats */
-    unsigned undo_votes; /* human seats asking to take back, at n_moves */
+    /* a take-back request (issue 27): undo_by asks to return to ply
+     * undo_to (just before its last move); undo_agreed holds the seats that
+     * said yes (the asker included). undo_by < 0: none. Any move clears it. */
+    int undo_by;
+    size_t undo_to;
+    unsigned undo_agreed;
+    srv_clock clock;
+    long long *move_ms; /* time spent on each move (ms; 0 for chance), n_moves of them */
+    size_t move_ms_cap;
     unsigned long long version;
     bool thinking, queued;
     bool writing; /* a change is being committed: other changes wait */
@@ -72,6 +94,9 @@ struct pips_server {
      * go back */
     unsigned long long version_base;
     int hint_solves; /* perfect-play hints being solved (api.c), at most one */
+    pthread_t clock_thread; /* makes flags fall (server.c) */
+    bool clock_running;
+    pthread_cond_t clock_wake;
 };
 
 /* ---- store.c: rows in and out of SQLite; knows nothing of live games ---- */
@@ -88,6 +113,8 @@ typedef struct store_row {
     const char *created, *updated, *finished;
     size_t n_moves;
     const char *const *moves; /* move texts as played */
+    const long long *move_ms; /* time spent on each (ms) */
+    const json_t *clock;      /* the clock settings and flags, NULL when none */
 } store_row;
 /* Calls add for every stored game in id order. A row that cannot be read is
  * counted in *unreadable; a failing add counts in *unreadable too unless it
@@ -134,10 +161,37 @@ void srv_touch(pips_server *s, srv_game *g);
 bool srv_hints_apply(const pips_game *game);
 /* A JSON string of text; bytes of text that are not UTF-8 become '?'. */
 json_t *srv_json_text(const char *text);
+/* Wall-clock milliseconds (clocks and their as_of). */
+long long srv_now_ms(void);
+/* Makes room for n moves' times; false when out of memory. */
+bool srv_move_ms_reserve(srv_game *g, size_t n);
+/* Recomputes the clocks from the moves' times (after a load or a take-back);
+ * the seat to move has already spent turn_ms of its turn. */
+void srv_clock_rebuild(srv_game *g, long long turn_ms);
+/* The seat whose clock runs now (the seat to move, if it has a clock and is
+ * still in), or -1. */
+int srv_clock_seat(const srv_game *g);
+/* Seats played by people who are still in the game, as a bit mask. */
+unsigned srv_human_seats(const srv_game *g);
+/* A seat's remaining time now (ms; may be <= 0 when its flag is due). */
+long long srv_clock_left(const srv_game *g, int seat, long long now);
+/* Flags the seat to move if its time is out: under s->mu, not while it
+ * is being written; true when the game changed. */
+bool srv_clock_check(pips_server *s, srv_game *g, long long now, pips_error *err);
+/* The result text, with "loses on time" for seats whose flag fell. */
+void srv_result_text(const srv_game *g, pips_str *out);
+/* The clock settings and flags as a JSON object (store and record), NULL when off. */
+json_t *srv_clock_json(const srv_game *g, bool with_turn, long long now);
+/* Reads clock settings {"initial", "increment"} in seconds into g (400s name the field). */
+bool srv_clock_parse(srv_game *g, const json_t *clock, pips_error *err);
 /* The game's JSON view; ply < 0 for the current position. */
 char *srv_game_json(pips_server *s, srv_game *g, long ply);
 void srv_random_token(char *out);
 uint64_t srv_random_u64(void);
+
+/* ---- static.c ---- */
+/* GET of a web UI file: gzip, ETag, content-hashed URLs (no lock taken). */
+void srv_serve_static(pips_server *s, const pips_http_request *req, pips_http_response *res);
 
 /* ---- http.c ---- */
 /* Layers: http.c -> api.c -> server.c -> store.c, never back. */

@@ -5,7 +5,11 @@
  * order, each in its own transaction):
  *   games(id, game, options JSON, seats JSON, tokens JSON, seed, resigned,
  *         created, updated, finished)
- *   moves(game_id, ply, text) — every move as played, chance outcomes too.
+ *   moves(game_id, ply, text, ms) — every move as played, chance outcomes
+ *         too, with the time spent on it (schema 3).
+ *   Schema 3 also adds games.clock: "" or JSON {"initial", "increment"
+ *   (ms), "flagged" (a seat mask), "turn_ms" (the running seat's time
+ *   spent in its turn when the server stopped cleanly)}.
  * The store hands rows back (store_scan) and server.c rebuilds each game by
  * replaying its moves on a fresh match, so the database never holds engine
  * state that a code change could invalidate silently; a game that fails to
@@ -47,6 +51,9 @@ static const char *const migrations[] = {
     /* 2: several seats may resign (3+ players play on): a bit mask */
     "ALTER TABLE games ADD COLUMN resigned_seats INTEGER NOT NULL DEFAULT 0;"
     "UPDATE games SET resigned_seats = 1 << resigned WHERE resigned IS NOT NULL;",
+    /* 3: clocks and the time spent on each move (issue 27) */
+    "ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE moves ADD COLUMN ms INTEGER NOT NULL DEFAULT 0;",
 };
 
 static bool db_fail(pips_server *s, pips_error *err, const char *what)
@@ -187,6 +194,8 @@ struct store_job {
     size_t from;  /* first ply written (append, insert) or kept count (truncate) */
     size_t n_texts;
     char (*texts)[PIPS_MOVE_TEXT_MAX];
+    long long *ms; /* time spent on each text */
+    char *clock;   /* games.clock */
     unsigned resigned; /* bit mask of seats */
     char updated[PIPS_TIME_MAX], finished[PIPS_TIME_MAX], created[PIPS_TIME_MAX];
     char *game, *options, *seats, *tokens; /* insert only */
@@ -207,15 +216,28 @@ static store_job *job_new(enum job_kind kind, const srv_game *g, size_t from)
     memcpy(j->updated, g->updated, sizeof j->updated);
     memcpy(j->finished, g->m->finished, sizeof j->finished);
     j->from = kind == JOB_TRUNCATE ? g->m->n_moves : from;
+    json_t *clock = srv_clock_json(g, true, srv_now_ms());
+    j->clock = clock ? json_dumps(clock, JSON_COMPACT) : strdup("");
+    json_decref(clock);
+    if (!j->clock) {
+        free(j);
+        return NULL;
+    }
     if (kind == JOB_APPEND || kind == JOB_INSERT) {
         j->n_texts = g->m->n_moves > from ? g->m->n_moves - from : 0;
         j->texts = calloc(j->n_texts ? j->n_texts : 1, sizeof *j->texts);
-        if (!j->texts) {
+        j->ms = calloc(j->n_texts ? j->n_texts : 1, sizeof *j->ms);
+        if (!j->texts || !j->ms) {
+            free(j->texts);
+            free(j->ms);
+            free(j->clock);
             free(j);
             return NULL;
         }
-        for (size_t i = 0; i < j->n_texts; i++)
+        for (size_t i = 0; i < j->n_texts; i++) {
             pips_match_move_text(g->m, from + i, j->texts[i]);
+            j->ms[i] = from + i < g->move_ms_cap ? g->move_ms[from + i] : 0;
+        }
     }
     return j;
 }
@@ -225,6 +247,8 @@ static void job_free(store_job *j)
     if (!j)
         return;
     free(j->texts);
+    free(j->ms);
+    free(j->clock);
     free(j->game);
     free(j->options);
     free(j->seats);
@@ -280,8 +304,8 @@ static bool run_job(pips_server *s, store_job *j)
     if (j->kind == JOB_INSERT) {
         ok = sqlite3_prepare_v2(db,
                                 "INSERT INTO games(game, options, seats, tokens, seed, resigned, "
-                                "created, updated, finished, resigned_seats) "
-                                "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+                                "created, updated, finished, resigned_seats, clock) "
+                                "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
                                 -1, &st, NULL) == SQLITE_OK;
         if (ok) {
             sqlite3_bind_text(st, 1, j->game, -1, SQLITE_STATIC);
@@ -294,6 +318,7 @@ static bool run_job(pips_server *s, store_job *j)
             sqlite3_bind_text(st, 7, j->created, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 8, j->updated, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 9, j->finished, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 11, j->clock, -1, SQLITE_STATIC);
             ok = step_done(st);
             j->id = sqlite3_last_insert_rowid(db);
         }
@@ -311,12 +336,13 @@ static bool run_job(pips_server *s, store_job *j)
         st = NULL;
     }
     if (ok && j->n_texts) {
-        ok = sqlite3_prepare_v2(db, "INSERT INTO moves(game_id, ply, text) VALUES (?1, ?2, ?3)",
+        ok = sqlite3_prepare_v2(db, "INSERT INTO moves(game_id, ply, text, ms) VALUES (?1, ?2, ?3, ?4)",
                                 -1, &st, NULL) == SQLITE_OK;
         for (size_t i = 0; ok && i < j->n_texts; i++) {
             sqlite3_bind_int64(st, 1, j->id);
             sqlite3_bind_int64(st, 2, (sqlite3_int64)(j->from + i));
             sqlite3_bind_text(st, 3, j->texts[i], -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 4, j->ms[i]);
             ok = step_done(st);
         }
         sqlite3_finalize(st);
@@ -324,13 +350,14 @@ static bool run_job(pips_server *s, store_job *j)
     }
     if (ok && j->kind != JOB_INSERT) {
         ok = sqlite3_prepare_v2(db, "UPDATE games SET resigned=?1, updated=?2, finished=?3, "
-                                    "resigned_seats=?5 WHERE id=?4", -1, &st, NULL) == SQLITE_OK;
+                                    "resigned_seats=?5, clock=?6 WHERE id=?4", -1, &st, NULL) == SQLITE_OK;
         if (ok) {
             bind_first_resigned(st, 1, j->resigned);
             sqlite3_bind_int64(st, 5, j->resigned);
             sqlite3_bind_text(st, 2, j->updated, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 3, j->finished, -1, SQLITE_STATIC);
             sqlite3_bind_int64(st, 4, j->id);
+            sqlite3_bind_text(st, 6, j->clock, -1, SQLITE_STATIC);
             ok = step_done(st);
         }
         sqlite3_finalize(st);
@@ -438,7 +465,7 @@ bool store_run(pips_server *s, store_job *job, long long *id, pips_error *err)
 /* Reads one games row and its moves into *row (texts in *texts, owned by
  * the caller: free each and the array); false with *err when unreadable. */
 static bool read_row(sqlite3_stmt *rows, sqlite3_stmt *moves, store_row *row, json_t **json,
-                     char ***texts, pips_error *err)
+                     char ***texts, long long **ms, pips_error *err)
 {
     json_error_t je;
     row->id = sqlite3_column_int64(rows, 0);
@@ -456,6 +483,14 @@ static bool read_row(sqlite3_stmt *rows, sqlite3_stmt *moves, store_row *row, js
     row->created = (const char *)sqlite3_column_text(rows, 7);
     row->updated = (const char *)sqlite3_column_text(rows, 8);
     row->finished = (const char *)sqlite3_column_text(rows, 9);
+    const char *clock = (const char *)sqlite3_column_text(rows, 10);
+    row->clock = NULL;
+    if (clock && *clock) {
+        json[3] = json_loads(clock, 0, &je);
+        if (!json_is_object(json[3]))
+            return pips_fail(err, PIPS_ERR_IO, "game %lld: unreadable clock", row->id);
+        row->clock = json[3];
+    }
     size_t cap = 0;
     row->n_moves = 0;
     sqlite3_bind_int64(moves, 1, row->id);
@@ -465,12 +500,16 @@ static bool read_row(sqlite3_stmt *rows, sqlite3_stmt *moves, store_row *row, js
         if (row->n_moves == cap) {
             cap = cap ? cap * 2 : 64;
             char **t = realloc(*texts, cap * sizeof *t);
-            if (!t) {
+            if (t)
+                *texts = t;
+            long long *m = t ? realloc(*ms, cap * sizeof *m) : NULL;
+            if (!m) {
                 ok = pips_fail(err, PIPS_ERR_NOMEM, "game %lld: out of memory", row->id);
                 break;
             }
-            *texts = t;
+            *ms = m;
         }
+        (*ms)[row->n_moves] = sqlite3_column_int64(moves, 1);
         const char *text = (const char *)sqlite3_column_text(moves, 0);
         if (!((*texts)[row->n_moves] = strdup(text ? text : "")))
             ok = pips_fail(err, PIPS_ERR_NOMEM, "game %lld: out of memory", row->id);
@@ -484,6 +523,7 @@ static bool read_row(sqlite3_stmt *rows, sqlite3_stmt *moves, store_row *row, js
                        row->n_moves + 1, sqlite3_errstr(rc));
     sqlite3_reset(moves);
     row->moves = (const char *const *)*texts;
+    row->move_ms = *ms;
     return ok;
 }
 
@@ -494,10 +534,10 @@ bool store_scan(pips_server *s, bool (*add)(pips_server *, const store_row *, bo
     sqlite3_stmt *rows, *moves;
     if (sqlite3_prepare_v2(s->db,
                            "SELECT id, game, options, seats, tokens, seed, resigned_seats, "
-                           "created, updated, finished FROM games ORDER BY id",
+                           "created, updated, finished, clock FROM games ORDER BY id",
                            -1, &rows, NULL) != SQLITE_OK)
         return db_fail(s, err, "reading games");
-    if (sqlite3_prepare_v2(s->db, "SELECT text FROM moves WHERE game_id=?1 ORDER BY ply", -1,
+    if (sqlite3_prepare_v2(s->db, "SELECT text, ms FROM moves WHERE game_id=?1 ORDER BY ply", -1,
                            &moves, NULL) != SQLITE_OK) {
         sqlite3_finalize(rows);
         return db_fail(s, err, "reading moves");
@@ -507,11 +547,12 @@ bool store_scan(pips_server *s, bool (*add)(pips_server *, const store_row *, bo
     size_t seen = 0;
     while (ok && (rc = sqlite3_step(rows)) == SQLITE_ROW) {
         store_row row;
-        json_t *json[3] = {NULL, NULL, NULL};
+        json_t *json[4] = {NULL, NULL, NULL, NULL};
         char **texts = NULL;
+        long long *ms = NULL;
         pips_error gerr;
         bool stop = false;
-        if (!read_row(rows, moves, &row, json, &texts, &gerr) || !add(s, &row, &stop, &gerr)) {
+        if (!read_row(rows, moves, &row, json, &texts, &ms, &gerr) || !add(s, &row, &stop, &gerr)) {
             if (stop) {
                 *err = gerr;
                 ok = false;
@@ -523,7 +564,8 @@ bool store_scan(pips_server *s, bool (*add)(pips_server *, const store_row *, bo
         for (size_t i = 0; texts && i < row.n_moves; i++)
             free(texts[i]);
         free(texts);
-        for (int k = 0; k < 3; k++)
+        free(ms);
+        for (int k = 0; k < 4; k++)
             json_decref(json[k]);
     }
     /* the table of games cannot be read to its end: refuse to start rather

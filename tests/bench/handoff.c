@@ -16,7 +16,10 @@
  * avoidable when P had a quiet move instead: one after which the game went
  * on, the next seat could not win at once, and the next seat had a move
  * after which the game went on and the seat then to move could not win at
- * once either (so nobody's win was forced within two placements).
+ * once either (so nobody's win was forced within two placements). A forced
+ * hand-off was set up when the seat A that moved just before P (neither P
+ * nor W) had a quiet move at its turn, yet left P that spot: the kingmaking
+ * an evaluation must not reward.
  * A digest of every move played tells whether two builds played the same
  * games (for checking that a change leaves two-seat play alone).
  * Prints one line per count with its 95% Wilson interval over the
@@ -33,7 +36,7 @@
 #define MAX_PLIES 4000
 
 typedef struct scratch {
-    pips_move *moves, *replies, *quiet_moves;
+    pips_move *moves, *replies, *quiet_moves, *own_moves;
     double *prob;
     unsigned char *child, *grandchild, *quiet_child, *quiet_tmp;
 } scratch;
@@ -96,6 +99,24 @@ static bool next_can_stay_quiet(const pips_game *g, const void *st, scratch *sc,
     return false;
 }
 
+/* Does the mover in st have a quiet move: one after which the game goes on,
+ * the next seat cannot win at once, and next_can_stay_quiet holds? */
+static bool has_quiet_move(const pips_game *g, const void *st, scratch *sc, uint64_t salt)
+{
+    pips_rng rng;
+    pips_rng_derive(&rng, salt ^ 0x71u, g->def->hash(g, st));
+    size_t n = pips_node_moves(g, st, &rng, sc->own_moves, NULL);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(sc->quiet_child, st, g->def->state_size);
+        g->def->apply(g, sc->quiet_child, sc->own_moves[i]);
+        int next = pips_to_move(g, sc->quiet_child);
+        if (next >= 0 && !wins_at_once(g, sc->quiet_child, next, sc, salt) &&
+            next_can_stay_quiet(g, sc->quiet_child, sc, salt, sc->quiet_tmp, sc->quiet_moves))
+            return true;
+    }
+    return false;
+}
+
 static void wilson(double k, double n, double *lo, double *hi)
 {
     if (n <= 0) {
@@ -144,17 +165,18 @@ int main(int argc, char **argv)
     }
     size_t mm = pips_max_moves(g), sz = g->def->state_size;
     scratch sc = {calloc(mm, sizeof(pips_move)), calloc(mm, sizeof(pips_move)),
-                  calloc(mm, sizeof(pips_move)), calloc(mm, sizeof(double)),
+                  calloc(mm, sizeof(pips_move)), calloc(mm, sizeof(pips_move)),
+                  calloc(mm, sizeof(double)),
                   calloc(1, sz), calloc(1, sz), calloc(1, sz), calloc(1, sz)};
     unsigned char *hist = calloc(MAX_PLIES + 1, sz);
     pips_move *played = calloc(MAX_PLIES, sizeof *played);
     int *mover = calloc(MAX_PLIES, sizeof *mover);
-    if (!sc.moves || !sc.replies || !sc.quiet_moves || !sc.prob || !sc.child ||
+    if (!sc.moves || !sc.replies || !sc.quiet_moves || !sc.own_moves || !sc.prob || !sc.child ||
         !sc.grandchild || !sc.quiet_child || !sc.quiet_tmp || !hist || !played || !mover) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    long decisive = 0, draws = 0, handed = 0, forced = 0, avoidable = 0, capped = 0;
+    long decisive = 0, draws = 0, handed = 0, forced = 0, avoidable = 0, set_up = 0, capped = 0;
     uint64_t digest = 1469598103934665603ull; /* FNV-1a over every move */
     for (long gi = 0; gi < games; gi++) {
         pips_agent *agents[PIPS_MAX_PLAYERS];
@@ -221,39 +243,35 @@ int main(int argc, char **argv)
         pips_rng rng;
         pips_rng_derive(&rng, salt, g->def->hash(g, before));
         size_t n = pips_node_moves(g, before, &rng, sc.moves, NULL);
-        bool all = n > 0, quiet = false;
-        for (size_t i = 0; i < n; i++) {
-            if (hands_off(g, before, sc.moves[i], w, &sc, salt)) {
-                continue;
-            }
-            all = false;
-            int next = pips_to_move(g, sc.child); /* sc.child: the position after move i */
-            if (next >= 0) {
-                memcpy(sc.quiet_child, sc.child, sz);
-                if (!wins_at_once(g, sc.quiet_child, next, &sc, salt) &&
-                    next_can_stay_quiet(g, sc.quiet_child, &sc, salt, sc.quiet_tmp,
-                                        sc.quiet_moves)) {
-                    quiet = true;
-                    break;
-                }
-            }
+        bool all = n > 0;
+        for (size_t i = 0; i < n && all; i++)
+            all = hands_off(g, before, sc.moves[i], w, &sc, salt);
+        if (!all) {
+            avoidable += has_quiet_move(g, before, &sc, salt);
+            continue;
         }
-        forced += all;
-        avoidable += quiet;
+        forced++;
+        /* A: the decision before P's, by a seat other than P and W */
+        int a = p - 1;
+        while (a >= 0 && mover[a] < 0)
+            a--;
+        if (a >= 0 && mover[a] != w && mover[a] != mover[p])
+            set_up += has_quiet_move(g, hist + (size_t)a * sz, &sc, salt);
     }
     printf("%s %s, %ld games (seed %llu, seats rotated): %ld decisive, %ld drawn, %ld capped\n",
            argv[1], argv[4], games, (unsigned long long)seed, decisive, draws, capped);
     print_rate("wins after a hand-off", handed, decisive);
     print_rate("wins after a forced hand-off", forced, decisive);
     print_rate("wins after an avoidable one", avoidable, decisive);
+    print_rate("forced ones set up", set_up, decisive);
     printf("digest of the moves played: %016llx\n", (unsigned long long)digest);
     double lo, hi;
     wilson((double)forced, (double)decisive, &lo, &hi);
     printf("{\"game\": \"%s\", \"seats\": \"%s\", \"games\": %ld, \"decisive\": %ld, "
            "\"handed\": %ld, \"forced\": %ld, \"forced_lo\": %.4f, \"forced_hi\": %.4f, "
-           "\"avoidable\": %ld}\n",
-           argv[1], argv[4], games, decisive, handed, forced, lo, hi, avoidable);
-    free(sc.moves), free(sc.replies), free(sc.quiet_moves), free(sc.prob);
+           "\"avoidable\": %ld, \"set_up\": %ld}\n",
+           argv[1], argv[4], games, decisive, handed, forced, lo, hi, avoidable, set_up);
+    free(sc.moves), free(sc.replies), free(sc.quiet_moves), free(sc.own_moves), free(sc.prob);
     free(sc.child), free(sc.grandchild), free(sc.quiet_child), free(sc.quiet_tmp);
     free(hist), free(played), free(mover);
     pips_game_free(g);

@@ -4,6 +4,8 @@
 //
 // Board module contract (every games/<name>.js):
 //   createBoard(container, { play(text), hint(text) }) -> { update(view, live), destroy() }
+// describe(text) (optional) names seats in a library text the way the page does;
+// explain(text) (optional) asks why a move the board does not offer is illegal.
 // hint(text) is 'win', 'loss', 'draw' (the mover's value with perfect play,
 // when the page's Perfect play switch is on and the position is solved) or
 // null; boards mark the moves they offer with the class hint-<value>.
@@ -41,7 +43,7 @@ export function createBoard(container, ctx) {
   });
   return {
     update(view, live) {
-      pre.textContent = view.render;
+      pre.textContent = ctx.describe ? ctx.describe(view.render) : view.render;   // seats named as on the page
       list.replaceChildren();
       const panel = root.querySelector('.moves-panel');
       panel.hidden = !live;

@@ -162,6 +162,8 @@ export function createBoard(container, ctx) {
         } else {
           g.setAttribute('role', 'img');
           g.setAttribute('aria-label', label);
+          // a click on a cell that takes no piece of this size: the server says why (TTD-Rn)
+          if (live && selected && ctx.explain) g.addEventListener('click', () => ctx.explain(`${selected}@${key}`));
         }
       }
     }

@@ -1054,14 +1054,37 @@ static void icf_canonical(const pips_game *g, const void *state, void *out)
 
 /* ---- AI hooks ---- */
 
+/* Can the player to move end a move on an opponent's start space now
+ * (ICF-R8, R11)? */
+static bool mover_can_win(const icf_config *cf, const icf_state *s)
+{
+    int src[ICF_MAX_SOURCES];
+    uint64_t dest[ICF_MAX_SOURCES], all = 0;
+    int k = source_sets(cf, s, src, dest);
+    for (int i = 0; i < k; i++)
+        all |= dest[i];
+    return (all & cf->opp_starts[s->to_move]) != 0;
+}
+
 /* Progress of each player: for every piece of theirs on top of a stack, how
  * close it is to the nearest opponent start space (closer counts more),
  * plus a little for pieces still in supply. Squashed to [0, 1] against the
- * best opponent. */
+ * best opponent.
+ * With three seats or more, a mover that can win at once has the game
+ * (0.95, the others share the rest), whoever left it open: so the seat
+ * whose move opened the way scores that position low instead of valuing
+ * its own progress, and a one-ply agent stops handing the next seat a win
+ * (issue 24). Two seats keep the plain progress values, which their
+ * measured levels (all searches that see the reply) were tuned on. */
 static void icf_evaluate(const pips_game *g, const void *state, double *out)
 {
     const icf_config *cf = CF(g);
     const icf_state *s = state;
+    if (cf->players >= 3 && mover_can_win(cf, s)) {
+        for (int p = 0; p < cf->players; p++)
+            out[p] = p == s->to_move ? 0.95 : 0.05 / (cf->players - 1);
+        return;
+    }
     double score[ICF_MAX_PLAYERS] = {0};
     for (int c = 0; c < ICF_GRID; c++) {
         if (!s->top[c])

@@ -14,6 +14,10 @@
  * The playouts' generator is derived from the position's hash, so the hook
  * is a pure function of the state, as agents expect (the same position
  * always gets the same value).
+ * With three seats or more there is no exact value to search for (a seat
+ * that cannot win picks who does), but who wins within two placements can
+ * be settled; such a position goes to that seat, whoever steered play into
+ * it, so no seat is credited for handing the game to another (issue 24).
  */
 #include <string.h>
 
@@ -63,11 +67,77 @@ static int mover_wins(const nim_config *cf, const nim_state *s, int *budget)
     return any ? 0 : cf->misere ? 1 : 0;
 }
 
+/* Does placement m in s leave no placement at all? */
+static bool ends_game(const nim_config *cf, const nim_state *s, pips_move m)
+{
+    nim_state child = *s;
+    nim_place(cf, &child, m);
+    return !nim_any_move(cf, &child);
+}
+
+/* Does the player to move in s have a placement that leaves none? */
+static bool can_end(const nim_config *cf, const nim_state *s)
+{
+    pips_move moves[NIM_EXACT_MAX_MOVES];
+    if (nim_count(cf, s) > NIM_EXACT_MAX_MOVES)
+        return false;
+    size_t n = nim_generate(cf, s, moves);
+    for (size_t i = 0; i < n; i++)
+        if (ends_game(cf, s, moves[i]))
+            return true;
+    return false;
+}
+
+/* Three seats or more: the seat that wins within two placements whatever
+ * is played, as far as that is settled, or -1. NIM-R5, normal play: a
+ * mover with a placement that leaves none wins at once; a mover whose every
+ * placement leaves the next seat such a placement hands it the game.
+ * Misère: a mover whose every placement leaves none hands the next seat the
+ * game (it cannot move, and wins). Looked at only with at most
+ * NIM_EXACT_MAX_MOVES placements, or when the store holds one piece (then
+ * every placement takes it and leaves none). */
+static int settled_winner(const nim_config *cf, const nim_state *s)
+{
+    int np = cf->players, mover = s->placed % np, next = (mover + 1) % np;
+    int left = 0;
+    for (int p = 0; p < NIM_PIECES; p++)
+        left += s->store[p];
+    if (left == 1)
+        return cf->misere ? next : mover;
+    size_t n = nim_count(cf, s);
+    if (n == 0 || n > NIM_EXACT_MAX_MOVES)
+        return -1;
+    pips_move moves[NIM_EXACT_MAX_MOVES];
+    nim_generate(cf, s, moves);
+    bool all_end = true, all_hand = true;
+    for (size_t i = 0; i < n; i++) {
+        nim_state child = *s;
+        nim_place(cf, &child, moves[i]);
+        bool over = !nim_any_move(cf, &child);
+        if (over && !cf->misere)
+            return mover;
+        all_end &= over;
+        if (!cf->misere && all_hand)
+            all_hand = can_end(cf, &child);
+    }
+    if (cf->misere)
+        return all_end ? next : -1;
+    return all_hand ? next : -1;
+}
+
 void nim_evaluate(const pips_game *g, const void *state, double *out)
 {
     const nim_config *cf = g->config;
     const nim_state *s = state;
     int np = cf->players, mover = s->placed % np;
+    if (np >= 3) {
+        int w = settled_winner(cf, s);
+        if (w >= 0) { /* the winner 0.95, the others share the rest */
+            for (int p = 0; p < np; p++)
+                out[p] = p == w ? 0.95 : 0.05 / (np - 1);
+            return;
+        }
+    }
     if (np == 2 && nim_count(cf, s) <= NIM_EXACT_MAX_MOVES) {
         int budget = NIM_EXACT_NODES;
         int r = mover_wins(cf, s, &budget);
