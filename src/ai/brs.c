@@ -21,7 +21,9 @@
  * playouts), terminals by their returns, quicker wins first.
  *
  * Budget: depth=D (iterative deepening to D), time=T (deepening until the
- * time is spent, the last finished depth decides), or both. Root moves meet
+ * time is spent, the last finished depth decides), nodes=N (the same with
+ * a cap on the nodes of one move's search: deterministic), or several;
+ * depth 1 always finishes. Root moves meet
  * in an order shuffled by the agent's rng, so equal moves are chosen by the
  * seed; everything else is deterministic.
  */
@@ -55,7 +57,10 @@ typedef struct brs_impl {
     pips_rng rng;         /* leaf playouts, drawn per search */
     double deadline;
     bool aborted, hit_horizon;
-    uint64_t nodes;
+    uint64_t nodes;      /* this depth's */
+    uint64_t node_cap;   /* 0: none; else a cap on one move's nodes past depth 1 */
+    uint64_t all_nodes;  /* this move's */
+    int depth_now;
 } brs_impl;
 
 static unsigned char *state_at(brs_impl *b, int ply)
@@ -138,7 +143,10 @@ static double brs_search(pips_agent *a, brs_impl *b, int ply, int depth, int sid
     const pips_game *g = a->game;
     const pips_game_def *d = g->def;
     const unsigned char *st = state_at(b, ply);
+    b->all_nodes++;
     if ((++b->nodes & 63) == 0 && b->time_limit > 0 && pips_now() > b->deadline)
+        b->aborted = true;
+    if (b->node_cap && b->all_nodes > b->node_cap && b->depth_now > 1)
         b->aborted = true;
     if (b->aborted)
         return 0;
@@ -256,11 +264,13 @@ static size_t brs_run(pips_agent *a, const void *state, bool all, pips_error *er
     pips_rng_derive(&b->rng, pips_rng_next(&a->rng), 0);
     b->deadline = pips_now() + b->time_limit * AGENT_TIME_SAFETY;
     b->aborted = false;
+    b->all_nodes = 0;
     int limit = b->depth_limit ? b->depth_limit : BRS_MAX_DEPTH;
     /* depth 1 is the root seat's own move: values of the children */
     for (int depth = 1; depth <= limit; depth++) {
         b->hit_horizon = false;
         b->nodes = 0;
+        b->depth_now = depth;
         brs_root(a, b, n, depth, all);
         if (b->aborted && depth > 1)
             break; /* keep the last finished depth (depth 1 always finishes) */
@@ -333,7 +343,7 @@ static void brs_destroy(pips_agent *a)
 bool agent_brs_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long depth = 0, playouts = 4;
+    long depth = 0, playouts = 4, nodes = 0;
     double time = 0;
     int others = OTHERS_GREEDY;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
@@ -347,6 +357,8 @@ bool agent_brs_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_double("brs", key, value, 0.001, 86400, &time, err);
         else if (!strcmp(key, "playouts"))
             ok = agent_param_long("brs", key, value, 1, 10000, &playouts, err);
+        else if (!strcmp(key, "nodes"))
+            ok = agent_param_long("brs", key, value, 1, 4000000000L, &nodes, err);
         else if (!strcmp(key, "others")) {
             if (!strcmp(value, "greedy") || !strcmp(value, "order"))
                 others = !strcmp(value, "greedy") ? OTHERS_GREEDY : OTHERS_ORDER;
@@ -355,7 +367,7 @@ bool agent_brs_init(pips_agent *a, const char *params, pips_error *err)
                                  value);
         } else
             return pips_fail(err, PIPS_ERR_ARG,
-                             "brs: unknown parameter '%s' (depth, time, playouts, others)", key);
+                             "brs: unknown parameter '%s' (depth, time, nodes, playouts, others)", key);
         if (!ok)
             return false;
     }
@@ -370,6 +382,7 @@ bool agent_brs_init(pips_agent *a, const char *params, pips_error *err)
     a->impl = b;
     a->destroy = brs_destroy;
     b->depth_limit = (int)depth;
+    b->node_cap = (uint64_t)nodes;
     b->time_limit = time;
     b->playouts = (int)playouts;
     b->others = others;
@@ -394,6 +407,8 @@ bool agent_brs_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "depth=%ld,", depth);
     if (time > 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+    if (nodes)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", nodes);
     if (playouts != 4 && !g->def->evaluate)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
     if (others == OTHERS_ORDER)
