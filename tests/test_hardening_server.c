@@ -36,7 +36,7 @@ static reply call(pips_server *s, const char *method, const char *path, const ch
     char *q = strchr(p, '?');
     if (q)
         *q++ = '\0';
-    pips_http_request req = {method, p, q, NULL, 0, body ? body : "", body ? strlen(body) : 0};
+    pips_http_request req = {method, p, q, NULL, 0, body ? body : "", body ? strlen(body) : 0, NULL};
     pips_http_response res;
     pips_server_handle(s, &req, &res);
     reply r = {res.status, json_loadb(res.body ? res.body : "", res.body_len, 0, NULL)};

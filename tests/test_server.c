@@ -41,7 +41,7 @@ static reply call_h(pips_server *s, const char *method, const char *path, const 
         *q++ = '\0';
     pips_http_header h = {"X-Pips-Token", token_header};
     pips_http_request req = {method, p, q, token_header ? &h : NULL, token_header ? 1 : 0,
-                             body ? body : "", body ? strlen(body) : 0};
+                             body ? body : "", body ? strlen(body) : 0, NULL};
     pips_http_response res;
     pips_server_handle(s, &req, &res);
     reply r = {res.status, NULL, NULL};
@@ -813,7 +813,7 @@ static void test_garbage_never_crashes(void **st)
         size_t len = strlen(body);
         for (int k = (int)pips_rng_below(&rng, 3); k > 0 && len; k--)
             body[pips_rng_below(&rng, len)] = (char)pips_rng_below(&rng, 256);
-        pips_http_request req = {m, p, NULL, NULL, 0, body, len};
+        pips_http_request req = {m, p, NULL, NULL, 0, body, len, NULL};
         pips_http_response res;
         pips_server_handle(s, &req, &res);
         assert_true(res.status >= 200 && res.status < 600);
@@ -836,7 +836,7 @@ static void test_garbage_never_crashes(void **st)
         for (size_t k = 0; k < bl; k++)
             body[k] = (char)pips_rng_below(&rng, 256);
         pips_http_request req = {pips_rng_below(&rng, 2) ? "POST" : "GET", path,
-                                 ql ? query : NULL, NULL, 0, body, bl};
+                                 ql ? query : NULL, NULL, 0, body, bl, NULL};
         pips_http_response res;
         pips_server_handle(s, &req, &res);
         assert_true(res.status >= 200 && res.status < 600);
@@ -1062,7 +1062,7 @@ static void test_static_files_stay_in_web_root(void **st)
         {"/app.js\\..", 404, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        pips_http_request req = {"GET", cases[i].path, NULL, NULL, 0, "", 0};
+        pips_http_request req = {"GET", cases[i].path, NULL, NULL, 0, "", 0, NULL};
         pips_http_response res;
         pips_server_handle(s, &req, &res);
         if (res.status != cases[i].status)
@@ -1082,7 +1082,7 @@ static void get_static(pips_server *s, const char *path, const char *query, cons
     size_t n = 0;
     for (; hdrs && hdrs[2 * n]; n++)
         h[n] = (pips_http_header){hdrs[2 * n], hdrs[2 * n + 1]};
-    pips_http_request req = {"GET", path, query, h, n, "", 0};
+    pips_http_request req = {"GET", path, query, h, n, "", 0, NULL};
     pips_server_handle(s, &req, res);
 }
 

@@ -251,14 +251,22 @@ export async function gameView(app, id, params) {
     drawLinks();
   }
 
-  // the clocks: the server's remaining time, counted down here from when the view came
-  let clockAt = performance.now(), clockTimer = null;
+  // the clocks: the server's remaining time at as_of, counted down here. A
+  // view may be older than its arrival (event streams share one rendering per
+  // change), so the page keeps the smallest gap seen between its clock and the
+  // server's as_of (the offset plus the fastest delivery) and counts from as_of.
+  let clockOffset = null, clockTimer = null;
+  function noteClock(v) {
+    if (!v.clock) return;
+    const d = Date.now() - v.clock.as_of;
+    clockOffset = clockOffset == null ? d : Math.min(clockOffset, d);
+  }
+  noteClock(latest);
   function drawClocks() {
     const c = latest.clock;
     clearTimeout(clockTimer);
-    window.removeEventListener('resize', fitBoard);
     if (!c) return;
-    const gone = performance.now() - clockAt;
+    const gone = Math.max(0, Date.now() - clockOffset - c.as_of);
     for (const span of seatsList.querySelectorAll('[data-clock]')) {
       const i = Number(span.dataset.clock);
       const left = c.remaining_ms[i] - (c.running === i ? gone : 0);
@@ -359,7 +367,7 @@ export async function gameView(app, id, params) {
       cache.clear();
     if (playing && shown == null && v.n_moves > paceAt) { cache.set(paceAt, latest); shown = paceAt; }
     latest = v;
-    clockAt = performance.now();
+    noteClock(v);
     if (shown != null && shown >= latest.n_moves) shown = null;
     render();
   }

@@ -5,6 +5,10 @@
 // refused), "I play seat N" (this browser keeps only that seat's token and
 // hands the other links out), a record upload, the rules and saved games.
 // Each error shows beside the control that caused it.
+// In plain words (issue 27): options are named for people, shown only where
+// they apply, their ruling ids in a "Rules detail" fold; levels are Easy,
+// Medium, Hard and Strongest with a line each (the resolved specs in a fold);
+// the Nimitz board is chosen from drawings or drawn on a grid.
 
 import { api, heldTokens, saveTokens } from './api.js';
 import { html as h } from './games/svg.js';
@@ -14,10 +18,54 @@ const LEVEL_ORDER = ['easy', 'medium', 'hard', 'max'];
 const CLOCKS = [['none', 'No clock'], ['3+2', '3 minutes + 2 seconds a move'], ['5+3', '5 minutes + 3 seconds a move'],
   ['15+10', '15 minutes + 10 seconds a move'], ['custom', 'Custom…']];
 
+const LEVELS = {
+  easy: ['Easy', 'plays fast and makes plain mistakes: for learning the rules'],
+  medium: ['Medium', 'a fair game for a casual player'],
+  hard: ['Hard', 'searches well ahead: strong for most people'],
+  max: ['Strongest', 'the strongest player pips has for this game; may think a few seconds a move'],
+};
+const KINDS = { random: 'Random moves', greedy: 'Greedy (best next move only)' };
+
+// option names for people; keys not listed are spelled out from the key
+const LABELS = {
+  players: 'Players', stashes: 'Stashes', max_plies: 'Moves before a draw', mode: 'Mode',
+  omit: 'Colour left out', pair: 'Colours', move_die: 'Movement die', action_die: 'Action die',
+  queen: 'Queens', queen_height: "Queen's place in the Start pile", first: 'First colour',
+  turn_direction: 'Turn order', max_turns: 'Colour-turns before a draw', capture_to: 'Captured pieces go to',
+  multi_attacker: 'Attackers a medium or large needs', turn_cap: 'Turns before the end', table: 'Table size (mm)',
+  first_player: 'First player', candidates: "Computer's candidate moves", board: 'Board', sets: 'Treehouse sets',
+  colors: 'Colours in play', misere: 'Misère: the last placement loses', tree_orientation: 'Pieces on a stack',
+};
+
+/* Where an option applies, given the options' current values (the others
+ * are hidden and not sent, so the game's default stands). */
+const APPLIES = {
+  ziggurat: {
+    omit: (o) => Number(o.players) === 3 && o.mode === 'standard',
+    pair: (o) => Number(o.players) === 2 && o.mode === 'standard',
+    mode: (o) => Number(o.players) !== 3,
+    queen_height: (o) => o.queen === true,
+  },
+};
+
 /* "max_plies" -> "Max plies" */
 function optionLabel(key) {
+  if (LABELS[key]) return LABELS[key];
   const s = key.replace(/_/g, ' ');
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+const RULING = /\b[A-Z]{2,4}-R\d+[a-z]?\b/g;
+
+/* A description without its ruling ids, and the ids: "players (ICF-R2; 4-6
+ * experimental, ICF-R10)" -> ["players (4-6 experimental)", ["ICF-R2", "ICF-R10"]] */
+export function plainDescription(text) {
+  const ids = String(text || '').match(RULING) || [];
+  const plain = String(text || '').replace(/\(([^()]*)\)/g, (all, inner) => {
+    const rest = inner.replace(RULING, '').replace(/^[\s;,]+|[\s;,]+$/g, '').replace(/\s*[;,]\s*[;,]\s*/g, '; ');
+    return rest ? `(${rest})` : '';
+  }).replace(RULING, '').replace(/\s+([.,;)])/g, '$1').replace(/\s{2,}/g, ' ').trim();
+  return [plain, ids];
 }
 
 /* One form field for an option of the schema. Its value() is what goes into
@@ -48,12 +96,84 @@ function optionField(o) {
     if (list) extra = h('datalist', { id: list }, o.words.map((w) => h('option', { value: w })));
   }
   const range = o.type === 'int' ? ` (${o.min}–${o.max}${o.words && o.words.length ? ` or ${o.words.join(', ')}` : ''})` : '';
+  const [plain, ids] = plainDescription(o.description);
   const help = h('p', { class: 'help', id: 'help-' + o.key },
-    `${o.description}${range}${o.type === 'text' && o.pattern ? `; ${o.pattern}` : ''}. Default ${o.default}.`);
+    `${plain.charAt(0).toUpperCase()}${plain.slice(1)}${range}${o.type === 'text' && o.pattern && o.key !== 'board' ? `; ${o.pattern}` : ''}. Default ${o.default}.`);
+  const detail = ids.length ? h('details', { class: 'rules-detail', id: 'rules-' + o.key },
+    h('summary', {}, 'Rules detail'), h('p', { class: 'help' }, `${o.description} — see ${ids.join(', ')} in the rules.`)) : null;
+  const picker = o.key === 'board' && o.type === 'text' ? boardPicker(input) : null;
   const box = o.type === 'bool'
-    ? h('div', { class: 'opt' }, h('p', { class: 'row check' }, input, h('label', { for: id }, optionLabel(o.key))), help)
-    : h('div', { class: 'opt' }, h('label', { for: id }, optionLabel(o.key)), input, extra, help);
+    ? h('div', { class: 'opt', 'data-opt': o.key }, h('p', { class: 'row check' }, input, h('label', { for: id }, optionLabel(o.key))), help, detail)
+    : h('div', { class: 'opt', 'data-opt': o.key }, h('label', { for: id }, optionLabel(o.key)), picker, input, extra, help, detail);
   return { box, input, value, key: o.key, isDefault: () => String(value()) === o.default };
+}
+
+/* A small drawing of a Nimitz board: rows of '#' (cell) and '.' (hole). */
+function boardDrawing(rows, size = 54) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const n = Math.max(rows.length, rows[0].length), c = size / n;
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
+  svg.setAttribute('width', size);
+  svg.setAttribute('height', size);
+  svg.setAttribute('aria-hidden', 'true');
+  rows.forEach((row, r) => [...row].forEach((ch, k) => {
+    if (ch !== '#') return;
+    const q = document.createElementNS(NS, 'rect');
+    q.setAttribute('x', k * c + 1); q.setAttribute('y', r * c + 1);
+    q.setAttribute('width', c - 2); q.setAttribute('height', c - 2); q.setAttribute('rx', 1.5);
+    q.setAttribute('class', 'nb-cell');
+    svg.append(q);
+  }));
+  return svg;
+}
+
+const full = (r, c) => Array.from({ length: r }, () => '#'.repeat(c));
+
+/* The Nimitz board as drawings to choose from: the coaster, the volcano, a
+ * rectangle (rows x columns) or a layout drawn on a 6x6 grid. It writes the
+ * option's text field (still there to type any board) and fires 'change'. */
+function boardPicker(input) {
+  const set = (v) => { input.value = v; input.dispatchEvent(new Event('change')); mark(); };
+  const rows = h('input', { type: 'number', min: '1', max: '8', value: '4', id: 'board-rows', 'aria-label': 'rows' });
+  const cols = h('input', { type: 'number', min: '1', max: '8', value: '4', id: 'board-cols', 'aria-label': 'columns' });
+  const N = 6;
+  const drawn = Array.from({ length: N }, (_, r) => Array.from({ length: N }, (_, c) => r > 0 && r < 5 && c > 0 && c < 5));
+  const layout = () => {   // the drawn cells' bounding box as rows joined by '/'
+    const rs = drawn.map((row, r) => (row.some(Boolean) ? r : -1)).filter((r) => r >= 0);
+    const cs = [...Array(N).keys()].filter((c) => drawn.some((row) => row[c]));
+    if (!rs.length) return '#';
+    return rs.length && Array.from({ length: rs[rs.length - 1] - rs[0] + 1 }, (_, i) =>
+      cs.length ? Array.from({ length: cs[cs.length - 1] - cs[0] + 1 }, (_, j) => (drawn[rs[0] + i][cs[0] + j] ? '#' : '.')).join('') : '').join('/');
+  };
+  const grid = h('div', { class: 'nb-grid', id: 'board-grid', role: 'group', 'aria-label': 'draw the board: each square a cell or a hole' },
+    drawn.flatMap((row, r) => row.map((on, c) => {
+      const b = h('button', { type: 'button', class: 'nb-sq', 'data-r': r, 'data-c': c, 'aria-pressed': String(on), 'aria-label': `row ${r + 1} column ${c + 1}` });
+      b.addEventListener('click', () => { drawn[r][c] = !drawn[r][c]; b.setAttribute('aria-pressed', String(drawn[r][c])); set(layout()); });
+      return b;
+    })));
+  const choice = (value, label, rowsOf, extra) => {
+    const b = h('button', { type: 'button', class: 'nb-choice', 'data-board': value, 'aria-pressed': 'false' },
+      boardDrawing(rowsOf), h('span', {}, label));
+    b.addEventListener('click', () => { kind = value; set(value === 'rect' ? `${rows.value}x${cols.value}` : value === 'draw' ? layout() : value); });
+    return [b, extra];
+  };
+  let kind = 'coaster';
+  const choices = h('div', { class: 'nb-choices', role: 'group', 'aria-label': 'board' },
+    choice('coaster', 'Martian Coaster (3×3)', full(3, 3)), choice('volcano', 'Volcano (5×5)', full(5, 5)),
+    choice('rect', 'Rectangle', full(3, 4)), choice('draw', 'Draw your own', ['.##.', '####', '##..']));
+  const rectBox = h('div', { class: 'row nb-rect', hidden: true }, rows, h('span', {}, '×'), cols);
+  for (const f of [rows, cols]) f.addEventListener('input', () => { if (kind === 'rect') set(`${rows.value}x${cols.value}`); });
+  function mark() {
+    const v = input.value.trim();
+    kind = v === 'coaster' || v === 'volcano' ? v : /^\d+x\d+$/.test(v) ? 'rect' : /^[#.]/.test(v) ? 'draw' : kind;
+    for (const b of choices.querySelectorAll('.nb-choice')) b.setAttribute('aria-pressed', String(b.dataset.board === kind));
+    rectBox.hidden = kind !== 'rect';
+    grid.hidden = kind !== 'draw';
+  }
+  input.addEventListener('input', mark);
+  setTimeout(mark);
+  return h('div', { class: 'nb-picker' }, choices, rectBox, grid);
 }
 
 /* ["human", "random", "random"] -> "human, random ×2" (short enough for a phone) */
@@ -68,7 +188,7 @@ export async function lobby(app) {
   const gameSel = h('select', { id: 'game' }, rules.games.map((g) => h('option', { value: g.name }, g.title)));
   const optsBox = h('div', { id: 'options' });
   const seatsBox = h('div', { id: 'seats' });
-  const levelsHelp = h('p', { class: 'help', id: 'levels-help' });
+  const levelsHelp = h('div', { class: 'help', id: 'levels-help' });
   const mine = h('select', { id: 'my-seat', 'aria-describedby': 'my-seat-help' });
   const rulesBox = h('div', { class: 'rules-box' });
   const seed = h('input', { id: 'seed', type: 'number', min: '0', step: '1', placeholder: 'random' });
@@ -104,18 +224,27 @@ export async function lobby(app) {
   let asked = 0;                // drops answers to older questions
 
   const game = () => rules.games.find((x) => x.name === gameSel.value);
+  const applies = (f) => {
+    const rule = (APPLIES[gameSel.value] || {})[f.key];
+    if (!rule) return true;
+    const all = {};
+    for (const x of fields) all[x.key] = x.value();
+    return rule(all);
+  };
   const chosenOptions = () => {
     const o = {};
-    for (const f of fields) if (!f.isDefault()) o[f.key] = f.value();
+    for (const f of fields) if (!f.isDefault() && applies(f)) o[f.key] = f.value();
     return o;
   };
+  const showApplicable = () => { for (const f of fields) f.box.hidden = !applies(f); };
 
   function drawSeats(info) {
     const before = [...seatsBox.querySelectorAll('select')].map((s) => s.value);
     const levels = LEVEL_ORDER.filter((l) => info.levels[l]);
     const choices = [h('option', { value: 'human' }, 'Human'),
-      ...levels.map((l) => h('option', { value: l }, `Computer, ${l} (${info.levels[l]})`)),
-      ...info.agents.map((a) => h('option', { value: a }, `Computer: ${a}`))];
+      ...levels.map((l) => h('option', { value: l, title: LEVELS[l][1] }, `Computer — ${LEVELS[l][0]}`)),
+      ...(info.agents.length ? [h('optgroup', { label: 'Other computer players' },
+        info.agents.map((a) => h('option', { value: a }, KINDS[a] || `Engine: ${a}`)))] : [])];
     const allowed = new Set(['human', ...levels, ...info.agents]);
     const seats = [];
     for (let i = 0; i < info.players; i++) {
@@ -125,9 +254,10 @@ export async function lobby(app) {
       seats.push(h('div', {}, h('label', { for: 'seat-' + i }, `Player ${i + 1}`), sel));
     }
     seatsBox.replaceChildren(h('h2', {}, 'Seats'), ...seats);
-    levelsHelp.textContent = levels.length
-      ? `Levels: ${levels.map((l) => `${l} = ${info.levels[l]}`).join('; ')}. Only agents that can play these options are offered.`
-      : '';
+    levelsHelp.replaceChildren(...(levels.length ? [
+      h('ul', { class: 'levels' }, levels.map((l) => h('li', {}, h('strong', {}, LEVELS[l][0]), `: ${LEVELS[l][1]}.`))),
+      h('details', { class: 'rules-detail', id: 'levels-detail' }, h('summary', {}, 'What each level runs'),
+        h('p', { class: 'help', id: 'levels-spec' }, `${levels.map((l) => `${LEVELS[l][0]} = ${info.levels[l]}`).join('; ')}. Only computer players that can play these options are offered.`))] : []));
     drawMine();
   }
 
@@ -161,12 +291,13 @@ export async function lobby(app) {
     optsBox.replaceChildren(...fields.map((f) => f.box));
     for (const f of fields) {
       f.error = errorSlot(f.box.lastChild, 'error-' + f.key);
-      f.input.addEventListener('change', () => refreshSeats(f));
+      f.input.addEventListener('change', () => { showApplicable(); refreshSeats(f); });
       if (f.input.type === 'number' || f.input.type === 'text') {
         let t = null;
         f.input.addEventListener('input', () => { clearTimeout(t); t = setTimeout(() => refreshSeats(f), 250); });
       }
     }
+    showApplicable();
     asked++;                    // an answer for the previous game is stale
     drawSeats({ players: g.players, agents: g.agents, levels: g.levels });
     rulesBox.replaceChildren(renderRules(`${g.rules}\n\n${g.notation}`));

@@ -54,9 +54,10 @@ export function errorSlot(anchor, id) {
   const box = h('p', { class: 'error inline-error', role: 'alert', hidden: true, id });
   anchor.after(box);
   return (msg) => {
+    const same = !box.hidden && box.textContent === (msg || '');
     box.textContent = msg || '';
     box.hidden = !msg;
-    if (msg) box.scrollIntoView({ block: 'nearest' });
+    if (msg && !same) box.scrollIntoView({ block: 'nearest' });   // the same error again does not move the page
   };
 }
 

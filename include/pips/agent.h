@@ -40,6 +40,12 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
 void pips_agent_free(pips_agent *a);
 /* The spec it was made from, normalised (e.g. "mcts:iters=10000"). */
 const char *pips_agent_spec(const pips_agent *a);
+/* For people: the spec, after the level it was asked for when it was made
+ * from one: "hard (mcts:iters=10000)", "mcts:hard (mcts:iters=10000)",
+ * "random". Writes at most size bytes (PIPS_AGENT_LABEL_MAX is enough) and
+ * returns buf. */
+#define PIPS_AGENT_LABEL_MAX 176
+const char *pips_agent_label(const pips_agent *a, char *buf, size_t size);
 /* Chooses a move for the seat to move in state (a decision node). */
 bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err);
 /* Ranks up to max moves best first; returns how many were written. */
@@ -55,6 +61,16 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m);
 /* Agent kinds and strength levels, for help texts: NULL-terminated names. */
 const char *const *pips_agent_kinds(void);
 
+/* Every agent kind, for listings and completion: its name, what it does,
+ * and its parameters with their defaults in parentheses. */
+typedef struct pips_agent_kind_info {
+    const char *name;
+    const char *summary;
+    const char *params;
+} pips_agent_kind_info;
+size_t pips_agent_kind_count(void);
+const pips_agent_kind_info *pips_agent_kind_at(size_t i);
+
 /* The root value (in [0, 1], for the seat that moved) of the agent's last
  * choose/analyze when it searched (alphabeta, expectimax, mcts): true and
  * *value set, or false when there is none. */
@@ -65,7 +81,9 @@ bool pips_agent_last_value(const pips_agent *a, double *value);
 const char *pips_agent_note(const pips_agent *a);
 
 /* The spec a bare strength level ("easy", "medium", "hard", "max") stands
- * for in game g, or NULL for an unknown level. */
+ * for in game g with its configured seat count (the game's two-seat row,
+ * or its row for 3, 4, 5+ seats), or NULL for an unknown level. A bare
+ * level makes exactly this agent: there is no fallback. */
 const char *pips_agent_level_spec(const pips_game *g, const char *level);
 
 #if defined(__GNUC__)

@@ -98,6 +98,16 @@ typedef struct pips_solve_opts pips_solve_opts;
 typedef enum pips_value { PIPS_LOSS = -1, PIPS_DRAW = 0, PIPS_WIN = 1 } pips_value;
 struct json_t; /* jansson's object type (pips/view.h) */
 
+/* The Lua script a game definition comes from (docs/lua.md): a rule script
+ * over a built-in game or a whole game. Records embed it. */
+typedef struct pips_script {
+    const char *file;        /* the path given, or the name a record carried */
+    const char *text;        /* the script's text (NUL-terminated) */
+    size_t len;
+    char sha256[65];         /* of the text, lower-case hex */
+    const char *description; /* the script's `description`, or NULL */
+} pips_script;
+
 /* The entry of key in def's option table, or NULL. */
 const pips_option_def *pips_option_def_find(const pips_game_def *def, const char *key);
 /* Checks value against the option's schema (range, words, choices, bool);
@@ -259,6 +269,20 @@ struct pips_game_def {
      * two-player position); false otherwise. Cheap: the oracle asks it of
      * every child before it searches. NULL means no book. */
     bool (*known_value)(const pips_game *g, const void *state, pips_value *v);
+
+    /* ---- definitions built at run time from Lua (src/lua/, docs/lua.md) ---- */
+    /* The script; NULL for the built-in games. */
+    const pips_script *script;
+    /* Reference count of a run-time definition: every configured game holds
+     * one (+1 when built, -1 when freed); the last release frees it. NULL
+     * for static definitions. */
+    void (*hold)(const pips_game_def *def, int delta);
+    /* A scripted game's hooks can fail at run time (a script error, a step or
+     * memory limit, a wrong return value). After a failure every position
+     * reads as over until it is cleared; this returns true with *err, the
+     * first failure (naming file, line and function), and clears it when
+     * asked. NULL: the game never fails. */
+    bool (*failure)(const pips_game *g, pips_error *err, bool clear);
 };
 
 /* A configured game. Create with pips_game_new, free with pips_game_free. */
@@ -273,7 +297,15 @@ struct pips_game {
 
 size_t pips_game_count(void);
 const pips_game_def *pips_game_def_at(size_t i);
+/* The game named name, compared without regard to ASCII case; NULL if none. */
 const pips_game_def *pips_game_find(const char *name);
+/* A definition by name: a built-in game, or a path ending in ".lua" (a
+ * whole game in Lua, docs/lua.md). Release it with pips_game_def_release
+ * (a no-op for built-in games); configured games hold their own reference. */
+const pips_game_def *pips_game_def_load(const char *name, pips_error *err);
+void pips_game_def_release(const pips_game_def *def);
+/* True when name is a Lua game's path (ends in ".lua"). */
+bool pips_game_name_is_lua(const char *name);
 
 /* Builds a configured game from "key=value" strings (n of them). Unknown
  * keys, repeated keys, malformed pairs and bad values are errors naming the
@@ -288,6 +320,23 @@ pips_game *pips_game_new_def(const pips_game_def *def, const char *const *kv, si
 pips_game *pips_game_new_opts(const pips_game_def *def, const pips_options *opts,
                               const pips_allocator *alloc, pips_error *err);
 void pips_game_free(pips_game *g);
+/* pips_game_new with the script's text given (a record's embedded copy)
+ * instead of read from disk: the text of the rule script named by the
+ * option rules=FILE, or of the Lua game when name ends in ".lua" (or no
+ * built-in game has that name). file names the script in messages. */
+pips_game *pips_game_new_script(const char *name, const char *const *kv, size_t n,
+                                const char *file, const char *text,
+                                const pips_allocator *alloc, pips_error *err);
+/* SHA-256 of len bytes as 64 lower-case hex digits and a NUL. */
+void pips_sha256_hex(const void *data, size_t len, char out[65]);
+/* The script g runs (a rule script or a Lua game), or NULL. */
+const pips_script *pips_game_script(const pips_game *g);
+/* True (with *err naming file, line, function) when a hook of g's script
+ * failed since the last pips_game_clear_failure: then every position reads
+ * as over. Front ends check it after a move, a search, a perft or a game and
+ * report the message with the ply. Always false for the built-in games. */
+bool pips_game_failed(const pips_game *g, pips_error *err);
+void pips_game_clear_failure(const pips_game *g);
 
 /* ---- generic helpers over the interface ------------------------------------ */
 

@@ -84,6 +84,8 @@ char *pips_match_to_record(const pips_match *m, pips_error *err);
  * it names the move's number and text, e.g. "move 7 'M@3,0': ...". */
 pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc,
                                    pips_error *err);
+/* Writes the record to path atomically (a temporary file beside it, then a
+ * rename): after a crash path holds the previous record or this one whole. */
 bool pips_match_save(const pips_match *m, const char *path, pips_error *err);
 pips_match *pips_match_load(const char *path, const pips_allocator *alloc, pips_error *err);
 

@@ -33,7 +33,28 @@ typedef struct pips_server_config {
     double max_think_seconds; /* wall-clock budget per agent move (0 = 10) */
     int ai_threads;           /* agent worker threads (0 = 2) */
     bool sync_full;           /* fsync every commit (PRAGMA synchronous=FULL) */
+    const char *rules_dir;    /* Lua rule scripts and games offered by the lobby, or NULL */
+    /* Heavy requests (docs/server.md, Limits): how many of each kind run at
+     * once, past which the answer is 503 with Retry-After, and how many one
+     * client address may have in flight, past which it is 429. */
+    int max_hints;       /* hint solves at once (0 = 1) */
+    int max_uploads;     /* record uploads at once (0 = 2) */
+    int max_listings;    /* agent listings not yet cached, at once (0 = 2) */
+    int per_client;      /* heavy requests in flight per client address (0 = 2) */
+    double hint_seconds; /* the solver's budget per hint (0 = 1) */
+    size_t hint_table_mb; /* the solver's table per hint, MiB (0 = 64) */
 } pips_server_config;
+
+/* What the server has done so far, for tests and monitoring. */
+typedef struct pips_server_stats {
+    unsigned long long cache_hits, cache_misses; /* /api/rules and /api/agents */
+    size_t cache_entries;
+    unsigned long long refused_busy;   /* 503: a kind at its limit */
+    unsigned long long refused_client; /* 429: a client at its limit */
+    int heavy_in_flight;               /* heavy requests admitted and not finished */
+    unsigned long long checkpoints;    /* WAL checkpoints run by the checkpoint thread */
+} pips_server_stats;
+void pips_server_get_stats(pips_server *s, pips_server_stats *st);
 
 /* Opens (creating or migrating) the database, reloads every stored game by
  * replaying its moves, and starts the agent workers. NULL with *err. */
@@ -57,6 +78,7 @@ typedef struct pips_http_request {
     size_t n_headers;
     const char *body; /* may hold NUL bytes; body_len counts them */
     size_t body_len;
+    const char *client; /* the peer's address, for per-client limits; NULL = not counted */
 } pips_http_request;
 
 typedef struct pips_http_response {
@@ -65,14 +87,19 @@ typedef struct pips_http_response {
     char *body; /* malloc'ed; free with pips_http_response_free */
     size_t body_len;
     char content_disposition[128]; /* "" when none */
-    /* Static files (issue 27): "" when none; an empty cache_control means
-     * no-store. vary_encoding adds "Vary: Accept-Encoding". */
+    /* Static files (issue 27) and cached API answers (issue 30): "" when
+     * none; an empty cache_control means no-store. vary_encoding adds
+     * "Vary: Accept-Encoding". */
     char etag[48];
     char cache_control[64];
     char content_encoding[16];
     bool vary_encoding;
     /* Set for GET /api/games/{id}/events: the listener streams this game. */
     long long stream_game;
+    /* Cached API answers (issue 30) set etag and cache_control too; 304 has
+     * no body. retry_after: seconds, sent as Retry-After with a 429 or 503
+     * (0 = none). */
+    int retry_after;
 } pips_http_response;
 
 /* Answers one request. Never fails: errors become 4xx/5xx responses. */

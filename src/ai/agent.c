@@ -98,6 +98,32 @@ const char *const *pips_agent_kinds(void)
     return names;
 }
 
+/* One line per kind for `pips agents`; docs/ai.md has the long form. */
+static const pips_agent_kind_info kind_info[] = {
+    {"random", "a uniformly random legal move", "none"},
+    {"greedy", "the move with the best immediate evaluation (an immediate win first)", "none"},
+    {"alphabeta", "alpha-beta search with iterative deepening and a transposition table",
+     "depth=1..64 (4), time=SECONDS, playouts=N (4), tt=MB (16), shuffle=0|1 (0), "
+     "paranoid=0|1 (0; needed with three or more seats)"},
+    {"expectimax", "search through chance events (dice), pruned with two seats",
+     "depth=1..32 (2), time=SECONDS, nodes=N (no cap), playouts=N (4), prune=0|1 (1)"},
+    {"mcts", "Monte Carlo tree search",
+     "iters=N (1000) or time=SECONDS, threads=1..64 (1), c=X (1.0), leaf=playout|eval, "
+     "playout=policy|uniform (policy), order=0|1 (0), widen=A (0), widen_base=K (2), "
+     "nodes=N (4000000), reuse=0|1 (1)"},
+    {"oracle", "perfect play where the game's book or the exact solver settles the position "
+               "in time, else the fallback (two seats)",
+     "time=SECONDS (2), positions=N, table_mb=MB (256), threads=T (1), book=0|1 (1), "
+     "fallback=SPEC (hard)"},
+};
+
+size_t pips_agent_kind_count(void) { return sizeof kind_info / sizeof kind_info[0]; }
+
+const pips_agent_kind_info *pips_agent_kind_at(size_t i)
+{
+    return i < pips_agent_kind_count() ? &kind_info[i] : NULL;
+}
+
 const char *pips_agent_level_spec(const pips_game *g, const char *level)
 {
     int li = level_index(level);
@@ -143,7 +169,8 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
 {
     if (!spec || !*spec) {
         pips_fail(err, PIPS_ERR_ARG, "agent: empty spec (agents: random, greedy, alphabeta, "
-                                     "expectimax, mcts, oracle, brs; levels: easy, medium, hard, max)");
+                                     "expectimax, mcts, oracle, brs; levels: easy, medium, "
+                                     "hard, max)");
         return NULL;
     }
     char kind[64];
@@ -159,7 +186,9 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
         /* the game's row for its seat count; never a silent fallback */
         const char *resolved = pips_agent_level_spec(g, kind);
         pips_agent *a = pips_agent_new(g, resolved, seed, err);
-        if (!a)
+        if (a)
+            snprintf(a->level, sizeof a->level, "%.8s", kind);
+        else
             pips_error_prefix(err, "level '%s' (%s with %d seats): ", kind, g->def->name,
                               pips_num_players(g));
         return a;
@@ -189,13 +218,20 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
             pips_agent_free(a);
             return NULL;
         }
+        if (li >= 0)
+            snprintf(a->level, sizeof a->level, "%.16s:%s", kind, level_names[li]);
         return a;
     }
-    pips_fail(err, PIPS_ERR_ARG,
-              "unknown agent '%s' (agents: random, greedy, alphabeta, expectimax, mcts, "
-              "oracle, brs; "
-              "levels: easy, medium, hard, max)",
-              kind);
+    if (level_index(kind) >= 0) /* "hard:depth=3": a level with parameters */
+        pips_fail(err, PIPS_ERR_ARG,
+                  "agent '%.64s': a level takes no parameters; '%s' stands for '%s' in %s, "
+                  "so give that kind with its parameters (or KIND:%s, e.g. mcts:%s)",
+                  spec, kind, pips_agent_level_spec(g, kind), g->def->name, kind, kind);
+    else
+        pips_fail(err, PIPS_ERR_ARG,
+                  "unknown agent '%s' (agents: random, greedy, alphabeta, expectimax, mcts, "
+                  "oracle, brs; levels: easy, medium, hard, max)",
+                  kind);
     return NULL;
 }
 
@@ -210,6 +246,15 @@ void pips_agent_free(pips_agent *a)
 }
 
 const char *pips_agent_spec(const pips_agent *a) { return a->spec; }
+
+const char *pips_agent_label(const pips_agent *a, char *buf, size_t size)
+{
+    if (a->level[0])
+        snprintf(buf, size, "%s (%s)", a->level, a->spec);
+    else
+        snprintf(buf, size, "%s", a->spec);
+    return buf;
+}
 
 static bool check_decision(const pips_agent *a, const void *state, pips_error *err)
 {

@@ -18,6 +18,7 @@ struct pips_agent {
     pips_rng rng;
     pips_move *moves; /* max_moves scratch */
     char spec[128];
+    char level[32]; /* the level it was asked for ("hard", "mcts:hard"), else "" */
     void *impl;
     bool has_last_value;
     double last_value; /* root value of the last search, for the mover */

@@ -4,12 +4,18 @@
  * board is drawn on this terminal. Commands call in here and never into
  * each other.
  */
+#define _GNU_SOURCE /* fopencookie, for the escaping stderr */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "cli/help.h"
 
 int cli_parse_double(const char *prog, const char *flag, const char *text, double lo, double hi,
                      const char *expected, double *out)
@@ -35,14 +41,143 @@ int cli_wants_help(int argc, char **argv)
 int cli_parse_seed(const char *prog, const char *text, uint64_t *seed)
 {
     char *end;
+    errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
-    if (!*text || *end || *text == '-') {
-        fprintf(stderr, "%s: --seed '%s': expected a whole number >= 0\n", prog, text);
+    if (*text < '0' || *text > '9' || *end || errno == ERANGE || v > UINT64_MAX) {
+        fprintf(stderr, "%s: --seed '%s': expected a whole number from 0 to %llu\n", prog,
+                text, (unsigned long long)UINT64_MAX);
         return 0;
     }
     *seed = v;
     return 1;
 }
+
+int cli_exit_code(const pips_error *err)
+{
+    switch (err->code) {
+    case PIPS_ERR_IO:
+    case PIPS_ERR_NOMEM:
+    case PIPS_ERR_RECORD:
+        return 1;
+    case PIPS_ERR_LIMIT:
+        return 3;
+    default:
+        return 2;
+    }
+}
+
+/* The length of the UTF-8 sequence at p (n bytes available): > 0 when it is
+ * a whole valid one, 0 when it is cut short by the end of the buffer, -1
+ * when it is invalid (overlong forms and surrogates included). */
+static int utf8_length(const unsigned char *p, size_t n)
+{
+    int len = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : -1;
+    if (p[0] > 0xf4 || len < 0)
+        return -1;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (p[0] == 0xe0)
+        lo = 0xa0;
+    else if (p[0] == 0xed)
+        hi = 0x9f;
+    else if (p[0] == 0xf0)
+        lo = 0x90;
+    else if (p[0] == 0xf4)
+        hi = 0x8f;
+    for (int i = 1; i < len; i++) {
+        if ((size_t)i >= n)
+            return 0;
+        if (p[i] < (i == 1 ? lo : 0x80) || p[i] > (i == 1 ? hi : 0xbf))
+            return -1;
+    }
+    return len;
+}
+
+/* Escapes n bytes of in onto out; returns how many were consumed (fewer
+ * than n only when the end cuts a UTF-8 sequence short and !final). */
+static size_t escape_bytes(const unsigned char *in, size_t n, bool final, pips_str *out)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = in[i];
+        int len = 1;
+        bool plain = c == '\n' || c == '\t' || c == '\r' || (c >= 0x20 && c < 0x7f);
+        if (c >= 0x80) {
+            len = utf8_length(in + i, n - i);
+            if (len == 0 && !final)
+                return i;
+            /* C1 controls (U+0080..U+009F) act on terminals too */
+            plain = len > 0 && !(c == 0xc2 && in[i + 1] < 0xa0);
+            if (len <= 0)
+                len = 1;
+        }
+        if (plain) {
+            pips_str_catn(out, (const char *)in + i, (size_t)len);
+        } else {
+            for (int k = 0; k < len; k++)
+                pips_str_catf(out, "\\x%02x", in[i + (size_t)k]);
+        }
+        i += (size_t)len;
+    }
+    return i;
+}
+
+void cli_escape_text(const char *text, pips_str *out)
+{
+    escape_bytes((const unsigned char *)text, strlen(text), true, out);
+}
+
+#ifdef __GLIBC__
+typedef struct escaping_stream {
+    FILE *to;
+    unsigned char pending[4]; /* the start of a UTF-8 sequence cut by a write */
+    size_t n_pending;
+} escaping_stream;
+
+static ssize_t escaping_write(void *cookie, const char *buf, size_t size)
+{
+    escaping_stream *es = cookie;
+    pips_str in, out;
+    pips_str_init(&in, NULL);
+    pips_str_init(&out, NULL);
+    pips_str_catn(&in, (const char *)es->pending, es->n_pending);
+    pips_str_catn(&in, buf, size);
+    size_t used = escape_bytes((const unsigned char *)pips_str_cstr(&in), in.len, false, &out);
+    es->n_pending = in.len - used; /* under 4: a cut sequence's first bytes */
+    memcpy(es->pending, pips_str_cstr(&in) + used, es->n_pending);
+    fwrite(pips_str_cstr(&out), 1, out.len, es->to);
+    fflush(es->to);
+    pips_str_free(&in);
+    pips_str_free(&out);
+    return (ssize_t)size;
+}
+
+static int escaping_close(void *cookie)
+{
+    escaping_stream *es = cookie;
+    if (es->n_pending) {
+        pips_str out;
+        pips_str_init(&out, NULL);
+        escape_bytes(es->pending, es->n_pending, true, &out);
+        fwrite(pips_str_cstr(&out), 1, out.len, es->to);
+        pips_str_free(&out);
+    }
+    return fflush(es->to);
+}
+
+void cli_escape_stderr(void)
+{
+    static escaping_stream es; /* lives as long as the process's stderr */
+    es.to = stderr;
+    cookie_io_functions_t io = {NULL, escaping_write, NULL, escaping_close};
+    FILE *f = fopencookie(&es, "w", io);
+    if (!f)
+        return; /* messages go out unescaped rather than not at all */
+    setvbuf(f, NULL, _IOLBF, 0);
+    stderr = f;
+}
+#else
+void cli_escape_stderr(void) {}
+#endif
 
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts)
@@ -108,4 +243,115 @@ int cli_parse_long(const char *prog, const char *flag, const char *text, long lo
     fprintf(stderr, "%s: %s '%s': expected a whole number from %ld to %ld\n", prog, flag, text,
             lo, hi);
     return 0;
+}
+
+void cli_print_ply(const pips_match *m, size_t i, const char *who)
+{
+    const pips_game *g = m->game;
+    const void *before = m->history + i * g->def->state_size;
+    char text[PIPS_MOVE_TEXT_MAX];
+    pips_match_move_text(m, i, text);
+    int seat = pips_to_move(g, before);
+    if (seat >= 0 && !who)
+        who = m->seats[seat];
+    if (seat < 0)
+        printf("%zu. roll: %s\n", i + 1, text);
+    else
+        printf("%zu. seat %d%s%s%s: %s\n", i + 1, seat + 1, who ? " (" : "", who ? who : "",
+               who ? ")" : "", text);
+}
+
+const char *cli_value_legend(const pips_game *g)
+{
+    return pips_num_players(g) == 2
+               ? "what the move is worth to the seat playing it, its expected return: 0 a "
+                 "loss, 1 a win, 0.5 a draw; win, loss or draw when the search proved it"
+               : "what the move is worth to the seat playing it, its expected return: 0 a "
+                 "loss, 1 a win; =X when the search proved it";
+}
+
+int cli_text_width(void)
+{
+    struct winsize ws;
+    if (!isatty(1) || ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+        return 80;
+    return ws.ws_col < 40 ? 40 : ws.ws_col;
+}
+
+/* True when line opens a paragraph of its own: a ruling id such as
+ * "NIM-R4" or "ZIG-R12", or a "- " list item. */
+static bool opens_paragraph(const char *line)
+{
+    if (line[0] == '-' && line[1] == ' ')
+        return true;
+    size_t caps = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    return caps >= 2 && caps <= 4 && line[caps] == '-' && line[caps + 1] >= 'A' &&
+           line[caps + 1] <= 'Z' && line[caps + 2] >= '0' && line[caps + 2] <= '9';
+}
+
+void cli_print_reflowed(const char *text, int width)
+{
+    pips_str para;
+    pips_str_init(&para, NULL);
+    int first_indent = 0, hang = 0;
+    bool open = false;
+    for (const char *p = text;;) {
+        size_t len = strcspn(p, "\n");
+        size_t indent = strspn(p, " ");
+        bool blank = indent >= len, last = !p[len];
+        bool starts = blank || !open || (indent == 0 && opens_paragraph(p));
+        if (open && starts) { /* print the paragraph gathered so far */
+            printf("%*s", first_indent, "");
+            cli_print_wrapped(stdout, pips_str_cstr(&para), hang, first_indent, width);
+            pips_str_clear(&para);
+            open = false;
+        }
+        if (blank) {
+            if (!last)
+                printf("\n");
+        } else {
+            if (!open) {
+                first_indent = (int)indent;
+                hang = first_indent + (opens_paragraph(p + indent) ? 2 : 0);
+                open = true;
+            } else {
+                pips_str_cat(&para, " ");
+                if (indent > 0)
+                    hang = (int)indent;
+            }
+            pips_str_catn(&para, p + indent, len - indent);
+        }
+        if (last)
+            break;
+        p += len + 1;
+    }
+    if (open) {
+        printf("%*s", first_indent, "");
+        cli_print_wrapped(stdout, pips_str_cstr(&para), hang, first_indent, width);
+    }
+    pips_str_free(&para);
+}
+
+const char *cli_docs_path(const char *rel, char *buf, size_t size)
+{
+    struct stat st;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            char *prefix_end = strrchr(exe, '/'); /* PREFIX/bin -> PREFIX */
+            if (prefix_end)
+                *prefix_end = '\0';
+            bool absolute = PIPS_INSTALL_DOCDIR[0] == '/';
+            int len = snprintf(buf, size, "%s%s%s/%s", absolute ? "" : prefix_end ? exe : ".",
+                               absolute ? "" : "/", PIPS_INSTALL_DOCDIR, rel);
+            if (len > 0 && (size_t)len < size && stat(buf, &st) == 0)
+                return buf;
+        }
+    }
+    int len = snprintf(buf, size, "%s/%s", PIPS_SOURCE_DOCS, rel);
+    return len > 0 && (size_t)len < size && stat(buf, &st) == 0 ? buf : NULL;
 }

@@ -1,12 +1,14 @@
 /*
  * cli.h — the subcommands of the `pips` command (one cmd_*.c each) and the
  * helpers they share, all in cli.c (option collection, --seed values, game
- * creation with errors printed to stderr, terminal drawing options).
+ * creation with errors printed to stderr, terminal drawing options); the
+ * list of a position's moves is shared from cmd_moves.c.
  */
 #ifndef PIPS_CLI_H
 #define PIPS_CLI_H
 
 #include "pips/game.h"
+#include "pips/match.h"
 
 int cli_list(int argc, char **argv);
 /* One line of an option: "INDENTkey=default  (accepted values) description". */
@@ -23,6 +25,8 @@ int cli_analyze(int argc, char **argv);
 int cli_state(int argc, char **argv);
 int cli_engine(int argc, char **argv);
 int cli_ladder(int argc, char **argv);
+int cli_moves(int argc, char **argv);
+int cli_agents(int argc, char **argv);
 
 /* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
 int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
@@ -45,13 +49,48 @@ int cli_parse_double(const char *prog, const char *flag, const char *text, doubl
                      const char *expected, double *out);
 /* True when argv[i] is --help or -h. */
 int cli_wants_help(int argc, char **argv);
-/* Reads a --seed value (a whole number >= 0) into *seed; prints the error
- * and returns 0 when it is not one. */
+/* Reads a --seed value (a whole number 0..2^64-1) into *seed; prints the
+ * error, with the range, and returns 0 when it is not one. */
 int cli_parse_seed(const char *prog, const char *text, uint64_t *seed);
 /* How to draw boards on a terminal (tty) or not: Unicode and colour on a
  * terminal, except no colour when NO_COLOR is set to a non-empty value
  * (https://no-color.org). */
 pips_render_opts cli_render_opts(bool tty);
+/* The exit status for a failure reported in err (the scheme of
+ * cli_doc_exit_status): 1 when the work failed (a file, a record, memory),
+ * 3 when a budget ran out, 2 for bad input (usage, options, specs, states). */
+int cli_exit_code(const pips_error *err);
+/* Routes stderr through a filter that escapes control characters (other
+ * than newline, tab and carriage return) and bytes that are not UTF-8 as
+ * \xHH, so input echoed in a message cannot drive the terminal. */
+void cli_escape_stderr(void);
+/* Appends text to out with the same escaping (for messages on stdout). */
+void cli_escape_text(const char *text, pips_str *out);
+/* Prints move i of m (0-based) numbered the one way every command numbers
+ * moves, as records and their errors do: the 1-based ply, then who moved,
+ * "12. seat 2 (hard (mcts:iters=10000)): M@3,0" or "13. roll: 4"; who names
+ * the seat's player (NULL: the match's seat, "human" or a spec). */
+void cli_print_ply(const pips_match *m, size_t i, const char *who);
+/* What a move's value means, for the line above a list of values (analyze,
+ * the hint): the expected return of the seat to move, or its proven result. */
+const char *cli_value_legend(const pips_game *g);
+/* The width to wrap text for stdout: the terminal's columns, 80 when stdout
+ * is not a terminal (at least 40). */
+int cli_text_width(void);
+/* Prints text reflowed to width: a paragraph starts at a blank line, at a
+ * line that opens with a ruling id ("NIM-R4 ...") or "- "; an indented
+ * line continues the paragraph and sets its
+ * hanging indent (2 for a ruling or an item, else none). */
+void cli_print_reflowed(const char *text, int width);
+/* Where an installed pips keeps a file of the docs (PREFIX/share/doc/pips/
+ * REL), else the source tree's docs/REL it was built from; NULL when
+ * neither exists. buf holds the path. */
+const char *cli_docs_path(const char *rel, char *buf, size_t size);
+/* Prints the moves of state whose text holds filter ("" for all): a heading
+ * with the seat to move and the count, then the moves grouped by piece
+ * (cmd_moves.c); flat: one move a line and nothing else. Returns how many
+ * were printed. */
+size_t cli_print_moves(const pips_game *g, const void *state, const char *filter, bool flat);
 /* Creates GAME with the collected --opt values; prints the error on failure. */
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);

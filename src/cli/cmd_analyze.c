@@ -14,16 +14,20 @@
 #include "pips/match.h"
 
 /* Loads the record at path, which must be of the game `name` with at least
- * `ply` moves. Prints the error and returns NULL on failure. */
-static pips_match *load_record(const char *prog, const char *name, const char *path, long ply)
+ * `ply` moves. Prints the error and returns NULL on failure, with *status 1
+ * when the file cannot be read or is no valid record, 2 when it does not fit. */
+static pips_match *load_record(const char *prog, const char *name, const char *path, long ply,
+                               int *status)
 {
     pips_error err;
     pips_match *m = pips_match_load(path, NULL, &err);
+    *status = 2;
     if (!m) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
+        *status = cli_exit_code(&err);
         return NULL;
     }
-    if (strcmp(m->game->def->name, name) != 0) {
+    if (m->game->def != pips_game_find(name)) {
         fprintf(stderr, "%s: '%s' is a record of %s, not %s\n", prog, path,
                 m->game->def->name, name);
     } else if (ply > (long)m->n_moves) {
@@ -58,22 +62,16 @@ int cli_analyze(int argc, char **argv)
         } else if (!strcmp(a, "--record") && has_value) {
             record = argv[++i];
         } else if (!strcmp(a, "--ply") && has_value) {
-            if (!pips_parse_int(argv[++i], 0, 100000000L, &ply)) {
-                fprintf(stderr, "%s: --ply '%s': expected a whole number >= 0\n", prog,
-                        argv[i]);
+            if (!cli_parse_long(prog, a, argv[++i], 0, 100000000L, &ply))
                 return 2;
-            }
         } else if (!strcmp(a, "--agent") && has_value) {
             spec = argv[++i];
         } else if (!strcmp(a, "--seed") && has_value) {
             if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
         } else if (!strcmp(a, "--top") && has_value) {
-            if (!pips_parse_int(argv[++i], 1, 1000000, &top)) {
-                fprintf(stderr, "%s: --top '%s': expected a whole number >= 1\n", prog,
-                        argv[i]);
+            if (!cli_parse_long(prog, a, argv[++i], 1, 1000000, &top))
                 return 2;
-            }
         } else if (!cli_take_name(prog, a, &name)) {
             return 2;
         }
@@ -88,10 +86,11 @@ int cli_analyze(int argc, char **argv)
         cli_print_usage(stderr, cli_doc_find("analyze"));
         return 2;
     }
-    pips_match *rec = record ? load_record(prog, name, record, ply) : NULL;
+    int load_status = 2;
+    pips_match *rec = record ? load_record(prog, name, record, ply, &load_status) : NULL;
     pips_game *g = rec ? rec->game : record ? NULL : cli_make_game(prog, name, opts, nopts);
     if (!g)
-        return 2;
+        return load_status;
     int rc = 2;
     pips_error err;
     pips_agent *agent = NULL;
@@ -127,10 +126,17 @@ int cli_analyze(int argc, char **argv)
     double dt = pips_now() - t0;
     if (n == 0)
         goto fail;
-    printf("# %s, seat %d to move, agent %s, %.3f s\n", g->def->title, who + 1,
-           pips_agent_spec(agent), dt);
+    char label[PIPS_AGENT_LABEL_MAX];
+    size_t ply_next = rec ? (ply < 0 ? rec->n_moves : (size_t)ply) + 1 : 0;
+    if (ply_next)
+        printf("# %s, move %zu: seat %d to move, agent %s, %.3f s\n", g->def->title, ply_next,
+               who + 1, pips_agent_label(agent, label, sizeof label), dt);
+    else
+        printf("# %s, seat %d to move, agent %s, %.3f s\n", g->def->title, who + 1,
+               pips_agent_label(agent, label, sizeof label), dt);
     if (*pips_agent_note(agent))
         printf("# %s\n", pips_agent_note(agent));
+    printf("# value: %s\n", cli_value_legend(g));
     printf("# rank move value visits\n");
     size_t show = top > 0 && (size_t)top < n ? (size_t)top : n;
     char text[PIPS_MOVE_TEXT_MAX];

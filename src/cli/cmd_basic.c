@@ -1,6 +1,7 @@
 /*
  * cmd_basic.c — `pips list` and `pips perft`.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,17 +9,43 @@
 #include "cli/cli.h"
 #include "cli/help.h"
 
+/* The games `pips list` shows: the built-in ones, or the Lua games named
+ * (held: release each). Returns the count, or 0 after printing an error. */
+static size_t listed_games(int argc, char **argv, const pips_game_def **out)
+{
+    size_t n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            continue;
+        pips_error err;
+        if (!pips_game_name_is_lua(argv[i]) || n == 64 ||
+            !(out[n] = pips_game_def_load(argv[i], &err))) {
+            fprintf(stderr, "pips list: %s\n",
+                    pips_game_name_is_lua(argv[i]) ? err.msg : "expected --json or FILE.lua");
+            while (n)
+                pips_game_def_release(out[--n]);
+            return 0;
+        }
+        n++;
+    }
+    if (n)
+        return n;
+    for (size_t i = 0; i < pips_game_count(); i++)
+        out[n++] = pips_game_def_at(i);
+    return n;
+}
+
 /* `pips list --json`: {"games": [each game's schema]}. */
-static int list_json(void)
+static int list_json(const pips_game_def *const *defs, size_t n)
 {
     pips_str out;
     pips_str_init(&out, NULL);
     pips_str_cat(&out, "{\"games\":[");
-    for (size_t i = 0; i < pips_game_count(); i++) {
+    for (size_t i = 0; i < n; i++) {
         pips_error err;
         if (i)
             pips_str_cat(&out, ",");
-        if (!pips_game_schema_json(pips_game_def_at(i), &out, &err)) {
+        if (!pips_game_schema_json(defs[i], &out, &err)) {
             fprintf(stderr, "pips list: %s\n", err.msg);
             pips_str_free(&out);
             return 1;
@@ -32,21 +59,30 @@ static int list_json(void)
 
 int cli_list(int argc, char **argv)
 {
-    if (argc == 2 && !strcmp(argv[1], "--json"))
-        return list_json();
-    if (argc > 1) {
-        fprintf(stderr, "pips list: unexpected argument '%s'\n", argv[1]);
+    bool json = false;
+    for (int i = 1; i < argc; i++)
+        json |= !strcmp(argv[i], "--json");
+    const pips_game_def *defs[64];
+    size_t n = listed_games(argc, argv, defs);
+    if (!n)
         return 2;
-    }
-    for (size_t i = 0; i < pips_game_count(); i++) {
-        const pips_game_def *d = pips_game_def_at(i);
-        printf("%-10s %s\n", d->name, d->title);
-        for (size_t k = 0; k < d->n_options; k++)
-            cli_print_option(&d->options[k], "    ");
-        if (!d->n_options)
-            printf("    (no options)\n");
-    }
-    return 0;
+    int rc = 0;
+    if (json)
+        rc = list_json(defs, n);
+    else
+        for (size_t i = 0; i < n; i++) {
+            const pips_game_def *d = defs[i];
+            printf("%-10s %s\n", d->name, d->title);
+            if (d->script && d->script->description)
+                printf("    %s\n", d->script->description);
+            for (size_t k = 0; k < d->n_options; k++)
+                cli_print_option(&d->options[k], "    ");
+            if (!d->n_options)
+                printf("    (no options)\n");
+        }
+    for (size_t i = 0; i < n; i++)
+        pips_game_def_release(defs[i]);
+    return rc;
 }
 
 int cli_perft(int argc, char **argv)

@@ -374,8 +374,13 @@ static void engine_line(engine *e, char *line)
                 putchar(r[i]);
         fputs("\n\n", stdout);
     }
-    else
-        printf("? %s\n\n", err.msg);
+    else { /* the message may quote the input: its control bytes come out escaped */
+        pips_str msg;
+        pips_str_init(&msg, NULL);
+        cli_escape_text(err.msg, &msg);
+        printf("? %s\n\n", pips_str_cstr(&msg));
+        pips_str_free(&msg);
+    }
     fflush(stdout);
 }
 

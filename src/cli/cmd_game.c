@@ -21,17 +21,58 @@ int cli_rules(int argc, char **argv)
         cli_print_usage(stderr, cli_doc_find("rules"));
         return 2;
     }
-    const pips_game_def *d = pips_game_find(argv[1]);
+    pips_error err;
+    const pips_game_def *d = pips_game_def_load(argv[1], &err); /* a FILE.lua too */
     if (!d) {
-        fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
-        return 2;
+        if (pips_game_name_is_lua(argv[1]))
+            fprintf(stderr, "pips rules: %s\n", err.msg);
+        else
+            fprintf(stderr, "pips rules: unknown game '%s' (see 'pips list')\n", argv[1]);
+        return pips_game_name_is_lua(argv[1]) ? 1 : 2;
     }
-    printf("%s\n\n%s\nNotation\n%s", d->title, d->rules_text, d->notation_text);
+    int width = cli_text_width();
+    printf("%s\n\n", d->title);
+    cli_print_reflowed(d->rules_text, width);
+    printf("\nNotation\n");
+    cli_print_reflowed(d->notation_text, width);
+    /* every game is played with the same pieces (the sizes NON §2 makes normative) */
+    printf("\nPieces\n");
+    cli_print_wrapped(stdout,
+                      "Looney Pyramids, in three sizes (base width x height): small S 14.3 x "
+                      "25.4 mm, medium M 19.8 x 34.9 mm, large L 25.4 x 44.5 mm (9/16, 25/32 "
+                      "and 1 inch wide; 1, 1 3/8 and 1 3/4 inch tall). Lying, a piece reaches "
+                      "26.4, 36.3 or 46.3 mm from base to tip.",
+                      0, 0, width);
     if (d->n_options) {
         printf("\nOptions (--opt KEY=VALUE)\n");
-        for (size_t i = 0; i < d->n_options; i++)
-            cli_print_option(&d->options[i], "  ");
+        for (size_t i = 0; i < d->n_options; i++) {
+            pips_str line, acc;
+            pips_str_init(&line, NULL);
+            pips_str_init(&acc, NULL);
+            pips_option_accepts(&d->options[i], &acc);
+            pips_str_catf(&line, "%s=%s (%s) %s", d->options[i].key,
+                          d->options[i].default_value, pips_str_cstr(&acc), d->options[i].help);
+            printf("  ");
+            cli_print_wrapped(stdout, pips_str_cstr(&line), 6, 2, width);
+            pips_str_free(&line);
+            pips_str_free(&acc);
+        }
     }
+    if (d->script) { /* a Lua game: its own file, not a page of docs/games/ */
+        pips_game_def_release(d);
+        return 0;
+    }
+    char rel[128], path[4096];
+    snprintf(rel, sizeof rel, "games/%s.md", d->name);
+    const char *page = cli_docs_path(rel, path, sizeof path);
+    printf("\n");
+    pips_str more;
+    pips_str_init(&more, NULL);
+    pips_str_catf(&more, "Every ruling id above is explained, with figures and examples, in %s%s",
+                  page ? page : "docs/games/", page ? "" : d->name);
+    pips_str_cat(&more, page ? "." : ".md of the pips sources.");
+    cli_print_wrapped(stdout, pips_str_cstr(&more), 0, 0, width);
+    pips_str_free(&more);
     return 0;
 }
 
@@ -103,16 +144,14 @@ int cli_solve(int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--best")) {
             best_only = true;
-        } else if (!strcmp(argv[i], "--threads")) {
-            if (!has_value || !pips_parse_int(argv[++i], 1, 64, &threads)) {
-                fprintf(stderr, "%s: --threads needs a number 1..64\n", prog);
+        } else if (!strcmp(argv[i], "--threads") && has_value) {
+            if (!cli_parse_long(prog, argv[i], argv[i + 1], 1, 64, &threads))
                 return 2;
-            }
-        } else if (!strcmp(argv[i], "--table-mb")) {
-            if (!has_value || !pips_parse_int(argv[++i], 1, 1L << 20, &table_mb)) {
-                fprintf(stderr, "%s: --table-mb needs a number of MiB 1..1048576\n", prog);
+            i++;
+        } else if (!strcmp(argv[i], "--table-mb") && has_value) {
+            if (!cli_parse_long(prog, argv[i], argv[i + 1], 1, 1L << 20, &table_mb))
                 return 2;
-            }
+            i++;
         } else if (!strcmp(argv[i], "--time")) {
             if (!has_value) {
                 fprintf(stderr, "%s: --time needs a number of seconds > 0\n", prog);
@@ -125,11 +164,10 @@ int cli_solve(int argc, char **argv)
             state_text = argv[++i];
         } else if (!strcmp(argv[i], "--record") && has_value) {
             record = argv[++i];
-        } else if (!strcmp(argv[i], "--ply")) {
-            if (!has_value || !pips_parse_int(argv[++i], 0, 1L << 30, &ply)) {
-                fprintf(stderr, "%s: --ply needs a number of moves >= 0\n", prog);
+        } else if (!strcmp(argv[i], "--ply") && has_value) {
+            if (!cli_parse_long(prog, argv[i], argv[i + 1], 0, 1L << 30, &ply))
                 return 2;
-            }
+            i++;
         } else if (argv[i][0] == '-' || name) {
             fprintf(stderr, "%s: unexpected argument '%s' (or a missing value)\n", prog,
                     argv[i]);
@@ -155,7 +193,7 @@ int cli_solve(int argc, char **argv)
         pips_match *m = pips_match_load(record, NULL, &lerr);
         if (!m) {
             fprintf(stderr, "%s: %s\n", prog, lerr.msg);
-            return 2;
+            return cli_exit_code(&lerr);
         }
         const pips_game_def *d = pips_game_find(name);
         g = d ? pips_game_new_opts(d, &m->game->options, NULL, &lerr) : NULL;
@@ -191,7 +229,7 @@ int cli_solve(int argc, char **argv)
         else
             ok = solve_position(g, state_text, record, ply, state, &err);
         if (!ok)
-            rc = 2;
+            rc = cli_exit_code(&err);
     }
     if (ok && !from_start && pips_to_move(g, state) < 0) {
         ok = false;
@@ -279,7 +317,7 @@ int cli_bench(int argc, char **argv)
         const pips_game_def *d = pips_game_def_at(gi);
         bool wanted = argc <= 1;
         for (int i = 1; i < argc; i++)
-            wanted |= !strcmp(argv[i], d->name);
+            wanted |= pips_game_find(argv[i]) == d;
         if (!wanted)
             continue;
         pips_game *g = cli_make_game("pips bench", d->name, NULL, 0);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -28,33 +29,6 @@ static void print_board(const pips_game *g, const void *state, bool tty)
     g->def->render(g, state, &ro, &out);
     fputs(pips_str_cstr(&out), stdout);
     pips_str_free(&out);
-}
-
-static void print_legal(const pips_game *g, const void *state)
-{
-    size_t cap = pips_max_moves(g);
-    pips_move *moves = calloc(cap, sizeof *moves);
-    if (!moves)
-        return;
-    pips_rng rng;
-    pips_rng_seed(&rng, 0);
-    size_t n = pips_node_moves(g, state, &rng, moves, NULL);
-    printf("%s (%zu):", g->def->flags & PIPS_GAME_NOT_ENUMERABLE ? "suggested moves" : "legal moves",
-           n);
-    size_t col = 80; /* wrap between moves, never inside one, before column 80 */
-    for (size_t i = 0; i < n; i++) {
-        char buf[PIPS_MOVE_TEXT_MAX];
-        g->def->move_to_text(g, state, moves[i], buf);
-        size_t len = strlen(buf);
-        if (col + 1 + len >= 80) {
-            printf("\n ");
-            col = 1;
-        }
-        printf(" %s", buf);
-        col += 1 + len;
-    }
-    printf("\n");
-    free(moves);
 }
 
 static void print_game_result(const pips_match *m)
@@ -111,13 +85,15 @@ static void print_hint(pips_match *m, uint64_t seed)
     if (!n) {
         printf("no hint: %s\n", err.msg);
     } else {
-        printf("hint (%s):", pips_agent_spec(a));
+        char label[PIPS_AGENT_LABEL_MAX];
+        printf("hint from %s, best first:\n", pips_agent_label(a, label, sizeof label));
         for (size_t i = 0; i < n; i++) {
-            char buf[PIPS_MOVE_TEXT_MAX];
+            char buf[PIPS_MOVE_TEXT_MAX], value[32];
             m->game->def->move_to_text(m->game, m->state, ev[i].move, buf);
-            printf(" %s (%.2f)", buf, ev[i].value);
+            pips_move_eval_text(&ev[i], pips_num_players(m->game), value, sizeof value);
+            printf("  %s %s\n", buf, value);
         }
-        printf("\n");
+        printf("(value: %s)\n", cli_value_legend(m->game));
     }
     pips_agent_free(a);
 }
@@ -131,32 +107,69 @@ static void on_sigint(int sig)
     play_interrupted = 1;
 }
 
-/* Prints each agent move and roll as the table plays it. */
-static void print_event(void *ud, const pips_table *t, const pips_table_event *ev)
+/* What the table's listener needs: where the record goes, and whether the
+ * last write failed (said once, not after every move). */
+typedef struct play_log {
+    const char *record_path;
+    bool write_failed;
+} play_log;
+
+/* Writes the record (atomically; see pips_match_save). Says so on stderr
+ * when a write fails, and again when writing works after a failure. */
+static bool save_record(play_log *log, const pips_match *m)
 {
-    (void)ud;
+    pips_error err;
+    if (!log->record_path)
+        return true;
+    if (!pips_match_save(m, log->record_path, &err)) {
+        if (!log->write_failed)
+            fprintf(stderr, "pips play: %s (the game goes on; the record is tried again after "
+                            "every move)\n",
+                    err.msg);
+        log->write_failed = true;
+        return false;
+    }
+    if (log->write_failed)
+        fprintf(stderr, "pips play: the record is written again to %s\n", log->record_path);
+    log->write_failed = false;
+    return true;
+}
+
+/* Prints each agent move and roll as the table plays it, numbered as in
+ * records (cli_print_ply), and saves the record after every change. */
+static void on_table_event(void *ud, const pips_table *t, const pips_table_event *ev)
+{
+    play_log *log = ud;
     const pips_match *m = pips_table_match(t);
-    char buf[PIPS_MOVE_TEXT_MAX];
+    char label[PIPS_AGENT_LABEL_MAX];
     if (ev->kind == PIPS_TABLE_CHANCE) {
-        pips_match_move_text(m, ev->ply, buf);
-        printf("roll: %s\n", buf);
+        cli_print_ply(m, ev->ply, NULL);
     } else if (ev->kind == PIPS_TABLE_MOVE && ev->by_agent) {
-        pips_match_move_text(m, ev->ply, buf);
-        printf("%zu. seat %d (%s): %s\n", ev->ply + 1, ev->seat + 1, m->seats[ev->seat], buf);
+        const pips_agent *a = pips_table_agent(t, ev->seat);
+        cli_print_ply(m, ev->ply, a ? pips_agent_label(a, label, sizeof label) : "autopilot");
     } else if (ev->kind == PIPS_TABLE_RESIGN) {
         printf("seat %d resigns\n", ev->seat + 1);
     }
+    if (ev->kind != PIPS_TABLE_OVER) /* OVER follows the move that ended the game */
+        save_record(log, m);
 }
 
-/* Checks at the start that the record can be written at the end: opens the
- * file for appending (creating it only for the check). */
-static bool record_writable(const char *path, pips_error *err)
+/* Checks at the start that the record can be written: a file that exists
+ * is refused unless overwrite (--force); the file is opened for appending
+ * (created only for the check) so a directory or a missing folder is found
+ * before the first move. */
+static bool record_writable(const char *path, bool overwrite, pips_error *err)
 {
-    FILE *f = fopen(path, "r");
-    bool existed = f != NULL;
-    if (f)
-        fclose(f);
-    f = fopen(path, "a");
+    struct stat st;
+    bool existed = stat(path, &st) == 0;
+    if (existed && !overwrite)
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "--record '%s' exists; give --force to overwrite it, or --resume "
+                         "'%s' to continue its game",
+                         path, path);
+    if (existed && S_ISDIR(st.st_mode))
+        return pips_fail(err, PIPS_ERR_IO, "--record '%s' is a directory", path);
+    FILE *f = fopen(path, "a");
     if (!f)
         return pips_fail(err, PIPS_ERR_IO, "cannot write the record to '%s': %s", path,
                          strerror(errno));
@@ -195,13 +208,14 @@ static void human_turn(pips_table *t, int who, uint64_t seed, bool *quit)
             return;
         }
         if (!strcmp(line, "help") || !strcmp(line, "?")) {
-            printf("type a move (%s), or: moves (suggest), undo, hint, state, quit\n",
+            printf("type a move (%s), or: moves [TEXT] (the legal moves, those holding TEXT;\n"
+                   "suggest for Noname), undo, hint, state, quit\n",
                    "see 'pips rules' for notation");
             fputs(g->def->notation_text, stdout);
             continue;
         }
-        if (!strcmp(line, "moves") || !strcmp(line, "suggest")) {
-            print_legal(g, m->state);
+        if (!strcmp(line, "moves") || !strcmp(line, "suggest") || !strncmp(line, "moves ", 6)) {
+            cli_print_moves(g, m->state, line[5] == ' ' ? line + 6 : "", false);
             continue;
         }
         if (!strcmp(line, "state")) {
@@ -224,11 +238,42 @@ static void human_turn(pips_table *t, int who, uint64_t seed, bool *quit)
             return; /* redraw */
         }
         if (!pips_table_play_text(t, line, &err)) {
-            printf("illegal: %s\n", err.msg);
+            pips_str msg; /* it quotes the line typed: control bytes come out escaped */
+            pips_str_init(&msg, NULL);
+            cli_escape_text(err.msg, &msg);
+            printf("illegal: %s\n", pips_str_cstr(&msg));
+            pips_str_free(&msg);
             continue;
         }
         return;
     }
+}
+
+/* The match `pips play --resume path` continues: the record's game, options,
+ * seed and moves. NULL (with the message printed and *status set) when it
+ * cannot be read or its game is over. */
+static pips_match *resume_match(const char *path, int *status)
+{
+    pips_error err;
+    pips_match *m = pips_match_load(path, NULL, &err);
+    if (!m) {
+        fprintf(stderr, "pips play: --resume: %s\n", err.msg);
+        *status = cli_exit_code(&err);
+        return NULL;
+    }
+    if (pips_match_over(m)) {
+        pips_str text;
+        pips_str_init(&text, NULL);
+        m->game->def->result_text(m->game, m->state, &text);
+        fprintf(stderr, "pips play: --resume: the game in '%s' is over after %zu moves (%s); "
+                        "there is nothing to continue\n",
+                path, m->n_moves, pips_str_cstr(&text));
+        pips_str_free(&text);
+        pips_match_free(m);
+        *status = 2;
+        return NULL;
+    }
+    return m;
 }
 
 int cli_play(int argc, char **argv)
@@ -237,75 +282,102 @@ int cli_play(int argc, char **argv)
         cli_print_help(stdout, cli_doc_find("play"));
         return 0;
     }
+    const char *prog = "pips play";
     const char *name = NULL, *opts[PIPS_MAX_OPTIONS], *seats[PIPS_MAX_PLAYERS],
-               *record_path = NULL;
+               *record_path = NULL, *resume_path = NULL;
     size_t nopts = 0;
     int nseats = 0;
     uint64_t seed = 1;
+    bool seed_given = false, force = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--opt")) {
-            if (!cli_collect_opt("pips play", argc, argv, &i, opts, &nopts))
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(a, "--opt")) {
+            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
                 return 2;
-        } else if (!strcmp(argv[i], "--seat")) {
-            if (i + 1 >= argc || nseats == PIPS_MAX_PLAYERS) {
-                fprintf(stderr, "pips play: --seat needs a value (at most %d seats)\n",
+        } else if (!strcmp(a, "--seat")) {
+            if (!has_value || nseats == PIPS_MAX_PLAYERS) {
+                fprintf(stderr, "%s: --seat needs a value (at most %d seats)\n", prog,
                         PIPS_MAX_PLAYERS);
                 return 2;
             }
             seats[nseats++] = argv[++i];
-        } else if (!strcmp(argv[i], "--seed")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "pips play: --seed needs a value\n");
+        } else if (!strcmp(a, "--seed") && has_value) {
+            if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
-            }
-            if (!cli_parse_seed("pips play", argv[++i], &seed))
-                return 2;
-        } else if (!strcmp(argv[i], "--record")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "pips play: --record needs a file name\n");
-                return 2;
-            }
+            seed_given = true;
+        } else if (!strcmp(a, "--record") && has_value) {
             record_path = argv[++i];
-        } else if (argv[i][0] == '-' || name) {
-            fprintf(stderr, "pips play: unexpected argument '%s'\n", argv[i]);
+        } else if (!strcmp(a, "--resume") && has_value) {
+            resume_path = argv[++i];
+        } else if (!strcmp(a, "--force")) {
+            force = true;
+        } else if (!cli_take_name(prog, a, &name)) {
             return 2;
-        } else {
-            name = argv[i];
         }
     }
-    if (!name) {
+    const char *problem = resume_path && name ? "--resume takes the game from the record; "
+                                                "leave out GAME"
+                          : resume_path && nopts ? "--resume plays on with the record's "
+                                                   "options; leave out --opt"
+                          : resume_path && seed_given ? "--resume plays on with the record's "
+                                                        "seed; leave out --seed"
+                          : !resume_path && !name ? "missing GAME"
+                                                  : NULL;
+    if (problem) {
+        fprintf(stderr, "%s: %s\n", prog, problem);
         cli_print_usage(stderr, cli_doc_find("play"));
         return 2;
     }
     pips_error err;
-    if (record_path && !record_writable(record_path, &err)) {
-        fprintf(stderr, "pips play: %s\n", err.msg);
-        return 2;
+    if (record_path && (!resume_path || strcmp(record_path, resume_path) != 0) &&
+        !record_writable(record_path, force, &err)) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return cli_exit_code(&err);
     }
-    pips_match *m = pips_match_new(name, opts, nopts, seed, NULL, &err);
+    int status = 0;
+    pips_match *m = resume_path ? resume_match(resume_path, &status)
+                                : pips_match_new(name, opts, nopts, seed, NULL, &err);
     if (!m) {
-        fprintf(stderr, "pips play: %s\n", err.msg);
-        return 2;
+        if (!resume_path)
+            fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return resume_path ? status : cli_exit_code(&err);
     }
+    if (resume_path && !record_path)
+        record_path = resume_path; /* the continued game goes on in its own record */
+    seed = m->seed;
     int np = pips_num_players(m->game);
-    if (nseats == 0) {
+    char record_seats[PIPS_MAX_PLAYERS][PIPS_SEAT_MAX]; /* the table rewrites m->seats */
+    if (nseats == 0 && resume_path) {
+        for (int s = 0; s < np; s++) {
+            memcpy(record_seats[s], m->seats[s], PIPS_SEAT_MAX);
+            seats[nseats++] = record_seats[s];
+        }
+    } else if (nseats == 0) {
         seats[nseats++] = "human";
         while (nseats < np)
             seats[nseats++] = "random";
     }
     if (nseats != np) {
-        fprintf(stderr, "pips play: %s with these options has %d seats; give one --seat each\n",
-                name, np);
+        fprintf(stderr, "%s: %s with these options has %d seats; give one --seat each\n", prog,
+                m->game->def->name, np);
         pips_match_free(m);
         return 2;
     }
     pips_table *t = pips_table_new(m, seats, np, NULL, &err);
     if (!t) {
-        fprintf(stderr, "pips play: %s\n", err.msg);
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
         pips_match_free(m);
         return 2;
     }
-    pips_table_listen(t, print_event, NULL);
+    play_log log = {record_path, false};
+    pips_table_listen(t, on_table_event, &log);
+    if (resume_path)
+        printf("resuming %s after move %zu\n", resume_path, m->n_moves);
+    if (!save_record(&log, m) && !resume_path) { /* the file exists from the start */
+        pips_table_free(t);
+        return 1;
+    }
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint; /* no SA_RESTART: a read at the prompt returns */
@@ -314,11 +386,10 @@ int cli_play(int argc, char **argv)
 
     const pips_game *g = m->game;
     bool tty = isatty(1);
-    int status = 0;
     bool quit = false;
     while (!quit && !play_interrupted && !pips_table_over(t)) {
         if (!pips_table_run(t, 0, &err)) {
-            fprintf(stderr, "pips play: %s\n", err.msg);
+            fprintf(stderr, "%s: %s\n", prog, err.msg);
             status = 1;
             break;
         }
@@ -336,15 +407,66 @@ int cli_play(int argc, char **argv)
     print_board(g, m->state, tty);
     print_result(t);
     if (record_path) {
-        if (pips_match_save(m, record_path, &err))
-            printf("record saved to %s\n", record_path);
-        else {
-            fprintf(stderr, "pips play: %s\n", err.msg);
+        if (save_record(&log, m))
+            printf("record saved to %s\n%s%s%s", record_path,
+                   pips_table_over(t) ? "" : "continue the game with: pips play --resume ",
+                   pips_table_over(t) ? "" : record_path, pips_table_over(t) ? "" : "\n");
+        else if (status == 0)
             status = 1;
-        }
     }
     pips_table_free(t);
     return status;
+}
+
+/* A record runs the script text it carries (docs/lua.md); say when the file
+ * of that name on disk is not that text. */
+static void warn_script_on_disk(const pips_game *g)
+{
+    const pips_script *sc = pips_game_script(g);
+    if (!sc)
+        return;
+    FILE *f = fopen(sc->file, "rb");
+    if (!f) {
+        fprintf(stderr, "pips replay: note: %s is not on disk; replaying the record's copy\n",
+                sc->file);
+        return;
+    }
+    size_t cap = sc->len + 2, n;
+    char *buf = malloc(cap);
+    n = buf ? fread(buf, 1, cap, f) : 0;
+    fclose(f);
+    char sha[65] = "";
+    if (buf)
+        pips_sha256_hex(buf, n, sha);
+    if (!buf || strcmp(sha, sc->sha256) != 0)
+        fprintf(stderr,
+                "pips replay: warning: %s on disk differs from the record's copy (sha256 "
+                "%.12s...); replaying the record's copy\n",
+                sc->file, sc->sha256);
+    free(buf);
+}
+
+/* A record read from standard input (`pips replay -`). */
+static pips_match *load_stdin(pips_error *err)
+{
+    pips_str text;
+    pips_str_init(&text, NULL);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0 && text.len < (64u << 20))
+        pips_str_catn(&text, buf, n);
+    pips_match *m = NULL;
+    if (ferror(stdin))
+        pips_fail(err, PIPS_ERR_IO, "cannot read the record from standard input: %s",
+                  strerror(errno));
+    else if (text.failed)
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory reading standard input");
+    else if (text.len >= (64u << 20))
+        pips_fail(err, PIPS_ERR_RECORD, "the record on standard input is larger than 64 MiB");
+    else
+        m = pips_match_from_record(pips_str_cstr(&text), NULL, err);
+    pips_str_free(&text);
+    return m;
 }
 
 int cli_replay(int argc, char **argv)
@@ -356,26 +478,24 @@ int cli_replay(int argc, char **argv)
         return 2;
     }
     pips_error err;
-    pips_match *m = pips_match_load(argv[1], NULL, &err);
+    bool from_stdin = !strcmp(argv[1], "-");
+    pips_match *m = from_stdin ? load_stdin(&err) : pips_match_load(argv[1], NULL, &err);
     if (!m) {
         fprintf(stderr, "pips replay: %s\n", err.msg);
-        return 1;
+        return cli_exit_code(&err);
     }
     const pips_game *g = m->game;
+    warn_script_on_disk(g);
     size_t ss = g->def->state_size;
-    bool tty = isatty(0) && isatty(1);
+    bool tty = !from_stdin && isatty(0) && isatty(1); /* keys come from stdin */
     if (tty) {
         size_t at = 0;
         char line[128];
         for (;;) {
             const void *st = at < m->n_moves ? m->history + at * ss : m->state;
-            printf("\nposition after %zu of %zu moves", at, m->n_moves);
-            if (at > 0) {
-                char buf[PIPS_MOVE_TEXT_MAX];
-                pips_match_move_text(m, at - 1, buf);
-                printf(" (last: %s)", buf);
-            }
-            printf("\n");
+            printf("\nposition after %zu of %zu moves%s\n", at, m->n_moves, at ? ", the last:" : "");
+            if (at > 0)
+                cli_print_ply(m, at - 1, NULL);
             print_board(g, st, true);
             printf("[Enter/n next, p previous, NUMBER jump, q quit] ");
             fflush(stdout);

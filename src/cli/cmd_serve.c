@@ -81,38 +81,57 @@ int cli_serve(int argc, char **argv)
     pips_server_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.sync_full = false;
+    long ai_threads = 0, max_games = 0, max_think = 0, max_hints = 0, max_uploads = 0,
+         max_listings = 0, per_client = 0; /* 0: the server's default */
+    const struct {
+        const char *flag;
+        long lo, hi, *out;
+    } numbers[] = {
+        {"--port", 0, 65535, &port},           {"--ai-threads", 1, 16, &ai_threads},
+        {"--max-games", 1, 10000000, &max_games}, {"--max-think", 1, 3600, &max_think},
+        {"--max-hints", 1, 16, &max_hints},     {"--max-uploads", 1, 16, &max_uploads},
+        {"--max-listings", 1, 16, &max_listings}, {"--per-client", 1, 1000, &per_client},
+    };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
         if (!v) {
             fprintf(stderr, "pips serve: '%s' needs a value or is unknown\n", a);
             cli_print_usage(stderr, cli_doc_find("serve"));
             return 2;
         }
         i++;
-        if (!strcmp(a, "--port") && pips_parse_int(v, 0, 65535, &n))
-            port = n;
-        else if (!strcmp(a, "--bind"))
+        size_t k = 0;
+        while (k < sizeof numbers / sizeof numbers[0] && strcmp(a, numbers[k].flag) != 0)
+            k++;
+        if (k < sizeof numbers / sizeof numbers[0]) { /* a number: refused with its range */
+            if (!cli_parse_long("pips serve", a, v, numbers[k].lo, numbers[k].hi,
+                                numbers[k].out))
+                return 2;
+        } else if (!strcmp(a, "--bind"))
             bind = v;
         else if (!strcmp(a, "--db"))
             db = v;
         else if (!strcmp(a, "--web"))
             web = v;
-        else if (!strcmp(a, "--ai-threads") && pips_parse_int(v, 1, 16, &n))
-            cfg.ai_threads = (int)n;
-        else if (!strcmp(a, "--max-games") && pips_parse_int(v, 1, 10000000, &n))
-            cfg.max_games = (size_t)n;
-        else if (!strcmp(a, "--max-think") && pips_parse_int(v, 1, 3600, &n))
-            cfg.max_think_seconds = (double)n;
+        else if (!strcmp(a, "--rules-dir"))
+            cfg.rules_dir = v;
         else if (!strcmp(a, "--sync") && (!strcmp(v, "full") || !strcmp(v, "normal")))
             cfg.sync_full = !strcmp(v, "full");
         else {
-            fprintf(stderr, "pips serve: bad option or value: %s %s\n", a, v);
+            fprintf(stderr, "pips serve: %s '%s': %s\n", a, v,
+                    !strcmp(a, "--sync") ? "expected full or normal" : "unknown flag");
             cli_print_usage(stderr, cli_doc_find("serve"));
             return 2;
         }
     }
+    cfg.ai_threads = (int)ai_threads;
+    cfg.max_games = (size_t)max_games;
+    cfg.max_think_seconds = (double)max_think;
+    cfg.max_hints = (int)max_hints;
+    cfg.max_uploads = (int)max_uploads;
+    cfg.max_listings = (int)max_listings;
+    cfg.per_client = (int)per_client;
     char dbpath[4096];
     if (!db) {
         if (!default_db_path(dbpath, sizeof dbpath)) {

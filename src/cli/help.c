@@ -10,12 +10,19 @@
 #include <string.h>
 
 #define END_OPTS {NULL, NULL, NULL}
+/* Rule scripts (docs/lua.md): main.c turns these into the options rules=,
+ * lua_steps= and lua_mb= of the game. */
+#define PIPS_LUA_OPTS                                                                       \
+    {"--rules", "FILE.lua", "apply a Lua rule script to the game (docs/lua.md)"},            \
+    {"--lua-steps", "N", "instructions allowed per call into a script (default 10000000)"}, \
+    {"--lua-mb", "MB", "memory of each Lua state, in MiB (default 64)"},
 
 static const cli_opt_doc no_opts[] = {END_OPTS};
 
 static const cli_opt_doc perft_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable); 'pips list' shows them"},
     {"--divide", NULL, "list the count below each first move"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc solve_opts[] = {
@@ -29,13 +36,17 @@ static const cli_opt_doc solve_opts[] = {
     {"--ply", "N", "with --record: how many of the record's moves to play first"},
     {"--best", NULL, "with --state or --record: the position's value and one winning move "
                      "only"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc play_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--seat", "SPEC", "who plays the next seat: 'human' or an agent spec (repeatable)"},
     {"--seed", "N", "seed of the dice and of the agents (default 1)"},
-    {"--record", "FILE", "write the game record (JSON) to FILE"},
+    {"--record", "FILE", "write the game record (JSON) to FILE, after every move"},
+    {"--force", NULL, "let --record overwrite a file that exists"},
+    {"--resume", "FILE", "continue the unfinished game recorded in FILE (and keep writing it)"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc analyze_opts[] = {
@@ -46,6 +57,7 @@ static const cli_opt_doc analyze_opts[] = {
     {"--agent", "SPEC", "the agent that ranks the moves (default 'hard')"},
     {"--seed", "N", "the agent's seed (default 1)"},
     {"--top", "K", "print only the K best moves"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc playtest_opts[] = {
@@ -63,6 +75,7 @@ static const cli_opt_doc playtest_opts[] = {
     {"--threshold", "X", "decisiveness threshold, between 0.5 and 1 (default 0.8)"},
     {"--exact-seconds", "S", "processor time for solving a variant exactly (default 10, 0 = off)"},
     {"--exact-mb", "M", "memory for solving a variant exactly, in MiB (default 256)"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc serve_opts[] = {
@@ -76,6 +89,14 @@ static const cli_opt_doc serve_opts[] = {
     {"--max-games", "N", "most games kept at once, 1..10000000 (default 10000)"},
     {"--max-think", "SECONDS", "longest AI think time a client may ask for, 1..3600"},
     {"--sync", "full|normal", "how hard each move is committed to disk (default normal)"},
+    {"--rules-dir", "DIR", "offer the Lua rule scripts and games of DIR in the lobby "
+                           "(docs/lua.md)"},
+    {"--max-hints", "N", "perfect-play hints solved at once, 1..16; past it 503 (default 1)"},
+    {"--max-uploads", "N", "record uploads replayed at once, 1..16; past it 503 (default 2)"},
+    {"--max-listings", "N", "agent listings built at once, 1..16; past it 503 (default 2)"},
+    {"--per-client", "N",
+     "heavy requests (hints, uploads, listings) in flight per client address; past it 429 "
+     "(default 2)"},
     END_OPTS};
 
 static const cli_opt_doc list_opts[] = {
@@ -86,6 +107,7 @@ static const cli_opt_doc state_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--state", "TEXT", "the position, in the game's state text (default: the start)"},
     {"--json", NULL, "print the position as one JSON object instead of a drawing"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc ladder_opts[] = {
@@ -96,6 +118,18 @@ static const cli_opt_doc ladder_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--prior", "G", "virtual drawn games added to every pair (default 1)"},
     {"--out", "DIR", "write ratings.txt, ratings.csv, pairs.csv and ratings.svg into DIR"},
+    PIPS_LUA_OPTS
+    END_OPTS};
+
+static const cli_opt_doc moves_opts[] = {
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--state", "TEXT", "the position, in the game's state text (default: the start)"},
+    {"--filter", "TEXT", "only the moves whose text holds TEXT (letters in either case)"},
+    {"--flat", NULL, "one move a line, no grouping and no heading (for scripts)"},
+    END_OPTS};
+
+static const cli_opt_doc agents_opts[] = {
+    {"--opt", "KEY=VALUE", "with GAME: a game option (repeatable)"},
     END_OPTS};
 
 static const cli_opt_doc engine_opts[] = {
@@ -103,8 +137,9 @@ static const cli_opt_doc engine_opts[] = {
     END_OPTS};
 
 static const cli_cmd_doc docs[] = {
-    {"list", "games with their options and defaults", "[--json]",
-     "Lists every game with its options: default, accepted values and what each\n"
+    {"list", "games with their options and defaults", "[--json] [FILE.lua]...",
+     "Lists every game (or the Lua games named, docs/lua.md) with its options:\n"
+     "default, accepted values and what each\n"
      "does. --json prints the option schema of every game as one JSON document:\n"
      "{\"games\": [{\"name\", \"title\", \"options\": [{\"key\", \"type\"\n"
      "(int|bool|choice|text), \"default\", \"description\", \"min\"/\"max\" (and\n"
@@ -112,32 +147,50 @@ static const cli_cmd_doc docs[] = {
      list_opts, NULL},
     {"rules", "the rules of a game as implemented, with ruling ids", "GAME",
      "Prints the rules of GAME as this program implements them, with the ids of\n"
-     "the project's rulings (such as NIM-R4, explained in docs/games/GAME.md),\n"
-     "the move notation and the options.",
+     "the project's rulings (such as NIM-R4), the move notation, the pieces' sizes\n"
+     "in mm and the options, wrapped to the terminal's width (80 columns when\n"
+     "stdout is not a terminal). The last line names the page that explains every\n"
+     "ruling: PREFIX/share/doc/pips/games/GAME.md for an installed pips, else\n"
+     "docs/games/GAME.md in the sources it was built from.",
      no_opts, "game"},
     {"play", "play in the terminal against people or AI",
-     "GAME [--opt KEY=VALUE]... [--seat human|AGENT]... [--seed N]\n[--record FILE]",
+     "GAME [--opt KEY=VALUE]... [--seat human|AGENT]... [--seed N]\n[--record FILE [--force]]\n"
+     "--resume FILE [--seat human|AGENT]... [--record FILE [--force]]",
      "Plays GAME in the terminal. One --seat per player in seat order: 'human' or an\n"
      "agent spec such as 'random' (default: seat 1 human, the others random). With no\n"
      "human seat the game plays itself to the end without reading input. The board uses\n"
      "Unicode and colour when stdout is a terminal (no colour when NO_COLOR is set).\n"
-     "--record FILE is checked before the game starts and written at the end, also\n"
-     "when the game is interrupted (Ctrl-C) or input ends. The same game, seats\n"
-     "and seed give the same moves as 'pips playtest' (its first game) and\n"
+     "--record FILE is checked before the game starts (a FILE that exists is refused\n"
+     "unless --force) and written when it starts and after every move, each time\n"
+     "whole to a temporary file renamed over FILE, so a game that is interrupted\n"
+     "(Ctrl-C), ends its input or is killed keeps every move played. The same game,\n"
+     "seats and seed give the same moves as 'pips playtest' (its first game) and\n"
      "'pips serve'.\n\n"
-     "At the prompt type a move, or: help, moves (legal moves; for Noname, 'suggest'\n"
-     "lists candidate placements), undo (takes back the last move of a person and\n"
-     "the replies after it), hint, state, quit.\n\n"
+     "--resume FILE continues the unfinished game of a record with its game, options\n"
+     "and seed (so the dice roll on as they would have), and keeps writing FILE (or\n"
+     "the --record given). The seats are the record's unless --seat is given; agents\n"
+     "start afresh from the position, so their later moves can differ from a game\n"
+     "played without a break. A finished game is refused with status 2.\n\n"
+     "Moves are numbered as in records: the 1-based ply and the seat, '7. seat 1\n"
+     "(hard (mcts:iters=10000)): M@3,0', and a roll of the dice '8. roll: 4'.\n\n"
+     "At the prompt type a move, or: help, moves [TEXT] (the legal moves grouped as\n"
+     "'pips moves' groups them, only those holding TEXT when given; for Noname,\n"
+     "'suggest' lists candidate placements), undo (takes back the last move of a\n"
+     "person and the replies after it), hint (the hard level's best moves, each with\n"
+     "its expected return for the seat to move), state, quit.\n\n"
      "Agent specs: random, greedy, alphabeta:depth=6, expectimax:depth=2,\n"
-     "mcts:iters=10000, mcts:time=1,threads=2, or a level easy, medium, hard, max.",
+     "mcts:iters=10000, mcts:time=1,threads=2, oracle:time=2, or a level easy,\n"
+     "medium, hard, max; 'pips agents' lists every kind and parameter.",
      play_opts, "game"},
-    {"replay", "validate a game record and show its positions", "FILE",
-     "Validates a game record, replaying every move: the game and options must\n"
-     "exist, the seats must be 'human' or valid agent specs, unknown top-level keys\n"
-     "are refused and the stored result must match the moves. Prints the final\n"
-     "position and result, or names the first problem and exits non-zero. On a\n"
-     "terminal, steps through the game: Enter/n next, p previous, a number jumps to\n"
-     "that move, q quits; any other key is refused with a message.",
+    {"replay", "validate a game record and show its positions", "FILE|-",
+     "Validates a game record (FILE, or standard input for '-'), replaying every\n"
+     "move: the game and options must exist, the seats must be 'human' or valid\n"
+     "agent specs, unknown top-level keys are refused and the stored result must\n"
+     "match the moves. Prints the final position and result, or names the first\n"
+     "problem and exits 1. On a terminal (and not from '-'), steps through the\n"
+     "game: Enter/n next, p previous, a number jumps to the position after that\n"
+     "move, q quits; any other key is refused with a message. Each position names\n"
+     "the last move as records number moves: '7. seat 1 (human): M@3,0'.",
      no_opts, "file"},
     {"perft", "count move sequences of a given depth",
      "GAME DEPTH [--opt KEY=VALUE]... [--divide]",
@@ -226,6 +279,25 @@ static const cli_cmd_doc docs[] = {
      "the same ratings for any --threads. Agent parameters use ',' as in\n"
      "'pips playtest --seats'.",
      ladder_opts, "game"},
+    {"moves", "the legal moves of a position, filtered and grouped",
+     "GAME [--opt KEY=VALUE]... [--state TEXT] [--filter TEXT] [--flat]",
+     "Lists the legal moves of the start or of the position TEXT (the game's state\n"
+     "text), after a heading line with the seat to move and the count. A move\n"
+     "written PIECE@PLACE[:POSE] is grouped by piece, one line each, with its places\n"
+     "and each place's poses: Nimitz's 'rL (45): a1:U,N,E,S,W b1:U,N,E,S,W ...'.\n"
+     "--filter TEXT keeps the moves whose text holds TEXT ('rL@', '@b2', ':N').\n"
+     "Noname's moves are continuous: its list is the engine's suggested\n"
+     "placements. At a chance event the list is its outcomes.",
+     moves_opts, "game"},
+    {"agents", "every agent kind with its parameters, and the levels",
+     "[GAME [--opt KEY=VALUE]...]",
+     "Lists every agent kind a seat or --agent takes (random, greedy, alphabeta,\n"
+     "expectimax, mcts, oracle) with what it does and its parameters and\n"
+     "defaults, then the levels easy, medium, hard and max with the spec each\n"
+     "stands for in every game, or in GAME with its options: 'hard\n"
+     "(mcts:iters=10000)'. Commands print a level this way wherever they name an\n"
+     "agent.",
+     agents_opts, "game"},
     {"state", "a position as a drawing, or as JSON for programs",
      "GAME [--opt KEY=VALUE]... [--state TEXT] [--json]",
      "Shows the start position of GAME, or the position TEXT (the game's state\n"
@@ -237,7 +309,8 @@ static const cli_cmd_doc docs[] = {
     {"serve", "run the game server: web UI and JSON API",
      "[--port 8080] [--bind 127.0.0.1] [--db PATH] [--web DIR]\n"
      "[--ai-threads 2] [--max-games 10000] [--max-think SECONDS]\n"
-     "[--sync full|normal]",
+     "[--sync full|normal] [--max-hints 1] [--max-uploads 2] [--max-listings 2]\n"
+     "[--per-client 2]",
      "Serves the web UI and the JSON API under /api/. Every game is kept in an\n"
      "SQLite database (default $XDG_DATA_HOME/pips/pips.db, else\n"
      "~/.local/share/pips/pips.db); a restarted server resumes every game.\n"
@@ -272,8 +345,14 @@ const char cli_doc_environment[] =
     "XDG_DATA_HOME, HOME: where 'pips serve' keeps its database by default.";
 
 const char cli_doc_exit_status[] =
-    "0 on success, 1 when the work itself failed (a bad record, a write error),\n"
-    "2 for a usage error (an unknown command, flag, game or option).";
+    "0: done.\n"
+    "1: the work failed: a file that cannot be read or written, a record that is\n"
+    "not valid, out of memory, a rule script's error.\n"
+    "2: usage or bad input: an unknown command, flag, game, option or agent, a value\n"
+    "out of its range (the message gives the range), an illegal state or move.\n"
+    "3: a budget ran out before the answer: 'pips solve' past --time or\n"
+    "--table-mb.\n"
+    "130: interrupted (Ctrl-C); 'pips play' still writes its --record.";
 
 size_t cli_doc_count(void) { return sizeof docs / sizeof docs[0]; }
 
@@ -303,8 +382,9 @@ void cli_print_overview(FILE *f)
     for (size_t i = 0; i < cli_doc_count(); i++)
         fprintf(f, "  %-9s %s\n", docs[i].name, docs[i].summary);
     fprintf(f, "\n'pips COMMAND --help' or 'pips help COMMAND' describes each command.\n"
-               "Long options also take the form --key=value.\n\nenvironment:\n%s\n",
-            cli_doc_environment);
+               "Long options also take the form --key=value. Game names are\n"
+               "case-insensitive.\n\nenvironment:\n%s\n\nexit status:\n%s\n",
+            cli_doc_environment, cli_doc_exit_status);
 }
 
 static void print_synopsis(FILE *f, const cli_cmd_doc *d)
@@ -326,19 +406,19 @@ static void print_synopsis(FILE *f, const cli_cmd_doc *d)
     fputc('\n', f);
 }
 
-/* Prints text after a hanging indent of `indent` columns, wrapping at words
- * so no line passes 79 columns. */
-static void print_wrapped(FILE *f, const char *text, int indent, int col)
+void cli_print_wrapped(FILE *f, const char *text, int indent, int col, int width)
 {
+    bool line_start = true;
     while (*text) {
         size_t word = strcspn(text, " ");
-        if (col > indent && col + 1 + (int)word > 79) {
+        if (!line_start && col + 1 + (int)word > width - 1) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
-        } else if (col > indent) {
+        } else if (!line_start) {
             fputc(' ', f);
             col++;
         }
+        line_start = false;
         fprintf(f, "%.*s", (int)word, text);
         col += (int)word;
         text += word;
@@ -361,7 +441,7 @@ void cli_print_help(FILE *f, const cli_cmd_doc *d)
             fprintf(f, "\n%24s", "");
             col = 24;
         }
-        print_wrapped(f, o->help, 24, col);
+        cli_print_wrapped(f, o->help, 24, col, 80);
     }
     fprintf(f, "  -h, --help            this help\n");
 }
@@ -384,6 +464,18 @@ int cli_split_long_opts(const cli_cmd_doc *d, int argc, char **argv, char **out)
             break;
         }
         char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+        if (eq)
+            *eq = '\0';
+        if (d && a[0] == '-' && a[1] == '-' && strcmp(a, "--help") != 0 &&
+            !cli_doc_option(d, a)) { /* every command refuses an unknown flag alike */
+            fprintf(stderr, "pips %s: unknown flag '%s' ('pips %s --help' lists them)\n",
+                    d->name, a, d->name);
+            if (eq)
+                *eq = '=';
+            return -1;
+        }
+        if (eq)
+            *eq = '=';
         if (!eq) {
             out[n++] = a;
             const cli_opt_doc *o = d ? cli_doc_option(d, a) : NULL;

@@ -43,6 +43,11 @@ void cli_print_help(FILE *f, const cli_cmd_doc *d);
 /* The usage lines of one command and a pointer to --help (after an error). */
 void cli_print_usage(FILE *f, const cli_cmd_doc *d);
 
+/* Prints text from column col (the cursor's), wrapping at spaces so no line
+ * passes width - 1 columns (a word longer than that stands alone); lines
+ * after the first start at column indent. Ends with a newline. */
+void cli_print_wrapped(FILE *f, const char *text, int indent, int col, int width);
+
 /* The extra sections of the man page, shared with the overview. */
 extern const char cli_doc_environment[];
 extern const char cli_doc_exit_status[];
@@ -50,8 +55,8 @@ extern const char cli_doc_exit_status[];
 /* Rewrites every `--key=value` in argv[1..argc-1] of command d into the two
  * arguments `--key` `value` (in place into out, which has room for 2*argc
  * entries); a value after an option that takes one is never split. Returns
- * the new argc, or -1 after printing an error when a switch is given a value
- * (`--divide=1`). */
+ * the new argc, or -1 after printing an error for a flag d does not list
+ * ("unknown flag") or a switch given a value (`--divide=1`). */
 int cli_split_long_opts(const cli_cmd_doc *d, int argc, char **argv, char **out);
 
 #endif

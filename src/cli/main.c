@@ -30,6 +30,8 @@ static const command commands[] = {
     {"analyze", cli_analyze},   {"engine", cli_engine},     {"version", cli_version},
     {"help", cli_help},         {"state", cli_state},
     {"ladder", cli_ladder},
+    {"moves", cli_moves},
+    {"agents", cli_agents},
 };
 
 static int cli_version(int argc, char **argv)
@@ -63,8 +65,48 @@ static int cli_help(int argc, char **argv)
     return 0;
 }
 
+/* --rules FILE, --lua-steps N and --lua-mb N are the game options rules=,
+ * lua_steps= and lua_mb= (docs/lua.md): rewritten in place as --opt K=V, so
+ * every command takes them the way it takes any option. Returns the count,
+ * or -1 after printing an error. */
+static int script_flags(const cli_cmd_doc *doc, int n, char **args, char **owned, int cap)
+{
+    if (!doc || !cli_doc_option(doc, "--rules"))
+        return n;
+    static const char *const flags[][2] = {
+        {"--rules", "rules"}, {"--lua-steps", "lua_steps"}, {"--lua-mb", "lua_mb"}};
+    int used = 0;
+    for (int k = 1; k < n; k++)
+        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+            if (strcmp(args[k], flags[f][0]) != 0)
+                continue;
+            if (k + 1 >= n) {
+                fprintf(stderr, "pips %s: %s needs a value\n", args[0], flags[f][0]);
+                return -1;
+            }
+            if (used == cap) {
+                fprintf(stderr, "pips %s: too many script flags\n", args[0]);
+                return -1;
+            }
+            size_t len = strlen(flags[f][1]) + strlen(args[k + 1]) + 2;
+            char *kv = malloc(len);
+            if (!kv) {
+                fprintf(stderr, "pips: out of memory\n");
+                return -1;
+            }
+            snprintf(kv, len, "%s=%s", flags[f][1], args[k + 1]);
+            owned[used++] = kv;
+            args[k] = "--opt";
+            args[k + 1] = kv;
+            k++;
+            break;
+        }
+    return n;
+}
+
 int main(int argc, char **argv)
 {
+    cli_escape_stderr();
     if (argc < 2) {
         cli_print_overview(stderr);
         return 2;
@@ -91,7 +133,11 @@ int main(int argc, char **argv)
             return 1;
         }
         int n = cli_split_long_opts(doc, argc - 1, argv + 1, args);
+        char *owned[16] = {NULL};
+        n = n < 0 ? n : script_flags(doc, n, args, owned, 16);
         int rc = n < 0 ? 2 : commands[i].run(n, args);
+        for (int k = 0; k < 16; k++)
+            free(owned[k]);
         free(args);
         return rc;
     }

@@ -9,6 +9,8 @@
  */
 #include "pips/game.h"
 
+#include "lua/lua_games.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,55 +129,113 @@ static pips_game *game_build(const pips_game_def *def, const pips_options *opts,
         pips_free(alloc, g);
         return NULL;
     }
+    if (def->hold)
+        def->hold(def, +1);
+    return g;
+}
+
+/* The value of key among "key=value" pairs, or NULL. */
+static const char *kv_value(const char *const *kv, size_t n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(kv[i], key, kl) && kv[i][kl] == '=')
+            return kv[i] + kl + 1;
+    return NULL;
+}
+
+/* Builds def with kv, or the variant the option rules=FILE.lua names (a rule
+ * script over a built-in game, src/lua/): text, when given, is the script's
+ * text from a record. "rules=none" leaves the game as it is. */
+static pips_game *new_def_script(const pips_game_def *def, const char *const *kv, size_t n,
+                                 const char *text, const pips_allocator *alloc, pips_error *err)
+{
+    const pips_game_def *use = def;
+    bool held = false;
+    if (!plua_resolve(def, kv_value(kv, n, "rules"), text, kv_value(kv, n, "lua_steps"), &use,
+                      &held, err))
+        return NULL;
+    bool has_rules = pips_option_def_find(use, "rules") != NULL;
+    pips_options o;
+    default_options(use, &o);
+    bool seen[PIPS_MAX_OPTIONS] = {false};
+    pips_game *g = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(kv[i], '=');
+        if (!eq || eq == kv[i]) {
+            pips_fail(err, PIPS_ERR_ARG, "option '%.64s' is not of the form key=value", kv[i]);
+            goto done;
+        }
+        char key[PIPS_OPT_KEY_MAX];
+        size_t klen = (size_t)(eq - kv[i]);
+        if (klen >= sizeof key) {
+            pips_fail(err, PIPS_ERR_ARG, "option key '%.40s...' is too long", kv[i]);
+            goto done;
+        }
+        memcpy(key, kv[i], klen);
+        key[klen] = '\0';
+        if (!has_rules && !strcmp(key, "rules") && !strcmp(eq + 1, "none"))
+            continue;
+        if (!set_option(&o, use, key, eq + 1, seen, err))
+            goto done;
+    }
+    g = game_build(use, &o, alloc, err);
+done:
+    if (held)
+        use->hold(use, -1);
     return g;
 }
 
 pips_game *pips_game_new_def(const pips_game_def *def, const char *const *kv, size_t n,
                              const pips_allocator *alloc, pips_error *err)
 {
-    pips_options o;
-    default_options(def, &o);
-    bool seen[PIPS_MAX_OPTIONS] = {false};
-    for (size_t i = 0; i < n; i++) {
-        const char *eq = strchr(kv[i], '=');
-        if (!eq || eq == kv[i]) {
-            pips_fail(err, PIPS_ERR_ARG, "option '%.64s' is not of the form key=value", kv[i]);
-            return NULL;
-        }
-        char key[PIPS_OPT_KEY_MAX];
-        size_t klen = (size_t)(eq - kv[i]);
-        if (klen >= sizeof key) {
-            pips_fail(err, PIPS_ERR_ARG, "option key '%.40s...' is too long", kv[i]);
-            return NULL;
-        }
-        memcpy(key, kv[i], klen);
-        key[klen] = '\0';
-        if (!set_option(&o, def, key, eq + 1, seen, err))
-            return NULL;
-    }
-    return game_build(def, &o, alloc, err);
+    return new_def_script(def, kv, n, NULL, alloc, err);
+}
+
+pips_game *pips_game_new_def_text(const pips_game_def *def, const char *const *kv, size_t n,
+                                  const char *text, const pips_allocator *alloc,
+                                  pips_error *err)
+{
+    return new_def_script(def, kv, n, text, alloc, err);
 }
 
 pips_game *pips_game_new_opts(const pips_game_def *def, const pips_options *opts,
                               const pips_allocator *alloc, pips_error *err)
 {
-    pips_options o;
-    default_options(def, &o);
-    bool seen[PIPS_MAX_OPTIONS] = {false};
-    for (size_t i = 0; i < opts->n; i++)
-        if (!set_option(&o, def, opts->kv[i].key, opts->kv[i].value, seen, err))
-            return NULL;
-    return game_build(def, &o, alloc, err);
+    const char *kv[PIPS_MAX_OPTIONS];
+    char buf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 1];
+    size_t n = opts->n < PIPS_MAX_OPTIONS ? opts->n : PIPS_MAX_OPTIONS;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(buf[i], sizeof buf[i], "%s=%s", opts->kv[i].key, opts->kv[i].value);
+        kv[i] = buf[i];
+    }
+    return new_def_script(def, kv, n, NULL, alloc, err);
+}
+
+const pips_script *pips_game_script(const pips_game *g) { return g->def->script; }
+
+bool pips_game_failed(const pips_game *g, pips_error *err)
+{
+    return g->def->failure && g->def->failure(g, err, false);
+}
+
+void pips_game_clear_failure(const pips_game *g)
+{
+    if (g->def->failure)
+        g->def->failure(g, NULL, true);
 }
 
 void pips_game_free(pips_game *g)
 {
     if (!g)
         return;
-    if (g->def->release)
-        g->def->release(g, g->config);
+    const pips_game_def *def = g->def;
+    if (def->release)
+        def->release(g, g->config);
     pips_free(g->alloc, g->config);
     pips_free(g->alloc, g);
+    if (def->hold) /* last: a run-time definition may go with it */
+        def->hold(def, -1);
 }
 
 /* A state from pips_state_new carries a tag just before its bytes: which game

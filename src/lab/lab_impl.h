@@ -128,6 +128,7 @@ struct pips_playtest {
     int np; /* seats of the variant being played (a per-variant view for play_one) */
     size_t n_agents;             /* distinct specs: identical specs are one agent */
     char agents[LAB_MAX_N][128]; /* normalised, each once, in order of first appearance */
+    char agent_labels[LAB_MAX_N][PIPS_AGENT_LABEL_MAX]; /* for people: "hard (mcts:...)" */
     size_t n_specs;              /* the specs as given (1: one spec fills every seat) */
     int spec_agent[LAB_MAX_N];   /* the agent of each given spec (all 0 with one spec) */
     int agent_seats[LAB_MAX_N];  /* seats each agent holds in a game (0: every seat) */

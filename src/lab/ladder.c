@@ -309,6 +309,7 @@ pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
             break;
         }
         snprintf(l->agent[i].spec, sizeof l->agent[i].spec, "%s", pips_agent_spec(a));
+        pips_agent_label(a, l->agent[i].label, sizeof l->agent[i].label);
         pips_agent_free(a);
         for (size_t j = 0; j < i; j++)
             if (!strcmp(l->agent[i].spec, l->agent[j].spec))
@@ -389,7 +390,7 @@ void pips_ladder_text(const pips_ladder *l, pips_str *out)
     for (size_t r = 0; r < l->n; r++) {
         const pips_ladder_agent *a = &l->agent[l->order[r]];
         pips_str_catf(out, "%zu %+.0f [%+.0f, %+.0f] %.3f %.0f %s\n", r + 1, a->elo, a->lo,
-                      a->hi, lab_rate(a->points, a->games), a->games, a->spec);
+                      a->hi, lab_rate(a->points, a->games), a->games, a->label);
     }
 }
 
@@ -446,7 +447,7 @@ void pips_ladder_svg(const pips_ladder *l, pips_str *out)
     double v[PIPS_LADDER_MAX_AGENTS], lo[PIPS_LADDER_MAX_AGENTS], hi[PIPS_LADDER_MAX_AGENTS];
     for (size_t r = 0; r < l->n; r++) {
         const pips_ladder_agent *a = &l->agent[l->order[r]];
-        groups[r] = a->spec;
+        groups[r] = a->label;
         v[r] = a->elo - base;
         lo[r] = a->lo - base;
         hi[r] = a->hi - base;

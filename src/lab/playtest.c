@@ -253,11 +253,13 @@ static void *worker(void *arg)
         if (!ok && !p->failed) {
             p->failed = true;
             p->err = err;
+            unsigned long long game_seed =
+                (unsigned long long)pips_table_game_seed(p->o->seed, i);
             if (pt->n_variants > 1)
-                pips_error_prefix(&p->err, "variant %s (%s), game %lu: ", var->name,
-                                  var->st.options, i + 1);
+                pips_error_prefix(&p->err, "variant %s (%s), game %lu (seed %llu): ",
+                                  var->name, var->st.options, i + 1, game_seed);
             else
-                pips_error_prefix(&p->err, "game %lu: ", i + 1);
+                pips_error_prefix(&p->err, "game %lu (seed %llu): ", i + 1, game_seed);
         }
         unsigned long done = ++p->done;
         if (p->o->progress && ok)
@@ -405,7 +407,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                            pips_error *err)
 {
     vary_spec *vs = pips_calloc(NULL, LAB_MAX_VARY, sizeof *vs);
-    char specs[LAB_MAX_N][128];
+    char specs[LAB_MAX_N][128], labels[LAB_MAX_N][PIPS_AGENT_LABEL_MAX];
     if (!vs)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     bool ok = false;
@@ -532,6 +534,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
             }
             if (v == 0) {
                 snprintf(specs[k], sizeof specs[k], "%s", pips_agent_spec(a));
+                pips_agent_label(a, labels[k], sizeof labels[k]);
                 pt->has_mcts |= is_mcts_spec(specs[k]);
             }
             pips_agent_free(a);
@@ -544,6 +547,8 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
             pt->n_agents = pips_pool_specs(names, o->n_seats, pt->spec_agent);
             for (size_t k = 0; k < o->n_seats; k++) {
                 snprintf(pt->agents[pt->spec_agent[k]], sizeof pt->agents[0], "%s", specs[k]);
+                snprintf(pt->agent_labels[pt->spec_agent[k]], sizeof pt->agent_labels[0], "%s",
+                         labels[k]);
                 pt->agent_seats[pt->spec_agent[k]] += o->n_seats > 1;
             }
         }

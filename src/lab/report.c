@@ -749,7 +749,7 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
                       "seat it held):\n\n");
     for (size_t k = 0; k < pt->n_agents; k++) {
         int held = lab_agent_seats(pt, k, pt->np);
-        pips_str_catf(out, "%zu. `%s` (%d seat%s)\n", k + 1, pt->agents[k], held,
+        pips_str_catf(out, "%zu. `%s` (%d seat%s)\n", k + 1, pt->agent_labels[k], held,
                       held == 1 ? "" : "s");
     }
     if (sweep) {

@@ -11,6 +11,7 @@
 #include "play/play_json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pips/agent.h"
 
@@ -104,10 +106,24 @@ static bool reserve(pips_match *m, pips_error *err)
 
 bool pips_match_over(const pips_match *m) { return pips_to_move(m->game, m->state) == PIPS_OVER; }
 
+/* A scripted game's failure (src/lua/) during this ply: the message gets the
+ * ply, the failure is cleared (the position is the one before the move). */
+static bool script_failed(pips_match *m, pips_error *err)
+{
+    pips_error why;
+    if (!pips_game_failed(m->game, &why))
+        return false;
+    pips_game_clear_failure(m->game);
+    pips_fail(err, why.code, "ply %zu: %s", m->n_moves + 1, why.msg);
+    return true;
+}
+
 bool pips_match_play(pips_match *m, pips_move mv, pips_error *err)
 {
-    if (!pips_check_move(m->game, m->state, mv, err))
+    if (!pips_check_move(m->game, m->state, mv, err)) {
+        script_failed(m, err);
         return false;
+    }
     if (!reserve(m, err))
         return false;
     size_t ss = m->game->def->state_size;
@@ -115,9 +131,15 @@ bool pips_match_play(pips_match *m, pips_move mv, pips_error *err)
     memcpy(m->history + m->n_moves * ss, m->state, ss);
     m->moves[m->n_moves++] = mv;
     m->game->def->apply(m->game, m->state, mv);
+    bool over = pips_match_over(m);
+    if (pips_game_failed(m->game, NULL)) { /* the move never happened */
+        m->n_moves--;
+        memcpy(m->state, m->history + m->n_moves * ss, ss);
+        return !script_failed(m, err);
+    }
     if (chance)
         m->chance_events++;
-    if (pips_match_over(m) && !m->finished[0])
+    if (over && !m->finished[0])
         pips_iso_time(m->finished);
     return true;
 }
@@ -196,10 +218,25 @@ char *pips_match_to_record(const pips_match *m, pips_error *err)
     for (size_t i = 0; i < g->options.n; i++)
         json_object_set_new(opts, g->options.kv[i].key, json_string(g->options.kv[i].value));
     json_object_set(root, "options", opts);
+    const pips_script *script = g->def->script;
+    if (script) { /* the script itself travels with the record (docs/lua.md) */
+        json_t *js = json_object();
+        json_object_set_new(js, "file", json_string(script->file));
+        json_object_set_new(js, "sha256", json_string(script->sha256));
+        json_object_set_new(js, "text", json_stringn(script->text, script->len));
+        if (json_object_set_new(root, "script", js) != 0 || !json_object_get(js, "text"))
+            goto fail;
+    }
     for (int i = 0; i < m->n_seats; i++)
         json_array_append_new(seats, json_string(m->seats[i]));
     json_object_set(root, "seats", seats);
-    json_object_set_new(root, "seed", json_integer((json_int_t)(m->seed & INT64_MAX)));
+    if (m->seed <= INT64_MAX)
+        json_object_set_new(root, "seed", json_integer((json_int_t)m->seed));
+    else { /* past JSON's safe integers: the decimal digits as a string */
+        char digits[24];
+        snprintf(digits, sizeof digits, "%llu", (unsigned long long)m->seed);
+        json_object_set_new(root, "seed", json_string(digits));
+    }
     for (size_t i = 0; i < m->n_moves; i++) {
         char buf[PIPS_MOVE_TEXT_MAX];
         pips_match_move_text(m, i, buf);
@@ -281,12 +318,13 @@ static bool copy_time(json_t *root, const char *key, char *dst, pips_error *err)
 }
 
 /* The top-level keys a record may hold (docs/records.md; "resigned",
- * "clock" and "move_ms" are the server's, which checks them); any other key
- * is refused, so a typo ("seeds") is not silently ignored. */
+ * "clock" and "move_ms" are the server's, which checks them; "script" the
+ * Lua script the game runs, docs/lua.md); any other key is refused, so a
+ * typo ("seeds") is not silently ignored. */
 static const char *const record_keys[] = {"format",  "version",  "game",     "options",
                                           "seats",   "seed",     "moves",    "result",
                                           "started", "finished", "resigned", "clock",
-                                          "move_ms"};
+                                          "move_ms", "script"};
 
 static bool check_record_keys(json_t *root, pips_error *err)
 {
@@ -405,13 +443,23 @@ pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc
     uint64_t seed = 0;
     json_t *jseed = json_object_get(root, "seed");
     if (jseed) {
-        if (!json_is_integer(jseed) || json_integer_value(jseed) < 0) {
-            pips_fail(err, PIPS_ERR_RECORD, "record: 'seed' must be a non-negative integer");
+        const char *digits = json_is_string(jseed) ? json_string_value(jseed) : "";
+        char *end = NULL;
+        errno = 0;
+        unsigned long long big = *digits >= '0' && *digits <= '9' ? strtoull(digits, &end, 10) : 0;
+        if (json_is_integer(jseed) && json_integer_value(jseed) >= 0) {
+            seed = (uint64_t)json_integer_value(jseed);
+        } else if (end && !*end && errno == 0 && big <= UINT64_MAX) {
+            seed = big; /* a seed past 2^63-1, written as its digits */
+        } else {
+            pips_fail(err, PIPS_ERR_RECORD,
+                      "record: 'seed' must be a whole number from 0 to 2^64-1 (digits in a "
+                      "string past 2^63-1)");
             goto out;
         }
-        seed = (uint64_t)json_integer_value(jseed);
     }
-    pips_game *built = play_game_from_json(json_string_value(game), opts, alloc, err);
+    pips_game *built = play_game_from_json_script(json_string_value(game), opts,
+                                                  json_object_get(root, "script"), alloc, err);
     m = built ? pips_match_from_game(built, seed, err) : NULL;
     if (!m) {
         pips_error_prefix(err, "record: ");
@@ -475,19 +523,48 @@ out:
     return m;
 }
 
+/* Writes text to path atomically: a new file beside it (so the rename stays
+ * on one file system) that replaces path only once fully written, so a
+ * reader or a crash mid-write sees the old record or the new, never a part. */
+static bool write_atomically(const char *path, const char *text, pips_error *err)
+{
+    char tmp[4096];
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        if (snprintf(tmp, sizeof tmp, "%s.%ld-%d.tmp", path, (long)getpid(), attempt) >=
+            (int)sizeof tmp)
+            return pips_fail(err, PIPS_ERR_IO, "cannot write record '%.200s': path too long",
+                             path);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0)
+        return pips_fail(err, PIPS_ERR_IO, "cannot write record '%s': %s", path,
+                         strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    int saved = errno;
+    if (f ? fclose(f) != 0 : close(fd) != 0)
+        ok = false, saved = errno;
+    if (ok && rename(tmp, path) != 0)
+        ok = false, saved = errno;
+    if (!ok) {
+        remove(tmp);
+        return pips_fail(err, PIPS_ERR_IO, "cannot write record '%s': %s", path,
+                         strerror(saved));
+    }
+    return true;
+}
+
 bool pips_match_save(const pips_match *m, const char *path, pips_error *err)
 {
     char *text = pips_match_to_record(m, err);
     if (!text)
         return false;
-    FILE *f = fopen(path, "w");
-    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0)
-        ok = false;
+    bool ok = write_atomically(path, text, err);
     pips_free(m->game->alloc, text);
-    if (!ok)
-        return pips_fail(err, PIPS_ERR_IO, "cannot write record '%s': %s", path, strerror(errno));
-    return true;
+    return ok;
 }
 
 pips_match *pips_match_load(const char *path, const pips_allocator *alloc, pips_error *err)

@@ -37,6 +37,38 @@ static bool value_text(const char *key, const json_t *val, char *buf, size_t siz
 pips_game *play_game_from_json(const char *name, const json_t *options,
                                const pips_allocator *alloc, pips_error *err)
 {
+    return play_game_from_json_script(name, options, NULL, alloc, err);
+}
+
+pips_game *play_game_from_json_script(const char *name, const json_t *options,
+                                      const json_t *script, const pips_allocator *alloc,
+                                      pips_error *err)
+{
+    const char *file = NULL, *script_text = NULL;
+    if (script) {
+        json_t *jf = json_object_get(script, "file"), *jt = json_object_get(script, "text"),
+               *jh = json_object_get(script, "sha256");
+        if (!json_is_object(script) || !json_is_string(jf) || !json_is_string(jt) ||
+            !json_is_string(jh)) {
+            pips_fail(err, PIPS_ERR_RECORD,
+                      "script: expected {\"file\", \"sha256\", \"text\"} strings");
+            return NULL;
+        }
+        file = json_string_value(jf);
+        script_text = json_string_value(jt);
+        if (strlen(script_text) != json_string_length(jt)) {
+            pips_fail(err, PIPS_ERR_RECORD, "script: the text holds a NUL byte");
+            return NULL;
+        }
+        char sha[65];
+        pips_sha256_hex(script_text, strlen(script_text), sha);
+        if (strcmp(sha, json_string_value(jh)) != 0) {
+            pips_fail(err, PIPS_ERR_RECORD,
+                      "script: the text of %.80s does not match its sha256 (the record was "
+                      "changed)", file);
+            return NULL;
+        }
+    }
     if (options && !json_is_null(options) && !json_is_object(options)) {
         pips_fail(err, PIPS_ERR_ARG, "options: expected an object of option values");
         return NULL;
@@ -63,6 +95,8 @@ pips_game *play_game_from_json(const char *name, const json_t *options,
             kv[n] = kvbuf[n];
             n++;
         }
+    if (script_text)
+        return pips_game_new_script(name, kv, n, file, script_text, alloc, err);
     return pips_game_new(name, kv, n, alloc, err);
 }
 

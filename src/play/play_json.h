@@ -18,6 +18,11 @@
 pips_game *play_game_from_json(const char *name, const json_t *options,
                                const pips_allocator *alloc, pips_error *err);
 /* The game's options as a JSON object of strings (new reference). */
+/* The same with a record's "script" object {"file", "sha256", "text"} (or
+ * NULL): the game runs that text, checked against its SHA-256. */
+pips_game *play_game_from_json_script(const char *name, const json_t *options,
+                                      const json_t *script, const pips_allocator *alloc,
+                                      pips_error *err);
 json_t *play_options_to_json(const pips_game *g);
 
 #endif

@@ -164,7 +164,12 @@ int pips_table_to_move(const pips_table *t)
     return resigned_out(t) ? PIPS_OVER : pips_to_move(t->match->game, t->match->state);
 }
 
-bool pips_table_over(const pips_table *t) { return pips_table_to_move(t) == PIPS_OVER; }
+/* A script's failure is not an ending: the game is not over, and the next
+ * pips_table_run or pips_table_step reports the failure. */
+bool pips_table_over(const pips_table *t)
+{
+    return pips_table_to_move(t) == PIPS_OVER && !pips_game_failed(t->match->game, NULL);
+}
 
 bool pips_table_agent_to_move(const pips_table *t)
 {
@@ -250,6 +255,18 @@ bool pips_table_roll(pips_table *t, pips_error *err)
            apply_moves(t, outcome, false, 0, err);
 }
 
+/* A scripted game's failure (src/lua/): reported with the ply, then cleared,
+ * as the position is the one before the failing call. */
+static bool script_failed(pips_table *t, pips_error *err)
+{
+    pips_error why;
+    if (!pips_game_failed(t->match->game, &why))
+        return false;
+    pips_game_clear_failure(t->match->game);
+    pips_fail(err, why.code, "ply %zu: %s", t->match->n_moves + 1, why.msg);
+    return true;
+}
+
 bool pips_table_think(pips_table *t, int seat, const void *state, pips_move *out,
                       double *seconds, pips_error *err)
 {
@@ -260,6 +277,8 @@ bool pips_table_think(pips_table *t, int seat, const void *state, pips_move *out
     bool ok = pips_agent_choose(a, state, out, err);
     if (seconds)
         *seconds = pips_now() - t0;
+    if (script_failed(t, err))
+        return false;
     if (!ok)
         pips_error_prefix(err, "seat %d (%s): ", seat + 1, pips_agent_spec(a));
     return ok;
@@ -268,6 +287,8 @@ bool pips_table_think(pips_table *t, int seat, const void *state, pips_move *out
 bool pips_table_step(pips_table *t, pips_error *err)
 {
     int who = pips_table_to_move(t);
+    if (script_failed(t, err))
+        return false;
     if (who == PIPS_OVER)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "the game is over");
     if (who == PIPS_CHANCE)
@@ -290,6 +311,8 @@ bool pips_table_run(pips_table *t, size_t max_plies, pips_error *err)
 {
     for (;;) {
         int who = pips_table_to_move(t);
+        if (script_failed(t, err))
+            return false;
         if (who == PIPS_OVER || (who >= 0 && !t->agents[who]) ||
             (max_plies && t->match->n_moves >= max_plies))
             return true;

@@ -280,33 +280,42 @@ static json_t *levels_for(const pips_game *g)
     return o;
 }
 
+/* One game's entry of GET /api/rules: its schema, seats, agents, rules. */
+static json_t *game_entry(const pips_game_def *d)
+{
+    pips_str schema;
+    pips_str_init(&schema, NULL);
+    json_error_t je;
+    json_t *gj = pips_game_schema_json(d, &schema, NULL)
+                     ? json_loads(pips_str_cstr(&schema), 0, &je)
+                     : NULL;
+    pips_str_free(&schema);
+    if (!gj)
+        gj = json_object();
+    pips_game *g = pips_game_new_def(d, NULL, 0, NULL, NULL);
+    json_object_set_new(gj, "name", json_string(d->name));
+    json_object_set_new(gj, "title", json_string(d->title));
+    json_object_set_new(gj, "players", g ? json_integer(pips_num_players(g)) : json_null());
+    json_object_set_new(gj, "chance", json_boolean(d->flags & PIPS_GAME_CHANCE));
+    json_object_set_new(gj, "enumerable", json_boolean(!(d->flags & PIPS_GAME_NOT_ENUMERABLE)));
+    json_object_set_new(gj, "agents", g ? agents_for(g) : json_array());
+    json_object_set_new(gj, "levels", g ? levels_for(g) : json_object());
+    pips_game_free(g);
+    json_object_set_new(gj, "rules", json_string(d->rules_text ? d->rules_text : ""));
+    json_object_set_new(gj, "notation", json_string(d->notation_text ? d->notation_text : ""));
+    return gj;
+}
+
 static json_t *rules_json(const pips_server *s)
 {
     json_t *o = json_object(), *games = json_array();
-    for (size_t i = 0; i < pips_game_count(); i++) {
-        const pips_game_def *d = pips_game_def_at(i);
-        pips_str schema;
-        pips_str_init(&schema, NULL);
-        json_error_t je;
-        json_t *gj = pips_game_schema_json(d, &schema, NULL)
-                         ? json_loads(pips_str_cstr(&schema), 0, &je)
-                         : NULL;
-        pips_str_free(&schema);
-        if (!gj)
-            gj = json_object();
-        pips_game *g = pips_game_new_def(d, NULL, 0, NULL, NULL);
-        json_object_set_new(gj, "name", json_string(d->name));
-        json_object_set_new(gj, "title", json_string(d->title));
-        json_object_set_new(gj, "players", g ? json_integer(pips_num_players(g)) : json_null());
-        json_object_set_new(gj, "chance", json_boolean(d->flags & PIPS_GAME_CHANCE));
-        json_object_set_new(gj, "enumerable", json_boolean(!(d->flags & PIPS_GAME_NOT_ENUMERABLE)));
-        json_object_set_new(gj, "agents", g ? agents_for(g) : json_array());
-        json_object_set_new(gj, "levels", g ? levels_for(g) : json_object());
-        pips_game_free(g);
-        json_object_set_new(gj, "rules", json_string(d->rules_text ? d->rules_text : ""));
-        json_object_set_new(gj, "notation", json_string(d->notation_text ? d->notation_text : ""));
-        json_array_append_new(games, gj);
-    }
+    for (size_t i = 0; i < pips_game_count(); i++)
+        json_array_append_new(games, game_entry(pips_game_def_at(i)));
+    srv_scripts_rules_json(s, games, o); /* --rules-dir: scripts, then its Lua games */
+    const pips_game_def *lua_games[64];
+    size_t n_lua = srv_scripts_games(s, lua_games, 64);
+    for (size_t i = 0; i < n_lua; i++)
+        json_array_append_new(games, game_entry(lua_games[i]));
     json_object_set_new(o, "games", games);
     json_t *agents = json_array();
     for (const char *const *k = pips_agent_kinds(); *k; k++)
@@ -326,10 +335,18 @@ static json_t *rules_json(const pips_server *s)
 }
 
 /* GET /api/agents?game=G&options={...}: what can play G with these options
- * (the lobby asks again when an option such as players changes). */
-static void agents_for_options(const pips_http_request *req, pips_http_response *res)
+ * (the lobby asks again when an option such as players changes). Cached
+ * (cache.c) under the query as sent and under the game with its options as
+ * the library normalises them; runs without s->mu. */
+static void agents_for_options(pips_server *s, const pips_http_request *req,
+                               pips_http_response *res)
 {
-    char name[64], opts[2048];
+    char raw_key[2300];
+    const char *inm = header(req, "If-None-Match");
+    snprintf(raw_key, sizeof raw_key, "agents?%s", req->query ? req->query : "");
+    if (srv_cache_reply(s, raw_key, inm, res))
+        return;
+    char name[1024], opts[2048];
     if (!query_param(req->query, "game", name, sizeof name)) {
         reply_error(res, 400, "game: expected ?game=NAME");
         return;
@@ -342,18 +359,44 @@ static void agents_for_options(const pips_http_request *req, pips_http_response 
         return;
     }
     pips_error err;
-    pips_game *g = play_game_from_json(name, o, NULL, &err);
+    pips_error_clear(&err);
+    if (!pips_game_find(name) && !srv_scripts_game(s, name)) {
+        json_decref(o);
+        reply_error(res, 404, "unknown game '%.64s'", name);
+        return;
+    }
+    json_t *mapped = srv_scripts_options(s, o, &err);
     json_decref(o);
+    pips_game *g = err.msg[0] ? NULL : play_game_from_json(name, mapped, NULL, &err);
+    json_decref(mapped);
     if (!g) {
         reply_error(res, 400, "%s", err.msg);
         return;
     }
-    json_t *r = json_object();
-    json_object_set_new(r, "players", json_integer(pips_num_players(g)));
-    json_object_set_new(r, "agents", agents_for(g));
-    json_object_set_new(r, "levels", levels_for(g));
+    json_t *canon = play_options_to_json(g);
+    char *canon_text = canon ? json_dumps(canon, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(canon);
+    char key[2600];
+    snprintf(key, sizeof key, "agents %s %s", g->def->name, canon_text ? canon_text : "?");
+    free(canon_text);
+    if (!srv_cache_reply(s, key, inm, res)) {
+        json_t *r = json_object();
+        json_object_set_new(r, "players", json_integer(pips_num_players(g)));
+        json_object_set_new(r, "agents", agents_for(g));
+        json_object_set_new(r, "levels", levels_for(g));
+        srv_cache_store(s, key, r, inm, res);
+    }
     pips_game_free(g);
-    reply_json(res, 200, r);
+    if (res->status == 200 || res->status == 304) { /* the query as sent, for the next time */
+        pips_http_response alias;
+        memset(&alias, 0, sizeof alias);
+        if (srv_cache_reply(s, key, NULL, &alias)) {
+            json_error_t je2;
+            srv_cache_store(s, raw_key, json_loadb(alias.body, alias.body_len, 0, &je2), NULL,
+                            &alias);
+        }
+        pips_http_response_free(&alias);
+    }
 }
 
 static void list_games(pips_server *s, pips_http_response *res)
@@ -398,7 +441,8 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
         reply_error(res, 400, "\"game\": expected the name of a game");
         return;
     }
-    if (!pips_game_find(json_string_value(name))) {
+    const pips_game_def *lua_def = srv_scripts_game(s, json_string_value(name));
+    if (!pips_game_find(json_string_value(name)) && !lua_def) {
         reply_error(res, 404, "unknown game '%.64s'", json_string_value(name));
         return;
     }
@@ -412,8 +456,11 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
         reply_error(res, 400, "\"seed\": expected a non-negative integer");
         return;
     }
-    pips_game *game = play_game_from_json(json_string_value(name), json_object_get(body, "options"),
-                                          NULL, &err);
+    /* a rule script by its file name in --rules-dir; never any other file */
+    json_t *options = srv_scripts_options(s, json_object_get(body, "options"), &err);
+    pips_game *game = err.msg[0] ? NULL
+                                 : play_game_from_json(json_string_value(name), options, NULL, &err);
+    json_decref(options);
     pips_match *m = game ? pips_match_from_game(game, sd, &err) : NULL;
     const char *names[PIPS_MAX_PLAYERS];
     json_t *seats = json_object_get(body, "seats");
@@ -441,21 +488,24 @@ static void create_game(pips_server *s, json_t *body, pips_http_response *res)
     register_game(s, g, res);
 }
 
-static void upload_record(pips_server *s, const pips_http_request *req, pips_http_response *res)
+/* The game a record describes, replayed move by move; NULL when it is
+ * refused (res holds why). Needs no lock: it touches no live game. */
+static srv_game *record_game(pips_server *s, const pips_http_request *req,
+                             pips_http_response *res)
 {
     pips_error err;
     pips_error_clear(&err);
     char *text = malloc(req->body_len + 1);
     if (!text) {
         reply_error(res, 500, "out of memory");
-        return;
+        return NULL;
     }
     memcpy(text, req->body, req->body_len);
     text[req->body_len] = '\0';
     if (strlen(text) != req->body_len) {
         free(text);
         reply_error(res, 400, "record: NUL byte in the body");
-        return;
+        return NULL;
     }
     /* A resigned game (this server's "resigned" key: a seat or a list of
      * seats, 0-based) ends without its moves ending it: drop the result the
@@ -486,7 +536,7 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
         json_decref(root);
         free(text);
         reply_error(res, 400, "record: \"resigned\" must be a seat number or a list of them (0-based)");
-        return;
+        return NULL;
     }
     if (resigned) {
         json_object_del(root, "result");
@@ -547,9 +597,20 @@ static void upload_record(pips_server *s, const pips_http_request *req, pips_htt
     if (!g) {
         pips_match_free(m);
         reply_error(res, status_of(&err) == 500 ? 500 : 400, "record: %s", err.msg);
-        return;
+        return NULL;
     }
-    register_game(s, g, res);
+    return g;
+}
+
+/* POST /api/records: parsed and replayed without s->mu (its cost grows with
+ * the record), registered under it. */
+static void upload_record(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    pthread_mutex_unlock(&s->mu);
+    srv_game *g = record_game(s, req, res);
+    pthread_mutex_lock(&s->mu);
+    if (g)
+        register_game(s, g, res);
 }
 
 /* GET /api/games/{id}/record: the library's record plus what the server
@@ -647,9 +708,6 @@ static bool read_ply(const srv_game *g, const pips_http_request *req, pips_http_
 /* The solver's budget per request: hints answer within about a second. */
 #define HINT_SECONDS 1.0
 #define HINT_TABLE_MB 64
-/* Solves at once: a request solves on one of the listener's few threads,
- * so more would stall every other request on them. */
-#define HINT_MAX_SOLVES 1
 
 /* GET /api/games/{id}/hints[?ply=N]: the exact value of every legal move of
  * the position (win, loss or draw for the player to move), or "unknown"
@@ -680,10 +738,6 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_error(res, 409, "the game is over at ply %zu: nothing to solve", at);
         return;
     }
-    if (s->hint_solves >= HINT_MAX_SOLVES) {
-        reply_error(res, 503, "the server is solving another position; ask again in a moment");
-        return;
-    }
     pips_error err;
     pips_error_clear(&err);
     pips_game *game = pips_game_new_opts(live->def, &live->options, NULL, &err);
@@ -701,10 +755,11 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
         return;
     }
     memcpy(copy, state, ss);
-    s->hint_solves++;
     pthread_mutex_unlock(&s->mu);
 
-    pips_solve_opts so = {1, HINT_TABLE_MB, NULL, NULL, HINT_SECONDS, 0, moves, values};
+    double budget = s->cfg.hint_seconds > 0 ? s->cfg.hint_seconds : HINT_SECONDS;
+    size_t table_mb = s->cfg.hint_table_mb ? s->cfg.hint_table_mb : HINT_TABLE_MB;
+    pips_solve_opts so = {1, table_mb, NULL, NULL, budget, 0, moves, values};
     pips_solve_result sr;
     bool ok = pips_solve_moves(game, copy, &so, &sr, &err);
     int status = 200;
@@ -738,7 +793,6 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
     free(values);
 
     pthread_mutex_lock(&s->mu);
-    s->hint_solves--;
     if (status == 200)
         reply_json(res, 200, o);
     else {
@@ -798,8 +852,8 @@ static void play_move(pips_server *s, srv_game *g, const pips_http_request *req,
         reply_json(res, 200, o);
         return;
     }
-    if (!srv_play(s, g, move, &err)) {
-        reply_error(res, 500, "%s", err.msg);
+    if (!srv_play(s, g, move, &err)) { /* a script's failure, or out of memory */
+        reply_error(res, status_of(&err), "%s", err.msg);
         return;
     }
     srv_touch(s, g);
@@ -1011,20 +1065,6 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
         return;
     }
     const char *api = p + 5;
-    if (!strcmp(api, "rules")) {
-        if (!get)
-            reply_error(res, 405, "use GET");
-        else
-            reply_json(res, 200, rules_json(s));
-        return;
-    }
-    if (!strcmp(api, "agents")) {
-        if (!get)
-            reply_error(res, 405, "use GET");
-        else
-            agents_for_options(req, res);
-        return;
-    }
     if (!strcmp(api, "games")) {
         if (get) {
             list_games(s, res);
@@ -1118,16 +1158,43 @@ static void route(pips_server *s, const pips_http_request *req, pips_http_respon
     json_decref(body);
 }
 
-void pips_server_handle(pips_server *s, const pips_http_request *req, pips_http_response *res)
+/* Requests that read nothing of the live games, answered without s->mu. */
+static bool route_unlocked(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    const char *m = req->method ? req->method : "", *p = req->path ? req->path : "/";
+    bool get = !strcmp(m, "GET") || !strcmp(m, "HEAD");
+    if (strncmp(p, "/api/", 5) != 0 && get) {
+        srv_serve_static(s, req, res); /* reads only immutable fields */
+        return true;
+    }
+    bool rules = !strcmp(p, "/api/rules"), agents = !strcmp(p, "/api/agents");
+    if (!rules && !agents)
+        return false;
+    if (!get)
+        reply_error(res, 405, "use GET");
+    else if (agents)
+        agents_for_options(s, req, res);
+    else if (!srv_cache_reply(s, "rules", header(req, "If-None-Match"), res))
+        srv_cache_store(s, "rules", rules_json(s), header(req, "If-None-Match"), res);
+    return true;
+}
+
+void srv_handle_admitted(pips_server *s, const pips_http_request *req, pips_http_response *res)
 {
     memset(res, 0, sizeof *res);
-    const char *p = req->path ? req->path : "/";
-    if (strncmp(p, "/api/", 5) != 0 && req->method &&
-        (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))) {
-        srv_serve_static(s, req, res); /* reads only immutable fields: no lock */
+    if (route_unlocked(s, req, res))
         return;
-    }
     pthread_mutex_lock(&s->mu);
     route(s, req, res);
     pthread_mutex_unlock(&s->mu);
+}
+
+void pips_server_handle(pips_server *s, const pips_http_request *req, pips_http_response *res)
+{
+    memset(res, 0, sizeof *res);
+    srv_kind kind = srv_request_kind(s, req);
+    if (!srv_admit(s, kind, req->client, res))
+        return;
+    srv_handle_admitted(s, req, res);
+    srv_release(s, kind, req->client);
 }

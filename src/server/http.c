@@ -25,12 +25,6 @@
 #define HTTP_MAX_CONNECTIONS 4000 /* open sockets at once, streams included */
 #define HTTP_IDLE_SECONDS 30      /* an idle connection (not a stream) is closed after */
 
-typedef struct conn_ctx {
-    char *body;
-    size_t len, cap;
-    bool too_large;
-} conn_ctx;
-
 typedef struct header_list {
     pips_http_header h[MAX_HEADERS];
     size_t n;
@@ -40,6 +34,26 @@ typedef struct query_buf {
     char text[2048];
     size_t len;
 } query_buf;
+
+/* A request's state on its connection. A request that is not light is
+ * handed to a worker (pool.c) with its connection suspended; the worker
+ * fills res and resumes it, and the listener then sends res. */
+enum { REQ_READING, REQ_WORKING, REQ_ANSWERED };
+
+typedef struct conn_ctx {
+    char *body;
+    size_t len, cap;
+    bool too_large;
+    int state;
+    pips_server *s;
+    struct MHD_Connection *conn;
+    srv_kind kind;
+    header_list hl;
+    query_buf q;
+    char client[64];
+    pips_http_request req;
+    pips_http_response res;
+} conn_ctx;
 
 static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const char *key,
                                       const char *value)
@@ -265,6 +279,11 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn, pips_http_respon
             MHD_add_response_header(r, "Content-Encoding", res->content_encoding);
         if (res->vary_encoding)
             MHD_add_response_header(r, "Vary", "Accept-Encoding");
+        if (res->retry_after > 0) {
+            char secs[16];
+            snprintf(secs, sizeof secs, "%d", res->retry_after);
+            MHD_add_response_header(r, "Retry-After", secs);
+        }
         if (res->content_disposition[0])
             MHD_add_response_header(r, "Content-Disposition", res->content_disposition);
     }
@@ -272,6 +291,72 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn, pips_http_respon
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)res->status, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static void client_address(struct MHD_Connection *conn, char *out, size_t size)
+{
+    out[0] = '\0';
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)size);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)size);
+}
+
+/* On a request worker: answers the request, then wakes its connection. */
+static void run_on_worker(void *arg)
+{
+    conn_ctx *c = arg;
+    srv_handle_admitted(c->s, &c->req, &c->res);
+    srv_release(c->s, c->kind, c->req.client);
+    __atomic_store_n(&c->state, REQ_ANSWERED, __ATOMIC_RELEASE); /* the answer, then the flag */
+    MHD_resume_connection(c->conn);
+}
+
+/* A request that is not light goes to a worker with its connection
+ * suspended (true). One refused by the limits gets its 429/503 in c->res
+ * (false, REQ_ANSWERED); a light one is left to the caller (false). */
+static bool hand_to_worker(pips_server *s, struct MHD_Connection *conn, conn_ctx *c,
+                           const pips_http_request *req)
+{
+    srv_kind kind = srv_request_kind(s, req);
+    pthread_mutex_lock(&s->mu);
+    bool closing = s->http_closing;
+    pthread_mutex_unlock(&s->mu);
+    memset(&c->res, 0, sizeof c->res);
+    if (!srv_admit(s, kind, req->client, &c->res)) {
+        c->state = REQ_ANSWERED;
+        return false;
+    }
+    /* with --sync normal a commit is a write to the log, no fsync: cheaper
+     * than a hand-off, so changes are made here; with --sync full each group
+     * commit waits for an fsync, which must not hold this thread's other
+     * connections */
+    bool inline_write = kind == SRV_WRITE && !s->cfg.sync_full;
+    if (kind == SRV_LIGHT || inline_write || closing) {
+        srv_release(s, kind, req->client); /* the caller admits it again */
+        return false;
+    }
+    c->s = s;
+    c->conn = conn;
+    c->kind = kind;
+    c->req = *req;
+    c->state = REQ_WORKING;
+    MHD_suspend_connection(conn);
+    if (!srv_pool_submit(s, kind, run_on_worker, c)) {
+        /* out of memory or stopping: answer 503 through the same resume */
+        srv_release(s, kind, req->client);
+        c->res.status = 503;
+        c->res.retry_after = 1;
+        snprintf(c->res.content_type, sizeof c->res.content_type, "application/json");
+        c->res.body = strdup("{\"error\":\"the server is stopping or out of memory\"}");
+        c->res.body_len = c->res.body ? strlen(c->res.body) : 0;
+        __atomic_store_n(&c->state, REQ_ANSWERED, __ATOMIC_RELEASE);
+        MHD_resume_connection(conn);
+    }
+    return true;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -289,6 +374,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *con_cls = c;
         return MHD_YES;
     }
+    int state = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
+    if (state == REQ_ANSWERED) /* a worker answered and resumed us */
+        return send_answer(conn, &c->res, s);
+    if (state == REQ_WORKING)
+        return MHD_YES;
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         if (c->too_large || c->len + n > s->cfg.max_body) {
@@ -308,17 +398,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *upload_data_size = 0;
         return MHD_YES;
     }
-    header_list hl;
-    hl.n = 0;
-    MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_header, &hl);
-    query_buf q;
-    q.len = 0;
-    q.text[0] = '\0';
-    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &q);
+    header_list *hl = &c->hl;
+    hl->n = 0;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_header, hl);
+    query_buf *q = &c->q;
+    q->len = 0;
+    q->text[0] = '\0';
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, q);
+    client_address(conn, c->client, sizeof c->client);
     pips_http_request req = {
-        .method = method, .path = url, .query = q.len ? q.text : NULL,
-        .headers = hl.h, .n_headers = hl.n, .body = c->body ? c->body : "", .body_len = c->len,
+        .method = method, .path = url, .query = q->len ? q->text : NULL,
+        .headers = hl->h, .n_headers = hl->n, .body = c->body ? c->body : "", .body_len = c->len,
+        .client = c->client[0] ? c->client : NULL,
     };
+    if (!c->too_large && hand_to_worker(s, conn, c, &req))
+        return MHD_YES;
+    if (c->state == REQ_ANSWERED) /* refused by the limits */
+        return send_answer(conn, &c->res, s);
     pips_http_response res;
     if (c->too_large) {
         memset(&res, 0, sizeof res);
@@ -344,6 +440,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)toe;
     conn_ctx *c = *con_cls;
     if (c) {
+        pips_http_response_free(&c->res);
         free(c->body);
         free(c);
     }
@@ -428,6 +525,7 @@ static void http_stop(pips_server *s)
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
+    srv_pool_drain(s); /* workers resume the connections they hold */
     MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
     s->port = 0;

@@ -162,6 +162,7 @@ void srv_game_free(srv_game *g)
     if (!g)
         return;
     pips_table_free(g->t);
+    free(g->view);
     free(g->move_ms);
     free(g);
 }
@@ -562,6 +563,7 @@ void srv_touch(pips_server *s, srv_game *g)
 static void *worker_main(void *arg)
 {
     pips_server *s = arg;
+    srv_lower_thread_priority(); /* an agent's search yields to moves */
     pthread_mutex_lock(&s->mu);
     for (;;) {
         while (!s->stopping && s->q_len == 0)
@@ -658,12 +660,16 @@ pips_server *pips_server_new(const pips_server_config *cfg, pips_error *err)
     pthread_condattr_destroy(&ca);
 
     s->cfg.db_path = cfg && cfg->db_path ? cfg->db_path : ":memory:"; /* store_open only */
-    bool ok = store_open(s, err);
-    s->cfg.db_path = NULL;
+    bool ok = srv_scripts_load(s, cfg ? cfg->rules_dir : NULL, err) && store_open(s, err);
+    s->cfg.rules_dir = NULL; /* the caller's string is not kept */
     pthread_mutex_lock(&s->mu);
     ok = ok && srv_load_games(s, err);
     pthread_mutex_unlock(&s->mu);
-    if (!ok || !store_start_writer(s, err)) {
+    ok = ok && srv_ckpt_start(s, s->cfg.db_path, err);
+    s->cfg.db_path = NULL;
+    if (ok && !srv_cache_init(s))
+        ok = pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the server");
+    if (!ok || !srv_pool_start(s, err) || !store_start_writer(s, err)) {
         pips_server_free(s);
         return NULL;
     }
@@ -710,12 +716,16 @@ void pips_server_free(pips_server *s)
             srv_commit(s, g, store_job_update(g), NULL, &err);
     }
     pthread_mutex_unlock(&s->mu);
+    srv_pool_stop(s);
     store_stop_writer(s);
+    srv_ckpt_stop(s);
+    srv_cache_free(s);
     for (size_t i = 0; i < s->n_games; i++)
         srv_game_free(s->games[i]);
     free(s->games);
     free(s->queue);
     store_close(s);
+    srv_scripts_free(s);
     pthread_cond_destroy(&s->changed);
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->clock_wake);
@@ -727,6 +737,16 @@ void pips_server_free(pips_server *s)
 }
 
 size_t pips_server_broken_games(const pips_server *s) { return s->broken; }
+
+void pips_server_get_stats(pips_server *s, pips_server_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (s->cache)
+        srv_cache_counts(s, &st->cache_hits, &st->cache_misses, &st->cache_entries);
+    if (s->pool)
+        srv_pool_counts(s, &st->refused_busy, &st->refused_client, &st->heavy_in_flight);
+    st->checkpoints = srv_ckpt_count(s);
+}
 
 static void deadline_after(struct timespec *ts, int ms)
 {
@@ -766,7 +786,12 @@ int pips_server_wait_change(pips_server *s, long long id, unsigned long long *ve
             break;
         }
         if (g->version > *version && !g->writing) { /* uncommitted changes are not shown */
-            *json = srv_game_json(s, g, -1);
+            if (!g->view || g->view_version != g->version) {
+                free(g->view);
+                g->view = srv_game_json(s, g, -1);
+                g->view_version = g->version;
+            }
+            *json = g->view ? strdup(g->view) : NULL;
             *version = g->version;
             result = *json ? 1 : -1;
             break;

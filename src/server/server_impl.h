@@ -19,6 +19,19 @@
 #include "pips/table.h"
 #include "pips/server.h"
 
+/* ---- scripts.c: the Lua files of --rules-dir (docs/lua.md) ---- */
+struct srv_scripts;
+bool srv_scripts_load(pips_server *s, const char *dir, pips_error *err);
+void srv_scripts_free(pips_server *s);
+/* The folder's Lua game whose id is name, or NULL. */
+const pips_game_def *srv_scripts_game(const pips_server *s, const char *name);
+/* options with "rules": FILE mapped to the folder's script (a new reference),
+ * or NULL with *err when FILE is not one of its rule scripts. */
+json_t *srv_scripts_options(const pips_server *s, const json_t *options, pips_error *err);
+/* Adds the folder's Lua games' and scripts' entries to GET /api/rules. */
+void srv_scripts_rules_json(const pips_server *s, json_t *games, json_t *root);
+size_t srv_scripts_games(const pips_server *s, const pips_game_def **out, size_t cap);
+
 #define SRV_TOKEN_LEN 32 /* hex characters: 128 bits */
 
 /* A game's clocks (issue 27). remaining_ms is each seat's time at
@@ -54,6 +67,10 @@ typedef struct srv_game {
     bool writing; /* a change is being committed: other changes wait */
     char ai_error[PIPS_ERROR_MAX + PIPS_SEAT_MAX + 32]; /* the last agent failure, "" if none */
     char created[PIPS_TIME_MAX], updated[PIPS_TIME_MAX];
+    /* the current view as last sent to event streams, for view_version:
+     * every stream of the game shares it instead of building its own */
+    char *view;
+    unsigned long long view_version;
 } srv_game;
 
 struct pips_server {
@@ -93,10 +110,13 @@ struct pips_server {
      * versions keep growing across restarts and open pages never see one
      * go back */
     unsigned long long version_base;
-    int hint_solves; /* perfect-play hints being solved (api.c), at most one */
+    struct srv_cache *cache; /* cache.c */
+    struct srv_pool *pool;   /* pool.c: admission and the request workers */
+    struct srv_ckpt *ckpt;   /* checkpoint.c: the WAL checkpoint thread */
     pthread_t clock_thread; /* makes flags fall (server.c) */
     bool clock_running;
     pthread_cond_t clock_wake;
+    struct srv_scripts *scripts; /* --rules-dir (scripts.c); NULL without one */
 };
 
 /* ---- store.c: rows in and out of SQLite; knows nothing of live games ---- */
@@ -188,6 +208,67 @@ bool srv_clock_parse(srv_game *g, const json_t *clock, pips_error *err);
 char *srv_game_json(pips_server *s, srv_game *g, long ply);
 void srv_random_token(char *out);
 uint64_t srv_random_u64(void);
+
+/* ---- cache.c: answers that never change while the server runs ---- */
+#define SRV_ETAG_MAX ((int)sizeof(((pips_http_response *)0)->etag))
+bool srv_cache_init(pips_server *s);
+void srv_cache_free(pips_server *s);
+/* Answers from the entry under key (200 with a copy, or 304 when
+ * if_none_match names its ETag); false when there is none. */
+bool srv_cache_reply(pips_server *s, const char *key, const char *if_none_match,
+                     pips_http_response *res);
+/* Keeps o (consumed) under key, unless the table is full, and answers with it. */
+void srv_cache_store(pips_server *s, const char *key, json_t *o, const char *if_none_match,
+                     pips_http_response *res);
+void srv_cache_counts(pips_server *s, unsigned long long *hits, unsigned long long *misses,
+                      size_t *entries);
+
+/* ---- pool.c: request kinds, their limits and the request workers ---- */
+typedef enum srv_kind {
+    SRV_LIGHT,    /* reads and cached answers: on the listener's thread */
+    SRV_WRITE,    /* a change that waits for its commit: the write lane */
+    SRV_HINTS,    /* heavy, each kind with its own limit: the heavy lane */
+    SRV_UPLOADS,
+    SRV_LISTINGS,
+    SRV_KINDS
+} srv_kind;
+srv_kind srv_request_kind(pips_server *s, const pips_http_request *req);
+bool srv_kind_heavy(srv_kind kind);
+/* Admits a request of this kind from client (NULL: not counted per
+ * client). False when refused: res then holds the 503 or 429 with its
+ * Retry-After. An admitted request is released with srv_release. */
+bool srv_admit(pips_server *s, srv_kind kind, const char *client, pips_http_response *res);
+void srv_release(pips_server *s, srv_kind kind, const char *client);
+bool srv_pool_start(pips_server *s, pips_error *err);
+void srv_pool_stop(pips_server *s);
+/* Runs run(arg) on a worker of the kind's lane; false when it cannot be queued. */
+bool srv_pool_submit(pips_server *s, srv_kind kind, void (*run)(void *), void *arg);
+/* Lowers the calling thread's CPU priority by SRV_BACKGROUND_NICE: heavy
+ * requests and agents' searches yield the CPU to moves. */
+#define SRV_BACKGROUND_NICE 5
+void srv_lower_thread_priority(void);
+/* Waits until every submitted task has finished (the listener stopping). */
+void srv_pool_drain(pips_server *s);
+void srv_pool_counts(pips_server *s, unsigned long long *busy, unsigned long long *client,
+                     int *heavy);
+
+/* ---- api.c ---- */
+/* pips_server_handle without admission: the listener admitted the request. */
+void srv_handle_admitted(pips_server *s, const pips_http_request *req, pips_http_response *res);
+
+/* ---- checkpoint.c: WAL checkpoints on their own thread and connection ---- */
+/* Starts the checkpoint thread for a database file (none for :memory:) and
+ * turns the writer connection's automatic checkpoints off. */
+bool srv_ckpt_start(pips_server *s, const char *path, pips_error *err);
+void srv_ckpt_stop(pips_server *s);
+/* Called by the writer after each commit with the WAL's size in pages. */
+void srv_ckpt_note_commit(pips_server *s, int wal_pages);
+unsigned long long srv_ckpt_count(pips_server *s);
+/* For tests: called on the checkpoint thread inside every sync of the
+ * checkpoint connection (so a test can hold a checkpoint half-way). */
+void srv_ckpt_set_sync_hook(pips_server *s, void (*hook)(void *ud), void *ud);
+/* For tests: asks for a checkpoint now (PASSIVE). */
+void srv_ckpt_request(pips_server *s);
 
 /* ---- static.c ---- */
 /* GET of a web UI file: gzip, ETag, content-hashed URLs (no lock taken). */

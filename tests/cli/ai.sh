@@ -3,11 +3,7 @@
 # end: forced wins found, reports identical across thread counts, records
 # that replay, clear errors for bad specs.
 set -u
-PIPS=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+. "$(dirname "$0")/lib/common.sh"
 
 # X to move completes M, tree(L,M), M: the best move must be an immediate win.
 best=$("$PIPS" analyze tictacdoh --state '0,0:LM 1,0:M 1,1:S' --agent alphabeta:depth=3 2>/dev/null | tail -n 1)
@@ -51,6 +47,10 @@ grep -q 'move_die' "$tmp/zig.md"; check "the comparison names the variant" $?
 # AI seats in play, and hint.
 "$PIPS" play nimitz --opt board=2x2 --opt colors=2 --seat greedy --seat mcts:iters=100 --seed 2 </dev/null | grep -q 'result: '
 check "play with AI seats only runs to the end" $?
-printf 'hint\nquit\n' | "$PIPS" play tictacdoh --seat human --seat random | grep -q 'hint (.*@'
-check "hint suggests moves" $?
+printf 'hint\nquit\n' | "$PIPS" play tictacdoh --seat human --seat random >"$tmp/hint.out"
+grep -q '^seat 1> hint from hard (mcts:iters=[0-9]*), best first:$' "$tmp/hint.out" &&
+    grep -Eq '^  [LMS]@-?[0-9]+,-?[0-9]+ (0\.[0-9]+|1\.0000|win|loss|draw)$' "$tmp/hint.out"
+check "hint names its agent with the level's spec and lists moves with values" $?
+grep -q "^(value: what the move is worth to the seat playing it, its expected return: 0 a loss, 1 a win" "$tmp/hint.out"
+check "hint says what its values are" $?
 exit $fail

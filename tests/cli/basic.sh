@@ -2,14 +2,7 @@
 # basic.sh — the `pips` command's manners and subcommands, end to end:
 # exit codes, last-line contracts, records and their validation.
 set -u
-PIPS=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # check NAME CONDITION-RESULT
-    if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi
-}
+. "$(dirname "$0")/lib/common.sh"
 
 "$PIPS" --help >/dev/null; check "pips --help exits 0" $?
 "$PIPS" nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "unknown command fails" $?

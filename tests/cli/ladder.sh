@@ -2,11 +2,7 @@
 # ladder.sh — `pips ladder` end to end: one line per agent best first, the
 # files --out writes, the same ratings for any --threads, clear errors.
 set -u
-PIPS=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+. "$(dirname "$0")/lib/common.sh"
 
 "$PIPS" ladder tictacdoh --agents random,greedy,mcts:iters=200,threads=2 --games 10 --seed 5 \
     --threads 1 --out "$tmp/a" >"$tmp/one.txt" 2>/dev/null

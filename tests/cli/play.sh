@@ -1,15 +1,13 @@
 #!/bin/bash
 # play.sh PIPS_BINARY SOURCE_DIR — `pips play` on the match driver (issues
-# 13 and 18): hotseat take-backs, an over-long input line, the record path
-# checked before the game, and Ctrl-C still writing the record.
+# 13, 18 and 29): hotseat take-backs, an over-long input line, the record
+# path checked before the game, Ctrl-C still writing the record, records
+# that are never overwritten without --force, survive SIGKILL (written after
+# every move) and resume, and seeds up to 2^64-1.
 set -u
-PIPS=$1
-tmp=$(mktemp -d /tmp/pips-play-XXXXXX)
+. "$(dirname "$0")/lib/common.sh"
 pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
-fails=0
-check() { if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi; }
+cleanup_hook() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; }
 
 # Hotseat: O, to move, takes back X's move (the last move of a person),
 # then X's undo finds nothing left to take back.
@@ -36,7 +34,7 @@ grep -q '^seat 1> -$' "$tmp/long.out"; check "its tail is not played" $?
 start=$(date +%s)
 msg=$(printf 'quit\n' | "$PIPS" play tictacdoh --seat random --seat random \
     --record /proc/nope/x.json 2>&1 >"$tmp/bad.out"); rc=$?
-[ $rc -eq 2 ] && echo "$msg" | grep -q "cannot write the record" && ! grep -q 'result:' "$tmp/bad.out"
+[ $rc -eq 1 ] && echo "$msg" | grep -q "cannot write the record" && ! grep -q 'result:' "$tmp/bad.out"
 check "an unwritable --record fails before any move ($msg)" $?
 "$PIPS" play tictacdoh --seat random --seat random --record "$tmp/fresh.json" </dev/null >/dev/null 2>&1
 [ -s "$tmp/fresh.json" ]; check "a writable --record is written" $?
@@ -58,5 +56,65 @@ node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1]));
          process.exit(r.moves.length === 2 && r.moves[0] === "L@0,0" ? 0 : 1)' "$tmp/int.json"
 check "the interrupted game's record holds the two moves played" $?
 
-[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "all play checks passed"
+# moves FILE: how many moves the record holds (nothing when it is not JSON)
+moves() { node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1]));
+                   console.log(r.moves.length)' "$1" 2>/dev/null; }
+
+# --record refuses a file that exists (exit 2, the file untouched) unless --force.
+echo 'precious' >"$tmp/old.json"
+expect_exit 2 "--record refuses an existing file" "exists; give --force" \
+    "$PIPS" play tictacdoh --seat random --seat random --record "$tmp/old.json"
+[ "$(cat "$tmp/old.json")" = precious ]; check "the existing file is untouched" $?
+"$PIPS" play tictacdoh --seat random --seat random --record "$tmp/old.json" --force \
+    </dev/null >/dev/null 2>&1 && [ "$(moves "$tmp/old.json")" -gt 0 ]
+check "--force overwrites it with the new game" $?
+
+# The record is written after every move: a game killed with SIGKILL keeps
+# every move played, and replays. Seat 1 is fed through a pipe, seat 2 is an
+# agent; kill after the person's third move has been answered.
+mkfifo "$tmp/in9"
+"$PIPS" play tictacdoh --seat human --seat random --seed 5 --record "$tmp/k.json" \
+    <"$tmp/in9" >"$tmp/k.out" 2>&1 &
+pid=$!
+exec 4>"$tmp/in9"
+printf 'L@0,0\n' >&4
+for _ in $(seq 100); do [ "$(moves "$tmp/k.json")" = 2 ] && break; sleep 0.05; done
+legal() { "$PIPS" analyze tictacdoh --record "$1" --agent random --seed 6 2>/dev/null | tail -n 1; }
+m2=$(legal "$tmp/k.json")
+printf '%s\n' "$m2" >&4
+for _ in $(seq 100); do [ "$(moves "$tmp/k.json")" = 4 ] && break; sleep 0.05; done
+{ kill -9 "$pid" && wait "$pid"; } 2>/dev/null
+pid=
+exec 4>&-
+[ "$(moves "$tmp/k.json")" = 4 ]; check "after SIGKILL the record holds all 4 moves played" $?
+"$PIPS" replay "$tmp/k.json" >"$tmp/k.replay" 2>&1; check "the killed game's record replays" $?
+ls "$tmp" | grep -q '\.tmp$'; [ $? -ne 0 ]; check "no temporary file is left beside it" $?
+
+# --resume continues it: the seats and seed from the record, two more moves,
+# then quit; the record now holds 6 moves.
+m3=$(legal "$tmp/k.json")
+printf '%s\nquit\n' "$m3" | "$PIPS" play --resume "$tmp/k.json" >"$tmp/r.out" 2>&1
+[ "$(moves "$tmp/k.json")" -ge 5 ] && grep -q "resuming .* after move 4" "$tmp/r.out"
+check "--resume plays on from move 5 and keeps writing the record ($(moves "$tmp/k.json") moves)" $?
+grep -q '[0-9]\. seat 2 (random): ' "$tmp/r.out"; check "the record's agent seat plays on" $?
+"$PIPS" play tictacdoh --seat random --seat random --record "$tmp/done.json" </dev/null >/dev/null 2>&1
+expect_exit 2 "--resume of a finished game says it is over" "is over after" \
+    "$PIPS" play --resume "$tmp/done.json"
+expect_exit 1 "--resume of a missing file" "cannot open record" \
+    "$PIPS" play --resume "$tmp/nothing.json"
+expect_exit 2 "--resume with GAME is refused" "leave out GAME" \
+    "$PIPS" play tictacdoh --resume "$tmp/k.json"
+expect_exit 2 "--resume with --seed is refused" "leave out --seed" \
+    "$PIPS" play --resume "$tmp/k.json" --seed 3
+printf 'quit\n' | "$PIPS" play --resume "$tmp/k.json" --seat human --seat human >"$tmp/r2.out" 2>&1
+grep -q 'seat 1> \|seat 2> ' "$tmp/r2.out"; check "--resume takes seats from --seat" $?
+
+# A seed past 2^63-1 survives its record (written as digits) and resumes.
+printf 'quit\n' | "$PIPS" play tictacdoh --seat human --seat random --seed 18446744073709551615 \
+    --record "$tmp/big.json" >/dev/null 2>&1
+grep -q '"seed": "18446744073709551615"' "$tmp/big.json" && "$PIPS" replay "$tmp/big.json" >/dev/null
+check "the seed 2^64-1 round-trips through its record" $?
+expect_exit 2 "a seed past 2^64-1 is refused with the range" "from 0 to 18446744073709551615" \
+    "$PIPS" play tictacdoh --seed 18446744073709551616
+
+finish

@@ -4,14 +4,7 @@
 # time; exit status 3 naming the budget), progress on stderr, and games the
 # solver refuses at once.
 set -u
-PIPS=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # check NAME CONDITION-RESULT
-    if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi
-}
+. "$(dirname "$0")/lib/common.sh"
 
 small="--opt board=2x3 --opt colors=3"
 "$PIPS" solve nimitz $small >"$tmp/start.out" 2>/dev/null; check "solve 2x3 colors=3 exits 0" $?

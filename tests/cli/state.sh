@@ -4,14 +4,7 @@
 # game (parsed, keys and some values of each game's view checked), and a bad
 # --state failing clearly with a non-zero exit.
 set -u
-PIPS=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # check NAME CONDITION-RESULT
-    if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi
-}
+. "$(dirname "$0")/lib/common.sh"
 
 "$PIPS" state --help | grep -q usage; check "state --help" $?
 "$PIPS" state tictacdoh --state '0,0:LM' | grep -q '^state: 0,0:LM$'

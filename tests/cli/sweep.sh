@@ -5,11 +5,7 @@
 # whole numbers in the JSON, the --games limit, old records cleared, the
 # exact value beside the measured rates, and the progress bar's time left.
 set -u
-PIPS=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+. "$(dirname "$0")/lib/common.sh"
 
 "$PIPS" playtest icefrogs --seats random --games 4 --seed 2 --vary players=2,3 \
     --vary max_plies=4,300 --out "$tmp/s" >"$tmp/s.md" 2>"$tmp/s.err"

@@ -4,19 +4,8 @@
 # --key=value, strict `bench`, `replay` and boolean options, `analyze` from a
 # record, NO_COLOR, replay navigation and the Noname board on 80x24.
 set -u
-PIPS=$1 SRC=$2
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
-fails() { # fails NAME EXPECTED-IN-STDERR COMMAND...: exit 2, message on stderr, stdout empty
-    local name=$1 want=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local rc=$?
-    [ $rc = 2 ] && [ ! -s "$tmp/out" ] && grep -q -- "$want" "$tmp/err"
-    check "$name (exit $rc: $(head -n 1 "$tmp/err"))" $?
-}
+. "$(dirname "$0")/lib/common.sh"
+fails() { expect_exit 2 "$@"; } # fails NAME EXPECTED-IN-STDERR COMMAND...
 
 # --version and version
 v=$("$PIPS" --version); check "pips --version exits 0" $?
@@ -193,17 +182,24 @@ def check(name, cond):
     print(("ok: " if cond else "FAIL: ") + name)
     fails += not cond
 lines = open(sys.argv[1]).read().splitlines()
-borders = [i for i, l in enumerate(lines) if re.fullmatch(r"\+-+\+", l)]
+borders = [i for i, l in enumerate(lines) if re.fullmatch(r"\+[-+]+\+", l)]
 top, bottom = borders[-2], borders[-1]
-legend = lines[bottom + 1]
-board = lines[top:bottom + 2]
+ruler, legend = lines[bottom + 1], lines[bottom + 2]
+board = lines[top:bottom + 3]
 width = max(len(l) for l in board)
-check("Noname board and legend fit 80x24 (%d x %d)" % (width, len(board)),
+check("Noname board, its mm rulers and legend fit 80x24 (%d x %d)" % (width, len(board)),
       legend.startswith("table ") and width <= 80 and len(board) <= 24)
+# the mm scale: x values under ticks of the bottom border, y values beside the right border
+check("Noname's drawing has a mm scale: %r" % ruler,
+      re.fullmatch(r" 0 +100 +200 +300 +400 +500 +600 mm", ruler) is not None
+      and lines[bottom].count("+") == 2 + 5
+      and lines[top + 1].endswith("+ 600") and lines[bottom - 1].endswith("+ 0"))
 text = open(sys.argv[2]).read()
 listing = text.split("suggested moves", 1)[1].split("seat 1>", 1)[0].splitlines()[1:]
-words = " ".join(listing).split()
-move = re.compile(r"[rygbkwpocx][SML]@[0-9.]+,[0-9.]+(/U[0-9.]*|>[0-9.]+)")
+# grouped by piece (pips moves): "rM (5): 480.0,450.0/U 177.8,392.7/U63.3 ..."
+words = [w for w in " ".join(listing).split()
+         if not re.fullmatch(r"[rygbkwpocx][SML]|\(\d+\):", w)]
+move = re.compile(r"[0-9.]+,[0-9.]+(/U[0-9.]*|>[0-9.]+)")
 check("suggestions: %d moves on %d lines, each under 80 columns, none split"
       % (len(words), len(listing)),
       len(words) >= 8 and all(len(l) < 80 for l in listing) and all(move.fullmatch(w) for w in words))

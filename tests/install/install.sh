@@ -27,6 +27,10 @@ done
 [ -f "$prefix/share/man/man1/pips.1" ]; check "man page" $?
 [ -f "$prefix/share/bash-completion/completions/pips" ]; check "bash completion" $?
 [ -f "$prefix/share/zsh/site-functions/_pips" ]; check "zsh completion" $?
+[ -f "$prefix/share/fish/vendor_completions.d/pips.fish" ]; check "fish completion" $?
+# the installed pips points `rules` at the installed docs
+"$prefix/bin/pips" rules nimitz | tail -n 2 | tr '\n' ' ' | grep -q "$prefix/share/doc/pips/games/nimitz.md"
+check "pips rules names the installed page of the game" $?
 [ -f "$prefix/share/doc/pips/README.md" ] && [ -f "$prefix/share/doc/pips/engine-protocol.md" ]
 check "docs" $?
 

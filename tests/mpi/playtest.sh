@@ -6,7 +6,7 @@
 # byte, and the same records — for a plain playtest and for a sweep whose
 # variants differ in seat count and have exact values.
 set -u
-PIPS=$1
+PIPS=$1 SRC=${2:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -45,5 +45,21 @@ for np in 2 3; do
     [ "$(records "$tmp/sone")" = "$(records "$tmp/smpi$np")" ]
     check "sweep records from $np ranks equal the single-process records" $?
     grep -q "^- MPI ranks: $np" "$tmp/smpi$np/report.md"; check "the report names the $np ranks" $?
+done
+# Lua (docs/lua.md): every rank loads the scripts itself; a sweep over rule scripts and a
+# game written in Lua give the single process's files
+lua_sweep=(playtest tictacdoh --seats greedy --games 12 --seed 3 --records --exact-seconds 0
+           --vary "rules=none,$SRC/examples/rules/tictacdoh-small-first.lua")
+lua_game=(playtest "$SRC/examples/games/overtop.lua" --seats greedy,random --games 10 --seed 2
+          --records --exact-seconds 0)
+for run in lua_sweep lua_game; do
+    declare -n args=$run
+    "$PIPS" "${args[@]}" --out "$tmp/${run}_one" >/dev/null 2>&1; check "$run: single process" $?
+    mpirun --oversubscribe -np 2 "$PIPS" "${args[@]}" --out "$tmp/${run}_mpi" >/dev/null \
+        2>"$tmp/${run}_err"
+    check "$run: mpirun -np 2 ($(tail -n 1 "$tmp/${run}_err"))" $?
+    same_files "$tmp/${run}_one" "$tmp/${run}_mpi" "$run, 2 ranks"
+    [ "$(records "$tmp/${run}_one")" = "$(records "$tmp/${run}_mpi")" ]
+    check "$run: records from 2 ranks equal the single-process records" $?
 done
 exit $fail

@@ -265,3 +265,44 @@ test('static files: gzip, ETag revalidation, hashed module URLs', async () => {
   assert.equal(again.status, 304);
   await page.close();
 });
+
+test('the lobby in plain words: levels, options where they apply, the Nimitz board from drawings', async () => {
+  const page = await newPage(browser);
+  for (const vp of [DESKTOP, PHONE]) {
+    await page.setViewportSize(vp);
+    await page.goto(server.url);
+    await page.waitForSelector('#new-game');
+    await page.selectOption('#game', 'ziggurat');
+    // levels by name with a line each; the specs only in the fold
+    const names = await page.$$eval('#seat-1 option', (l) => l.map((o) => o.textContent));
+    assert.ok(names.includes('Computer — Easy') && names.includes('Computer — Strongest'), names.join());
+    assert.ok(!names.some((n) => /[:=]/.test(n) && /Computer —/.test(n)), 'no specs in the level names');
+    assert.match(await page.textContent('#levels-help'), /Strongest: /);
+    assert.equal(await page.isVisible('#levels-spec'), false);
+    // the colour left out applies at 3 players only; queen height only with Queens
+    assert.ok(await page.isHidden('[data-opt="omit"]'));
+    assert.ok(await page.isHidden('[data-opt="queen_height"]'));
+    await page.fill('#opt-players', '3');
+    await page.dispatchEvent('#opt-players', 'change');
+    await page.waitForSelector('[data-opt="omit"]:not([hidden])');
+    await page.check('#opt-queen');
+    await page.waitForSelector('[data-opt="queen_height"]:not([hidden])');
+    assert.doesNotMatch(await page.textContent('#help-turn_direction'), /ZIG-R3/);
+    await page.screenshot({ path: screenshotPath(`play-lobby-ziggurat-${vp.width}`), fullPage: true });
+  }
+  // Nimitz: the volcano from its drawing, then a layout drawn on the grid
+  await page.setViewportSize(DESKTOP);
+  await page.selectOption('#game', 'nimitz');
+  await page.click('.nb-choice[data-board="volcano"]');
+  assert.equal(await page.inputValue('#opt-board'), 'volcano');
+  await page.click('.nb-choice[data-board="draw"]');
+  await page.click('.nb-sq[data-r="1"][data-c="1"]');   // a hole in the corner of the 4x4 drawn by default
+  assert.equal(await page.inputValue('#opt-board'), '.###/####/####/####');
+  await page.screenshot({ path: screenshotPath('play-lobby-nimitz'), fullPage: true });
+  await page.click('#start');
+  await page.waitForSelector('.nimitz svg');
+  const id = /game\/(\d+)/.exec(page.url())[1];
+  const v = (await apiCall(server.url, 'GET', `games/${id}`)).json;
+  assert.equal(v.options.board, '.###/####/####/####');
+  await page.close();
+});

@@ -44,7 +44,9 @@ test('lobby from the schema: fields, seats follow the player count, only playabl
   // an int option is a number field with its range; its description is shown
   assert.equal(await page.getAttribute('#opt-players', 'type'), 'number');
   assert.equal(await page.getAttribute('#opt-players', 'max'), '6');
-  assert.match(await page.textContent('#help-players'), /ICF-R10/);
+  // in plain words: the ruling ids wait in a "Rules detail" fold
+  assert.doesNotMatch(await page.textContent('#help-players'), /ICF-R10/);
+  assert.match(await page.textContent('#rules-players'), /ICF-R10/);
   assert.equal(await page.$$eval('#seats select', (l) => l.length), 2);
   await page.fill('#opt-players', '5');
   await page.waitForFunction(() => document.querySelectorAll('#seats select').length === 5);
@@ -54,8 +56,8 @@ test('lobby from the schema: fields, seats follow the player count, only playabl
   assert.equal(await page.getAttribute('#opt-queen', 'type'), 'checkbox');
   const offered = await page.$$eval('#seat-0 option', (l) => l.map((o) => o.value));
   assert.ok(!offered.includes('alphabeta') && offered.includes('mcts') && offered.includes('easy'), offered.join());
-  assert.match(await page.textContent('#levels-help'), /easy = random/);
-  assert.match(await page.textContent('#seat-1 option[value="max"]'), /max \(expectimax/);
+  assert.match(await page.textContent('#levels-spec'), /Easy = random/);
+  assert.equal(await page.textContent('#seat-1 option[value="max"]'), 'Computer — Strongest');
 
   const starts = [['icefrogs', 3], ['icefrogs', 4], ['icefrogs', 6], ['ziggurat', 2], ['noname', 3], ['noname', 8],
     ['nimitz', 3], ['nimitz', 6], ['tictacdoh', 3], ['tictacdoh', 4]];

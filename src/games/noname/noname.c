@@ -830,11 +830,67 @@ static const char *ansi_of(int col)
     return a[col];
 }
 
-/* The plot is RW x RH characters: with the frame and the legend line it fits
- * an 80x24 terminal, and a terminal cell (about twice as tall as wide) keeps a
- * square table roughly square. */
+/* The plot is RW x RH characters: with the frame, the mm rulers (x under it,
+ * y on its right) and the legend line it fits an 80x24 terminal, and a
+ * terminal cell (about twice as tall as wide) keeps a square table roughly
+ * square. */
 #define RW 60
 #define RH 20
+
+/* The ruler's step in 0.1 mm: the smallest 1, 2 or 5 x 10^k mm such that
+ * labels `span` 0.1 mm apart would be at least `cells` cells apart. */
+static int ruler_step(int span, int plot_cells, int cells)
+{
+    double need = (double)span * cells / plot_cells; /* 0.1 mm */
+    for (int unit = 10;; unit *= 10)
+        for (int m = 0; m < 3; m++) {
+            int step = unit * (m == 0 ? 1 : m == 1 ? 2 : 5);
+            if (step >= need)
+                return step;
+        }
+}
+
+/* The right border of plot row r (0 at the top), with a tick and the y it
+ * reaches when a multiple of the ruler's step falls in the row. */
+static void render_right_edge(const nn_config *c, int r, const pips_render_opts *ro,
+                              pips_str *out)
+{
+    int step = ruler_step(c->height, RH, 2);
+    /* row r covers y in [lo, hi) of 0.1 mm */
+    int lo = (int)((long)c->height * (RH - 1 - r) / RH), hi = (int)((long)c->height * (RH - r) / RH);
+    int mark = (lo + step - 1) / step * step;
+    if (r == 0)
+        mark = c->height / step * step; /* the top row also holds y = H itself */
+    if (mark >= lo && (mark < hi || (r == 0 && mark <= hi)))
+        pips_str_catf(out, "%s %g\n", ro->unicode ? "┤" : "+", mark / 10.0);
+    else
+        pips_str_catf(out, "%s\n", ro->unicode ? "│" : "|");
+}
+
+/* The x ruler under the plot: the bottom border with a tick under every
+ * multiple of the step, then a line with their values in mm. */
+static void render_x_ruler(const nn_config *c, const pips_render_opts *ro, pips_str *out)
+{
+    int step = ruler_step(c->width, RW, 8);
+    char labels[RW + 16];
+    bool tick[RW + 1] = {false};
+    memset(labels, ' ', sizeof labels);
+    int end = 0;
+    for (int x = 0; x <= c->width; x += step) {
+        int col = (int)((long)x * RW / c->width);
+        char text[16];
+        int n = snprintf(text, sizeof text, "%g", x / 10.0);
+        if (col + n > RW + 6) /* past the y labels' column */
+            break;
+        tick[col] = true;
+        memcpy(labels + col + 1 - (col > 0), text, (size_t)n);
+        end = col + 1 - (col > 0) + n;
+    }
+    pips_str_cat(out, ro->unicode ? "└" : "+");
+    for (int k = 0; k < RW; k++)
+        pips_str_cat(out, tick[k] && k > 0 ? (ro->unicode ? "┴" : "+") : (ro->unicode ? "─" : "-"));
+    pips_str_catf(out, "%s\n%.*s mm\n", ro->unicode ? "┘" : "+", end, labels);
+}
 
 static void nn_render(const pips_game *g, const void *state, const pips_render_opts *ro,
                       pips_str *out)
@@ -899,12 +955,11 @@ static void nn_render(const pips_game *g, const void *state, const pips_render_o
             else
                 pips_str_cat(out, glyph);
         }
-        pips_str_catf(out, "%s\n", v);
+        render_right_edge(c, r, ro, out);
     }
-    pips_str_cat(out, ro->unicode ? "└" : "+");
-    for (int k = 0; k < RW; k++) pips_str_cat(out, h);
-    pips_str_catf(out, "%s\ntable %.1f x %.1f mm; o upright, arrows attackers\n",
-                  ro->unicode ? "┘" : "+", c->width / 10.0, c->height / 10.0);
+    render_x_ruler(c, ro, out);
+    pips_str_catf(out, "table %.1f x %.1f mm (x right, y up); o upright, arrows attackers\n",
+                  c->width / 10.0, c->height / 10.0);
     nn_pressure pr;
     nn_pressure_of(s, &pr);
     const char *arrow = ro->unicode ? "→" : "->";
@@ -1094,7 +1149,7 @@ double noname_bench_placement_us(int pieces, int placements, uint64_t seed)
 /* ---- the definition ---- */
 
 static const char NN_RULES[] =
-    "Noname (David Morgan-Mar), rulings explained in docs/games/noname.md.\n"
+    "Noname (David Morgan-Mar).\n"
     "Each player has 15 pyramids of one colour (5 S=1, 5 M=2, 5 L=3) on a pad. On a turn\n"
     "the mover places one piece from the pad, of any colour, anywhere on the table,\n"
     "upright (a defender) or lying (an attacker); it never moves again (NON-R1, R4).\n"

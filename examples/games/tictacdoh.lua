@@ -1,0 +1,234 @@
+-- tictacdoh.lua: the whole of Tic Tac Doh! (Brian Schultze, 2003) in Lua,
+-- under the project's rulings TTD-R1..R10 (docs/games/tictacdoh.md), for 2 to
+-- 4 players and 1 to 3 stashes. It is the C game (src/games/tictacdoh/) again,
+-- written the way a designer would: tests/test_lua.c checks that its perft
+-- equals the C engine's to depth 5 with 2 and 3 players. Moves use the C
+-- game's notation: SIZE@X,Y ("L@0,0", "M@1,-1"), cells relative to the first
+-- piece (TTD-R1), y upward.
+--
+-- A state is {cells = {[key] = "LM", ...}, stash = {S, M, L}, placed = n,
+-- status = "on" | "won" | "draw", players = n}: each stack bottom first.
+
+local SIZES = {"S", "M", "L"}
+local RANK = {S = 1, M = 2, L = 3}
+local DIRS = {{1, 0}, {0, 1}, {1, 1}, {1, -1}}
+
+-- A cell's key: a number, (x + 8) * 16 + y + 8 (cheaper than text keys).
+local function key_of(x, y) return (x + 8) * 16 + y + 8 end
+
+local function coords(key) return key // 16 - 8, key % 16 - 8 end
+
+-- TTD-R4: a single piece counts as its size, a tree as every size in it,
+-- a nest only as its top piece. As a bit set (S 1, M 2, L 4), memoised.
+local BIT = {S = 1, M = 2, L = 4}
+local COUNTS = {}
+local function counts_as(stack)
+  local set = COUNTS[stack]
+  if set then return set end
+  local n = #stack
+  if n == 1 then
+    set = BIT[stack]
+  elseif RANK[stack:sub(1, 1)] > RANK[stack:sub(2, 2)] then -- a tree
+    set = 0
+    for i = 1, n do set = set | BIT[stack:sub(i, i)] end
+  else -- a nest
+    set = BIT[stack:sub(n, n)]
+  end
+  COUNTS[stack] = set
+  return set
+end
+
+local function bbox(cells)
+  local minx, maxx, miny, maxy
+  for k in pairs(cells) do
+    local x, y = coords(k)
+    if not minx then
+      minx, maxx, miny, maxy = x, x, y, y
+    else
+      if x < minx then minx = x end
+      if x > maxx then maxx = x end
+      if y < miny then miny = y end
+      if y > maxy then maxy = y end
+    end
+  end
+  return minx, maxx, miny, maxy
+end
+
+-- TTD-R3: a piece goes on a stack when it differs from the top by one size
+-- and continues the stack's direction (tree down, nest up), at most 3 high.
+local function can_stack(stack, size)
+  local n = #stack
+  if n >= 3 then return false end
+  local top = RANK[stack:sub(n, n)]
+  local step = RANK[size] - top
+  if step ~= 1 and step ~= -1 then return false end
+  if n == 1 then return true end
+  return top - RANK[stack:sub(n - 1, n - 1)] == step
+end
+
+-- Every legal placement as {size, x, y}, TTD-R1..R3; with first_only, only
+-- whether there is one (true or nil).
+local function placements(s, first_only)
+  local out = {}
+  if s.placed == 0 then
+    for _, z in ipairs(SIZES) do
+      if s.stash[RANK[z]] > 0 then out[#out + 1] = {z, 0, 0} end
+    end
+    return (not first_only or #out > 0) and out or nil
+  end
+  local cells = s.cells
+  local minx, maxx, miny, maxy = bbox(cells)
+  for x = maxx - 2, minx + 2 do
+    for y = maxy - 2, miny + 2 do
+      local stack = cells[key_of(x, y)]
+      local near = false
+      if not stack then
+        for dx = -1, 1 do
+          for dy = -1, 1 do
+            if cells[key_of(x + dx, y + dy)] then near = true end
+          end
+        end
+      end
+      for _, z in ipairs(SIZES) do
+        if s.stash[RANK[z]] > 0 then
+          if (stack and can_stack(stack, z)) or (not stack and near) then
+            if first_only then return true end
+            out[#out + 1] = {z, x, y}
+          end
+        end
+      end
+    end
+  end
+  if first_only then return nil end
+  return out
+end
+
+-- TTD-R5: three cells in a row, column or diagonal that count as a common
+-- size; only lines through the cell just played can be new.
+local function has_line(cells, x, y)
+  for _, d in ipairs(DIRS) do
+    local dx, dy = d[1], d[2]
+    for back = 0, 2 do
+      local sx, sy = x - back * dx, y - back * dy
+      local a = cells[key_of(sx, sy)]
+      local b = cells[key_of(sx + dx, sy + dy)]
+      local c = cells[key_of(sx + 2 * dx, sy + 2 * dy)]
+      if a and b and c and counts_as(a) & counts_as(b) & counts_as(c) ~= 0 then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+-- Move names, made once each.
+local NAMES = {}
+local function move_name(z, x, y)
+  local k = key_of(x, y) * 4 + RANK[z]
+  local name = NAMES[k]
+  if not name then
+    name = string.format("%s@%d,%d", z, x, y)
+    NAMES[k] = name
+  end
+  return name
+end
+
+local game = {
+  name = "tictacdoh_lua",
+  title = "Tic Tac Doh! (Lua)",
+  description = "Tic Tac Doh! written in Lua: 2-4 players, 1-3 stashes (TTD-R1..R10)",
+  players = {2, 4},
+  max_moves = 96,
+  options = {
+    stashes = {type = "int", min = 1, max = 3, default = 1,
+               description = "stashes of 5 S, 5 M and 5 L pieces shared by all (TTD-R10)"},
+  },
+}
+
+function game.start(options)
+  local n = 5 * options.stashes
+  return {cells = {}, stash = {n, n, n}, placed = 0, status = "on",
+          players = options.players}
+end
+
+function game.to_move(s) return s.placed % s.players end
+
+function game.moves(s)
+  local out = {}
+  for i, p in ipairs(placements(s)) do
+    out[i] = move_name(p[1], p[2], p[3])
+  end
+  return out
+end
+
+function game.play(s, move)
+  local z, x, y = move:match("^([SML])@(-?%d+),(-?%d+)$")
+  local cells = {}
+  for k, v in pairs(s.cells) do cells[k] = v end
+  x, y = tonumber(x), tonumber(y)
+  local k = key_of(x, y)
+  cells[k] = (cells[k] or "") .. z
+  local stash = {s.stash[1], s.stash[2], s.stash[3]}
+  stash[RANK[z]] = stash[RANK[z]] - 1
+  local t = {cells = cells, stash = stash, placed = s.placed + 1, status = "on",
+             players = s.players}
+  if has_line(cells, x, y) then
+    t.status = "won" -- TTD-R5: the placer wins
+  elseif stash[1] + stash[2] + stash[3] == 0 then
+    t.status = "draw" -- TTD-R6
+  elseif not placements(t, true) then
+    t.status = "won" -- TTD-R7/R9: nobody can move; the last placer wins
+  end
+  return t
+end
+
+function game.result(s)
+  if s.status == "on" then return nil end
+  local r = {}
+  local winner = (s.placed - 1) % s.players
+  for p = 0, s.players - 1 do
+    if s.status == "draw" then r[p + 1] = 0.5
+    elseif p == winner then r[p + 1] = 1
+    else r[p + 1] = 0 end
+  end
+  return r
+end
+
+function game.render(s)
+  if s.placed == 0 then return "(empty grid)" end
+  local minx, maxx, miny, maxy = bbox(s.cells)
+  local lines = {}
+  for y = maxy, miny, -1 do
+    local row = {}
+    for x = minx, maxx do
+      row[#row + 1] = string.format("%-4s", s.cells[key_of(x, y)] or ".")
+    end
+    lines[#lines + 1] = string.format("%3d  ", y) .. table.concat(row)
+  end
+  lines[#lines + 1] = string.format("stash S%d M%d L%d, %d placed",
+                                    s.stash[1], s.stash[2], s.stash[3], s.placed)
+  return table.concat(lines, "\n")
+end
+
+-- Equal positions have equal texts already; key() enables the solver.
+function game.key(s)
+  local parts = {}
+  for k, v in pairs(s.cells) do parts[#parts + 1] = string.format("%d:%s", k, v) end
+  table.sort(parts)
+  return table.concat(parts, " ") .. "|" .. s.players
+end
+
+function game.view(s)
+  local cells = {}
+  local minx, _, miny = bbox(s.cells)
+  for k, v in pairs(s.cells) do
+    local x, y = coords(k)
+    local stack = {}
+    for i = 1, #v do stack[i] = v:sub(i, i) end
+    cells[#cells + 1] = {x = x - (minx or 0), y = y - (miny or 0), stack = stack}
+  end
+  table.sort(cells, function(a, b) return a.y < b.y or (a.y == b.y and a.x < b.x) end)
+  return {kind = "grid", width = 3, height = 3, cells = cells}
+end
+
+return game
