@@ -22,7 +22,7 @@
  * kept (copied into a fresh arena) when the next search starts there.
  * Budget: iters=N or time=T (the clock is read on every pass), or both: the
  * passes stop at N or at the time, whichever comes first (the clock read
- * every 16 passes), so the search is deterministic unless the time binds.
+ * after every pass), so the search is deterministic unless the time binds.
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -595,7 +595,7 @@ static void *run_tree(void *arg)
     if (ra->passes > 0) { /* iters, and time as a cap when given too */
         for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++) {
             one_pass(t);
-            if (ra->capped && (i & 15) == 15 && pips_now() >= ra->deadline)
+            if (ra->capped && pips_now() >= ra->deadline)
                 break;
         }
     } else {
