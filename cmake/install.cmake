@@ -22,8 +22,10 @@ foreach(kind man bash zsh fish)
     set(template ${PIPS_BASH_TEMPLATE})
   elseif(kind STREQUAL "fish")
     set(out ${PIPS_GEN_DIR}/pips.fish)
+    set(template ${CMAKE_SOURCE_DIR}/src/cli/gen/completion.fish)
   else()
     set(out ${PIPS_GEN_DIR}/_pips)
+    set(template ${CMAKE_SOURCE_DIR}/src/cli/gen/completion.zsh)
   endif()
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${PIPS_GEN_DIR}
@@ -34,9 +36,25 @@ endforeach()
 add_custom_target(pips_docs ALL DEPENDS ${PIPS_GENERATED_DOCS})
 
 install(TARGETS pips-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS ${PIPS_LIBS}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development)
+if(PIPS_SHARED)
+  install(TARGETS pips_shared
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development)
+endif()
+# The installed libpips.a is the static library's objects linked into one
+# relocatable object whose hidden symbols (everything the public headers do
+# not declare) are made local, so a static link sees pips_* and nothing else,
+# as libpips.so does: a program's own nim_count neither clashes nor binds.
+set(PIPS_PUBLIC_OBJECT ${CMAKE_BINARY_DIR}/libpips-public.o)
+set(PIPS_PUBLIC_ARCHIVE ${CMAKE_BINARY_DIR}/public/libpips.a)
+add_custom_command(OUTPUT ${PIPS_PUBLIC_ARCHIVE}
+  COMMAND ${CMAKE_LINKER} -r -o ${PIPS_PUBLIC_OBJECT} $<TARGET_OBJECTS:pips>
+  COMMAND ${CMAKE_OBJCOPY} --localize-hidden ${PIPS_PUBLIC_OBJECT}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/public
+  COMMAND ${CMAKE_COMMAND} -E rm -f ${PIPS_PUBLIC_ARCHIVE}
+  COMMAND ${CMAKE_AR} rcs ${PIPS_PUBLIC_ARCHIVE} ${PIPS_PUBLIC_OBJECT}
+  DEPENDS pips $<TARGET_OBJECTS:pips> COMMAND_EXPAND_LISTS VERBATIM)
+add_custom_target(pips_public_archive ALL DEPENDS ${PIPS_PUBLIC_ARCHIVE})
+install(FILES ${PIPS_PUBLIC_ARCHIVE} DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # Every public header (include/pips/*.h) but the server's, which is internal
 # to `pips serve`; tests/install checks each compiles alone as C11 and C++17.
 file(GLOB PIPS_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/pips/*.h)

@@ -11,6 +11,8 @@ packages=(build-essential clang cmake ninja-build pkg-config curl libjansson-dev
 # Lua 5.4 for rule scripts; zlib for the server's gzip; Debian's python3 with cffi and pytest
 # for `import pips` (the PATH's python3 may be another build without cffi: tests use /usr/bin/python3).
 packages+=(liblua5.4-dev zlib1g-dev python3 python3-cffi python3-pytest)
+# zsh and fish: tests/cli/completion.sh checks their generated completion scripts
+packages+=(zsh fish)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -114,12 +114,12 @@ static void test_sandbox_escapes(void **unused)
     expect_load_failure("\x1bLua\x54\x00 binary", "binary");
     /* an endless loop meets the step limit; a memory bomb the memory cap */
     expect_run_failure("function legal(s, m) while true do end end", "lua_steps=100000",
-                       PIPS_ERR_LIMIT, "instruction limit");
+                       PIPS_ERR_SCRIPT, "instruction limit");
     expect_run_failure("function legal(s, m) local t = {} for i = 1, 1e9 do t[i] = "
                        "string.rep('x', 100) .. i end end",
-                       "lua_mb=4", PIPS_ERR_LIMIT, "memory limit of 4 MiB");
+                       "lua_mb=4", PIPS_ERR_SCRIPT, "memory limit of 4 MiB");
     expect_run_failure("function legal(s, m) return ('x'):rep(1e9) end", "lua_mb=4",
-                       PIPS_ERR_LIMIT, "memory limit");
+                       PIPS_ERR_SCRIPT, "memory limit");
 }
 
 static void test_rule_hook_errors(void **unused)
@@ -128,17 +128,17 @@ static void test_rule_hook_errors(void **unused)
     /* file, line and function: the helper and the hook that called it */
     expect_run_failure("local function helper(m)\n  error('boom in ' .. m)\nend\n"
                        "function legal(s, m)\n  local ok = helper(m)\n  return ok\nend",
-                       NULL, PIPS_ERR_ARG, ":2: in function 'helper' (called from legal): boom");
-    expect_run_failure("function result(s)\n  return s.nothing.here\nend", NULL, PIPS_ERR_ARG,
+                       NULL, PIPS_ERR_SCRIPT, ":2: in function 'helper' (called from legal): boom");
+    expect_run_failure("function result(s)\n  return s.nothing.here\nend", NULL, PIPS_ERR_SCRIPT,
                        ":2: in function 'result'");
-    expect_run_failure("function legal(s, m) return 1 end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function legal(s, m) return 1 end", NULL, PIPS_ERR_SCRIPT,
                        "legal must return a boolean, got a number");
-    expect_run_failure("function result(s) return {2, 0} end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function result(s) return {2, 0} end", NULL, PIPS_ERR_SCRIPT,
                        "must be a number in 0..1");
-    expect_run_failure("function result(s) return 'won' end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function result(s) return 'won' end", NULL, PIPS_ERR_SCRIPT,
                        "result must return nil or a sequence");
     /* every move removed and result() says nothing: the position is named */
-    expect_run_failure("function legal(s, m) return false end", NULL, PIPS_ERR_ARG,
+    expect_run_failure("function legal(s, m) return false end", NULL, PIPS_ERR_SCRIPT,
                        "legal removed every move of position '-'");
     expect_load_failure("x = 1", "defines neither legal nor result");
     expect_load_failure("legal = 3", "'legal' must be a function");
@@ -177,6 +177,25 @@ static void test_icefrogs_no_jump_on_entry(void **unused)
     assert_true(has_move(g, s, "b1-c3"));  /* a frog on the board moves as before */
     size_t n_plain = pips_perft(plain, s, 1), n = pips_perft(g, s, 1);
     assert_true(n < n_plain);
+    /* the playout shortcut draws every allowed move and nothing else */
+    assert_non_null(g->def->random_move);
+    pips_move list[512];
+    size_t nl = g->def->legal_moves(g, s, list);
+    assert_int_equal(nl, n);
+    int seen[512] = {0};
+    pips_rng rng;
+    pips_rng_seed(&rng, 3);
+    for (size_t k = 0; k < 40 * nl; k++) {
+        pips_move drawn;
+        assert_true(g->def->random_move(g, s, &rng, &drawn));
+        size_t at = 0;
+        while (at < nl && list[at] != drawn)
+            at++;
+        assert_true(at < nl);
+        seen[at]++;
+    }
+    for (size_t k = 0; k < nl; k++)
+        assert_true(seen[k] > 0);
     /* depth 3 from the start: the first entering jumps come at ply 3 */
     g->def->initial(g, s);
     assert_int_equal(pips_perft(g, s, 2), 36);

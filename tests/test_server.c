@@ -560,6 +560,41 @@ static void test_clocks(void **st)
     pips_server_free(s);
 }
 
+/* Issue 27: agents think within their remaining time. An MCTS of 200000
+ * iterations takes about a second a move on IceFrogs here; on a 3-second
+ * clock it would lose on time within a few moves, so it searches for its
+ * share of what is left (a twentieth) instead. */
+static void test_clock_agents_hurry(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"icefrogs\",\"seats\":[\"mcts:iters=200000\",\"random\"],"
+                             "\"seed\":5,\"clock\":{\"initial\":3}}", tok);
+    json_t *v = NULL;
+    double t0 = now_ms();
+    for (;;) { /* until the agent has made 8 moves or the game ended */
+        v = view(s, id);
+        if (json_is_true(json_object_get(v, "over")) ||
+            json_array_size(json_object_get(v, "moves")) >= 16 || now_ms() - t0 > 20000)
+            break;
+        json_decref(v);
+        sleep_ms(50);
+    }
+    json_t *res = json_object_get(v, "result");
+    if (json_array_size(json_object_get(res, "on_time")))
+        fail_msg("the agent ran out of time: %s", json_string_value(json_object_get(res, "text")));
+    long long spent = 0;
+    size_t i;
+    json_t *mv;
+    json_array_foreach(json_object_get(v, "moves"), i, mv) if (json_integer_value(json_object_get(mv, "seat")) == 0)
+        spent += json_integer_value(json_object_get(mv, "ms"));
+    assert_true(json_array_size(json_object_get(v, "moves")) >= 16 || json_is_true(json_object_get(v, "over")));
+    assert_true(spent < 3000);
+    json_decref(v);
+    pips_server_free(s);
+}
+
 /* Issue 27: a clock survives a restart, and the time the server was down
  * is not charged. */
 static void test_clock_restart(void **st)
@@ -1187,6 +1222,7 @@ int main(void)
         cmocka_unit_test(test_take_back_by_consent),
         cmocka_unit_test(test_clocks),
         cmocka_unit_test(test_clock_restart),
+        cmocka_unit_test(test_clock_agents_hurry),
         cmocka_unit_test(test_rules_schema_and_agents),
         cmocka_unit_test(test_resign_and_records),
         cmocka_unit_test(test_games_survive_a_restart),

@@ -48,6 +48,11 @@ const APPLIES = {
   },
 };
 
+/* Choices that apply only with some options (the others are not offered). */
+const CHOICE_APPLIES = {
+  ziggurat: { mode: { two_colour: (o) => Number(o.players) === 2, teams: (o) => Number(o.players) === 4 } },
+};
+
 /* "max_plies" -> "Max plies" */
 function optionLabel(key) {
   if (LABELS[key]) return LABELS[key];
@@ -236,7 +241,17 @@ export async function lobby(app) {
     for (const f of fields) if (!f.isDefault() && applies(f)) o[f.key] = f.value();
     return o;
   };
-  const showApplicable = () => { for (const f of fields) f.box.hidden = !applies(f); };
+  const showApplicable = () => {
+    const all = {};
+    for (const x of fields) all[x.key] = x.value();
+    for (const f of fields) {
+      f.box.hidden = !applies(f);
+      const rules = (CHOICE_APPLIES[gameSel.value] || {})[f.key];
+      if (!rules || f.input.tagName !== 'SELECT') continue;
+      for (const opt of f.input.options) opt.disabled = opt.hidden = rules[opt.value] ? !rules[opt.value](all) : false;
+      if (f.input.selectedOptions[0]?.disabled) f.input.value = [...f.input.options].find((o) => !o.disabled).value;
+    }
+  };
 
   function drawSeats(info) {
     const before = [...seatsBox.querySelectorAll('select')].map((s) => s.value);

@@ -70,4 +70,16 @@ end
 
 function game.key(s) return game.render(s) .. s.turn .. s.passes end
 
+function game.view(s) -- for the web page: the row as a grid, each cell's owner on top
+  local cells = {}
+  for i, c in ipairs(s.cells) do
+    local stack = {}
+    for z in c:gmatch("%d(%a)") do stack[#stack + 1] = z end
+    if #stack > 0 then
+      cells[#cells + 1] = {x = i - 1, y = 0, stack = stack, owner = tonumber(c:sub(-2, -2)) - 1}
+    end
+  end
+  return {kind = "grid", width = #s.cells, height = 1, cells = cells}
+end
+
 return game

@@ -66,34 +66,52 @@ local function can_stack(stack, size)
   return top - RANK[stack:sub(n - 1, n - 1)] == step
 end
 
--- Every legal placement as {size, x, y}, TTD-R1..R3; with first_only, only
--- whether there is one (true or nil).
-local function placements(s, first_only)
-  local out = {}
-  if s.placed == 0 then
+-- The sizes that may go on top of a stack (TTD-R3), memoised per stack.
+local ON_TOP = {}
+local function on_top(stack)
+  local list = ON_TOP[stack]
+  if not list then
+    list = {}
     for _, z in ipairs(SIZES) do
-      if s.stash[RANK[z]] > 0 then out[#out + 1] = {z, 0, 0} end
+      if can_stack(stack, z) then list[#list + 1] = z end
     end
-    return (not first_only or #out > 0) and out or nil
+    ON_TOP[stack] = list
+  end
+  return list
+end
+
+local move_name -- defined below
+
+-- Every legal placement's name, TTD-R1..R3; with first_only, only whether
+-- there is one (true or nil).
+local function placements(s, first_only)
+  local out, stash = {}, s.stash
+  if s.placed == 0 then
+    for r, z in ipairs(SIZES) do
+      if stash[r] > 0 then out[#out + 1] = move_name(z, 0, 0) end
+    end
+    if first_only then return #out > 0 or nil end
+    return out
   end
   local cells = s.cells
   local minx, maxx, miny, maxy = bbox(cells)
   for x = maxx - 2, minx + 2 do
     for y = maxy - 2, miny + 2 do
-      local stack = cells[key_of(x, y)]
-      local near = false
-      if not stack then
-        for dx = -1, 1 do
-          for dy = -1, 1 do
-            if cells[key_of(x + dx, y + dy)] then near = true end
+      local k = key_of(x, y)
+      local stack = cells[k]
+      if stack then
+        for _, z in ipairs(on_top(stack)) do
+          if stash[RANK[z]] > 0 then
+            if first_only then return true end
+            out[#out + 1] = move_name(z, x, y)
           end
         end
-      end
-      for _, z in ipairs(SIZES) do
-        if s.stash[RANK[z]] > 0 then
-          if (stack and can_stack(stack, z)) or (not stack and near) then
+      elseif cells[k - 17] or cells[k - 16] or cells[k - 15] or cells[k - 1]
+          or cells[k + 1] or cells[k + 15] or cells[k + 16] or cells[k + 17] then
+        for r, z in ipairs(SIZES) do -- an empty cell touching a piece
+          if stash[r] > 0 then
             if first_only then return true end
-            out[#out + 1] = {z, x, y}
+            out[#out + 1] = move_name(z, x, y)
           end
         end
       end
@@ -123,7 +141,7 @@ end
 
 -- Move names, made once each.
 local NAMES = {}
-local function move_name(z, x, y)
+function move_name(z, x, y)
   local k = key_of(x, y) * 4 + RANK[z]
   local name = NAMES[k]
   if not name then
@@ -153,13 +171,7 @@ end
 
 function game.to_move(s) return s.placed % s.players end
 
-function game.moves(s)
-  local out = {}
-  for i, p in ipairs(placements(s)) do
-    out[i] = move_name(p[1], p[2], p[3])
-  end
-  return out
-end
+function game.moves(s) return placements(s) end
 
 function game.play(s, move)
   local z, x, y = move:match("^([SML])@(-?%d+),(-?%d+)$")

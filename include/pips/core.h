@@ -33,7 +33,9 @@ typedef enum pips_status {
     PIPS_ERR_NOMEM,    /* allocation failed */
     PIPS_ERR_IO,       /* file or database */
     PIPS_ERR_UNSUPPORTED,
-    PIPS_ERR_LIMIT     /* a budget (time, nodes, memory) ran out */
+    PIPS_ERR_LIMIT,    /* a budget (time, nodes, memory) ran out */
+    PIPS_ERR_SCRIPT    /* a Lua script failed while it ran (docs/lua.md): an error, the
+                          sandbox's step or memory limit, a wrong value returned */
 } pips_status;
 
 /* An error value: a code and a message saying what was wrong and where. */

@@ -194,6 +194,14 @@ struct pips_game_def {
      * the game (a draw by limit) rather than its rules' own ending. NULL
      * when the game has no cap. The playtest lab reports the cap rate. */
     bool (*capped)(const pips_game *g, const void *state);
+    /* Optional: the turns begun up to state. A turn is one seat's whole
+     * turn, from when it becomes the seat's turn until the turn passes; a
+     * pass or a skipped turn counts, and a roll belongs to the turn it
+     * starts. *per_round receives the turns in one round (each seat, or
+     * each colour that takes turns, having had one). NULL when every turn
+     * starts at a decision whose mover differs from the last decision's:
+     * the playtest lab then counts turns from the seat to move. */
+    uint32_t (*turns)(const pips_game *g, const void *state, int *per_round);
 
     /* Move text: writes the notation of m, legal in state, into buf
      * (PIPS_MOVE_TEXT_MAX bytes). */
@@ -348,9 +356,9 @@ static inline int pips_to_move(const pips_game *g, const void *s) { return g->de
  * position into it with memcpy), or NULL with *err (PIPS_ERR_ARG for a NULL
  * game, PIPS_ERR_NOMEM). Free it with pips_state_free and the same game. */
 void *pips_state_new(const pips_game *g, pips_error *err);
-/* True when state is a live state from pips_state_new of a game with g's
- * definition and options; false with *err (PIPS_ERR_ARG) for NULL, a state
- * of another game or of other options, or a freed state. Functions taking a
+/* True when state, from pips_state_new, is a state of a game with g's
+ * definition and options; false with *err (PIPS_ERR_ARG) for NULL or a
+ * state of another game or of other options. Functions taking a
  * (game, state) pair trust the pair (they also take states on the stack):
  * a program handing states between games checks them here first. */
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);

@@ -87,6 +87,19 @@ typedef struct pips_playtest_opts {
     /* Called after each finished game (from worker threads, serialised). */
     void (*progress)(void *ud, unsigned long done, unsigned long total);
     void *progress_ud;
+    /* When not NULL and set (a signal handler may set it), the workers take
+     * no new game: the run ends at the next game boundary with a partial
+     * report of the games finished (pips_playtest_partial). */
+    const volatile int *stop;
+    /* A state saved by pips_playtest_save_state: the run continues where it
+     * stopped and ends with the report an uninterrupted run gives (timing
+     * aside). The state must come from the same game, options, variants,
+     * seats, seatings, seed, games and threshold (the error names what
+     * differs); not with keep_records or under MPI. NULL: a fresh run. */
+    const char *resume_state;
+    /* Leave out the drama and tension figures (they evaluate the position
+     * after every turn, the costliest part of a run with cheap agents). */
+    bool no_drama;
 } pips_playtest_opts;
 
 typedef struct pips_playtest pips_playtest;
@@ -102,6 +115,9 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out);
 /* The Markdown report without the run's description and timing; plots are
  * referenced by their file names. */
 void pips_playtest_markdown(const pips_playtest *pt, pips_str *out);
+/* Whether the Markdown links the plot files (default true); false when
+ * the report is printed with no folder written beside it. */
+void pips_playtest_set_plot_links(pips_playtest *pt, bool on);
 /* The run (command, version, date, machine) and timing sections. */
 void pips_playtest_markdown_run(const pips_playtest *pt, pips_str *out);
 void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out);
@@ -118,6 +134,13 @@ void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out);
  * first; *removed (may be NULL) says how many. */
 bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long *removed,
                          pips_error *err);
+
+/* True when the run was stopped (opts.stop) before every game was played;
+ * the report then covers the games finished and says so. */
+bool pips_playtest_partial(const pips_playtest *pt);
+/* Writes the run's state (its sums and which games were played) to path,
+ * for opts.resume_state. */
+bool pips_playtest_save_state(const pips_playtest *pt, const char *path, pips_error *err);
 
 /* Games per second of the whole run (wall clock). */
 double pips_playtest_games_per_second(const pips_playtest *pt);

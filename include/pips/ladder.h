@@ -48,9 +48,12 @@ typedef struct pips_ladder_opts {
     uint64_t seed;
     int threads;
     double prior; /* virtual drawn games per pair; < 0 means the default 1 */
-    /* Called after each table: tables done, tables in all. */
+    /* Called after each game: games done, games in all (every table's). */
     void (*progress)(void *ud, unsigned long done, unsigned long total);
     void *progress_ud;
+    /* When not NULL and set (a signal handler may set it), the round robin
+     * stops at the next game boundary and rates the games finished. */
+    const volatile int *stop;
 } pips_ladder_opts;
 
 typedef struct pips_ladder_agent {
@@ -68,6 +71,7 @@ typedef struct pips_ladder {
     unsigned long games_per_table, tables;
     uint64_t seed;
     double prior, seconds;
+    bool partial; /* stopped before every table was played */
     pips_ladder_agent agent[PIPS_LADDER_MAX_AGENTS]; /* in the order given */
     size_t order[PIPS_LADDER_MAX_AGENTS];             /* indices, best first */
     /* pairwise: points of i against j and their games */
@@ -87,6 +91,13 @@ void pips_ladder_csv(const pips_ladder *l, pips_str *out);
 void pips_ladder_pairs_csv(const pips_ladder *l, pips_str *out);
 /* ratings.svg: Elo above the weakest agent with its interval, best first. */
 void pips_ladder_svg(const pips_ladder *l, pips_str *out);
+/* The ladder as one JSON document: {"game", "title", "options", "players",
+ * "games_per_table", "tables", "seed", "prior", "seconds", "agents": [{"rank",
+ * "spec", "elo", "se", "lo", "hi", "games", "points", "score", "wins",
+ * "draws", "losses"}...] best first, "pairs": [{"a", "b", "games",
+ * "points_a", "score_a", "score_a_lo", "score_a_hi"}...]} (ratings.csv and
+ * pairs.csv in one). False when an allocation failed. */
+bool pips_ladder_json(const pips_ladder *l, pips_str *out);
 /* Writes ratings.txt, ratings.csv, pairs.csv and ratings.svg into dir
  * (created when missing). */
 bool pips_ladder_write(const pips_ladder *l, const char *dir, pips_error *err);

@@ -167,6 +167,10 @@ static pips_agent *agent_alloc(const pips_game *g, uint64_t seed, pips_error *er
 pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
                            pips_error *err)
 {
+    if (!g || !g->def) {
+        pips_fail(err, PIPS_ERR_ARG, "agent: no game (NULL)");
+        return NULL;
+    }
     if (!spec || !*spec) {
         pips_fail(err, PIPS_ERR_ARG, "agent: empty spec (agents: random, greedy, alphabeta, "
                                      "expectimax, mcts, oracle, brs; levels: easy, medium, "
@@ -258,6 +262,8 @@ const char *pips_agent_label(const pips_agent *a, char *buf, size_t size)
 
 static bool check_decision(const pips_agent *a, const void *state, pips_error *err)
 {
+    if (!a || !state)
+        return pips_fail(err, PIPS_ERR_ARG, "agent: no %s (NULL)", !a ? "agent" : "state");
     int who = pips_to_move(a->game, state);
     if (who < 0)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "not a decision node (%s)",
@@ -267,6 +273,8 @@ static bool check_decision(const pips_agent *a, const void *state, pips_error *e
 
 bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
+    if (!out)
+        return pips_fail(err, PIPS_ERR_ARG, "agent: nowhere to put the move (NULL)");
     if (!check_decision(a, state, err))
         return false;
     a->has_last_value = false;

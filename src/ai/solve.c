@@ -272,8 +272,12 @@ static bool generic_supports(const pips_game *g, const void *state, pips_error *
 bool pips_solve_position(const pips_game *g, const void *state, const pips_solve_opts *so,
                          pips_solve_result *res, pips_error *err)
 {
+    if (!res)
+        return pips_fail(err, PIPS_ERR_ARG, "solve: nowhere to put the result (NULL)");
     memset(res, 0, sizeof *res);
     res->best_move = PIPS_MOVE_NONE;
+    if (!g || !g->def || !state)
+        return pips_fail(err, PIPS_ERR_ARG, "solve: no %s (NULL)", !g || !g->def ? "game" : "state");
     if (!g->def->solve && !generic_supports(g, state, err))
         return false;
     if (pips_to_move(g, state) < 0)
@@ -291,6 +295,9 @@ bool pips_solve_position(const pips_game *g, const void *state, const pips_solve
 bool pips_solve_moves(const pips_game *g, const void *state, const pips_solve_opts *so,
                       pips_solve_result *res, pips_error *err)
 {
+    if (!g || !g->def || !state || !res)
+        return pips_fail(err, PIPS_ERR_ARG, "solve: no %s (NULL)",
+                         !g || !g->def ? "game" : !state ? "state" : "result");
     if (!so || !so->moves || !so->move_values)
         return pips_fail(err, PIPS_ERR_ARG, "pips_solve_moves: opts->moves and "
                                             "opts->move_values are needed");

@@ -58,6 +58,7 @@ int cli_exit_code(const pips_error *err)
     case PIPS_ERR_IO:
     case PIPS_ERR_NOMEM:
     case PIPS_ERR_RECORD:
+    case PIPS_ERR_SCRIPT:
         return 1;
     case PIPS_ERR_LIMIT:
         return 3;

@@ -95,4 +95,21 @@ size_t cli_print_moves(const pips_game *g, const void *state, const char *filter
 pips_game *cli_make_game(const char *prog, const char *name, const char *const *opts,
                          size_t nopts);
 
+/* cli_lab.c: the lab's long commands (playtest, ladder, skill). */
+typedef struct cli_progress {
+    double start;        /* pips_now() at the start */
+    unsigned long first; /* work done before (a resumed run) */
+    bool started;
+    const char *unit;    /* "games" when NULL */
+} cli_progress;
+/* A progress callback (ud: a cli_progress): the bar with the time left. */
+void cli_progress_bar(void *ud, unsigned long done, unsigned long total);
+/* Turns SIGINT and SIGTERM into a stop flag (for the lab's opts.stop). */
+const volatile int *cli_catch_stop(void);
+bool cli_stopped(void);
+/* True when --out DIR can be written (an existing writable folder, or a
+ * new one in a writable folder); otherwise prints why and returns false. */
+bool cli_check_out_dir(const char *prog, const char *dir);
+int cli_skill(int argc, char **argv);
+
 #endif

@@ -154,6 +154,16 @@ int cli_perft(int argc, char **argv)
         total = pips_perft(g, s, (int)depth);
     }
     double dt = pips_now() - t0;
+    pips_error failure;
+    if (pips_game_failed(g, &failure)) { /* a Lua script's: the count is not one */
+        fprintf(stderr, "pips perft: %s\n", failure.msg);
+        free(s);
+        free(child);
+        free(moves);
+        free(prob);
+        pips_game_free(g);
+        return 1;
+    }
     fprintf(stderr, "perft(%ld) %s: %.3f s, %.0f nodes/s\n", depth, name, dt,
             dt > 0 ? (double)total / dt : 0.0);
     printf("%llu\n", (unsigned long long)total);

@@ -245,6 +245,12 @@ int cli_solve(int argc, char **argv)
     }
     if (meter.tty && meter.shown)
         fprintf(stderr, "\n");
+    pips_error failure;
+    if (ok && pips_game_failed(g, &failure)) { /* a Lua script's: the value is not one */
+        ok = false;
+        err = failure;
+        rc = 1;
+    }
     if (!ok) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         if (err.code == PIPS_ERR_LIMIT)

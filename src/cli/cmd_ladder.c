@@ -14,14 +14,6 @@
 
 static void ladder_usage(FILE *f) { cli_print_usage(f, cli_doc_find("ladder")); }
 
-static void table_progress(void *ud, unsigned long done, unsigned long total)
-{
-    (void)ud;
-    fprintf(stderr, "\rtable %lu/%lu", done, total);
-    if (done == total)
-        fputc('\n', stderr);
-    fflush(stderr);
-}
 
 int cli_ladder(int argc, char **argv)
 {
@@ -76,6 +68,11 @@ int cli_ladder(int argc, char **argv)
         free(copy);
         return 2;
     }
+    if (out_dir && !cli_check_out_dir(prog, out_dir)) {
+        free(copy);
+        return 2;
+    }
+    cli_progress progress = {.start = pips_now()};
     pips_ladder_opts o = {.game = name,
                           .opts = opts,
                           .n_opts = nopts,
@@ -85,11 +82,18 @@ int cli_ladder(int argc, char **argv)
                           .seed = seed,
                           .threads = (int)threads,
                           .prior = prior,
-                          .progress = isatty(2) ? table_progress : NULL};
+                          .progress = isatty(2) ? cli_progress_bar : NULL,
+                          .progress_ud = &progress,
+                          .stop = cli_catch_stop()};
     pips_error err;
     pips_ladder *l = pips_ladder_run(&o, &err);
     free(copy);
     if (!l) {
+        if (cli_stopped()) {
+            fprintf(stderr, "%s: stopped before the games could rate every agent (%s)\n", prog,
+                    err.msg);
+            return 130;
+        }
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
     }
@@ -102,6 +106,10 @@ int cli_ladder(int argc, char **argv)
     if (out_dir && !pips_ladder_write(l, out_dir, &err)) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         rc = 1;
+    }
+    if (l->partial) {
+        fprintf(stderr, "%s: stopped; the ratings rest on the games finished\n", prog);
+        rc = rc ? rc : 130;
     }
     pips_ladder_free(l);
     return rc;

@@ -5,6 +5,7 @@
  * left, goes to stderr, and only when stderr is a terminal. The report
  * records this command line and the build's version.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,37 +17,6 @@
 #include "pips/lab.h"
 
 #include "build_info.h" /* the version and git description, refreshed at every build */
-
-typedef struct progress_state {
-    double start;
-} progress_state;
-
-/* "1h02m", "3m07s", "12s" */
-static void format_duration(double seconds, char *buf, size_t cap)
-{
-    long s = (long)(seconds + 0.5);
-    if (s >= 3600)
-        snprintf(buf, cap, "%ldh%02ldm", s / 3600, s / 60 % 60);
-    else if (s >= 60)
-        snprintf(buf, cap, "%ldm%02lds", s / 60, s % 60);
-    else
-        snprintf(buf, cap, "%lds", s);
-}
-
-static void progress_bar(void *ud, unsigned long done, unsigned long total)
-{
-    const progress_state *ps = ud;
-    int width = 40, fill = total ? (int)(width * (double)done / (double)total) : width;
-    double elapsed = pips_now() - ps->start;
-    char eta[32] = "?";
-    if (done > 0 && done <= total)
-        format_duration(elapsed / (double)done * (double)(total - done), eta, sizeof eta);
-    fprintf(stderr, "\r[%.*s%*s] %lu/%lu games, %s left   ", fill,
-            "########################################", width - fill, "", done, total, eta);
-    if (done == total)
-        fputc('\n', stderr);
-    fflush(stderr);
-}
 
 /* The command line as one shell-quoted text (for the report). */
 static void command_text(int argc, char **argv, char *out, size_t cap)
@@ -103,7 +73,7 @@ int cli_playtest(int argc, char **argv)
         return 0;
     }
     const char *prog = "pips playtest";
-    const char *name = NULL, *out_dir = NULL;
+    const char *name = NULL, *out_dir = NULL, *resume_dir = NULL;
     const char *opts[PIPS_MAX_OPTIONS * 2], *vs_opts[PIPS_MAX_OPTIONS * 2];
     const char *vary[PIPS_MAX_OPTIONS];
     size_t nopts = 0, nvs = 0, nvary = 0;
@@ -113,6 +83,7 @@ int cli_playtest(int argc, char **argv)
     double threshold = 0.8, exact_seconds = 10;
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
+    bool no_drama = false;
     char command[2048];
     command_text(argc, argv, command, sizeof command);
     for (int i = 1; i < argc; i++) {
@@ -159,6 +130,15 @@ int cli_playtest(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
+        } else if (!strcmp(a, "--drama") && has_value) {
+            const char *v = argv[++i];
+            if (strcmp(v, "on") && strcmp(v, "off")) {
+                fprintf(stderr, "%s: --drama '%s': expected on or off\n", prog, v);
+                return 2;
+            }
+            no_drama = !strcmp(v, "off");
+        } else if (!strcmp(a, "--resume") && has_value) {
+            resume_dir = argv[++i];
         } else if (!strcmp(a, "--fixed-seats")) {
             fixed = true;
         } else if (!strcmp(a, "--seatings") && has_value) {
@@ -172,6 +152,14 @@ int cli_playtest(int argc, char **argv)
         } else if (!cli_take_name(prog, a, &name)) {
             return 2;
         }
+    }
+    if (resume_dir) {
+        if (out_dir && strcmp(out_dir, resume_dir)) {
+            fprintf(stderr, "%s: --resume %s writes there; --out %s names another folder\n",
+                    prog, resume_dir, out_dir);
+            return 2;
+        }
+        out_dir = resume_dir;
     }
     if (records && !out_dir) {
         fprintf(stderr, "%s: --records needs --out DIR\n", prog);
@@ -194,7 +182,20 @@ int cli_playtest(int argc, char **argv)
         free(copy);
         return 2;
     }
-    progress_state progress = {pips_now()};
+    char state_path[4200] = "";
+    if (out_dir)
+        snprintf(state_path, sizeof state_path, "%s/state.json", out_dir);
+    if (resume_dir && access(state_path, R_OK) != 0) {
+        fprintf(stderr, "%s: --resume %s: no stopped run there (%s: %s)\n", prog, resume_dir,
+                state_path, strerror(errno));
+        free(copy);
+        return 2;
+    }
+    if (out_dir && !cli_check_out_dir(prog, out_dir)) {
+        free(copy);
+        return 2;
+    }
+    cli_progress progress = {.start = pips_now()};
     char version[96];
     snprintf(version, sizeof version, "%s%s%s", PIPS_BUILD_VERSION,
              PIPS_BUILD_GIT[0] ? " git " : "", PIPS_BUILD_GIT);
@@ -218,8 +219,11 @@ int cli_playtest(int argc, char **argv)
                             .exact_mb = (size_t)exact_mb,
                             .command_line = command,
                             .version = version,
-                            .progress = isatty(2) ? progress_bar : NULL,
-                            .progress_ud = &progress};
+                            .progress = isatty(2) ? cli_progress_bar : NULL,
+                            .progress_ud = &progress,
+                            .stop = cli_catch_stop(),
+                            .resume_state = resume_dir ? state_path : NULL,
+                            .no_drama = no_drama};
     pips_error err;
     if (!pips_lab_mpi_begin(&argc, &argv)) {
         fprintf(stderr, "%s: MPI did not start\n", prog);
@@ -235,7 +239,10 @@ int cli_playtest(int argc, char **argv)
         if (root)
             fprintf(stderr, "%s: %s\n", prog, err.msg);
         pips_lab_mpi_end();
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
+        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
+                       err.code == PIPS_ERR_SCRIPT
+                   ? 1
+                   : 2;
     }
     if (!root) { /* only rank 0 reports */
         pips_playtest_free(pt);
@@ -244,6 +251,7 @@ int cli_playtest(int argc, char **argv)
     }
     pips_str s;
     pips_str_init(&s, NULL);
+    pips_playtest_set_plot_links(pt, out_dir != NULL); /* no folder, no plots to link */
     pips_playtest_markdown(pt, &s);
     pips_playtest_markdown_run(pt, &s);
     pips_playtest_markdown_timing(pt, &s);
@@ -258,6 +266,23 @@ int cli_playtest(int argc, char **argv)
     if (removed)
         fprintf(stderr, "%s: removed %lu record%s of an earlier run from %s/records\n", prog,
                 removed, removed == 1 ? "" : "s", out_dir);
+    if (pips_playtest_partial(pt)) {
+        /* stopped: the report covers the games finished; the state lets
+         * --resume finish the run */
+        if (out_dir && rc == 0 && !records && pips_playtest_save_state(pt, state_path, &err))
+            fprintf(stderr, "%s: stopped; the report covers the games finished. Continue with "
+                            "the same command and --resume %s\n",
+                    prog, out_dir);
+        else if (out_dir && rc == 0 && !records)
+            fprintf(stderr, "%s: stopped, and the state was not saved: %s\n", prog, err.msg);
+        else
+            fprintf(stderr, "%s: stopped; the report covers the games finished%s\n", prog,
+                    records ? " (a run with --records cannot be resumed)"
+                            : " (give --out DIR to be able to resume)");
+        rc = rc ? rc : 130;
+    } else if (out_dir && rc == 0) {
+        unlink(state_path); /* a finished run leaves no state to resume */
+    }
     pips_playtest_free(pt);
     pips_lab_mpi_end();
     return rc;

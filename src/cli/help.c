@@ -70,6 +70,8 @@ static const cli_opt_doc playtest_opts[] = {
     {"--vs-opt", "KEY=VALUE", "replay the same seeds with this option changed (repeatable)"},
     {"--seatings", "rotate|all|fixed", "rotate seats (default), play every seating, or fix them"},
     {"--fixed-seats", NULL, "keep every agent in its seat instead of rotating"},
+    {"--drama", "on|off", "measure drama and tension (default on; off is faster)"},
+    {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
     {"--out", "DIR", "write report.md, report.json, sweep.csv and the plots into DIR"},
     {"--records", NULL, "with --out: also write every game's record into DIR/records"},
     {"--threshold", "X", "decisiveness threshold, between 0.5 and 1 (default 0.8)"},
@@ -108,6 +110,16 @@ static const cli_opt_doc state_opts[] = {
     {"--state", "TEXT", "the position, in the game's state text (default: the start)"},
     {"--json", NULL, "print the position as one JSON object instead of a drawing"},
     PIPS_LUA_OPTS
+    END_OPTS};
+
+static const cli_opt_doc skill_opts[] = {
+    {"--agent", "KIND", "mcts, alphabeta or expectimax, optionally with other parameters"},
+    {"--budgets", "B1,B2,...", "increasing budgets: mcts iters, alphabeta/expectimax depth"},
+    {"--games", "N", "games per step (default 100)"},
+    {"--seed", "S", "seed of the whole run (default 1)"},
+    {"--threads", "T", "worker threads, 1..64 (default 1)"},
+    {"--opt", "KEY=VALUE", "a game option (repeatable)"},
+    {"--out", "DIR", "write report.json, skill.csv and skill.svg into DIR"},
     END_OPTS};
 
 static const cli_opt_doc ladder_opts[] = {
@@ -225,7 +237,8 @@ static const cli_cmd_doc docs[] = {
     {"playtest", "play many games between agents and report statistics",
      "GAME --seats A[,B,...] [--games N] [--seed S] [--threads T]\n"
      "[--opt K=V]... [--vary K=V1,V2,...]... [--vs-opt K=V]...\n"
-     "[--seatings rotate|all|fixed] [--out DIR [--records]] [--threshold X]\n"
+     "[--seatings rotate|all|fixed] [--drama on|off] [--resume DIR]\n"
+     "[--out DIR [--records]] [--threshold X]\n"
      "[--exact-seconds S] [--exact-mb M]",
      "Plays N games between the agents (one spec per seat, e.g.\n"
      "mcts:iters=1000,random, or one spec for every seat) and prints a Markdown\n"
@@ -279,6 +292,19 @@ static const cli_cmd_doc docs[] = {
      "the same ratings for any --threads. Agent parameters use ',' as in\n"
      "'pips playtest --seats'.",
      ladder_opts, "game"},
+    {"skill", "skill depth: each budget against the one before it",
+     "GAME --agent KIND --budgets B1,B2,... [--games N] [--seed S]\n"
+     "[--threads T] [--opt K=V]... [--out DIR]",
+     "Plays each budget of one agent kind (mcts iters, alphabeta or expectimax\n"
+     "depth) against the budget before it, N games a step: at two seats each side\n"
+     "in each seat equally often, at three or more the lone stronger agent against\n"
+     "a field of the weaker over every seating. Prints, per step, the stronger\n"
+     "side's win rate and score with 95% Wilson intervals and whether it scores\n"
+     "significantly more than its fair share 1/n, then the skill chain length: the\n"
+     "consecutive steps from the first where it does (after Lantz et al., 'Depth\n"
+     "in Strategic Games', 2017). Budgets must increase. Ctrl-C stops at the next\n"
+     "game and reports the steps finished (exit status 130).",
+     skill_opts, "game"},
     {"moves", "the legal moves of a position, filtered and grouped",
      "GAME [--opt KEY=VALUE]... [--state TEXT] [--filter TEXT] [--flat]",
      "Lists the legal moves of the start or of the position TEXT (the game's state\n"

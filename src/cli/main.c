@@ -30,6 +30,7 @@ static const command commands[] = {
     {"analyze", cli_analyze},   {"engine", cli_engine},     {"version", cli_version},
     {"help", cli_help},         {"state", cli_state},
     {"ladder", cli_ladder},
+    {"skill", cli_skill},
     {"moves", cli_moves},
     {"agents", cli_agents},
 };

@@ -247,7 +247,6 @@ typedef struct state_tag {
     uint64_t options_hash;
 } state_tag;
 #define STATE_TAG_MAGIC 0x7069707353746174ull /* "pipsStat" */
-#define STATE_TAG_FREED 0x7069707346726565ull /* "pipsFree" */
 #define STATE_TAG_SIZE                                                                      \
     ((sizeof(state_tag) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) *              \
      _Alignof(max_align_t))
@@ -295,8 +294,7 @@ bool pips_state_check(const pips_game *g, const void *state, pips_error *err)
         return pips_fail(err, PIPS_ERR_ARG, "no %s state (NULL)", g->def->name);
     const state_tag *tag = tag_of(state);
     if (tag->magic != STATE_TAG_MAGIC)
-        return pips_fail(err, PIPS_ERR_ARG, "not a live state from pips_state_new%s",
-                         tag->magic == STATE_TAG_FREED ? " (it was freed)" : "");
+        return pips_fail(err, PIPS_ERR_ARG, "not a state from pips_state_new");
     if (tag->def != g->def)
         return pips_fail(err, PIPS_ERR_ARG, "a state of %s given to %s", tag->def->name,
                          g->def->name);
@@ -312,8 +310,8 @@ void pips_state_free(const pips_game *g, void *state)
         return;
     state_tag *tag = tag_of(state);
     if (tag->magic != STATE_TAG_MAGIC)
-        return; /* not one of pips_state_new's, or freed already: leave it */
-    tag->magic = STATE_TAG_FREED;
+        return; /* not one of pips_state_new's: leave it */
+    tag->magic = 0;
     pips_free(g->alloc, tag);
 }
 
@@ -341,8 +339,20 @@ size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pip
     return d->legal_moves ? d->legal_moves(g, state, out) : 0;
 }
 
+/* The NULL checks of the calls programs make with a game and a state. */
+static bool game_state_given(const pips_game *g, const void *state, pips_error *err)
+{
+    if (!g || !g->def)
+        return pips_fail(err, PIPS_ERR_ARG, "no game (NULL)");
+    if (!state)
+        return pips_fail(err, PIPS_ERR_ARG, "no %s state (NULL)", g->def->name);
+    return true;
+}
+
 bool pips_check_move(const pips_game *g, const void *state, pips_move m, pips_error *err)
 {
+    if (!game_state_given(g, state, err))
+        return false;
     const pips_game_def *d = g->def;
     int who = d->to_move(g, state);
     if (who == PIPS_OVER)
@@ -382,6 +392,10 @@ bool pips_check_move(const pips_game *g, const void *state, pips_move m, pips_er
 bool pips_parse_move(const pips_game *g, const void *state, const char *text, pips_move *m,
                      pips_error *err)
 {
+    if (!game_state_given(g, state, err))
+        return false;
+    if (!text || !m)
+        return pips_fail(err, PIPS_ERR_ARG, "no move %s (NULL)", !text ? "text" : "out");
     pips_move mv;
     if (!g->def->move_from_text(g, state, text, &mv, err))
         return false;
@@ -435,6 +449,11 @@ static uint64_t perft_rec(perft_ctx *c, const void *state, int depth, int ply)
 bool pips_perft_count(const pips_game *g, const void *state, int depth, uint64_t *count,
                       pips_error *err)
 {
+    if (!count)
+        return pips_fail(err, PIPS_ERR_ARG, "perft: nowhere to put the count (NULL)");
+    *count = 0;
+    if (!game_state_given(g, state, err))
+        return false;
     *count = 1;
     if (depth <= 0)
         return true;
@@ -455,7 +474,7 @@ bool pips_perft_count(const pips_game *g, const void *state, int depth, uint64_t
 
 uint64_t pips_perft(const pips_game *g, const void *state, int depth)
 {
-    uint64_t total;
+    uint64_t total = 0;
     pips_perft_count(g, state, depth, &total, NULL);
     return total;
 }

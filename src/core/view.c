@@ -40,6 +40,10 @@ void pips_view_push(json_t *arr, json_t *value, bool *ok)
 
 json_t *pips_state_view(const pips_game *g, const void *state, pips_error *err)
 {
+    if (!g || !g->def || !state) {
+        pips_fail(err, PIPS_ERR_ARG, "view: no %s (NULL)", !g || !g->def ? "game" : "state");
+        return NULL;
+    }
     json_t *v = json_object();
     pips_str text;
     pips_str_init(&text, g->alloc);

@@ -94,6 +94,10 @@ pips_game *pips_game_new_script(const char *name, const char *const *kv, size_t 
 pips_game *pips_game_new(const char *name, const char *const *kv, size_t n,
                          const pips_allocator *alloc, pips_error *err)
 {
+    if (!name) {
+        pips_fail(err, PIPS_ERR_ARG, "no game name (NULL)");
+        return NULL;
+    }
     if (pips_game_name_is_lua(name)) {
         const pips_game_def *def = plua_game_def(name, NULL, err);
         pips_game *g = def ? pips_game_new_def(def, kv, n, alloc, err) : NULL;

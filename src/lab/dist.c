@@ -65,61 +65,39 @@ int pips_lab_rank(void)
 }
 
 #ifdef PIPS_MPI
-/* Every count of an accumulator, in one flat array of uint64 (the
- * fixed-point scores are two's complement, so sums wrap the same way). */
-static size_t count_fields(const lab_acc *a)
+/* Replaces every rank's list (*items, n of elem bytes) by all ranks'
+ * lists one after another, in rank order. */
+static bool gather_all(void **items, size_t *n, size_t *cap, MPI_Datatype type, size_t elem,
+                       int size)
 {
-    return 4 + LAB_MAX_N + 5 * (2 * LAB_MAX_N + LAB_MAX_N * LAB_MAX_N) + 3 * a->plies_cap +
-           LAB_MAX_N;
-}
-
-static uint64_t *tally_slot(uint64_t *p, lab_tally *t, bool store)
-{
-    uint64_t *f[5] = {&t->n, &t->w, &t->d, &t->l, (uint64_t *)&t->score_fx};
-    for (int k = 0; k < 5; k++) {
-        if (store)
-            *f[k] = p[k];
-        else
-            p[k] = *f[k];
+    int mine = (int)*n, ok_in, ok_all = 0;
+    int *counts = pips_calloc(NULL, (size_t)size, sizeof *counts);
+    int *displs = pips_calloc(NULL, (size_t)size, sizeof *displs);
+    ok_in = counts && displs;
+    MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    void *all = NULL;
+    if (ok_all) {
+        MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+        size_t total = 0;
+        for (int r = 0; r < size; r++) {
+            displs[r] = (int)total;
+            total += (size_t)counts[r];
+        }
+        all = pips_malloc(NULL, (total ? total : 1) * elem);
+        ok_in = all != NULL;
+        MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (ok_all) {
+            MPI_Allgatherv(*items, mine, type, all, counts, displs, type, MPI_COMM_WORLD);
+            pips_free(NULL, *items);
+            *items = all;
+            *n = *cap = total;
+            all = NULL;
+        }
     }
-    return p + 5;
-}
-
-/* Copies the counts of a into p (store false) or back from p (store true). */
-static void pack_counts(lab_acc *a, uint64_t *p, bool store)
-{
-    uint64_t *fixed[4] = {&a->games, &a->draws, &a->unfinished, &a->capped};
-    for (int k = 0; k < 4; k++, p++) {
-        if (store)
-            *fixed[k] = *p;
-        else
-            *p = *fixed[k];
-    }
-    for (int s = 0; s < LAB_MAX_N; s++, p++) {
-        if (store)
-            a->seat_wins[s] = *p;
-        else
-            *p = a->seat_wins[s];
-    }
-    for (int k = 0; k < LAB_MAX_N; k++) {
-        p = tally_slot(p, &a->agent[k], store);
-        p = tally_slot(p, &a->seat[k], store);
-        for (int s = 0; s < LAB_MAX_N; s++)
-            p = tally_slot(p, &a->agent_seat[k][s], store);
-    }
-    uint64_t *arrays[3] = {a->len_count, a->branch_sum, a->branch_n};
-    for (int k = 0; k < 3; k++, p += a->plies_cap) {
-        if (store)
-            memcpy(arrays[k], p, a->plies_cap * sizeof *p);
-        else
-            memcpy(p, arrays[k], a->plies_cap * sizeof *p);
-    }
-    for (int s = 0; s < LAB_MAX_N; s++, p++) {
-        if (store)
-            a->time_moves[s] = *p;
-        else
-            *p = a->time_moves[s];
-    }
+    pips_free(NULL, all);
+    pips_free(NULL, counts);
+    pips_free(NULL, displs);
+    return ok_all;
 }
 
 static bool combine_acc(lab_acc *a, int size)
@@ -130,7 +108,7 @@ static bool combine_acc(lab_acc *a, int size)
     MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!ok_all)
         return false;
-    size_t n = count_fields(a);
+    size_t n = lab_acc_fields(a);
     uint64_t *buf = pips_malloc(NULL, n * sizeof *buf);
     ok_in = buf != NULL;
     MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -138,42 +116,18 @@ static bool combine_acc(lab_acc *a, int size)
         pips_free(NULL, buf);
         return false;
     }
-    pack_counts(a, buf, false);
+    lab_acc_pack(a, buf, false);
     MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    pack_counts(a, buf, true);
+    lab_acc_pack(a, buf, true);
     pips_free(NULL, buf);
     MPI_Allreduce(MPI_IN_PLACE, a->time_sum, LAB_MAX_N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, a->time_max, LAB_MAX_N, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    /* the decisive points: every rank's list, in rank order (sorted later) */
-    int mine = (int)a->n_decisive;
-    int *counts = pips_calloc(NULL, (size_t)size, sizeof *counts);
-    int *displs = pips_calloc(NULL, (size_t)size, sizeof *displs);
-    ok_in = counts && displs;
-    MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    double *all = NULL;
-    if (ok_all) {
-        MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
-        size_t total = 0;
-        for (int r = 0; r < size; r++) {
-            displs[r] = (int)total;
-            total += (size_t)counts[r];
-        }
-        all = pips_malloc(NULL, (total ? total : 1) * sizeof *all);
-        ok_in = all != NULL;
-        MPI_Allreduce(&ok_in, &ok_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (ok_all) {
-            MPI_Allgatherv(a->decisive, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
-                           MPI_COMM_WORLD);
-            pips_free(NULL, a->decisive);
-            a->decisive = all;
-            a->n_decisive = a->decisive_cap = total;
-            all = NULL;
-        }
-    }
-    pips_free(NULL, all);
-    pips_free(NULL, counts);
-    pips_free(NULL, displs);
-    return ok_all;
+    /* the decisive points and game hashes: every rank's list, in rank
+     * order (sorted later) */
+    return gather_all((void **)&a->decisive, &a->n_decisive, &a->decisive_cap, MPI_DOUBLE,
+                      sizeof *a->decisive, size) &&
+           gather_all((void **)&a->hashes, &a->n_hashes, &a->hashes_cap, MPI_UINT64_T,
+                      sizeof *a->hashes, size);
 }
 
 /* Gives every rank every record: rank r holds the records of its jobs

@@ -16,6 +16,21 @@
 #define LAB_HIST_BINS 20
 #define LAB_MAX_PLIES 100000
 
+/* A game's drama and tension figures (drama.c), from each seat's
+ * evaluation of the position after every turn (docs/playtest.md). */
+typedef struct lab_drama {
+    int lead_changes;   /* times the unique leader changed; -1: not measured */
+    int comeback;       /* 1: won by a seat not leading at the halfway turn; -1: no winner */
+    double drama;       /* mean deficit of the winner on its turns behind; < 0: no winner */
+    double uncertainty; /* turns before the winner leads for good, over turns; < 0: none */
+} lab_drama;
+
+/* eval[t * np + s]: seat s's evaluation after turn t (the last row the
+ * returns); turn_seat[t] the seat whose turn t was (-1 unknown); winner
+ * the seat with the unique best return or -1. */
+void lab_drama_of(const double *eval, const int *turn_seat, size_t turns, int np, int winner,
+                  lab_drama *out);
+
 typedef struct game_result {
     int seat_agent[LAB_MAX_N]; /* which agent sat in each seat */
     double returns[LAB_MAX_N]; /* per seat */
@@ -30,6 +45,9 @@ typedef struct game_result {
     uint32_t moves[LAB_MAX_N];  /* decisions per seat */
     double decisive;           /* fraction of the game before the winner's value
                                   stays above the threshold; < 0 when unknown */
+    uint32_t turns, rounds;    /* turns begun; rounds begun (turns / per round, up) */
+    lab_drama drama;           /* from the evaluations after every turn */
+    uint64_t hash;             /* of the whole move sequence (distinct games) */
     char *record;              /* JSON game record (pips/match.h) when kept */
 } game_result;
 
@@ -58,9 +76,24 @@ typedef struct lab_acc {
     uint64_t *branch_n;      /* games reaching decision k */
     double *decisive;        /* decisive points of the games that have one */
     size_t n_decisive, decisive_cap;
+    uint64_t *turn_count;    /* games by turns (plies_cap entries: a game with skipped
+                                turns may have more turns than decisions) */
+    uint64_t *round_count;   /* games by rounds */
+    /* drama: integer sums, and fixed-point (2^-32) sums of per-game figures */
+    uint64_t lead_n, lead_sum, lead_sum2, comeback_n, comeback_x, drama_n;
+    int64_t drama_fx, drama2_fx, unc_fx, unc2_fx;
+    uint64_t *hashes;        /* one per game: distinct games (sorted before use) */
+    size_t n_hashes, hashes_cap;
     double time_sum[LAB_MAX_N], time_max[LAB_MAX_N];
     uint64_t time_moves[LAB_MAX_N];
 } lab_acc;
+
+/* A distribution of whole numbers (lengths, turns, rounds) as reported. */
+typedef struct lab_summary {
+    double mean, sd, median, p10, p25, p75, p90, min, max;
+    unsigned long hist[LAB_HIST_BINS];
+    double hist_lo, hist_width;
+} lab_summary;
 
 typedef struct wdl {
     double n, w, d, l, score; /* score: summed returns */
@@ -85,6 +118,14 @@ typedef struct ruleset_stats {
     double *branch_mean;
     unsigned long *branch_count;
     double branch_overall;
+    lab_summary turns, rounds;
+    /* drama and tension (docs/playtest.md) */
+    double lead_mean, lead_sd;       /* lead changes per game, over lead_games */
+    unsigned long lead_games;        /* games whose drama was measured */
+    double comeback_x, comeback_n;   /* decisive games won from behind at half time */
+    unsigned long drama_games;       /* decisive games behind drama and uncertainty */
+    double drama_mean, drama_sd, unc_mean, unc_sd;
+    unsigned long distinct_games;    /* distinct move sequences */
     /* decisiveness */
     unsigned long decisive_known;
     double decisive_mean, decisive_median, decisive_sd;
@@ -143,6 +184,11 @@ struct pips_playtest {
     char vary_keys[LAB_MAX_VARY][PIPS_OPT_KEY_MAX];
     size_t n_variants;
     lab_variant *variants;
+    bool partial;   /* stopped before every game was played */
+    bool no_plot_links; /* the Markdown names no plot files (none written) */
+    lab_acc *acc;   /* per variant: the sums, kept for a saved state */
+    uint8_t *done;  /* a bit per job (variant * games + game): played */
+    unsigned long played; /* games played by this run (a resumed one's are not) */
     double seconds; /* wall clock of the whole run */
     int ranks;      /* MPI ranks that played (1 without MPI) */
     /* the run, as the front end describes it */
@@ -159,6 +205,11 @@ void lab_acc_free(lab_acc *acc);
 bool lab_acc_add(lab_acc *acc, const game_result *r);
 /* Makes room for plies entries in the per-length arrays (zero-filled). */
 bool lab_acc_reserve(lab_acc *acc, size_t plies);
+/* Every count of an accumulator as one flat array of lab_acc_fields(acc)
+ * uint64 (for MPI sums and saved states): copied into p (store false) or
+ * back from p (store true). */
+size_t lab_acc_fields(const lab_acc *acc);
+void lab_acc_pack(lab_acc *acc, uint64_t *p, bool store);
 /* The figures of the report from the sums. */
 bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *err);
 
@@ -175,6 +226,21 @@ void lab_dist_get(int *rank, int *size);
  * rank holds the games it played). local_ok false on any rank fails all. */
 bool lab_dist_combine(lab_acc *acc, size_t n, char ***records, unsigned long games,
                       bool local_ok, pips_error *err);
+
+/* state.c: a stopped run's sums and finished games, to resume it. */
+bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err);
+/* Fills acc (n_variants, initialised) and done from the state at path,
+ * after checking it is a state of the same run (game, variants, seats,
+ * seatings, seed, games, threshold); false with *err naming a mismatch. */
+bool lab_state_load(const pips_playtest *pt, const char *path, lab_acc *acc, uint8_t *done,
+                    pips_error *err);
+
+/* trust.c: what backs a variant's numbers (docs/playtest.md, "Trust"). */
+typedef struct lab_trust_line {
+    const char *kind; /* "exact", "measured" or "unmeasured" */
+    char text[640];
+} lab_trust_line;
+void lab_trust(const pips_playtest *pt, const lab_variant *var, lab_trust_line *out);
 
 /* Writes text to dir/name (report.c); false with *err naming the path. */
 bool lab_write_file(const char *dir, const char *name, const pips_str *text, pips_error *err);

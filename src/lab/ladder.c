@@ -220,9 +220,22 @@ static void add_game(pips_ladder *l, const size_t *agent_of_seat, const double *
         }
 }
 
-/* Plays one table and adds its games. */
+/* Progress over the whole round robin: the tables before plus this one's games. */
+typedef struct table_progress {
+    const pips_ladder_opts *o;
+    unsigned long before, total;
+} table_progress;
+
+static void on_game(void *ud, unsigned long done, unsigned long total)
+{
+    (void)total;
+    table_progress *p = ud;
+    p->o->progress(p->o->progress_ud, p->before + done, p->total);
+}
+
+/* Plays one table and adds its games (those finished, when stopped). */
 static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *combo,
-                       uint64_t table_seed, pips_error *err)
+                       uint64_t table_seed, unsigned long table, pips_error *err)
 {
     const char *seats[PIPS_MAX_PLAYERS];
     for (int s = 0; s < l->np; s++)
@@ -238,11 +251,20 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     po.threads = o->threads;
     po.seating = l->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
     po.keep_records = true; /* every game's returns, for the pairwise points */
+    po.stop = o->stop;
+    table_progress tp = {o, table * o->games, l->tables * o->games};
+    if (o->progress) {
+        po.progress = on_game;
+        po.progress_ud = &tp;
+    }
     pips_playtest *pt = pips_playtest_run(&po, err);
     if (!pt)
         return false;
     bool ok = true;
+    l->partial |= pips_playtest_partial(pt);
     for (unsigned long i = 0; i < pt->games && ok; i++) {
+        if (!pt->variants[0].records[i])
+            continue; /* not played: the run was stopped */
         pips_match *m = pips_match_from_record(pt->variants[0].records[i], NULL, err);
         if (!m) {
             ok = false;
@@ -271,6 +293,10 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
 
 pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
 {
+    if (!o) {
+        pips_fail(err, PIPS_ERR_ARG, "ladder: no options (NULL)");
+        return NULL;
+    }
     pips_game *g = pips_game_new(o->game, o->opts, o->n_opts, NULL, err);
     if (!g)
         return NULL;
@@ -331,12 +357,14 @@ pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
     for (int s = 0; s < l->np; s++)
         combo[s] = (size_t)s;
     double t0 = pips_now();
-    for (unsigned long t = 0; ok && t < l->tables; t++) {
+    for (unsigned long t = 0; ok && t < l->tables && !l->partial; t++) {
+        if (o->stop && *o->stop) {
+            l->partial = true;
+            break;
+        }
         pips_rng rng;
         pips_rng_derive(&rng, o->seed, t);
-        ok = play_table(l, o, combo, pips_rng_next(&rng), err);
-        if (ok && o->progress)
-            o->progress(o->progress_ud, t + 1, l->tables);
+        ok = play_table(l, o, combo, pips_rng_next(&rng), t, err);
         next_combination(combo, l->np, l->n);
     }
     l->seconds = pips_now() - t0;
@@ -387,6 +415,9 @@ void pips_ladder_text(const pips_ladder *l, pips_str *out)
                   "# rank elo [95%%] score games agent\n",
                   l->title, *l->options ? " (" : "", l->options, *l->options ? ")" : "", l->n, l->tables, l->np, l->games_per_table,
                   (unsigned long long)l->seed, l->prior, l->prior == 1 ? "" : "s");
+    if (l->partial)
+        pips_str_cat(out, "# partial: the run was stopped; the ratings rest on the games "
+                          "finished\n");
     for (size_t r = 0; r < l->n; r++) {
         const pips_ladder_agent *a = &l->agent[l->order[r]];
         pips_str_catf(out, "%zu %+.0f [%+.0f, %+.0f] %.3f %.0f %s\n", r + 1, a->elo, a->lo,

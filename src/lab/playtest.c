@@ -48,8 +48,66 @@ typedef struct game_log {
     double *est;
     int *est_seat;
     size_t est_n, est_cap;
+    /* turns: the game's hook, or the seat to move */
+    int np, per_round;
+    bool drama;          /* evaluate after every turn (the game has the hook; not --drama off) */
+    uint32_t turns;      /* turns begun */
+    int turn_seat;       /* the seat of the last decision of the turn under way (-1 none) */
+    int value_seat;      /* a two-player MCTS seat's root value for the turn (-1 none) */
+    double value;
+    /* evaluations after every turn: rows of np (drama.c) */
+    double *eval;
+    int *eval_seat;
+    size_t eval_n, eval_cap;
     bool failed; /* out of memory while logging */
 } game_log;
+
+/* Records the evaluation of state after the turn just ended (the given
+ * row instead when not NULL: the returns at the end). */
+static void log_turn_end(game_log *lg, const void *state, const double *given)
+{
+    if (lg->eval_n == lg->eval_cap) {
+        size_t cap = lg->eval_cap ? lg->eval_cap * 2 : 64;
+        const pips_allocator *al = lg->g->alloc;
+        double *ne = pips_realloc(al, lg->eval, cap * (size_t)lg->np * sizeof *ne);
+        if (ne)
+            lg->eval = ne;
+        int *ns = pips_realloc(al, lg->eval_seat, cap * sizeof *ns);
+        if (ns)
+            lg->eval_seat = ns;
+        if (!ne || !ns) {
+            lg->failed = true;
+            return;
+        }
+        lg->eval_cap = cap;
+    }
+    double *row = lg->eval + lg->eval_n * (size_t)lg->np;
+    if (given) {
+        memcpy(row, given, (size_t)lg->np * sizeof *row);
+    } else if (lg->np == 2 && lg->value_seat >= 0 && lg->value_seat == lg->turn_seat) {
+        /* a two-player MCTS seat's own root value stands for the position */
+        row[lg->value_seat] = lg->value;
+        row[1 - lg->value_seat] = 1 - lg->value;
+    } else {
+        lg->g->def->evaluate(lg->g, state, row);
+    }
+    lg->eval_seat[lg->eval_n++] = lg->turn_seat;
+    lg->value_seat = -1;
+}
+
+/* After an event: with the game's turns hook, every turn begun since is
+ * the end of the one before, in the position now. */
+static void log_turns_hook(game_log *lg, const pips_table *t)
+{
+    const pips_match *m = pips_table_match(t);
+    uint32_t now = lg->g->def->turns(lg->g, m->state, &lg->per_round);
+    for (; lg->turns < now; lg->turns++) {
+        if (lg->turns > 0 && lg->drama && !pips_match_over(m))
+            log_turn_end(lg, m->state, NULL);
+        if (lg->turns > 0)
+            lg->turn_seat = -1;
+    }
+}
 
 static bool log_grow(game_log *lg)
 {
@@ -80,19 +138,34 @@ static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
 {
     game_log *lg = ud;
     game_result *r = lg->r;
+    if (ev->kind == PIPS_TABLE_MOVE || ev->kind == PIPS_TABLE_CHANCE)
+        r->hash = pips_mix64(r->hash ^ ev->move) + ev->ply;
     if (ev->kind == PIPS_TABLE_CHANCE) {
         r->chance_plies++;
+        if (lg->g->def->turns)
+            log_turns_hook(lg, t);
         return;
     }
     if (ev->kind != PIPS_TABLE_MOVE || lg->failed)
         return;
+    if (!lg->g->def->turns) {
+        /* a turn starts at a decision whose mover differs from the last one's */
+        if (lg->turns > 0 && ev->seat != lg->turn_seat && lg->drama)
+            log_turn_end(lg, ev->before, NULL);
+        lg->turns += lg->turns == 0 || ev->seat != lg->turn_seat;
+    }
     if (!log_grow(lg)) {
         lg->failed = true;
         return;
     }
     int who = ev->seat;
-    r->branching[r->length] = (uint32_t)pips_node_moves(lg->g, ev->before, &lg->branch_rng,
-                                                        lg->buf, NULL);
+    /* the bulk count where the game has one: the same number, without
+     * writing the moves out (it pays for the evaluations after each turn) */
+    const pips_game_def *d = lg->g->def;
+    r->branching[r->length] =
+        d->count_moves && d->legal_moves && !(d->flags & PIPS_GAME_NOT_ENUMERABLE)
+            ? (uint32_t)d->count_moves(lg->g, ev->before)
+            : (uint32_t)pips_node_moves(lg->g, ev->before, &lg->branch_rng, lg->buf, NULL);
     r->time_sum[who] += ev->seconds;
     if (ev->seconds > r->time_max[who])
         r->time_max[who] = ev->seconds;
@@ -103,8 +176,13 @@ static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
         lg->est[2 * lg->est_n] = r->length;
         lg->est[2 * lg->est_n + 1] = v;
         lg->est_seat[lg->est_n++] = who;
+        lg->value_seat = who;
+        lg->value = v;
     }
+    lg->turn_seat = who;
     r->length++;
+    if (lg->g->def->turns)
+        log_turns_hook(lg, t);
 }
 
 /* Game `index` of the playtest: match seed pips_table_game_seed(seed,
@@ -117,7 +195,9 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
     const pips_playtest *pt = c->pt;
     int np = pt->np;
     bool ok = false;
-    game_log lg = {.g = g, .r = r, .br_cap = 64, .est_cap = 64};
+    game_log lg = {.g = g, .r = r, .br_cap = 64, .est_cap = 64, .np = np, .per_round = np,
+                   .turn_seat = -1, .value_seat = -1,
+                   .drama = d->evaluate && !c->o->no_drama};
     pips_rng_derive(&lg.branch_rng, c->o->seed ^ 0x9e3779b97f4a7c15ull, index);
     lg.buf = pips_calloc(g->alloc, pips_max_moves(g), sizeof *lg.buf);
     lg.est = pips_malloc(g->alloc, lg.est_cap * 2 * sizeof *lg.est);
@@ -177,6 +257,24 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
     for (int s = 0; s < np; s++)
         ties += r->returns[s] == r->returns[best];
     r->winner = ties == 1 ? best : -1;
+    /* turns and rounds; the last turn ends in the final position (its returns) */
+    if (d->turns)
+        lg.turns = d->turns(g, played->state, &lg.per_round);
+    r->turns = lg.turns;
+    r->rounds = lg.per_round > 0 ? (lg.turns + (uint32_t)lg.per_round - 1) / (uint32_t)lg.per_round
+                                 : lg.turns;
+    if (d->evaluate && lg.turns > 0) {
+        if (lg.eval_n > lg.turns - 1)
+            lg.eval_n = lg.turns - 1;
+        log_turn_end(&lg, played->state, r->returns);
+        if (lg.failed) {
+            pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        lab_drama_of(lg.eval, lg.eval_seat, lg.eval_n, np, r->winner, &r->drama);
+    } else {
+        r->drama = (lab_drama){-1, -1, -1, -1}; /* not measured */
+    }
     /* decisiveness: the first ply from which every estimate of the winner's
      * value (its own, or 1 - the opponent's in a two-player game) stays at or
      * above the threshold */
@@ -206,6 +304,8 @@ done:
     pips_free(g->alloc, lg.buf);
     pips_free(g->alloc, lg.est);
     pips_free(g->alloc, lg.est_seat);
+    pips_free(g->alloc, lg.eval);
+    pips_free(g->alloc, lg.eval_seat);
     return ok;
 }
 
@@ -222,8 +322,11 @@ typedef struct pool {
     unsigned long next;
     unsigned long first, stride; /* this process plays jobs first, first + stride, ... */
     bool failed;
+    uint8_t *done_bits; /* jobs already played (a resumed run's) are skipped */
     pips_error err;
 } pool;
+
+static bool job_done(const uint8_t *bits, unsigned long j) { return bits[j / 8] >> (j % 8) & 1; }
 
 static void *worker(void *arg)
 {
@@ -232,7 +335,9 @@ static void *worker(void *arg)
     for (;;) {
         pthread_mutex_lock(&p->lock);
         unsigned long j = p->first + p->stride * p->next++;
-        bool stop = p->failed || j >= p->jobs;
+        while (j < p->jobs && job_done(p->done_bits, j))
+            j = p->first + p->stride * p->next++;
+        bool stop = p->failed || j >= p->jobs || (p->o->stop && *p->o->stop);
         pthread_mutex_unlock(&p->lock);
         if (stop)
             break;
@@ -250,6 +355,8 @@ static void *worker(void *arg)
             var->records[i] = r.record;
             r.record = NULL;
         }
+        if (ok)
+            p->done_bits[j / 8] |= (uint8_t)(1u << (j % 8));
         if (!ok && !p->failed) {
             p->failed = true;
             p->err = err;
@@ -585,6 +692,10 @@ static void *exact_thread(void *arg)
 
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
 {
+    if (!o) {
+        pips_fail(err, PIPS_ERR_ARG, "playtest: no options (NULL)");
+        return NULL;
+    }
     pips_playtest *pt = pips_calloc(NULL, 1, sizeof *pt);
     pips_game **games = pips_calloc(NULL, LAB_MAX_VARIANTS, sizeof *games);
     run_ctx *ctx = NULL;
@@ -648,6 +759,21 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         }
         n_acc = v + 1;
     }
+    unsigned long jobs = (unsigned long)pt->n_variants * o->games;
+    pt->done = pips_calloc(NULL, jobs / 8 + 1, 1);
+    if (!pt->done) {
+        pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    if (o->resume_state) {
+        if (size > 1 || o->keep_records) {
+            pips_fail(err, PIPS_ERR_ARG, "a run is resumed %s",
+                      size > 1 ? "in one process, not under MPI" : "without --records");
+            goto done;
+        }
+        if (!lab_state_load(pt, o->resume_state, acc, pt->done, err))
+            goto done;
+    }
     /* exact values first (rank 0 alone writes the report): the solve forks,
      * and a fork while worker threads allocate can leave the child stuck on
      * an allocator lock (seen under AddressSanitizer), so no thread runs yet */
@@ -655,10 +781,13 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     if (rank == 0 && o->exact_seconds > 0)
         exact_thread(&ex);
     double t0 = pips_now();
-    pool p = {.o = o, .pt = pt, .ctx = ctx, .acc = acc,
-              .jobs = (unsigned long)pt->n_variants * o->games,
-              .first = (unsigned long)rank, .stride = (unsigned long)size};
+    pool p = {.o = o, .pt = pt, .ctx = ctx, .acc = acc, .jobs = jobs,
+              .first = (unsigned long)rank, .stride = (unsigned long)size,
+              .done_bits = pt->done};
     p.total = p.jobs > p.first ? (p.jobs - p.first + p.stride - 1) / p.stride : 0;
+    for (unsigned long j = p.first; j < jobs; j += p.stride)
+        p.done += job_done(pt->done, j); /* a resumed run's progress starts there */
+    unsigned long done_before = p.done;
     pthread_mutex_init(&p.lock, NULL);
     pthread_t tid[64];
     int started = 0;
@@ -672,6 +801,9 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         pthread_join(tid[t], NULL);
     pthread_mutex_destroy(&p.lock);
     pt->seconds = pips_now() - t0; /* the games alone: the solves are timed apart */
+    pt->played = size > 1 ? jobs : p.done - done_before;
+    for (unsigned long j = 0; size == 1 && j < jobs; j++)
+        pt->partial |= !job_done(pt->done, j);
     if (p.failed && err)
         *err = p.err;
     char **records[LAB_MAX_VARIANTS];
@@ -680,12 +812,16 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     if (!lab_dist_combine(acc, pt->n_variants, o->keep_records ? records : NULL, o->games,
                           !p.failed, err))
         goto done;
+    /* a saved state needs the sums as they were (finish sorts two lists,
+     * which does not change them as multisets) */
     for (size_t v = 0; v < pt->n_variants; v++)
         if (!lab_acc_finish(&acc[v], (int)pt->n_agents, &pt->variants[v].st, err))
             goto done;
+    pt->acc = acc;
+    acc = NULL;
     ok = true;
 done:
-    for (size_t v = 0; v < n_acc; v++)
+    for (size_t v = 0; acc && v < n_acc; v++)
         lab_acc_free(&acc[v]);
     for (size_t v = 0; games && v < LAB_MAX_VARIANTS; v++)
         pips_game_free(games[v]);
@@ -711,13 +847,19 @@ void pips_playtest_free(pips_playtest *pt)
         for (unsigned long i = 0; var->records && i < pt->games; i++)
             pips_free(NULL, var->records[i]);
         pips_free(NULL, var->records);
+        if (pt->acc)
+            lab_acc_free(&pt->acc[v]);
     }
+    pips_free(NULL, pt->acc);
+    pips_free(NULL, pt->done);
     pips_free(NULL, pt->variants);
     pips_free(NULL, pt);
 }
 
+bool pips_playtest_partial(const pips_playtest *pt) { return pt->partial; }
+
 double pips_playtest_games_per_second(const pips_playtest *pt)
 {
-    double games = (double)pt->games * (double)pt->n_variants;
+    double games = (double)pt->played;
     return pt->seconds > 0 ? games / pt->seconds : 0;
 }

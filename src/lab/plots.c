@@ -1,6 +1,6 @@
 /*
  * plots.c — the SVG plots of a playtest: win rates by seat (per agent, or
- * per variant in a sweep), the game-length histogram on bins common to the
+ * per variant in a sweep), the game-length histogram (turns) on bins common to the
  * variants, and one plot per metric of a sweep across its variants, with
  * 95% intervals as error bars. Drawing is svg.c's; a figure with no games
  * behind it is left out (NaN), never drawn as 0.
@@ -56,8 +56,8 @@ void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out)
     size_t n_sets = pt->n_variants < LAB_MAX_N ? pt->n_variants : LAB_MAX_N;
     double lo = INFINITY, hi = -INFINITY;
     for (size_t r = 0; r < n_sets; r++) {
-        lo = fmin(lo, pt->variants[r].st.len_min);
-        hi = fmax(hi, pt->variants[r].st.len_max);
+        lo = fmin(lo, pt->variants[r].st.turns.min);
+        hi = fmax(hi, pt->variants[r].st.turns.max);
     }
     double width = ceil((hi - lo + 1) / LAB_HIST_BINS);
     if (width < 1)
@@ -67,16 +67,16 @@ void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out)
         bins = LAB_HIST_BINS;
     double counts[LAB_MAX_N][LAB_HIST_BINS] = {{0}};
     for (size_t r = 0; r < n_sets; r++) {
-        const ruleset_stats *st = &pt->variants[r].st;
+        const lab_summary *t = &pt->variants[r].st.turns;
         for (int k = 0; k < LAB_HIST_BINS; k++) {
-            if (!st->hist[k])
+            if (!t->hist[k])
                 continue;
             /* re-bin by the bin's first length */
-            double first = st->hist_lo + k * st->hist_width;
+            double first = t->hist_lo + k * t->hist_width;
             int nb = (int)((first - lo) / width);
             if (nb >= bins)
                 nb = bins - 1;
-            counts[r][nb] += (double)st->hist[k];
+            counts[r][nb] += (double)t->hist[k];
         }
     }
     char labels[LAB_HIST_BINS][24], names[LAB_MAX_N][32];
@@ -95,13 +95,14 @@ void pips_playtest_svg_lengths(const pips_playtest *pt, pips_str *out)
                  pt->variants[r].name);
         series[r] = (svg_series){names[r], counts[r], NULL, NULL};
     }
-    lab_svg_bars(out, "Game length (moves)", "games", groups, (size_t)bins, series, n_sets, 0, 1);
+    lab_svg_bars(out, "Game length (turns)", "games", groups, (size_t)bins, series, n_sets, 0, 1);
 }
 
 /* The metrics of a sweep, one plot each (sweep-NAME.svg). */
 enum {
-    M_SEAT_SCORES, M_FIRST_SEAT, M_DRAW, M_MEAN_PLIES, M_MEDIAN_PLIES, M_CAP, M_DECISIVE,
-    M_BRANCHING, M_COUNT
+    M_SEAT_SCORES, M_FIRST_SEAT, M_DRAW, M_MEAN_TURNS, M_MEAN_ROUNDS, M_MEDIAN_TURNS,
+    M_MEAN_PLIES, M_MEDIAN_PLIES, M_CAP, M_LEAD, M_COMEBACK, M_DRAMA, M_UNCERTAINTY,
+    M_DECISIVE, M_BRANCHING, M_COUNT
 };
 
 static const struct sweep_metric {
@@ -112,9 +113,18 @@ static const struct sweep_metric {
     {"first-seat-advantage", "First seat's score less an even share (95% intervals)",
      "advantage", 0},
     {"draw-rate", "Draw rate (95% Wilson intervals)", "draw rate", 1},
+    {"mean-turns", "Mean game length in turns (95% intervals)", "turns", 0},
+    {"mean-rounds", "Mean game length in rounds (95% intervals)", "rounds", 0},
+    {"median-turns", "Median game length in turns", "turns", 0},
     {"mean-plies", "Mean game length in moves (95% intervals)", "moves", 0},
     {"median-plies", "Median game length in moves", "moves", 0},
     {"cap-rate", "Games ended by a turn or move cap (95% Wilson intervals)", "cap rate", 1},
+    {"lead-changes", "Lead changes per game (95% intervals)", "lead changes", 0},
+    {"comeback-rate", "Decisive games won from behind at half time (95% Wilson intervals)",
+     "comeback rate", 1},
+    {"drama", "Drama: the winner's mean deficit while behind (95% intervals)", "deficit", 0},
+    {"uncertainty", "Uncertainty: turns before the winner leads for good (95% intervals)",
+     "fraction", 1},
     {"decisiveness", "Decisive point, fraction of the game (95% intervals)", "fraction", 1},
     {"branching", "Mean moves available per decision", "moves", 0},
 };
@@ -137,6 +147,17 @@ static lab_interval metric_of(int m, const ruleset_stats *st, int s)
         return s < st->np ? lab_rate_interval(st->seat[s].score, st->seat[s].n) : none;
     case M_FIRST_SEAT: return lab_first_seat_advantage(st);
     case M_DRAW: return lab_rate_interval(st->draws, (double)st->games);
+    case M_MEAN_TURNS:
+        return lab_mean_interval(st->turns.mean, st->turns.sd, (double)st->games);
+    case M_MEAN_ROUNDS:
+        return lab_mean_interval(st->rounds.mean, st->rounds.sd, (double)st->games);
+    case M_MEDIAN_TURNS: plain.value = st->turns.median; return plain;
+    case M_LEAD: return lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->lead_games);
+    case M_COMEBACK: return lab_rate_interval(st->comeback_x, st->comeback_n);
+    case M_DRAMA:
+        return lab_mean_interval(st->drama_mean, st->drama_sd, (double)st->drama_games);
+    case M_UNCERTAINTY:
+        return lab_mean_interval(st->unc_mean, st->unc_sd, (double)st->drama_games);
     case M_MEAN_PLIES: return lab_mean_interval(st->len_mean, st->len_sd, (double)st->games);
     case M_MEDIAN_PLIES: plain.value = st->len_median; return plain;
     case M_CAP: return lab_rate_interval(st->capped, lab_cap_games(st));

@@ -186,6 +186,20 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
             snprintf(label, sizeof label, "win rate of agent %zu (%s)", k + 1, pt->agents[k]);
             add_prop(l, v, label, a->agent[k].w, a->agent[k].n, b->agent[k].w, b->agent[k].n);
         }
+        add_mean(l, v, "mean game length (turns)", a->turns.mean, a->turns.sd,
+                 (double)a->games, b->turns.mean, b->turns.sd, (double)b->games);
+        add_mean(l, v, "mean game length (rounds)", a->rounds.mean, a->rounds.sd,
+                 (double)a->games, b->rounds.mean, b->rounds.sd, (double)b->games);
+        add_plain(l, v, "median game length (turns)", a->turns.median, b->turns.median);
+        add_mean(l, v, "lead changes (mean per game)", a->lead_mean, a->lead_sd,
+                 (double)a->lead_games, b->lead_mean, b->lead_sd, (double)b->lead_games);
+        add_prop(l, v, "comeback rate", a->comeback_x, a->comeback_n, b->comeback_x,
+                 b->comeback_n);
+        add_mean(l, v, "drama (mean deficit of the winner behind)", a->drama_mean, a->drama_sd,
+                 (double)a->drama_games, b->drama_mean, b->drama_sd, (double)b->drama_games);
+        add_mean(l, v, "uncertainty (fraction before the winner leads for good)", a->unc_mean,
+                 a->unc_sd, (double)a->drama_games, b->unc_mean, b->unc_sd,
+                 (double)b->drama_games);
         add_mean(l, v, "mean game length (moves)", a->len_mean, a->len_sd, (double)a->games,
                  b->len_mean, b->len_sd, (double)b->games);
         add_plain(l, v, "median game length (moves)", a->len_median, b->len_median);
@@ -218,6 +232,44 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
     pips_free(NULL, adj);
 }
 
+/* ---- warnings ----------------------------------------------------------------- */
+
+#define LAB_MAX_WARNINGS (LAB_MAX_VARIANTS + 4)
+
+/* The run's warnings, one text each (the caller frees them): a variant
+ * whose games repeat themselves. */
+static size_t collect_warnings(const pips_playtest *pt, char **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t v = 0; v < pt->n_variants && n < cap; v++) {
+        const lab_variant *var = &pt->variants[v];
+        const ruleset_stats *st = &var->st;
+        if (st->distinct_games >= st->games)
+            continue;
+        pips_str s;
+        pips_str_init(&s, NULL);
+        if (pt->n_variants > 1)
+            pips_str_catf(&s, "Variant %s: ", var->name);
+        pips_str_catf(&s,
+                      "only %lu distinct game%s among the %lu played: the same move sequences "
+                      "repeat, so the figures rest on %lu different games, not %lu. Use a "
+                      "stochastic agent (mcts, random) or vary the seed.",
+                      st->distinct_games, st->distinct_games == 1 ? "" : "s", st->games,
+                      st->distinct_games, st->games);
+        out[n++] = pips_strdup(NULL, pips_str_cstr(&s));
+        pips_str_free(&s);
+        if (!out[n - 1])
+            n--;
+    }
+    return n;
+}
+
+static void free_warnings(char **w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        pips_free(NULL, w[i]);
+}
+
 /* ---- JSON ------------------------------------------------------------------ */
 
 static json_t *interval_json(lab_interval r)
@@ -248,6 +300,48 @@ static json_t *number_json(double x)
     if (x == floor(x) && fabs(x) < 9e15)
         return json_integer((json_int_t)x);
     return json_real(x);
+}
+
+/* A distribution in the shape of `length`. */
+static json_t *summary_json(const lab_summary *x)
+{
+    json_t *hist = json_array();
+    for (int b = 0; b < LAB_HIST_BINS; b++)
+        json_array_append_new(hist, json_integer((json_int_t)x->hist[b]));
+    json_t *o = json_object();
+    json_object_set_new(o, "mean", json_real(x->mean));
+    json_object_set_new(o, "sd", json_real(x->sd));
+    json_object_set_new(o, "median", number_json(x->median));
+    json_object_set_new(o, "p10", number_json(x->p10));
+    json_object_set_new(o, "p25", number_json(x->p25));
+    json_object_set_new(o, "p75", number_json(x->p75));
+    json_object_set_new(o, "p90", number_json(x->p90));
+    json_object_set_new(o, "min", count_json(x->min));
+    json_object_set_new(o, "max", count_json(x->max));
+    json_object_set_new(o, "histogram",
+                        json_pack("{s:o,s:o,s:o}", "first", count_json(x->hist_lo), "width",
+                                  count_json(x->hist_width), "counts", hist));
+    return o;
+}
+
+static json_t *drama_json(const ruleset_stats *st)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "games", json_integer((json_int_t)st->lead_games));
+    json_object_set_new(o, "lead_changes",
+                        interval_json(lab_mean_interval(st->lead_mean, st->lead_sd,
+                                                        (double)st->lead_games)));
+    json_t *cb = interval_json(lab_rate_interval(st->comeback_x, st->comeback_n));
+    json_object_set_new(cb, "games", count_json(st->comeback_n));
+    json_object_set_new(o, "comeback_rate", cb);
+    json_object_set_new(o, "decisive_games", json_integer((json_int_t)st->drama_games));
+    json_object_set_new(o, "drama",
+                        interval_json(lab_mean_interval(st->drama_mean, st->drama_sd,
+                                                        (double)st->drama_games)));
+    json_object_set_new(o, "uncertainty",
+                        interval_json(lab_mean_interval(st->unc_mean, st->unc_sd,
+                                                        (double)st->drama_games)));
+    return o;
 }
 
 static json_t *exact_json(const lab_variant *var)
@@ -341,6 +435,10 @@ static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
                         json_pack("{s:o,s:o,s:o}", "first", count_json(st->hist_lo), "width",
                                   count_json(st->hist_width), "counts", hist));
     json_object_set_new(r, "length", len);
+    json_object_set_new(r, "turns", summary_json(&st->turns));
+    json_object_set_new(r, "rounds", summary_json(&st->rounds));
+    json_object_set_new(r, "distinct_games", json_integer((json_int_t)st->distinct_games));
+    json_object_set_new(r, "drama", drama_json(st));
     json_object_set_new(r, "branching",
                         json_pack("{s:f,s:o}", "mean", st->branch_overall, "by_ply", branch));
     if (pt->has_mcts) {
@@ -356,6 +454,10 @@ static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
     json_t *ex = exact_json(var);
     if (ex)
         json_object_set_new(r, "exact", ex);
+    lab_trust_line trust;
+    lab_trust(pt, var, &trust);
+    json_object_set_new(r, "trust", json_pack("{s:s,s:s}", "kind", trust.kind, "text",
+                                              trust.text));
     return r;
 }
 
@@ -421,6 +523,7 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out)
     json_object_set_new(root, "title", json_string(pt->title));
     json_object_set_new(root, "seed", json_integer((json_int_t)pt->seed));
     json_object_set_new(root, "games", json_integer((json_int_t)pt->games));
+    json_object_set_new(root, "partial", json_boolean(pt->partial));
     json_object_set_new(root, "fixed_seats", json_boolean(pt->seating == PIPS_SEATING_FIXED));
     json_object_set_new(root, "seatings", json_string(pips_seating_name(pt->seating)));
     json_object_set_new(root, "agents", agents);
@@ -429,6 +532,13 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out)
     for (size_t v = 0; v < pt->n_variants; v++)
         json_array_append_new(vars, variant_json(pt, &pt->variants[v]));
     json_object_set_new(root, "variants", vars);
+    char *warn[LAB_MAX_WARNINGS];
+    size_t n_warn = collect_warnings(pt, warn, LAB_MAX_WARNINGS);
+    json_t *warnings = json_array();
+    for (size_t i = 0; i < n_warn; i++)
+        json_array_append_new(warnings, json_string(warn[i]));
+    free_warnings(warn, n_warn);
+    json_object_set_new(root, "warnings", warnings);
     if (pt->n_variants > 1) {
         compared_list l;
         comparisons(pt, &l);
@@ -481,20 +591,77 @@ static void cat_interval(pips_str *out, lab_interval r, const char *fmt_sign)
         pips_str_catf(out, "%.3f [%.3f, %.3f]", r.value, r.lo, r.hi);
 }
 
+/* A mean, or n/a with no games behind it. */
+static void cat_mean(pips_str *out, double mean, unsigned long n, const char *fmt)
+{
+    if (n)
+        pips_str_catf(out, fmt, mean);
+    else
+        pips_str_cat(out, "n/a");
+}
+
 static void cat_rate(pips_str *out, double x, double n)
 {
     cat_interval(out, lab_rate_interval(x, n), "");
 }
 
+/* A distribution's line, with its histogram table when asked. */
+static void markdown_summary(pips_str *out, const char *title, const char *unit,
+                             const lab_summary *x, bool table)
+{
+    pips_str_catf(out,
+                  "\n### %s\n\nmean %.2f (sd %.2f), median %.1f, p10 %.1f, p25 %.1f, p75 %.1f, "
+                  "p90 %.1f, min %.0f, max %.0f\n\n",
+                  title, x->mean, x->sd, x->median, x->p10, x->p25, x->p75, x->p90, x->min,
+                  x->max);
+    if (!table)
+        return;
+    pips_str_catf(out, "| %s | games |\n|---|---|\n", unit);
+    for (int b = 0; b < LAB_HIST_BINS; b++) {
+        if (!x->hist[b])
+            continue;
+        double lo = x->hist_lo + b * x->hist_width;
+        if (x->hist_width > 1)
+            pips_str_catf(out, "| %.0f-%.0f | %lu |\n", lo, lo + x->hist_width - 1, x->hist[b]);
+        else
+            pips_str_catf(out, "| %.0f | %lu |\n", lo, x->hist[b]);
+    }
+}
+
+static void markdown_drama(pips_str *out, const ruleset_stats *st)
+{
+    if (!st->lead_games) {
+        pips_str_cat(out, "\n### Drama and tension\n\nNot measured (`--drama off`, or the "
+                          "game has no evaluation).\n");
+        return;
+    }
+    pips_str_cat(out, "\n### Drama and tension\n\nFrom each seat's evaluation after every "
+                      "turn (docs/playtest.md).\n\n- lead changes per game: ");
+    cat_interval(out, lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->lead_games), "");
+    pips_str_catf(out, " over %lu games\n- comeback rate (decisive games won by a seat not "
+                       "leading at the halfway turn): ",
+                  st->lead_games);
+    cat_rate(out, st->comeback_x, st->comeback_n);
+    pips_str_catf(out, " of %.0f\n- drama (the winner's mean deficit on its turns behind): ",
+                  st->comeback_n);
+    cat_interval(out, lab_mean_interval(st->drama_mean, st->drama_sd, (double)st->drama_games),
+                 "");
+    pips_str_cat(out, "\n- uncertainty (share of the game before the winner leads for good): ");
+    cat_interval(out, lab_mean_interval(st->unc_mean, st->unc_sd, (double)st->drama_games), "");
+    pips_str_catf(out, " over %lu decisive games\n", st->drama_games);
+}
+
 static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pips_str *out)
 {
     const ruleset_stats *st = &var->st;
-    pips_str_catf(out, "Options: `%s`.\n\n", st->options);
+    lab_trust_line trust;
+    lab_trust(pt, var, &trust);
+    pips_str_catf(out, "Options: `%s`.\n\nTrust: %s.\n\n", st->options, trust.text);
     pips_str_cat(out, "### Results per agent\n\n| agent | games | W | D | L | win rate [95%] | "
                       "score [95%] |\n|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < pt->n_agents; k++) {
         const wdl *x = &st->agent[k];
-        pips_str_catf(out, "| %zu `%s` | %.0f | %.0f | %.0f | %.0f | ", k + 1, pt->agents[k],
+        pips_str_catf(out, "| %zu `%s` | %.0f | %.0f | %.0f | %.0f | ", k + 1, pt->agent_labels[k],
                       x->n, x->w, x->d, x->l);
         cat_rate(out, x->w, x->n);
         pips_str_cat(out, " | ");
@@ -551,6 +718,11 @@ static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pi
     if (st->unfinished > 0)
         pips_str_catf(out, "- Unfinished games (cut by the lab at %d plies): %.0f\n",
                       LAB_MAX_PLIES, st->unfinished);
+    markdown_summary(out, "Game length (turns)", "turns", &st->turns, true);
+    markdown_summary(out, "Game length (rounds)", "rounds", &st->rounds, false);
+    pips_str_catf(out, "- distinct games (move sequences): %lu of %lu\n", st->distinct_games,
+                  st->games);
+    markdown_drama(out, st);
     pips_str_catf(out,
                   "\n### Game length (moves)\n\nmean %.2f (sd %.2f), median %.1f, p10 %.1f, "
                   "p25 %.1f, p75 %.1f, p90 %.1f, min %.0f, max %.0f\n\n",
@@ -646,16 +818,18 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
 {
     int np_max = lab_max_seats(pt);
     pips_str_cat(out, "## Sweep\n\nOne row per variant (the same game seeds under each); ");
-    pips_str_cat(out, "scores and rates with 95% Wilson intervals, plies are decisions.\n\n"
-                      "| variant |");
+    pips_str_cat(out, "scores and rates with 95% Wilson intervals, means with 95% normal "
+                      "intervals; a turn is one seat's whole turn, a round every seat's, "
+                      "plies are decisions.\n\n| variant |");
     for (size_t k = 0; k < pt->n_vary; k++)
         pips_str_catf(out, " %s |", pt->vary_keys[k]);
-    pips_str_cat(out, " games |");
+    pips_str_cat(out, " games | mean turns | mean rounds | median turns |");
     for (int s = 0; s < np_max; s++)
         pips_str_catf(out, " seat %d score |", s + 1);
     pips_str_cat(out, " first-seat advantage | draw rate | mean plies | median plies | "
-                      "cap rate | decisiveness | branching |\n|---|");
-    for (size_t k = 0; k < pt->n_vary + 1 + (size_t)np_max + 7; k++)
+                      "cap rate | lead changes | comeback rate | drama | uncertainty | "
+                      "distinct games | decisiveness | branching |\n|---|");
+    for (size_t k = 0; k < pt->n_vary + 4 + (size_t)np_max + 12; k++)
         pips_str_cat(out, "---|");
     pips_str_cat(out, "\n");
     for (size_t v = 0; v < pt->n_variants; v++) {
@@ -664,7 +838,13 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
         pips_str_catf(out, "| %s |", var->name);
         for (size_t k = 0; k < pt->n_vary; k++)
             pips_str_catf(out, " %s |", var->values[k]);
-        pips_str_catf(out, " %lu |", st->games);
+        pips_str_catf(out, " %lu | ", st->games);
+        cat_interval(out, lab_mean_interval(st->turns.mean, st->turns.sd, (double)st->games),
+                     "");
+        pips_str_cat(out, " | ");
+        cat_interval(out, lab_mean_interval(st->rounds.mean, st->rounds.sd, (double)st->games),
+                     "");
+        pips_str_catf(out, " | %.1f |", st->turns.median);
         for (int s = 0; s < np_max; s++) {
             pips_str_cat(out, " ");
             if (s < st->np)
@@ -679,6 +859,15 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
         cat_rate(out, st->draws, (double)st->games);
         pips_str_catf(out, " | %.2f | %.1f | ", st->len_mean, st->len_median);
         cat_rate(out, st->capped, lab_cap_games(st));
+        pips_str_cat(out, " | ");
+        cat_mean(out, st->lead_mean, st->lead_games, "%.2f");
+        pips_str_cat(out, " | ");
+        cat_rate(out, st->comeback_x, st->comeback_n);
+        pips_str_cat(out, " | ");
+        cat_mean(out, st->drama_mean, st->drama_games, "%.3f");
+        pips_str_cat(out, " | ");
+        cat_mean(out, st->unc_mean, st->drama_games, "%.3f");
+        pips_str_catf(out, " | %lu", st->distinct_games);
         if (pt->has_mcts && st->decisive_known)
             pips_str_catf(out, " | %.3f", st->decisive_mean);
         else
@@ -688,7 +877,7 @@ static void markdown_sweep(const pips_playtest *pt, pips_str *out)
     pips_str_cat(out, "\n");
     const char *plots[16];
     size_t n_plots = lab_sweep_metrics(pt, plots, 16);
-    for (size_t i = 0; i < n_plots; i++)
+    for (size_t i = 0; i < n_plots && !pt->no_plot_links; i++)
         pips_str_catf(out, "![%s](sweep-%s.svg)\n", plots[i], plots[i]);
     pips_str_cat(out, "\n");
 }
@@ -731,6 +920,16 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
 {
     bool sweep = pt->n_variants > 1;
     pips_str_catf(out, "# Playtest: %s\n\n", pt->title);
+    if (pt->partial) {
+        unsigned long played = 0;
+        for (size_t v = 0; v < pt->n_variants; v++)
+            played += pt->variants[v].st.games;
+        pips_str_catf(out,
+                      "**Partial report: the run was stopped after %lu of its %lu games; every "
+                      "figure below covers the games finished. `--resume DIR` completes "
+                      "it.**\n\n",
+                      played, pt->games * (unsigned long)pt->n_variants);
+    }
     size_t period = pips_seating_period(pt->seating, pt->spec_agent, pt->np);
     pips_str_catf(out, "Game `%s`, %lu games%s, seed %llu, seats %s", pt->game, pt->games,
                   sweep ? " per variant" : "", (unsigned long long)pt->seed,
@@ -763,8 +962,18 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
         }
     }
     pips_str_cat(out, "\nIntervals are 95% Wilson score intervals; a draw is a game without a "
-                      "single best seat; n/a marks a figure with no games behind it.\n\n"
-                      "![seat win rates](seats.svg)\n\n![game lengths](lengths.svg)\n\n");
+                      "single best seat; n/a marks a figure with no games behind it.\n\n");
+    if (!pt->no_plot_links)
+        pips_str_cat(out, "![seat win rates](seats.svg)\n\n![game lengths](lengths.svg)\n\n");
+    char *warn[LAB_MAX_WARNINGS];
+    size_t n_warn = collect_warnings(pt, warn, LAB_MAX_WARNINGS);
+    if (n_warn) {
+        pips_str_cat(out, "## Warnings\n\n");
+        for (size_t i = 0; i < n_warn; i++)
+            pips_str_catf(out, "- **%s**\n", warn[i]);
+        pips_str_cat(out, "\n");
+    }
+    free_warnings(warn, n_warn);
     markdown_exact(pt, out);
     if (sweep) {
         markdown_sweep(pt, out);
@@ -782,6 +991,8 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
         markdown_variant(pt, var, out);
     }
 }
+
+void pips_playtest_set_plot_links(pips_playtest *pt, bool on) { pt->no_plot_links = !on; }
 
 void pips_playtest_markdown_run(const pips_playtest *pt, pips_str *out)
 {
@@ -803,7 +1014,7 @@ void pips_playtest_markdown_timing(const pips_playtest *pt, pips_str *out)
     for (size_t k = 0; k < pt->n_agents; k++) {
         double moves, mean, max;
         agent_timing(pt, k, &moves, &mean, &max);
-        pips_str_catf(out, "| %zu `%s` | %.0f | %.5f | %.5f |\n", k + 1, pt->agents[k], moves,
+        pips_str_catf(out, "| %zu `%s` | %.0f | %.5f | %.5f |\n", k + 1, pt->agent_labels[k], moves,
                       mean, max);
     }
     for (size_t v = 0; v < pt->n_variants; v++) {
@@ -848,12 +1059,17 @@ void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
         pips_str_cat(out, ",");
         csv_field(out, pt->vary_keys[k]);
     }
-    pips_str_cat(out, ",seats,games"); /* "seats": a varied "players" keeps its own column */
+    pips_str_cat(out, ",seats,games,mean_turns,mean_turns_lo,mean_turns_hi,mean_rounds,"
+                      "mean_rounds_lo,mean_rounds_hi,median_turns");
+    /* "seats": a varied "players" keeps its own column */
     for (int s = 0; s < np_max; s++)
         pips_str_catf(out, ",seat%d_score,seat%d_lo,seat%d_hi", s + 1, s + 1, s + 1);
     pips_str_cat(out, ",first_seat_advantage,first_seat_advantage_lo,first_seat_advantage_hi,"
                       "draw_rate,draw_rate_lo,draw_rate_hi,mean_plies,median_plies,cap_rate,"
-                      "cap_rate_lo,cap_rate_hi,decisiveness,branching,exact_first_mover\n");
+                      "cap_rate_lo,cap_rate_hi,decisiveness,branching,exact_first_mover,"
+                      "lead_changes,lead_changes_lo,lead_changes_hi,comeback_rate,"
+                      "comeback_rate_lo,comeback_rate_hi,drama,drama_lo,drama_hi,uncertainty,"
+                      "uncertainty_lo,uncertainty_hi,distinct_games\n");
     for (size_t v = 0; v < pt->n_variants; v++) {
         const lab_variant *var = &pt->variants[v];
         const ruleset_stats *st = &var->st;
@@ -863,6 +1079,9 @@ void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
             csv_field(out, var->values[k]);
         }
         pips_str_catf(out, ",%d,%lu", st->np, st->games);
+        csv_interval(out, lab_mean_interval(st->turns.mean, st->turns.sd, (double)st->games));
+        csv_interval(out, lab_mean_interval(st->rounds.mean, st->rounds.sd, (double)st->games));
+        pips_str_catf(out, ",%.1f", st->turns.median);
         for (int s = 0; s < np_max; s++)
             csv_interval(out, s < st->np ? lab_rate_interval(st->seat[s].score, st->seat[s].n)
                                          : (lab_interval){0, 0, 0, false});
@@ -874,8 +1093,14 @@ void pips_playtest_csv(const pips_playtest *pt, pips_str *out)
             pips_str_catf(out, ",%.6f", st->decisive_mean);
         else
             pips_str_cat(out, ",");
-        pips_str_catf(out, ",%.4f,%s\n", st->branch_overall,
+        pips_str_catf(out, ",%.4f,%s", st->branch_overall,
                       var->exact.state == LAB_EXACT_SOLVED ? lab_value_word(var->exact.value) : "");
+        csv_interval(out, lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->lead_games));
+        csv_interval(out, lab_rate_interval(st->comeback_x, st->comeback_n));
+        csv_interval(out,
+                     lab_mean_interval(st->drama_mean, st->drama_sd, (double)st->drama_games));
+        csv_interval(out, lab_mean_interval(st->unc_mean, st->unc_sd, (double)st->drama_games));
+        pips_str_catf(out, ",%lu\n", st->distinct_games);
     }
 }
 
@@ -998,8 +1223,10 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long
                 char name[64];
                 pips_str t;
                 snprintf(name, sizeof name, "%s-%06lu.json", var->name, i + 1);
+                if (!var->records[i])
+                    continue; /* not played: a stopped run */
                 pips_str_init(&t, NULL);
-                pips_str_cat(&t, var->records[i] ? var->records[i] : "");
+                pips_str_cat(&t, var->records[i]);
                 ok = write_file(sub, name, &t, err);
                 pips_str_free(&t);
             }

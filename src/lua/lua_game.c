@@ -332,6 +332,25 @@ static void store(lua_State *L, const pips_game *g, void *s, const char *what)
         memset((char *)s + sizeof n + len, 0, old - len);
 }
 
+/* Caches the table on the stack top (popped) as the position of state s. */
+static void remember(lua_State *L, const void *s)
+{
+    gctx *gc = lrt_of(L)->user;
+    const char *text = state_text(s);
+    uint32_t n = state_len(s);
+    uint64_t h = fnv(text, n);
+    gentry *e = &gc->cache[h % CACHE_SLOTS];
+    luaL_unref(L, LUA_REGISTRYINDEX, e->tref);
+    luaL_unref(L, LUA_REGISTRYINDEX, e->mref);
+    e->mref = LUA_NOREF;
+    e->tref = luaL_ref(L, LUA_REGISTRYINDEX);
+    e->hash = h;
+    e->len = n;
+    memcpy(e->text, text, n);
+    e->who = WHO_UNKNOWN;
+    e->n = -1;
+}
+
 static int p_to_move(lua_State *L)
 {
     gcall *a = lua_touserdata(L, 1);
@@ -373,20 +392,7 @@ static int p_play(lua_State *L)
                       "table instead", ld->file, mv);
     lua_pop(L, 1);
     store(L, a->g, a->out_state, "play");
-    /* the new position goes into the cache with its table */
-    const char *text = state_text(a->out_state);
-    uint32_t n = state_len(a->out_state);
-    uint64_t h = fnv(text, n);
-    gentry *ne = &gc->cache[h % CACHE_SLOTS];
-    luaL_unref(L, LUA_REGISTRYINDEX, ne->tref);
-    luaL_unref(L, LUA_REGISTRYINDEX, ne->mref);
-    ne->mref = LUA_NOREF;
-    ne->tref = luaL_ref(L, LUA_REGISTRYINDEX);
-    ne->hash = h;
-    ne->len = n;
-    memcpy(ne->text, text, n);
-    ne->who = WHO_UNKNOWN;
-    ne->n = -1;
+    remember(L, a->out_state);
     lua_pop(L, 1); /* the move string */
     return 0;
 }
@@ -422,7 +428,7 @@ static int p_start(lua_State *L)
     lua_call(L, 1, 1);
     memset(a->out_state, 0, g->def->state_size);
     store(L, g, a->out_state, "start");
-    lua_pop(L, 1);
+    remember(L, a->out_state); /* pops the table */
     return 0;
 }
 
@@ -689,6 +695,8 @@ static bool g_state_from_text(const pips_game *g, const char *text, void *s, pip
     bool ok = lrt_run_err(c, "state text", p_parse, &a, 0, err);
     if (ok)
         memcpy(s, tmp, g->def->state_size);
+    else if (err)
+        err->code = PIPS_ERR_ARG; /* the text given is at fault, not the script */
     free(tmp);
     return ok;
 }

@@ -158,12 +158,12 @@ bool lrt_run_err(lrt_ctx *c, const char *hook, lua_CFunction fn, void *arg, int 
         return true;
     }
     const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "script error";
-    pips_status code = c->steps_used > c->steps_cap ? PIPS_ERR_LIMIT : PIPS_ERR_ARG;
+    pips_status code = PIPS_ERR_SCRIPT; /* a limit too: the message says which */
     if (rc == LUA_ERRMEM && err)
-        pips_fail(err, PIPS_ERR_LIMIT, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
+        pips_fail(err, code, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
                   c->pool->file, hook, c->pool->mb);
     else if (rc == LUA_ERRMEM)
-        lrt_failf(c->pool, PIPS_ERR_LIMIT, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
+        lrt_failf(c->pool, code, "%s: in %s: memory limit of %ld MiB reached (--lua-mb)",
                   c->pool->file, hook, c->pool->mb);
     else if (err)
         pips_fail(err, code, "%s", msg);
@@ -532,8 +532,19 @@ static void put_number(canon_out *o, int idx)
 {
     char num[40];
     int n;
-    if (lua_isinteger(o->L, idx)) {
-        n = snprintf(num, sizeof num, "%lld", (long long)lua_tointeger(o->L, idx));
+    if (lua_isinteger(o->L, idx)) { /* by hand: states are mostly small integers */
+        lua_Integer v = lua_tointeger(o->L, idx);
+        unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+        char digits[24];
+        int k = 0;
+        do
+            digits[k++] = (char)('0' + u % 10);
+        while ((u /= 10) > 0);
+        n = 0;
+        if (v < 0)
+            num[n++] = '-';
+        while (k > 0)
+            num[n++] = digits[--k];
     } else {
         double d = lua_tonumber(o->L, idx);
         if (!isfinite(d))

@@ -48,14 +48,19 @@ typedef struct variant_cfg {
 /* One thread's Lua side: the script's functions and the last position. */
 typedef struct vctx {
     int legal_ref, result_ref, meta_ref;
-    const void *proxy;     /* the state table being given to the script now */
+    int proxy_ref;         /* the cached position's state table */
+    const void *proxy;     /* that table (a table from another position is stale) */
     const pips_game *cur_g; /* the inner game and state the proxy describes */
     const void *cur_state;
     unsigned char *last;   /* state_size bytes: the position cached below */
     bool last_valid;
     bool ended;            /* result() ended it */
     double rets[PIPS_MAX_PLAYERS];
-    size_t n;              /* filtered moves (decision nodes of enumerable games) */
+    /* decision nodes of enumerable games: the base game's moves, of which
+     * moves[first_ok] is the first that legal() allows; once `filtered`,
+     * moves[0..n) are exactly the allowed ones */
+    size_t n, first_ok;
+    bool filtered;
     pips_move *moves;
     pips_move *scratch;
 } vctx;
@@ -101,6 +106,14 @@ static void push_proxy(lua_State *L, vctx *vc, const pips_game *inner, const voi
     vc->cur_state = state;
 }
 
+/* The state table of the cached position (made with it, filled on first read). */
+static void push_position_proxy(lua_State *L, vctx *vc)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, vc->proxy_ref);
+    vc->proxy = lua_topointer(L, -1);
+    vc->cur_state = vc->last;
+}
+
 static int setup(lua_State *L)
 {
     vctx *vc = lua_newuserdatauv(L, sizeof *vc, 0); /* freed by cleanup via the registry */
@@ -116,6 +129,7 @@ static int setup(lua_State *L)
     lua_pushcfunction(L, proxy_index);
     lua_setfield(L, -2, "__index");
     vc->meta_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    vc->proxy_ref = LUA_NOREF;
     return 0;
 }
 
@@ -171,6 +185,26 @@ static bool ask_result(lua_State *L, const pips_game *g, vctx *vc, int proxy)
     return true;
 }
 
+/* legal(proxy, m) for one move. */
+static bool allows(lua_State *L, const pips_game *g, vctx *vc, int proxy, const void *state,
+                   pips_move m)
+{
+    const pips_game *inner = inner_of(g);
+    char buf[PIPS_MOVE_TEXT_MAX];
+    inner->def->move_to_text(inner, state, m, buf);
+    lrt_of(L)->hook = "legal";
+    lua_rawgeti(L, LUA_REGISTRYINDEX, vc->legal_ref);
+    lua_pushvalue(L, proxy);
+    lua_pushstring(L, buf);
+    lua_call(L, 2, 1);
+    if (!lua_isboolean(L, -1))
+        lrt_raise(L, "%s: legal must return a boolean, got a %s for move '%s'",
+                  vdef_of(g)->file, luaL_typename(L, -1), buf);
+    bool ok = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return ok;
+}
+
 /* Keeps the moves of list[0..n) that legal(proxy, move) allows. */
 static size_t filter(lua_State *L, const pips_game *g, vctx *vc, int proxy, const void *state,
                      pips_move *list, size_t n)
@@ -195,38 +229,62 @@ static size_t filter(lua_State *L, const pips_game *g, vctx *vc, int proxy, cons
     return kept;
 }
 
+/* A new position: result(), the base moves and the first one legal() allows
+ * (the rest are asked only when a caller needs the whole list). */
 static int p_position(lua_State *L)
 {
     pos_call *a = lua_touserdata(L, 1);
     const pips_game *g = a->g, *inner = inner_of(g);
     vctx *vc = a->vc;
-    push_proxy(L, vc, inner, a->state);
+    luaL_unref(L, LUA_REGISTRYINDEX, vc->proxy_ref);
+    vc->proxy_ref = LUA_NOREF;
+    push_proxy(L, vc, inner, vc->last);
     int proxy = lua_gettop(L);
+    lua_pushvalue(L, proxy);
+    vc->proxy_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     vc->ended = false;
-    vc->n = 0;
-    int who = inner->def->to_move(inner, a->state);
+    vc->n = vc->first_ok = 0;
+    vc->filtered = true;
+    int who = inner->def->to_move(inner, vc->last);
     if (who == PIPS_OVER)
-        goto out;
+        return 0;
     vc->ended = ask_result(L, g, vc, proxy);
     if (vc->ended || who == PIPS_CHANCE || !inner->def->legal_moves)
-        goto out;
-    vc->n = inner->def->legal_moves(inner, a->state, vc->moves);
-    size_t before = vc->n;
-    if (vc->legal_ref != LUA_NOREF)
-        vc->n = filter(L, g, vc, proxy, a->state, vc->moves, vc->n);
-    if (vc->n == 0 && before > 0) {
+        return 0;
+    vc->n = inner->def->legal_moves(inner, vc->last, vc->moves);
+    if (vc->legal_ref == LUA_NOREF || vc->n == 0)
+        return 0;
+    vc->filtered = false;
+    while (vc->first_ok < vc->n && !allows(L, g, vc, proxy, vc->last, vc->moves[vc->first_ok]))
+        vc->first_ok++;
+    if (vc->first_ok == vc->n) {
         /* every move removed and result() (asked above) returned nil */
         pips_str text;
         pips_str_init(&text, NULL);
-        inner->def->state_to_text(inner, a->state, &text);
+        inner->def->state_to_text(inner, vc->last, &text);
         lua_pushstring(L, pips_str_cstr(&text));
         pips_str_free(&text);
         lrt_of(L)->hook = "legal";
         lrt_raise(L, "%s: legal removed every move of position '%s' and result returned nil",
-                   vdef_of(g)->file, lua_tostring(L, -1));
+                  vdef_of(g)->file, lua_tostring(L, -1));
     }
-out:
-    vc->proxy = NULL;
+    return 0;
+}
+
+/* The whole list: legal() on the moves after first_ok. */
+static int p_filter_rest(lua_State *L)
+{
+    pos_call *a = lua_touserdata(L, 1);
+    vctx *vc = a->vc;
+    push_position_proxy(L, vc);
+    size_t first = vc->first_ok;
+    vc->moves[0] = vc->moves[first];
+    size_t rest = filter(L, a->g, vc, lua_gettop(L), vc->last, vc->moves + first + 1,
+                         vc->n - first - 1);
+    memmove(vc->moves + 1, vc->moves + first + 1, rest * sizeof *vc->moves);
+    vc->n = rest + 1;
+    vc->first_ok = 0;
+    vc->filtered = true;
     return 0;
 }
 
@@ -254,15 +312,78 @@ static vctx *position(const pips_game *g, const void *state)
     }
     if (vc->last_valid && !memcmp(vc->last, state, ss))
         return vc;
+    memcpy(vc->last, state, ss); /* the position's own copy: its state table reads it */
     vc->last_valid = false;
     pos_call a = {g, state, vc};
-    bool ok = lrt_run(c, "legal", p_position, &a, 0);
-    vc->proxy = NULL;
-    if (!ok)
+    if (!lrt_run(c, "legal", p_position, &a, 0))
         return NULL;
-    memcpy(vc->last, state, ss);
     vc->last_valid = true;
     return vc;
+}
+
+/* The position's allowed moves, all of them. NULL after a failure. */
+static vctx *position_filtered(const pips_game *g, const void *state)
+{
+    vctx *vc = position(g, state);
+    if (!vc || vc->filtered)
+        return vc;
+    pos_call a = {g, state, vc};
+    lrt_ctx *c = lrt_get(&cfg_of(g)->pool);
+    if (!lrt_run(c, "legal", p_filter_rest, &a, 0)) {
+        vc->last_valid = false;
+        return NULL;
+    }
+    return vc;
+}
+
+typedef struct pick_call {
+    const pips_game *g;
+    vctx *vc;
+    pips_move m;
+    bool ok;
+} pick_call;
+
+static int p_allows(lua_State *L)
+{
+    pick_call *a = lua_touserdata(L, 1);
+    push_position_proxy(L, a->vc);
+    a->ok = allows(L, a->g, a->vc, lua_gettop(L), a->vc->last, a->m);
+    return 0;
+}
+
+/* A uniformly random allowed move without asking legal() of every move:
+ * draw among the moves not yet refused until legal() allows one (the first
+ * allowed move is known already). */
+static bool v_random_move_filtered(const pips_game *g, const void *s, pips_rng *rng,
+                                   pips_move *out)
+{
+    const pips_game *inner = inner_of(g);
+    if (inner->def->to_move(inner, s) < 0)
+        return false;
+    vctx *vc = position(g, s);
+    if (!vc || vc->ended || vc->n == 0)
+        return false;
+    if (vc->filtered) {
+        *out = vc->moves[pips_rng_below(rng, vc->n)];
+        return true;
+    }
+    size_t m = vc->n - vc->first_ok;
+    memcpy(vc->scratch, vc->moves + vc->first_ok, m * sizeof *vc->scratch);
+    lrt_ctx *c = lrt_get(&cfg_of(g)->pool);
+    for (;;) {
+        size_t j = (size_t)pips_rng_below(rng, m);
+        pick_call a = {g, vc, vc->scratch[j], j == 0};
+        if (j != 0 && !lrt_run(c, "legal", p_allows, &a, 0)) {
+            vc->last_valid = false;
+            return false;
+        }
+        if (a.ok) {
+            *out = a.m;
+            return true;
+        }
+        /* refused: never drawn again; scratch[0], the known allowed move, stays */
+        vc->scratch[j] = vc->scratch[--m];
+    }
 }
 
 /* ---- the wrapped hooks -------------------------------------------------------- */
@@ -275,8 +396,10 @@ static int v_to_move(const pips_game *g, const void *s)
 {
     const pips_game *inner = inner_of(g);
     int who = inner->def->to_move(inner, s);
-    if (who == PIPS_OVER)
-        return who;
+    if (who == PIPS_OVER || (who == PIPS_CHANCE && !vdef_of(g)->has_result))
+        return who; /* legal() is not asked about chance outcomes */
+    if (lrt_failed(&cfg_of(g)->pool, NULL))
+        return PIPS_OVER;
     vctx *vc = position(g, s);
     if (!vc || vc->ended)
         return PIPS_OVER;
@@ -288,7 +411,7 @@ static size_t v_legal_moves(const pips_game *g, const void *s, pips_move *out)
     const pips_game *inner = inner_of(g);
     if (inner->def->to_move(inner, s) < 0)
         return 0;
-    vctx *vc = position(g, s);
+    vctx *vc = position_filtered(g, s);
     if (!vc || vc->ended)
         return 0;
     memcpy(out, vc->moves, vc->n * sizeof *out);
@@ -356,7 +479,7 @@ static bool v_check_move(const pips_game *g, const void *s, pips_move m, pips_er
     if (who == PIPS_CHANCE)
         return true;
     if (inner->def->legal_moves) {
-        vctx *vc = position(g, s);
+        vctx *vc = position_filtered(g, s);
         for (size_t i = 0; vc && i < vc->n; i++)
             if (vc->moves[i] == m)
                 return true;
@@ -710,7 +833,10 @@ static variant_def *variant_new(const pips_game_def *base, const char *file, con
     d->state_view = base->state_view ? v_state_view : NULL;
     d->candidates = base->candidates ? v_candidates : NULL;
     /* shortcuts that skip legal() go when the script filters moves */
-    d->random_move = base->random_move && !vd->has_legal ? v_random_move : NULL;
+    d->random_move = !vd->has_legal ? (base->random_move ? v_random_move : NULL)
+                     : base->legal_moves && !(base->flags & PIPS_GAME_NOT_ENUMERABLE)
+                         ? v_random_move_filtered
+                         : NULL;
     d->playout_move = base->playout_move && !vd->has_legal ? v_playout_move : NULL;
     d->sample_chance = base->sample_chance ? v_sample_chance : NULL;
     d->evaluate = base->evaluate ? v_evaluate : NULL;

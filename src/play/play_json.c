@@ -10,8 +10,8 @@
 
 #include "pips/match.h"
 
-static bool value_text(const char *key, const json_t *val, char *buf, size_t size,
-                       pips_error *err)
+bool play_value_text(const char *key, const json_t *val, char *buf, size_t size,
+                     pips_error *err)
 {
     if (json_is_string(val))
         snprintf(buf, size, "%s", json_string_value(val));
@@ -31,6 +31,30 @@ static bool value_text(const char *key, const json_t *val, char *buf, size_t siz
     if (json_is_string(val) && json_string_length(val) >= size)
         return pips_fail(err, PIPS_ERR_ARG, "option '%.40s': value longer than %zu characters",
                          key, size - 1);
+    return true;
+}
+
+bool play_options_kv(const json_t *options, play_kv *out, pips_error *err)
+{
+    out->n = 0;
+    if (options && !json_is_null(options) && !json_is_object(options))
+        return pips_fail(err, PIPS_ERR_ARG, "options: expected an object of option values");
+    const char *key;
+    json_t *val;
+    if (json_is_object(options))
+        json_object_foreach((json_t *)options, key, val) {
+            if (out->n == PIPS_MAX_OPTIONS)
+                return pips_fail(err, PIPS_ERR_ARG, "options: more than %d given",
+                                 PIPS_MAX_OPTIONS);
+            if (strlen(key) >= PIPS_OPT_KEY_MAX)
+                return pips_fail(err, PIPS_ERR_ARG, "option '%.40s...': key too long", key);
+            char text[PIPS_OPT_VALUE_MAX];
+            if (!play_value_text(key, val, text, sizeof text, err))
+                return false;
+            snprintf(out->buf[out->n], sizeof out->buf[out->n], "%s=%s", key, text);
+            out->kv[out->n] = out->buf[out->n];
+            out->n++;
+        }
     return true;
 }
 
@@ -69,35 +93,12 @@ pips_game *play_game_from_json_script(const char *name, const json_t *options,
             return NULL;
         }
     }
-    if (options && !json_is_null(options) && !json_is_object(options)) {
-        pips_fail(err, PIPS_ERR_ARG, "options: expected an object of option values");
+    play_kv kv;
+    if (!play_options_kv(options, &kv, err))
         return NULL;
-    }
-    const char *kv[PIPS_MAX_OPTIONS];
-    char kvbuf[PIPS_MAX_OPTIONS][PIPS_OPT_KEY_MAX + PIPS_OPT_VALUE_MAX + 2];
-    size_t n = 0;
-    const char *key;
-    json_t *val;
-    if (json_is_object(options))
-        json_object_foreach((json_t *)options, key, val) {
-            if (n == PIPS_MAX_OPTIONS) {
-                pips_fail(err, PIPS_ERR_ARG, "options: more than %d given", PIPS_MAX_OPTIONS);
-                return NULL;
-            }
-            if (strlen(key) >= PIPS_OPT_KEY_MAX) {
-                pips_fail(err, PIPS_ERR_ARG, "option '%.40s...': key too long", key);
-                return NULL;
-            }
-            char text[PIPS_OPT_VALUE_MAX];
-            if (!value_text(key, val, text, sizeof text, err))
-                return NULL;
-            snprintf(kvbuf[n], sizeof kvbuf[n], "%s=%s", key, text);
-            kv[n] = kvbuf[n];
-            n++;
-        }
     if (script_text)
-        return pips_game_new_script(name, kv, n, file, script_text, alloc, err);
-    return pips_game_new(name, kv, n, alloc, err);
+        return pips_game_new_script(name, kv.kv, kv.n, file, script_text, alloc, err);
+    return pips_game_new(name, kv.kv, kv.n, alloc, err);
 }
 
 json_t *play_options_to_json(const pips_game *g)

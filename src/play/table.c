@@ -300,8 +300,9 @@ bool pips_table_step(pips_table *t, pips_error *err)
     if (!pips_table_think(t, who, t->match->state, &m, &secs, err))
         return false;
     if (!apply_moves(t, m, true, secs, err)) {
-        pips_error_prefix(err, "seat %d (%s) chose an illegal move: ", who + 1,
-                          pips_agent_spec(t->agents[who]));
+        if (!err || err->code != PIPS_ERR_SCRIPT) /* a script's failure is not the agent's */
+            pips_error_prefix(err, "seat %d (%s) chose an illegal move: ", who + 1,
+                              pips_agent_spec(t->agents[who]));
         return false;
     }
     return true;

@@ -130,9 +130,9 @@ json_t *srv_scripts_options(const pips_server *s, const json_t *options, pips_er
         if (!x->game && !x->error && !strcmp(x->path, want))
             return copy; /* a stored game's options name it by path */
     }
-    json_decref(copy);
     pips_fail(err, PIPS_ERR_ARG, "option 'rules': '%.80s' is not a rule script of this server%s",
               want, sc ? "" : " (it was started without --rules-dir)");
+    json_decref(copy); /* want points into it */
     return NULL;
 }
 

@@ -3,6 +3,7 @@
  * the seat that moved just before the winner left the winner a move that
  * wins at once (docs/ai.md, "Hand-offs at three seats and more").
  *   bench_handoff GAME GAMES SEED SPEC,SPEC,... [KEY=VALUE]...
+ * (SPEC;SPEC;... when a spec has parameters of its own, "a:x=1,y=2;greedy").
  * Seats are rotated over the games (game i gives seat s the spec
  * (s + i) mod n), every agent and chance outcome is seeded from SEED.
  *
@@ -141,7 +142,8 @@ static void print_rate(const char *what, long k, long n)
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s GAME GAMES SEED SPEC,SPEC,... [KEY=VALUE]...\n", argv[0]);
+        fprintf(stderr, "usage: %s GAME GAMES SEED SPEC,SPEC,...|SPEC;SPEC;... [KEY=VALUE]...\n",
+                argv[0]);
         return 2;
     }
     long games = atol(argv[2]);
@@ -157,7 +159,8 @@ int main(int argc, char **argv)
     char specs[PIPS_MAX_PLAYERS][128], list[1024];
     snprintf(list, sizeof list, "%s", argv[4]);
     int ns = 0;
-    for (char *tok = strtok(list, ","); tok && ns < PIPS_MAX_PLAYERS; tok = strtok(NULL, ","))
+    const char *sep = strchr(list, ';') ? ";" : ","; /* ';' when specs hold commas */
+    for (char *tok = strtok(list, sep); tok && ns < PIPS_MAX_PLAYERS; tok = strtok(NULL, sep))
         snprintf(specs[ns++], sizeof specs[0], "%s", tok);
     if (ns != np) {
         fprintf(stderr, "%d specs for %d seats\n", ns, np);

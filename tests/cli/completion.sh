@@ -4,8 +4,9 @@
 # drives it: COMP_LINE and COMP_POINT set, _pips called, COMPREPLY read.
 # Commands, games (any case), option keys and values from `pips list
 # --json`, agents after --seat/--seats/--agents, files after --record and
-# --out, nothing after --seed; the zsh and fish scripts are checked for
-# syntax where those shells are installed.
+# --out, nothing after --seed; the zsh script is checked for syntax and its
+# --opt words, and the fish one driven through fish's own completer, where
+# those shells are installed (scripts/deps.sh installs both).
 set -u
 . "$(dirname "$0")/lib/common.sh"
 share=$(dirname "$PIPS")/share
@@ -65,6 +66,19 @@ comp "pips play nimitz --opt misere=true --seat random n" ""
 # The generated scripts of the other shells parse.
 if command -v zsh >/dev/null; then
     zsh -n "$share/_pips"; check "the zsh completion parses" $?
+    # zsh_words GAME CUR EXPECTED: the words zsh's --opt completer offers
+    zsh_words() {
+        local got
+        got=$(zsh -c "$(sed -n '/^_pips_opt_words()/,/^}/p' "$share/_pips")"'
+            _pips_opt_words "$@"' _ "$PIPS" "$1" "$2" | tr '\n' ' ' | sed 's/ $//')
+        [ "$got" = "$3" ]
+        check "zsh --opt for $1 '$2' -> '$3'$([ "$got" = "$3" ] || echo " (got '$got')")" $?
+    }
+    zsh_words nimitz "" "board= players= sets= colors= misere= tree_orientation="
+    zsh_words Nimitz "misere=" "misere=true misere=false"
+    zsh_words tictacdoh "players=" "players=2 players=3 players=4"
+    grep -q "'\*--opt=\[a game option (repeatable)\]:KEY=VALUE:_pips_opt'" "$share/_pips"
+    check "zsh completes --opt with them" $?
 else
     echo "skip: zsh is not installed"
 fi
@@ -75,5 +89,22 @@ else
 fi
 grep -q '^complete -c pips -n "__fish_seen_subcommand_from play" -l seed -x -d ' "$share/pips.fish"
 check "fish: nothing offered after --seed" $?
+# fish_comp LINE EXPECTED: fish's own completer on LINE gives exactly EXPECTED
+fish_comp() {
+    local got
+    got=$(fish -c 'source $argv[1]; complete -C $argv[2]' "$share/pips.fish" "$1" 2>&1 |
+        cut -f1 | tr '\n' ' ' | sed 's/ $//')
+    [ "$got" = "$2" ]
+    check "fish completes '$1' -> '$2'$([ "$got" = "$2" ] || echo " (got '$got')")" $?
+}
+if command -v fish >/dev/null; then
+    fish_comp "pips pe" "perft"
+    fish_comp "pips play nim" "nimitz"
+    fish_comp "pips play nimitz --opt " "board= colors= misere= players= sets= tree_orientation="
+    fish_comp "pips play Nimitz --opt misere=" "misere=false misere=true"
+    fish_comp "pips playtest tictacdoh --seats random --vary players=" "players=2 players=3 players=4"
+    fish_comp "pips play nimitz --seed " ""
+    fish_comp "pips ladder nimitz --agents " "alphabeta easy expectimax greedy hard max mcts medium oracle random"
+fi
 
 finish

@@ -30,6 +30,7 @@ bad_value() {
     ladder) echo "ladder tictacdoh --agents random,greedy --games 0|--games '0': expected a whole number from 1 to" ;;
     moves) echo "moves nimitz --state zz|--state:" ;;
     agents) echo "agents nosuch|unknown game 'nosuch'" ;;
+    skill) echo "skill tictacdoh --agent mcts --budgets 4,2|the budgets must increase" ;;
     esac
 }
 

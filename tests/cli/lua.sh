@@ -48,8 +48,13 @@ end
 LUA
 "$PIPS" play tictacdoh --rules "$tmp/broken.lua" --seat random --seat random >/dev/null 2>"$tmp/err"
 [ $? = 1 ]; check "a failing script exits 1" $?
-grep -q "ply 2: .*broken.lua:3: in function 'legal': .*no second piece" "$tmp/err"
-check "the message names ply, file, line and function: $(cat "$tmp/err")" $?
+grep -q "ply 1: .*broken.lua:3: in function 'legal': .*no second piece" "$tmp/err"
+rc=$?
+check "the message names ply, file, line and function: $(cat "$tmp/err")" $rc
+"$PIPS" perft tictacdoh 3 --rules "$tmp/broken.lua" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] && grep -q "broken.lua:3: in function 'legal'" "$tmp/err"
+check "perft stops on a failing script with exit 1 (got $rc)" $?
 printf 'while true do end\n' >"$tmp/loop.lua"
 "$PIPS" perft tictacdoh 2 --rules "$tmp/loop.lua" --lua-steps 10000 >/dev/null 2>"$tmp/err"
 [ $? != 0 ] && grep -q "instruction limit reached (10000 steps" "$tmp/err"
@@ -63,8 +68,10 @@ check "an endless loop at load time stops" $?
 check "playtest --vary rules=none,FILE" $?
 grep -q "tictacdoh-small-first.lua" "$tmp/sweep/report.md"; check "the report names the script" $?
 "$PIPS" playtest tictacdoh --seats random --games 5 --rules "$tmp/broken.lua" >/dev/null 2>"$tmp/err"
-[ $? = 1 ] && grep -q "game 1 (seed [0-9]*): ply 2" "$tmp/err"
-check "playtest stops at the failing game with its seed: $(cat "$tmp/err")" $?
+rc=$?
+[ $rc = 1 ] && grep -q "game 1 (seed [0-9]*): ply 1: .*no second piece" "$tmp/err"
+rc=$?
+check "playtest stops at the failing game with its seed: $(cat "$tmp/err")" $rc
 
 # replay runs the record's copy; a changed file on disk is reported
 cp "$SMALL" "$tmp/small.lua"

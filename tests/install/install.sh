@@ -5,7 +5,7 @@
 # pkg-config, shared and --static), and the installed man page, completion
 # and `pips --version`. EXTRA_CFLAGS are the build's sanitizer flags.
 set -u
-build=$1 src=$2 extra=${3:-}
+build=$1 src=$(cd "$2" && pwd) extra=${3:-}
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -140,6 +140,35 @@ for ex in "$src"/examples/c/*.c; do
         "$tmp/$name.static" >/dev/null 2>&1; check "the static $name runs" $?
     fi
 done
+# libpips.a defines pips_* and nothing else, like libpips.so: a program with
+# functions of the library's internal names links statically and is not
+# confused (tests/link/symbol_clash.c).
+others=$(nm -g --defined-only "$libdir/libpips.a" | awk 'NF == 3 && $3 !~ /^pips_/ {print $3}')
+[ -z "$others" ]; check "libpips.a defines only pips_* ($(echo $others | head -c 80))" $?
+cc -std=c11 $extra "$src/tests/link/symbol_clash.c" -o "$tmp/clash.a" $(pkg-config --cflags pips) \
+    "$libdir/libpips.a" $(pkg-config --static --libs-only-l pips | sed 's/-lpips\b//')
+check "a program defining nim_count, agent_new... links libpips.a" $?
+"$tmp/clash.a" >/dev/null; check "and gets the library's perft and playtest" $?
+
+# `import pips` from the install (the moved copy: the package finds libpips
+# relative to itself), and the package's tests against it.
+python=${PIPS_PYTHON:-/usr/bin/python3}
+pydir=$(dirname "$(find "$tmp/elsewhere/p" -path '*/pips/__init__.py' | head -n 1)")/..
+pyenv=(env PYTHONPATH="$pydir" PIPS_COMMAND="$tmp/elsewhere/p/bin/pips")
+case " $extra " in *sanitize*) # the interpreter is not instrumented: preload the runtimes
+    pyenv+=(LD_PRELOAD="$(cc -print-file-name=libasan.so):$(cc -print-file-name=libubsan.so)"
+            ASAN_OPTIONS=detect_leaks=0) ;;
+esac
+(cd "$tmp" && "${pyenv[@]}" "$python" -c '
+import os, sys, pips
+lib = pips._library_path()
+assert pips.__file__.startswith(sys.argv[1]) and lib.startswith(sys.argv[1]), (pips.__file__, lib)
+assert pips.perft("tictacdoh", 3) == 2666
+print("pips", pips.version(), "from", os.path.dirname(pips.__file__), "loads", lib)' "$tmp/elsewhere/p")
+check "import pips from the moved install" $?
+(cd "$tmp" && "${pyenv[@]}" "$python" -m unittest discover -s "$src/python/tests" >"$tmp/python.log" 2>&1) && grep -q "^OK" "$tmp/python.log"
+check "the Python tests pass against the install ($(tail -n 1 "$tmp/python.log"))" $?
+[ $fail = 0 ] || tail -n 30 "$tmp/python.log"
 grep -q '^tictacdoh, greedy against random, 20 games' "$tmp/playtest.out"; check "playtest prints its report" $?
 grep -q '^the position: win' "$tmp/solve.out"; check "solve prints the position's value" $?
 [ "$(grep -c ' \(win\|loss\|draw\)$' "$tmp/solve.out")" -gt 10 ]; check "solve prints every move's value" $?

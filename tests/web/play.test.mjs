@@ -126,6 +126,21 @@ test('move feedback: an illegal click says why, a double click sends one move, n
   const frame = await page.$eval('.ttd .cell.legal.last rect', (e) => getComputedStyle(e).strokeDasharray);
   assert.notEqual(frame, 'none');
   await page.screenshot({ path: screenshotPath('play-feedback') });
+  // Nimitz: a red piece onto the red one is refused with its ruling
+  const n = await apiCall(server.url, 'POST', 'games', { game: 'nimitz', seats: ['human', 'human'] });
+  await apiCall(server.url, 'POST', `games/${n.json.id}/moves`, { move: 'rM@b2:U', tokens: n.json.tokens });
+  await openGame(page, server.url, n.json);
+  await page.click('.nimitz button[data-piece="rS"]');
+  await page.click('.nimitz .cell[data-cell="b2"]');
+  await page.waitForSelector('#move-error:not([hidden])');
+  assert.match(await page.textContent('#move-error'), /rS@b2 is not allowed: .*same colour \(NIM-R2\)/);
+  // IceFrogs: a large piece from the supply cannot reach e5
+  const f = await apiCall(server.url, 'POST', 'games', { game: 'icefrogs', seats: ['human', 'human'] });
+  await openGame(page, server.url, f.json);
+  await page.click('.if-supply[data-player="1"] button[data-size="L"]');
+  await page.click('.icefrogs .cell[data-cell="e5"]');
+  await page.waitForSelector('#move-error:not([hidden])');
+  assert.match(await page.textContent('#move-error'), /L\+e5 is not allowed: .*ICF-R\d/);
   const emoji = await page.evaluate(() => /[\u{1F300}-\u{1FAFF}\u{2300}-\u{23FF}\u{2600}-\u{27BF}]/u.test(document.body.innerText));
   assert.equal(emoji, false, 'no emoji or rare symbols in the page');
   await page.close();
@@ -285,6 +300,14 @@ test('the lobby in plain words: levels, options where they apply, the Nimitz boa
     await page.fill('#opt-players', '3');
     await page.dispatchEvent('#opt-players', 'change');
     await page.waitForSelector('[data-opt="omit"]:not([hidden])');
+    // at 3 players there is one mode; at 4, teams but not two colours each
+    assert.ok(await page.isHidden('[data-opt="mode"]'));
+    await page.fill('#opt-players', '4');
+    await page.dispatchEvent('#opt-players', 'change');
+    await page.waitForSelector('[data-opt="mode"]:not([hidden])');
+    assert.deepEqual(await page.$$eval('#opt-mode option:not([disabled])', (l) => l.map((o) => o.value)), ['standard', 'teams']);
+    await page.fill('#opt-players', '3');
+    await page.dispatchEvent('#opt-players', 'change');
     await page.check('#opt-queen');
     await page.waitForSelector('[data-opt="queen_height"]:not([hidden])');
     assert.doesNotMatch(await page.textContent('#help-turn_direction'), /ZIG-R3/);

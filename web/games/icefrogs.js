@@ -145,6 +145,9 @@ export function createBoard(container, ctx) {
       } else {
         g.setAttribute('role', 'img');
         g.setAttribute('aria-label', label);
+        // not a target of the chosen piece or size: the server says why (ICF-Rn)
+        if (live && selected && ctx.explain)
+          g.addEventListener('click', () => ctx.explain(/^[SML]$/.test(selected) ? `${selected}+${name}` : `${selected}-${name}`));
       }
     }
 

@@ -132,6 +132,8 @@ export function createBoard(container, ctx) {
       } else {
         g.setAttribute('role', 'img');
         g.setAttribute('aria-label', label);
+        // no orientation is legal here for the chosen piece: the server says why (NIM-Rn)
+        if (live && pick && ctx.explain) g.addEventListener('click', () => ctx.explain(`${pick}@${name}${st.stack.length ? '' : ':U'}`));
       }
     }
 

@@ -1054,35 +1054,65 @@ static void icf_canonical(const pips_game *g, const void *state, void *out)
 
 /* ---- AI hooks ---- */
 
-/* Can the player to move end a move on an opponent's start space now
- * (ICF-R8, R11)? */
-static bool mover_can_win(const icf_config *cf, const icf_state *s)
+/* Could player p, were it to move in s, end a move on an opponent's start
+ * space (ICF-R8, R11)? */
+static bool can_win_now(const icf_config *cf, const icf_state *s, int p)
 {
+    icf_state t;
+    if (p != s->to_move) { /* the generator reads the player to move */
+        t = *s;
+        t.to_move = (uint8_t)p;
+        s = &t;
+    }
     int src[ICF_MAX_SOURCES];
     uint64_t dest[ICF_MAX_SOURCES], all = 0;
     int k = source_sets(cf, s, src, dest);
     for (int i = 0; i < k; i++)
         all |= dest[i];
-    return (all & cf->opp_starts[s->to_move]) != 0;
+    return (all & cf->opp_starts[p]) != 0;
+}
+
+/* Three seats or more: the seat that wins within two moves whatever is
+ * played, as far as that is settled, or -1: the mover when it can win at
+ * once; the next seat when it could win now and every move of the mover
+ * (a pass included) leaves it a winning move. */
+static int settled_winner(const pips_game *g, const icf_state *s)
+{
+    const icf_config *cf = CF(g);
+    int mover = s->to_move, next = (mover + 1) % cf->players;
+    if (can_win_now(cf, s, mover))
+        return mover;
+    if (!can_win_now(cf, s, next))
+        return -1; /* a move that opens a win for the next seat is the mover's choice */
+    pips_move moves[ICF_MAX_SOURCES * ICF_CELLS];
+    size_t n = gen_moves(cf, s, moves, false);
+    for (size_t i = 0; i < n; i++) {
+        icf_state child = *s;
+        icf_apply(g, &child, moves[i]);
+        if (child.status || !can_win_now(cf, &child, next))
+            return -1;
+    }
+    return next;
 }
 
 /* Progress of each player: for every piece of theirs on top of a stack, how
  * close it is to the nearest opponent start space (closer counts more),
  * plus a little for pieces still in supply. Squashed to [0, 1] against the
  * best opponent.
- * With three seats or more, a mover that can win at once has the game
- * (0.95, the others share the rest), whoever left it open: so the seat
- * whose move opened the way scores that position low instead of valuing
- * its own progress, and a one-ply agent stops handing the next seat a win
- * (issue 24). Two seats keep the plain progress values, which their
+ * With three seats or more, a position whose winner is settled within two
+ * moves (settled_winner) is that seat's (1, the others 0, as if it were
+ * over), whoever steered play into it: so the seat whose move opened the
+ * way scores it 0, below every open one (squashed progress never reaches
+ * 0), and a one-ply agent stops handing the game to another (issue 24). Two seats keep the plain progress values, which their
  * measured levels (all searches that see the reply) were tuned on. */
 static void icf_evaluate(const pips_game *g, const void *state, double *out)
 {
     const icf_config *cf = CF(g);
     const icf_state *s = state;
-    if (cf->players >= 3 && mover_can_win(cf, s)) {
+    int winner = cf->players >= 3 ? settled_winner(g, s) : -1;
+    if (winner >= 0) {
         for (int p = 0; p < cf->players; p++)
-            out[p] = p == s->to_move ? 0.95 : 0.05 / (cf->players - 1);
+            out[p] = p == winner ? 1.0 : 0.0;
         return;
     }
     double score[ICF_MAX_PLAYERS] = {0};

@@ -132,9 +132,9 @@ void nim_evaluate(const pips_game *g, const void *state, double *out)
     int np = cf->players, mover = s->placed % np;
     if (np >= 3) {
         int w = settled_winner(cf, s);
-        if (w >= 0) { /* the winner 0.95, the others share the rest */
+        if (w >= 0) { /* scored as the finished game: below any playout share */
             for (int p = 0; p < np; p++)
-                out[p] = p == w ? 0.95 : 0.05 / (np - 1);
+                out[p] = p == w ? 1.0 : 0.0;
             return;
         }
     }

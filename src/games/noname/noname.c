@@ -212,11 +212,59 @@ static void nn_returns(const pips_game *g, const void *state, double *out)
         out[i] = sc[i] == best ? 1.0 / n_best : 0.0;
 }
 
+/* With three seats or more: when the mover's placement may end the game
+ * (every other pad is empty and the mover holds one piece, NON §8, or the
+ * turn cap is reached), can some candidate end it with the mover alone in
+ * the lead (NON-R15)? The candidates come from a generator seeded by the
+ * position, so the answer is a function of the state. */
+static bool mover_wins_last_placement(const pips_game *g, const nn_state *s)
+{
+    const nn_config *c = cfg(g);
+    int me = s->to_move;
+    bool last = c->turn_cap && s->turn == (uint32_t)c->turn_cap;
+    if (!last) {
+        if (nn_pad_total(s, me) != 1)
+            return false;
+        for (int i = 0; i < s->n_seats; i++)
+            if (i != me && nn_pad_total(s, i))
+                return false;
+    }
+    pips_move moves[NN_CAND_MAX];
+    pips_rng rng;
+    pips_rng_derive(&rng, 0x6e6e6c617374ull, g->def->hash(g, s));
+    size_t n = nn_candidates(c, s, &rng, moves);
+    nn_state child;
+    for (size_t k = 0; k < n; k++) {
+        nn_place p;
+        if (!nn_decode(moves[k], &p))
+            continue;
+        memcpy(&child, s, sizeof child);
+        nn_play(c, &child, &p);
+        if (!child.over)
+            continue;
+        double r[NN_MAX_SEATS];
+        nn_returns(g, &child, r);
+        if (r[me] == 1.0)
+            return true;
+    }
+    return false;
+}
+
 /* A heuristic for agents: each seat's table score against the best other
- * seat's, squashed into (0, 1). */
+ * seat's, squashed into (0, 1). With three seats or more, a mover whose
+ * last placement wins has the game (1, the others 0, as if it were over),
+ * so the seat before it scores the position 0, below every open one,
+ * rather than by the table as it stands (issue 24). Two seats keep the
+ * plain values their measured levels were tuned on. */
 static void nn_evaluate(const pips_game *g, const void *state, double *out)
 {
     int sc[NN_MAX_SEATS], n = cfg(g)->players;
+    const nn_state *s = state;
+    if (n >= 3 && mover_wins_last_placement(g, s)) {
+        for (int i = 0; i < n; i++)
+            out[i] = i == s->to_move ? 1.0 : 0.0;
+        return;
+    }
     nn_scores(state, sc);
     for (int i = 0; i < n; i++) {
         int best_other = 0;

@@ -923,6 +923,21 @@ static bool has_winning_move(const ttd_state *s)
  * lone winner). Otherwise the position is quiet: the mover's share is 1/n,
  * nudged by how many of its placements are safe, and the others share the
  * rest. With two seats the values are bit for bit the two-player ones. */
+/* The placements of the player to move in s that neither end the game nor
+ * leave the next player a line; *n gets how many placements there are. */
+static size_t safe_placements(const pips_game *g, const ttd_state *s, size_t *n)
+{
+    pips_move moves[TTD_CELLS * 3];
+    size_t safe = 0;
+    *n = gen_moves(s, moves, false);
+    for (size_t i = 0; i < *n; i++) {
+        ttd_state child = *s;
+        ttd_apply(g, &child, moves[i]);
+        safe += child.status == TTD_ONGOING && !has_winning_move(&child);
+    }
+    return safe;
+}
+
 static void ttd_evaluate(const pips_game *g, const void *state, double *out)
 {
     const ttd_state *s = state;
@@ -931,13 +946,7 @@ static void ttd_evaluate(const pips_game *g, const void *state, double *out)
     if (has_winning_move(s)) {
         v = 0.95;
     } else {
-        pips_move moves[TTD_CELLS * 3];
-        size_t n = gen_moves(s, moves, false), safe = 0;
-        for (size_t i = 0; i < n; i++) {
-            ttd_state child = *s;
-            ttd_apply(g, &child, moves[i]);
-            safe += child.status == TTD_ONGOING && !has_winning_move(&child);
-        }
+        size_t n, safe = safe_placements(g, s, &n);
         if (n && safe == 0) { /* the next seat wins; the others share 0.05 */
             int next = (mover + 1) % n_players;
             for (int p = 0; p < n_players; p++)
@@ -952,7 +961,10 @@ static void ttd_evaluate(const pips_game *g, const void *state, double *out)
 }
 
 /* Move ordering: winning placements first, then those that give the
- * opponent no immediate win. */
+ * opponent no immediate win. With three or four seats a placement after
+ * which every placement of the next seat leaves the one after it a line is
+ * no better than giving a line away: it hands that seat the game (TTD-R8).
+ * (With two seats that seat is the mover, and the order stays as it was.) */
 static void ttd_order_moves(const pips_game *g, const void *state, const pips_move *moves,
                             size_t n, int *scores)
 {
@@ -960,10 +972,16 @@ static void ttd_order_moves(const pips_game *g, const void *state, const pips_mo
     for (size_t i = 0; i < n; i++) {
         ttd_state child = *s;
         ttd_apply(g, &child, moves[i]);
-        if (child.status == TTD_WON)
+        if (child.status == TTD_WON) {
             scores[i] = 2;
-        else
-            scores[i] = has_winning_move(&child) ? 0 : 1;
+        } else if (has_winning_move(&child)) {
+            scores[i] = 0;
+        } else if (CF(g)->players > 2 && child.status == TTD_ONGOING) {
+            size_t replies, safe = safe_placements(g, &child, &replies);
+            scores[i] = replies && safe == 0 ? 0 : 1;
+        } else {
+            scores[i] = 1;
+        }
     }
 }
 

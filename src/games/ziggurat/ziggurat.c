@@ -1375,6 +1375,17 @@ static bool zig_capped(const pips_game *gm, const void *state)
     return ((const zig_state *)state)->result == RES_DRAW;
 }
 
+/* Colour-turns begun: the completed ones, plus the one under way (a turn
+ * starts with its roll; a winning turn ends the game before end_turn
+ * counts it; the ZIG-R24 cap ends it after). A round is every colour in
+ * the turn cycle having had one turn. */
+static uint32_t zig_turns(const pips_game *gm, const void *state, int *per_round)
+{
+    const zig_state *s = state;
+    *per_round = ((const zig_config *)gm->config)->n_turn;
+    return s->turns + (s->result != RES_DRAW);
+}
+
 static void zig_result_text(const pips_game *gm, const void *state, pips_str *out)
 {
     const zig_config *k = gm->config;
@@ -2257,6 +2268,7 @@ const pips_game_def pips_ziggurat_def = {
     .returns = zig_returns,
     .result_text = zig_result_text,
     .capped = zig_capped,
+    .turns = zig_turns,
     .move_to_text = zig_move_to_text,
     .move_from_text = zig_move_from_text,
     .state_to_text = zig_state_to_text,

@@ -1,0 +1,86 @@
+/*
+ * pips/skill.h — skill depth: does a stronger player win more, and for how
+ * many doublings of effort? Each budget of one agent kind plays the budget
+ * before it through the playtest lab (pips/lab.h): at two seats each side
+ * in each seat equally often; at three or more the lone stronger agent
+ * against a field of the weaker over every seating. For each step the
+ * stronger side's win rate and score come with 95% Wilson intervals; the
+ * skill chain length is the number of consecutive steps, from the first,
+ * in which the stronger side scores significantly more than its fair share
+ * 1/n (the lower end of its score interval above 1/n), after Lantz,
+ * Isaksen, Jaffe, Nealen and Togelius, "Depth in Strategic Games" (2017).
+ *
+ * Determinism: step k plays with the seed pips_rng_derive(seed, k), so a
+ * seed gives the same table for any thread count.
+ */
+#ifndef PIPS_SKILL_H
+#define PIPS_SKILL_H
+
+#include "pips/lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PIPS_SKILL_MAX_BUDGETS 32
+
+typedef struct pips_skill_opts {
+    const char *game;
+    const char *const *opts; /* "key=value" game options */
+    size_t n_opts;
+    const char *agent;       /* a kind that takes a budget ("mcts", "alphabeta",
+                                "expectimax"), optionally with other parameters:
+                                "mcts:c=1.4" */
+    const long *budgets;     /* increasing: mcts iters, alphabeta/expectimax depth */
+    size_t n_budgets;        /* 2..PIPS_SKILL_MAX_BUDGETS */
+    unsigned long games;     /* per step */
+    uint64_t seed;
+    int threads;
+    /* Called after each game (serialised): games done, games in all. */
+    void (*progress)(void *ud, unsigned long done, unsigned long total);
+    void *progress_ud;
+    /* When not NULL and set (a signal handler may set it), the run stops at
+     * the next game boundary and reports the steps finished. */
+    const volatile int *stop;
+} pips_skill_opts;
+
+typedef struct pips_skill_step {
+    long weaker, stronger;  /* budgets */
+    char weaker_spec[128], stronger_spec[128];
+    unsigned long games;
+    double wins, draws, score; /* the stronger side's, over its games */
+    double win_rate, win_lo, win_hi;
+    double score_rate, score_lo, score_hi;
+    bool significant;       /* score interval wholly above 1/n */
+} pips_skill_step;
+
+typedef struct pips_skill {
+    char game[64], title[128], options[1024];
+    char kind[64], param[16]; /* "mcts", "iters" */
+    int np;
+    uint64_t seed;
+    unsigned long games_per_step;
+    size_t n_steps;           /* finished steps (fewer when stopped) */
+    bool partial;             /* stopped before the last step */
+    pips_skill_step steps[PIPS_SKILL_MAX_BUDGETS - 1];
+    int chain_length;
+    double seconds;
+} pips_skill;
+
+/* Checks everything (game, kind, budgets increasing and taken by the kind)
+ * before any game, then plays every step. NULL with *err otherwise. */
+pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err);
+void pips_skill_free(pips_skill *s);
+
+/* The table for people: one line per step, then the chain length. */
+void pips_skill_text(const pips_skill *s, pips_str *out);
+bool pips_skill_json(const pips_skill *s, pips_str *out);
+void pips_skill_csv(const pips_skill *s, pips_str *out);
+void pips_skill_svg(const pips_skill *s, pips_str *out);
+/* Writes report.json, skill.csv and skill.svg into dir (created). */
+bool pips_skill_write(const pips_skill *s, const char *dir, pips_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

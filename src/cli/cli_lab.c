@@ -1,0 +1,117 @@
+/*
+ * cli_lab.c — what the lab's long commands (playtest, ladder, skill)
+ * share: a progress bar with the time left, drawn only when stderr is a
+ * terminal; SIGINT and SIGTERM turned into a stop at the next game
+ * boundary (the command then reports the games finished and exits 130);
+ * and the check that an --out folder can be written, made before any game
+ * is played.
+ *
+ * The stop flag is the one piece of process state: a signal handler can
+ * only reach a global.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+const volatile int *cli_catch_stop(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return &stop_requested;
+}
+
+bool cli_stopped(void) { return stop_requested != 0; }
+
+/* "1h02m", "3m07s", "12s" */
+static void format_duration(double seconds, char *buf, size_t cap)
+{
+    long s = (long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(buf, cap, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else if (s >= 60)
+        snprintf(buf, cap, "%ldm%02lds", s / 60, s % 60);
+    else
+        snprintf(buf, cap, "%lds", s);
+}
+
+void cli_progress_bar(void *ud, unsigned long done, unsigned long total)
+{
+    cli_progress *ps = ud;
+    if (!ps->started) { /* a resumed run starts part way */
+        ps->started = true;
+        ps->first = done ? done - 1 : 0;
+    }
+    int width = 40, fill = total ? (int)(width * (double)done / (double)total) : width;
+    double elapsed = pips_now() - ps->start;
+    char eta[32] = "?";
+    if (done > ps->first && done <= total)
+        format_duration(elapsed / (double)(done - ps->first) * (double)(total - done), eta,
+                        sizeof eta);
+    fprintf(stderr, "\r[%.*s%*s] %lu/%lu %s, %s left   ", fill,
+            "########################################", width - fill, "", done, total,
+            ps->unit ? ps->unit : "games", eta);
+    if (done == total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+bool cli_check_out_dir(const char *prog, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "%s: --out %s: not a folder\n", prog, dir);
+            return false;
+        }
+        if (access(dir, W_OK | X_OK) != 0) {
+            fprintf(stderr, "%s: --out %s: cannot write there: %s\n", prog, dir,
+                    strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    if (errno != ENOENT) {
+        fprintf(stderr, "%s: --out %s: %s\n", prog, dir, strerror(errno));
+        return false;
+    }
+    /* a new folder: its parent must take it */
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", dir);
+    size_t len = strlen(parent);
+    while (len > 1 && parent[len - 1] == '/')
+        parent[--len] = '\0';
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == parent)
+        parent[1] = '\0';
+    else
+        *slash = '\0';
+    if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: --out %s: the folder %s does not exist\n", prog, dir, parent);
+        return false;
+    }
+    if (access(parent, W_OK | X_OK) != 0) {
+        fprintf(stderr, "%s: --out %s: cannot create it in %s: %s\n", prog, dir, parent,
+                strerror(errno));
+        return false;
+    }
+    return true;
+}

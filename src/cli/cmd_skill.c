@@ -1,0 +1,135 @@
+/*
+ * cmd_skill.c — `pips skill`: skill depth (pips/skill.h). Each budget of
+ * an agent kind plays the one before it; prints one line per step and the
+ * skill chain length, and with --out writes report.json, skill.csv and
+ * skill.svg. Ctrl-C (or SIGTERM) stops at the next game: the steps
+ * finished are reported and the exit status is 130.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/help.h"
+#include "pips/skill.h"
+
+static void skill_usage(FILE *f) { cli_print_usage(f, cli_doc_find("skill")); }
+
+/* "B1,B2,...": whole numbers >= 1; false with a message otherwise. */
+static bool parse_budgets(const char *prog, const char *text, long *out, size_t *n)
+{
+    *n = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char buf[32];
+        if (len == 0 || len >= sizeof buf) {
+            fprintf(stderr, "%s: --budgets '%s': expected whole numbers B1,B2,...\n", prog,
+                    text);
+            return false;
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (*n == PIPS_SKILL_MAX_BUDGETS) {
+            fprintf(stderr, "%s: --budgets: at most %d budgets\n", prog,
+                    PIPS_SKILL_MAX_BUDGETS);
+            return false;
+        }
+        if (!pips_parse_int(buf, 1, 1000000000L, &out[*n])) {
+            fprintf(stderr, "%s: --budgets '%s': '%s' is not a whole number from 1\n", prog,
+                    text, buf);
+            return false;
+        }
+        (*n)++;
+        if (!p[len])
+            return true;
+        p += len + 1;
+    }
+}
+
+int cli_skill(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        skill_usage(stdout);
+        return 0;
+    }
+    const char *prog = "pips skill";
+    const char *name = NULL, *out_dir = NULL, *agent = NULL, *budgets_text = NULL;
+    const char *opts[PIPS_MAX_OPTIONS * 2];
+    size_t nopts = 0;
+    long games = 100, threads = 1;
+    uint64_t seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(a, "--opt")) {
+            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
+                return 2;
+        } else if (!strcmp(a, "--agent") && has_value) {
+            agent = argv[++i];
+        } else if (!strcmp(a, "--budgets") && has_value) {
+            budgets_text = argv[++i];
+        } else if (!strcmp(a, "--games") && has_value) {
+            if (!cli_parse_long(prog, a, argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &games))
+                return 2;
+        } else if (!strcmp(a, "--threads") && has_value) {
+            if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
+                return 2;
+        } else if (!strcmp(a, "--seed") && has_value) {
+            if (!cli_parse_seed(prog, argv[++i], &seed))
+                return 2;
+        } else if (!strcmp(a, "--out") && has_value) {
+            out_dir = argv[++i];
+        } else if (!cli_take_name(prog, a, &name)) {
+            return 2;
+        }
+    }
+    if (!name || !agent || !budgets_text) {
+        fprintf(stderr, "%s: %s\n", prog,
+                !name ? "missing GAME" : !agent ? "missing --agent KIND" : "missing --budgets B1,B2,...");
+        skill_usage(stderr);
+        return 2;
+    }
+    long budgets[PIPS_SKILL_MAX_BUDGETS];
+    size_t n_budgets;
+    if (!parse_budgets(prog, budgets_text, budgets, &n_budgets))
+        return 2;
+    if (out_dir && !cli_check_out_dir(prog, out_dir))
+        return 2;
+    cli_progress progress = {.start = pips_now()};
+    pips_skill_opts o = {.game = name,
+                         .opts = opts,
+                         .n_opts = nopts,
+                         .agent = agent,
+                         .budgets = budgets,
+                         .n_budgets = n_budgets,
+                         .games = (unsigned long)games,
+                         .seed = seed,
+                         .threads = (int)threads,
+                         .progress = isatty(2) ? cli_progress_bar : NULL,
+                         .progress_ud = &progress,
+                         .stop = cli_catch_stop()};
+    pips_error err;
+    pips_skill *s = pips_skill_run(&o, &err);
+    if (!s) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
+    }
+    pips_str t;
+    pips_str_init(&t, NULL);
+    pips_skill_text(s, &t);
+    fputs(pips_str_cstr(&t), stdout);
+    pips_str_free(&t);
+    int rc = 0;
+    if (out_dir && !pips_skill_write(s, out_dir, &err)) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        rc = 1;
+    }
+    if (s->partial) {
+        fprintf(stderr, "%s: stopped; the table covers the steps finished\n", prog);
+        rc = rc ? rc : 130;
+    }
+    pips_skill_free(s);
+    return rc;
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# longrun.sh — long lab runs: SIGINT and SIGTERM stop `pips playtest` at the
+# next game with a partial report (report.json "partial": true, report.md
+# says so at the top) and exit 130; `--resume DIR` finishes the run with
+# exactly the report of an uninterrupted run (run and timing aside); a
+# folder from another seed or seats is refused, naming the mismatch, and
+# left untouched; an unwritable --out is refused before any game by
+# playtest, ladder and skill; `pips skill` on a small budget ladder, its
+# files and its bad input; the ladder's progress bar on a terminal.
+set -u
+PIPS=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+run=(playtest ziggurat --seats random --games 4000 --seed 5 --exact-seconds 0)
+
+# stopped by SIGINT after a moment
+"$PIPS" "${run[@]}" --out "$tmp/a" >"$tmp/a.md" 2>"$tmp/a.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc = 130 ]; check "SIGINT: exit status 130 ($rc; $(tail -n 1 "$tmp/a.err"))" $?
+$PY -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["partial"] is True; g=r["variants"][0]["games"]; assert 0 < g < 4000, g' "$tmp/a/report.json"
+check "report.json says partial and covers the games finished" $?
+grep -q '^\*\*Partial report: the run was stopped after [0-9]* of its 4000 games' "$tmp/a/report.md"
+check "report.md says so at the top" $?
+[ -s "$tmp/a/state.json" ]; check "the run's state is saved for --resume" $?
+grep -q -- '--resume' "$tmp/a.err"; check "stderr says how to continue" $?
+
+# a mismatching folder: refused, naming the difference, nothing overwritten
+sum=$(md5sum <"$tmp/a/report.json")
+out=$("$PIPS" playtest ziggurat --seats random --games 4000 --seed 6 --exact-seconds 0 --resume "$tmp/a" 2>&1 >/dev/null); [ $? = 2 ]
+check "--resume with another seed is refused" $?
+grep -q 'seed differs' <<<"$out"; check "and the message names the seed ($out)" $?
+out=$("$PIPS" playtest ziggurat --seats greedy --games 4000 --seed 5 --exact-seconds 0 --resume "$tmp/a" 2>&1 >/dev/null); [ $? = 2 ]
+check "--resume with other seats is refused" $?
+grep -q 'seats differ' <<<"$out"; check "and the message names the seats ($out)" $?
+[ "$(md5sum <"$tmp/a/report.json")" = "$sum" ]; check "the folder is left as it was" $?
+"$PIPS" playtest ziggurat --seats random --games 10 --resume "$tmp/none" >/dev/null 2>&1; [ $? = 2 ]
+check "--resume on a folder without a stopped run is refused" $?
+
+# resumed to the end: the report of an uninterrupted run
+"$PIPS" "${run[@]}" --resume "$tmp/a" >/dev/null 2>"$tmp/b.err"
+check "--resume finishes the run ($(tail -n 1 "$tmp/b.err"))" $?
+[ ! -e "$tmp/a/state.json" ]; check "a finished run leaves no state" $?
+"$PIPS" "${run[@]}" --out "$tmp/c" >/dev/null 2>&1
+$PY - "$tmp/a/report.json" "$tmp/c/report.json" <<'PY'
+import json, sys
+a, c = (json.load(open(p)) for p in sys.argv[1:3])
+for r in (a, c):
+    r.pop("run", None); r.pop("timing", None)
+assert a == c, "the resumed report differs from the uninterrupted one"
+assert a["partial"] is False and a["variants"][0]["games"] == 4000
+PY
+check "the resumed report equals the uninterrupted one" $?
+cmp -s "$tmp/a/sweep.csv" "$tmp/c/sweep.csv" && cmp -s "$tmp/a/lengths.svg" "$tmp/c/lengths.svg"
+check "and so do sweep.csv and the plots" $?
+
+# SIGTERM too
+"$PIPS" "${run[@]}" --out "$tmp/t" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid; [ $? = 130 ]; check "SIGTERM: exit status 130" $?
+
+# an unwritable --out is refused before any game
+mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
+if [ -w "$tmp/ro" ]; then
+    echo "ok: (running as root: the read-only folder check is skipped)"
+else
+    for cmd in "playtest tictacdoh --seats random --games 5" "ladder tictacdoh --agents random,greedy --games 2" \
+               "skill tictacdoh --agent mcts --budgets 2,4 --games 2"; do
+        out=$("$PIPS" $cmd --out "$tmp/ro/x" 2>&1 >/dev/null); [ $? = 2 ]
+        check "${cmd%% *}: an unwritable --out is refused ($out)" $?
+    done
+fi
+"$PIPS" playtest tictacdoh --seats random --games 5 --out "$tmp/no/such/dir" >/dev/null 2>&1; [ $? = 2 ]
+check "playtest: --out in a missing folder is refused" $?
+
+# pips skill
+"$PIPS" skill tictacdoh --agent mcts --budgets 4,16 --games 6 --seed 3 --out "$tmp/s" >"$tmp/s.txt" 2>&1
+check "pips skill runs" $?
+grep -q '^skill chain length: [01] of 1 step' "$tmp/s.txt"; check "it prints the chain length" $?
+$PY -c 'import json,sys; r=json.load(open(sys.argv[1])); s=r["steps"][0]; assert (s["weaker"], s["stronger"], s["games"]) == (4, 16, 6); assert set(s["win_rate"]) == {"value", "lo", "hi"}; assert "significant" in s and "chain_length" in r' "$tmp/s/report.json"
+check "report.json has steps[] and chain_length" $?
+head -n 1 "$tmp/s/skill.csv" | grep -q '^weaker,stronger,games,'; check "skill.csv" $?
+grep -q '^<svg ' "$tmp/s/skill.svg"; check "skill.svg" $?
+out=$("$PIPS" skill tictacdoh --agent mcts --budgets 16,4 2>&1); [ $? = 2 ]
+check "budgets that do not increase are refused" $?
+grep -q 'must increase' <<<"$out"; check "with a message ($out)" $?
+out=$("$PIPS" skill tictacdoh --agent random --budgets 1,2 2>&1); [ $? = 2 ]
+check "a kind without a budget is refused ($out)" $?
+"$PIPS" skill tictacdoh --agent mcts --budgets 4,x >/dev/null 2>&1; [ $? = 2 ]
+check "a budget that is not a number is refused" $?
+
+# the ladder shows its progress on a terminal
+script -qec "$PIPS ladder tictacdoh --agents random,greedy --games 4" /dev/null >"$tmp/tty.txt" 2>&1
+grep -q '4/4 games, [0-9]*s left' "$tmp/tty.txt"; check "the ladder's progress bar shows the time left" $?
+
+exit $fail

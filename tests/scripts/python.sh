@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# python.sh PIPS SOURCE_DIR PYTHONPATH — every Python script of the repository
+# runs, on a small workload whose answer is known: scripts/icefrogs-forced-win.py
+# (stdlib only, over `pips engine`; docs/findings/icefrogs-players.md) and
+# bench/python_plies.py (`import pips`, which also checks pips.perft against
+# the command's).
+set -u
+pips=$1 src=$2 pypath=$3
+python=${PIPS_PYTHON:-/usr/bin/python3}
+fail=0
+check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+
+out=$("$python" "$src/scripts/icefrogs-forced-win.py" "$pips" 4 2 AAA)
+check "icefrogs-forced-win.py runs (4 players, paranoid)" $?
+! grep -q ': yes' <<<"$out"; check "4 players, everyone defends: no forced win by move 2" $?
+out=$("$python" "$src/scripts/icefrogs-forced-win.py" "$pips" 4 2 EAA)
+[ "$(grep ': yes' <<<"$out" | grep -o 'move [SML]+b1' | sort | tr '\n' ' ')" = "move L+b1 move M+b1 move S+b1 " ]
+check "4 players, seat 2 helps: a forced win after S/M/L+b1 exactly" $?
+
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/python_plies.py" 0.2 "$pips")
+check "bench/python_plies.py runs (perft equal to the command's)" $?
+[ "$(grep -cE '^(tictacdoh|icefrogs|ziggurat|noname|nimitz) +[0-9]+ ' <<<"$out")" -ge 9 ]
+check "it reports every game's plies/s and perft" $?
+exit $fail

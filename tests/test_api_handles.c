@@ -1,0 +1,227 @@
+/*
+ * test_api_handles.c — the public API given NULL handles, states of another
+ * game and bad requests (issue #28): every call answers with an error code
+ * and a message, never a crash (this test runs under ASan and UBSan too),
+ * and a refused call leaves its state as it was. Also pips/ffi.h, the
+ * calls other languages make, against the plain C calls they wrap.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pips/agent.h"
+#include "pips/ffi.h"
+#include "pips/ladder.h"
+#include "pips/match.h"
+#include "pips/view.h"
+
+static void assert_refused(bool ok, const pips_error *err, pips_status code, const char *part)
+{
+    assert_false(ok);
+    assert_int_equal(err->code, code);
+    if (!strstr(err->msg, part))
+        fail_msg("message '%s' lacks '%s'", err->msg, part);
+}
+
+static void test_null_games_and_states(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    assert_refused(pips_game_new(NULL, NULL, 0, NULL, &err) != NULL, &err, PIPS_ERR_ARG,
+                   "no game name");
+    assert_refused(pips_match_new(NULL, NULL, 0, 1, NULL, &err) != NULL, &err, PIPS_ERR_ARG,
+                   "no game name");
+    assert_refused(pips_state_new(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no game");
+    pips_game_free(NULL);
+    pips_state_free(NULL, NULL);
+    pips_agent_free(NULL);
+
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    pips_state_free(g, NULL);
+    uint64_t count = 7;
+    assert_refused(pips_perft_count(NULL, NULL, 2, &count, &err), &err, PIPS_ERR_ARG, "no game");
+    assert_int_equal(count, 0);
+    assert_refused(pips_perft_count(g, NULL, 2, &count, &err), &err, PIPS_ERR_ARG,
+                   "no tictacdoh state");
+    assert_int_equal(pips_perft(g, NULL, 3), 0);
+    assert_refused(pips_play_text(g, NULL, "L@0,0", &err), &err, PIPS_ERR_ARG, "no tictacdoh state");
+    assert_refused(pips_play_text(NULL, NULL, "L@0,0", &err), &err, PIPS_ERR_ARG, "no game");
+    assert_refused(pips_check_move(g, NULL, 0, &err), &err, PIPS_ERR_ARG, "state");
+    void *s = pips_state_new(g, &err);
+    pips_move m;
+    assert_refused(pips_parse_move(g, s, NULL, &m, &err), &err, PIPS_ERR_ARG, "no move text");
+    assert_refused(pips_state_view(g, NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no state");
+    assert_refused(pips_state_json(NULL, s, &err) != NULL, &err, PIPS_ERR_ARG, "no game");
+    pips_solve_result res;
+    assert_refused(pips_solve_position(NULL, s, NULL, &res, &err), &err, PIPS_ERR_ARG, "no game");
+    assert_refused(pips_solve_position(g, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG, "no state");
+    assert_refused(pips_solve_moves(g, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG, "no state");
+    assert_refused(pips_playtest_run(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no options");
+    assert_refused(pips_ladder_run(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no options");
+    /* a NULL error pointer is fine too */
+    assert_null(pips_state_new(NULL, NULL));
+    assert_false(pips_play_text(g, NULL, "L@0,0", NULL));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+static void test_null_agents(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    assert_refused(pips_agent_new(NULL, "random", 1, &err) != NULL, &err, PIPS_ERR_ARG, "no game");
+    pips_game *g = pips_game_new("nimitz", NULL, 0, NULL, &err);
+    void *s = pips_state_new(g, &err);
+    assert_refused(pips_agent_new(g, NULL, 1, &err) != NULL, &err, PIPS_ERR_ARG, "empty spec");
+    pips_move m;
+    assert_refused(pips_agent_choose(NULL, s, &m, &err), &err, PIPS_ERR_ARG, "no agent");
+    pips_agent *a = pips_agent_new(g, "random", 1, &err);
+    assert_non_null(a);
+    assert_refused(pips_agent_choose(a, NULL, &m, &err), &err, PIPS_ERR_ARG, "no state");
+    assert_refused(pips_agent_choose(a, s, NULL, &err), &err, PIPS_ERR_ARG, "nowhere");
+    assert_true(pips_agent_choose(a, s, &m, &err));
+    pips_agent_free(a);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* pips_state_new gives the start position, and pips_state_check tells a
+ * state of another game (or other options) from one of this game. */
+static void test_states_know_their_game(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    const char *three[] = {"players=3"};
+    pips_game *ttd = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    pips_game *ttd3 = pips_game_new("tictacdoh", three, 1, NULL, &err);
+    pips_game *ttd_again = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    pips_game *nim = pips_game_new("nimitz", NULL, 0, NULL, &err);
+    void *s = pips_state_new(ttd, &err), *n = pips_state_new(nim, &err);
+    void *start = pips_state_new(ttd, &err);
+    ttd->def->initial(ttd, start);
+    assert_memory_equal(s, start, ttd->def->state_size);
+    assert_int_equal(pips_perft(ttd, s, 3), 2666);
+
+    assert_true(pips_state_check(ttd, s, &err));
+    assert_true(pips_state_check(ttd_again, s, &err)); /* same game, same options */
+    assert_refused(pips_state_check(ttd, n, &err), &err, PIPS_ERR_ARG,
+                   "a state of nimitz given to tictacdoh");
+    assert_refused(pips_state_check(nim, s, &err), &err, PIPS_ERR_ARG,
+                   "a state of tictacdoh given to nimitz");
+    assert_refused(pips_state_check(ttd3, s, &err), &err, PIPS_ERR_ARG, "other options");
+    assert_refused(pips_state_check(ttd, NULL, &err), &err, PIPS_ERR_ARG, "no tictacdoh state");
+    assert_refused(pips_state_check(NULL, s, &err), &err, PIPS_ERR_ARG, "no game");
+    pips_state_free(ttd, s);
+    pips_state_free(ttd, start);
+    pips_state_free(nim, n);
+    pips_game_free(ttd);
+    pips_game_free(ttd3);
+    pips_game_free(ttd_again);
+    pips_game_free(nim);
+}
+
+static void test_ffi_calls(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_str out;
+    pips_str_init(&out, NULL);
+    assert_string_equal(pips_game_name(NULL), "");
+    assert_int_equal(pips_state_to_move(NULL, NULL), PIPS_OVER);
+    assert_int_equal(pips_game_state_size(NULL), 0);
+    assert_int_equal(pips_game_players(NULL, &err), 0);
+    assert_int_equal(err.code, PIPS_ERR_ARG);
+    assert_refused(pips_play(NULL, NULL, 0, &err), &err, PIPS_ERR_ARG, "no game");
+    assert_refused(pips_state_text(NULL, NULL, &out, &err), &err, PIPS_ERR_ARG, "no game");
+    assert_refused(pips_games_json(NULL, &err), &err, PIPS_ERR_ARG, "nowhere");
+    assert_true(pips_games_json(&out, &err));
+    assert_non_null(strstr(pips_str_cstr(&out), "\"name\":\"nimitz\""));
+    pips_str_clear(&out);
+
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    void *s = pips_state_new(g, &err);
+    assert_string_equal(pips_game_name(g), "tictacdoh");
+    assert_int_equal(pips_game_players(g, &err), 2);
+    assert_int_equal(pips_state_to_move(g, s), 0);
+    pips_move m;
+    assert_true(pips_parse_move(g, s, "L@0,0", &m, &err));
+    char text[PIPS_MOVE_TEXT_MAX];
+    assert_true(pips_move_text(g, s, m, text, &err));
+    assert_string_equal(text, "L@0,0");
+    assert_true(pips_play(g, s, m, &err));
+    unsigned char before[4096];
+    memcpy(before, s, g->def->state_size);
+    assert_refused(pips_play(g, s, m, &err), &err, PIPS_ERR_ILLEGAL, "sizes must differ");
+    assert_refused(pips_move_text(g, s, m, text, &err), &err, PIPS_ERR_ILLEGAL, "TTD-R3");
+    double ret[PIPS_MAX_PLAYERS];
+    assert_refused(pips_state_returns(g, s, ret, &err), &err, PIPS_ERR_ILLEGAL, "not over");
+    assert_refused(pips_state_set_text(g, s, "9,9:Q", &err), &err, PIPS_ERR_ARG, "");
+    assert_memory_equal(before, s, g->def->state_size);
+    assert_true(pips_state_text(g, s, &out, &err));
+    assert_string_equal(pips_str_cstr(&out), "0,0:L");
+    pips_str_clear(&out);
+    assert_true(pips_state_view_json(g, s, &out, &err));
+    assert_non_null(strstr(pips_str_cstr(&out), "\"state\":\"0,0:L\""));
+    pips_str_clear(&out);
+    assert_true(pips_game_options_json(g, &out, &err));
+    assert_string_equal(pips_str_cstr(&out), "{\"players\":\"2\",\"stashes\":\"1\"}");
+    pips_str_clear(&out);
+    assert_refused(pips_solve_json(g, s, "{\"threads\": 0}", &out, &err), &err, PIPS_ERR_ARG,
+                   "'threads' must be");
+    assert_refused(pips_solve_json(g, s, "{\"depth\": 3}", &out, &err), &err, PIPS_ERR_ARG,
+                   "unknown member 'depth'");
+    assert_refused(pips_solve_json(g, s, "[", &out, &err), &err, PIPS_ERR_ARG, "invalid JSON");
+    pips_state_free(g, s);
+    pips_game_free(g);
+
+    /* solve: every move's value and the position's */
+    const char *opts[] = {"board=3x3", "colors=3"};
+    g = pips_game_new("nimitz", opts, 2, NULL, &err);
+    s = pips_state_new(g, &err);
+    assert_true(pips_state_set_text(g, s, "b2:U:rL", &err));
+    assert_true(pips_solve_json(g, s, "{\"moves\": true, \"table_mb\": 64}", &out, &err));
+    assert_non_null(strstr(pips_str_cstr(&out), "{\"value\":\"win\""));
+    assert_non_null(strstr(pips_str_cstr(&out), "{\"move\":\"yM@c3:W\",\"id\":"));
+    pips_str_clear(&out);
+    pips_state_free(g, s);
+    pips_game_free(g);
+
+    /* the lab's requests */
+    assert_refused(pips_playtest_request("{\"seats\": [\"random\"]}", &out, &err), &err,
+                   PIPS_ERR_ARG, "'game' is needed");
+    assert_refused(pips_playtest_request("{\"game\": \"tictacdoh\", \"seats\": [\"random\"], "
+                                         "\"colour\": 1}", &out, &err),
+                   &err, PIPS_ERR_ARG, "unknown member 'colour'");
+    assert_refused(pips_playtest_request("{\"game\": \"tictacdoh\", \"seats\": \"random\", "
+                                         "\"vary\": {\"players\": [2, 9]}}", &out, &err),
+                   &err, PIPS_ERR_ARG, "players");
+    assert_refused(pips_playtest_request("{\"game\": \"tictacdoh\", \"seats\": \"random\", "
+                                         "\"seed\": -1}", &out, &err),
+                   &err, PIPS_ERR_ARG, "'seed'");
+    assert_true(pips_playtest_request("{\"game\": \"nimitz\", \"seats\": \"random\", \"games\": 4,"
+                                      " \"vary\": {\"board\": [\"3x3\", \"4x4\"]}}", &out, &err));
+    assert_non_null(strstr(pips_str_cstr(&out), "\"varied\": [\n    \"board\""));
+    pips_str_clear(&out);
+    assert_refused(pips_ladder_request("{\"game\": \"tictacdoh\"}", &out, &err), &err,
+                   PIPS_ERR_ARG, "'agents' is needed");
+    assert_true(pips_ladder_request("{\"game\": \"tictacdoh\", \"agents\": [\"random\", "
+                                    "\"greedy\"], \"games\": 4}", &out, &err));
+    assert_non_null(strstr(pips_str_cstr(&out), "\"spec\": \"greedy\""));
+    pips_str_free(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_null_games_and_states),
+        cmocka_unit_test(test_null_agents),
+        cmocka_unit_test(test_states_know_their_game),
+        cmocka_unit_test(test_ffi_calls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
