@@ -63,6 +63,15 @@ for cmd in $commands; do
             "$PIPS" $file
     fi
 done
+# an output that cannot be written is refused before the work starts (2), fast
+for out in "play tictacdoh --seat random --seat random --record $tmp/no/dir/g.json" \
+    "ladder tictacdoh --agents random,greedy --games 100000 --out $tmp/no/dir" \
+    "playtest tictacdoh --seats random --games 100000 --out $tmp/no/dir"; do
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    expect_exit 2 "${out%% *}: an unwritable output" "^pips ${out%% *}: " "$PIPS" $out
+    [ $(($(date +%s) - start)) -lt 10 ]; check "${out%% *}: refused before the first game" $?
+done
 expect_exit 2 "an unknown command" "^pips: unknown command 'nosuch'" "$PIPS" nosuch
 expect_exit 2 "a switch given a value" "^pips perft: --divide takes no value" \
     "$PIPS" perft tictacdoh 1 --divide=1

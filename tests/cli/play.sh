@@ -34,7 +34,7 @@ grep -q '^seat 1> -$' "$tmp/long.out"; check "its tail is not played" $?
 start=$(date +%s)
 msg=$(printf 'quit\n' | "$PIPS" play tictacdoh --seat random --seat random \
     --record /proc/nope/x.json 2>&1 >"$tmp/bad.out"); rc=$?
-[ $rc -eq 1 ] && echo "$msg" | grep -q "cannot write the record" && ! grep -q 'result:' "$tmp/bad.out"
+[ $rc -eq 2 ] && echo "$msg" | grep -q "cannot write the record" && ! grep -q 'result:' "$tmp/bad.out"
 check "an unwritable --record fails before any move ($msg)" $?
 "$PIPS" play tictacdoh --seat random --seat random --record "$tmp/fresh.json" </dev/null >/dev/null 2>&1
 [ -s "$tmp/fresh.json" ]; check "a writable --record is written" $?
