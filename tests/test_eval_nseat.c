@@ -168,6 +168,27 @@ static void *position(const pips_game *g, const char *text)
     return s;
 }
 
+/* A three-seat position of `game` (state text), seat `me` to move: after
+ * `hand` the next seat can win at once and the evaluation gives it the
+ * game; the evaluation puts `quiet` above `hand` for the mover, and so does
+ * greedy's ranking when `ranked` (a game with a move list: greedy's
+ * candidates are every legal move). */
+static void expect_handoff_below_quiet(const char *game, const char *text, int me,
+                                       const char *hand, const char *quiet, bool ranked)
+{
+    pips_game *g = game_with(game, "players=3", NULL);
+    void *s = position(g, text);
+    assert_int_equal(g->def->to_move(g, s), me);
+    double all[PIPS_MAX_PLAYERS];
+    double hand_value = eval_after(g, s, hand, me, all);
+    assert_true(all[(me + 1) % 3] > 0.9);
+    assert_true(hand_value < eval_after(g, s, quiet, me, NULL));
+    if (ranked)
+        assert_true(greedy_value(g, s, hand) < greedy_value(g, s, quiet));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
 /* ---- IceFrogs -------------------------------------------------------------- */
 
 /* Three players (ICF-R2: starts a1, g1, g7), player 3 to move, found in a
@@ -181,18 +202,9 @@ static void *position(const pips_game *g, const char *text)
 static void test_icefrogs_handoff(void **unused)
 {
     (void)unused;
-    pips_game *g = game_with("icefrogs", "players=3", NULL);
-    void *s = position(g, "b1:1M b2:1L c5:1L d6:3M3M f1:2L f2:2M f6:3S g2:2S ply=14 passes=0");
-    int me = g->def->to_move(g, s);
-    assert_int_equal(me, 2);
-    double all[PIPS_MAX_PLAYERS];
-    double hand = eval_after(g, s, "d6-c6", me, all);
-    double quiet = eval_after(g, s, "L+c7", me, NULL);
-    assert_true(all[0] > 0.9); /* player 1 can win at once */
-    assert_true(hand < quiet);
-    assert_true(greedy_value(g, s, "d6-c6") < greedy_value(g, s, "L+c7"));
-    pips_state_free(g, s);
-    pips_game_free(g);
+    expect_handoff_below_quiet("icefrogs",
+                               "b1:1M b2:1L c5:1L d6:3M3M f1:2L f2:2M f6:3S g2:2S ply=14 passes=0",
+                               2, "d6-c6", "L+c7", true);
 }
 
 /* ---- Nimitz ---------------------------------------------------------------- */
@@ -205,18 +217,9 @@ static void test_icefrogs_handoff(void **unused)
 static void test_nimitz_handoff(void **unused)
 {
     (void)unused;
-    pips_game *g = game_with("nimitz", "players=3", NULL);
-    void *s = position(g, "a1:W:yL b1:U:gM c1:N:oS a2:N:rS c2:W:bM a3:S:bLgS b3:U:oM c3:N:rL");
-    int me = g->def->to_move(g, s);
-    assert_int_equal(me, 0);
-    double all[PIPS_MAX_PLAYERS];
-    double hand = eval_after(g, s, "yM@c3:N", me, all);
-    double quiet = eval_after(g, s, "yS@b1:U", me, NULL);
-    assert_true(all[1] > 0.9);
-    assert_true(hand < quiet);
-    assert_true(greedy_value(g, s, "yM@c3:N") < greedy_value(g, s, "yS@b1:U"));
-    pips_state_free(g, s);
-    pips_game_free(g);
+    expect_handoff_below_quiet(
+        "nimitz", "a1:W:yL b1:U:gM c1:N:oS a2:N:rS c2:W:bM a3:S:bLgS b3:U:oM c3:N:rL", 0,
+        "yM@c3:N", "yS@b1:U", true);
 }
 
 /* ---- Noname ---------------------------------------------------------------- */
@@ -250,17 +253,8 @@ static const char NONAME_LAST_PLACEMENTS[] =
 static void test_noname_handoff(void **unused)
 {
     (void)unused;
-    pips_game *g = game_with("noname", "players=3", NULL);
-    void *s = position(g, NONAME_LAST_PLACEMENTS);
-    int me = g->def->to_move(g, s);
-    assert_int_equal(me, 1);
-    double all[PIPS_MAX_PLAYERS];
-    double hand = eval_after(g, s, "gL@171.6,314.3/U22.5", me, all);
-    double quiet = eval_after(g, s, "gL@512.0,180.0/U", me, NULL);
-    assert_true(all[2] > 0.9);
-    assert_true(hand < quiet);
-    pips_state_free(g, s);
-    pips_game_free(g);
+    expect_handoff_below_quiet("noname", NONAME_LAST_PLACEMENTS, 1, "gL@171.6,314.3/U22.5",
+                               "gL@512.0,180.0/U", false);
 }
 
 /* ---- Ziggurat ------------------------------------------------------------- */

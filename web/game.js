@@ -146,7 +146,7 @@ export async function gameView(app, id, params) {
     if (!svg) return;
     svg.style.maxHeight = '';
     const box = svg.getBoundingClientRect();
-    const below = Math.min(140, Math.max(0, boardBox.getBoundingClientRect().bottom - box.bottom));
+    const below = Math.min(90, Math.max(0, boardBox.getBoundingClientRect().bottom - box.bottom));   // its own controls, not long lists
     svg.style.maxHeight = `${Math.max(180, Math.floor(innerHeight - (box.top + scrollY) - below - 12))}px`;
   }
   window.addEventListener('resize', fitBoard);

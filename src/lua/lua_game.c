@@ -639,22 +639,7 @@ static void g_result_text(const pips_game *g, const void *s, pips_str *out)
         pips_str_cat(out, "in progress");
         return;
     }
-    int winner = -1, ones = 0;
-    bool equal = true;
-    for (int i = 0; i < np; i++) {
-        if (r[i] == 1.0)
-            ones++, winner = i;
-        else if (r[i] != 0.0)
-            winner = -2;
-        equal = equal && r[i] == r[0];
-    }
-    if (ones == 1 && winner >= 0)
-        pips_str_catf(out, "player %d wins", winner + 1);
-    else if (equal)
-        pips_str_cat(out, "draw");
-    else
-        for (int i = 0; i < np; i++)
-            pips_str_catf(out, "%s%g", i ? "/" : "returns ", r[i]);
+    plua_returns_text(r, np, out);
 }
 
 static void g_move_to_text(const pips_game *g, const void *s, pips_move m, char *buf)

@@ -31,6 +31,8 @@ pips_game *pips_game_new_def_text(const pips_game_def *def, const char *const *k
 #define PLUA_STEPS_HELP "instructions allowed per call into the script (the sandbox's step limit)"
 #define PLUA_MB_HELP "memory of each of the script's Lua states, in MiB (the sandbox's limit)"
 void plua_limit_options(pips_option_def *steps, pips_option_def *mb);
+/* "player 2 wins" (seats from 1, for people), "draw", or "returns 1/0.5/0". */
+void plua_returns_text(const double *r, int np, pips_str *out);
 /* Reads lua_steps and lua_mb from g's options. */
 bool plua_limits(const pips_game *g, long *steps, long *mb, pips_error *err);
 

@@ -106,8 +106,8 @@ int lrt_raise(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 
  * a Lua error on a failure. */
 void lrt_push_json(lua_State *L, const struct json_t *v, int depth);
 /* The Lua value at idx as jansson (sequences become arrays, tables with
- * string keys objects); NULL after raising... never: raises a Lua error
- * naming `what` on a value JSON cannot hold. */
+ * string keys objects). Raises a Lua error naming `what` on a value JSON
+ * cannot hold (checked before anything is built, so nothing leaks). */
 struct json_t *lrt_to_json(lua_State *L, int idx, const char *what, int depth);
 /* Writes the canonical text of the Lua value at idx into out (cap bytes,
  * NUL-terminated): equal values give equal text (keys sorted), so states

@@ -535,10 +535,9 @@ static void v_scores(const pips_game *g, const void *s, int *out)
     inner_of(g)->def->scores(inner_of(g), s, out);
 }
 
-/* "player 2 wins", "draw" or the returns, then the script's name. */
-static void returns_text(const pips_game *g, const double *r, const char *file, pips_str *out)
+void plua_returns_text(const double *r, int np, pips_str *out)
 {
-    int np = pips_num_players(g), winner = -1, ones = 0;
+    int winner = -1, ones = 0;
     bool equal = true;
     for (int i = 0; i < np; i++) {
         if (r[i] == 1.0)
@@ -554,6 +553,12 @@ static void returns_text(const pips_game *g, const double *r, const char *file, 
     else
         for (int i = 0; i < np; i++)
             pips_str_catf(out, "%s%g", i ? "/" : "returns ", r[i]);
+}
+
+/* The result the script declared, then the script's name. */
+static void returns_text(const pips_game *g, const double *r, const char *file, pips_str *out)
+{
+    plua_returns_text(r, pips_num_players(g), out);
     pips_str_catf(out, " (%s)", file);
 }
 
