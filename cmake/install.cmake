@@ -44,6 +44,8 @@ endif()
 # relocatable object whose hidden symbols (everything the public headers do
 # not declare) are made local, so a static link sees pips_* and nothing else,
 # as libpips.so does: a program's own nim_count neither clashes nor binds.
+# (The fuzz build, which never installs, skips it.)
+if(NOT PIPS_FUZZ)
 set(PIPS_PUBLIC_OBJECT ${CMAKE_BINARY_DIR}/libpips-public.o)
 set(PIPS_PUBLIC_ARCHIVE ${CMAKE_BINARY_DIR}/public/libpips.a)
 add_custom_command(OUTPUT ${PIPS_PUBLIC_ARCHIVE}
@@ -55,6 +57,7 @@ add_custom_command(OUTPUT ${PIPS_PUBLIC_ARCHIVE}
   DEPENDS pips $<TARGET_OBJECTS:pips> COMMAND_EXPAND_LISTS VERBATIM)
 add_custom_target(pips_public_archive ALL DEPENDS ${PIPS_PUBLIC_ARCHIVE})
 install(FILES ${PIPS_PUBLIC_ARCHIVE} DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 # Every public header (include/pips/*.h) but the server's, which is internal
 # to `pips serve`; tests/install checks each compiles alone as C11 and C++17.
 file(GLOB PIPS_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/pips/*.h)

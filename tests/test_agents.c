@@ -51,7 +51,6 @@ static void test_bad_specs(void **unused)
         {"mcts:iters=0", "iters='0'"},
         {"mcts:iters=abc", "iters='abc'"},
         {"mcts:depth=3", "unknown parameter 'depth'"},
-        {"mcts:iters=10,time=1", "not both"},
         {"mcts:iters", "expected KEY=VALUE"},
         {"mcts:iters=5,", "trailing ','"},
         {"mcts:time=-1", "time='-1'"},
@@ -157,6 +156,7 @@ static void test_spec_normalised(void **unused)
         {"mcts:iters=50,playout=uniform", "mcts:iters=50,playout=uniform"},
         {"mcts:iters=50,playout=policy", "mcts:iters=50"},
         {"mcts:iters=50,widen=0.5", "mcts:iters=50,widen=0.5"},
+        {"mcts:iters=10,time=1", "mcts:iters=10,time=1"},
         {"mcts:iters=50,widen=0.5,widen_base=4", "mcts:iters=50,widen=0.5,widen_base=4"},
         {"mcts:iters=50,widen_base=4", "mcts:iters=50"},
     };
@@ -170,8 +170,8 @@ static void test_spec_normalised(void **unused)
     }
     assert_string_equal(pips_agent_level_spec(g, "hard"), "mcts:iters=1000");
     assert_null(pips_agent_level_spec(g, "impossible"));
-    /* IceFrogs' own row picks alphabeta, which three seats cannot use: the
-     * level then falls back to the generic row */
+    /* IceFrogs' two-seat row picks alphabeta, which three seats cannot use:
+     * three seats take the game's row for three seats (never a fallback) */
     pips_error err;
     const char *three[] = {"players=3"};
     pips_game *ice2 = pips_game_new("icefrogs", NULL, 0, NULL, &err);
@@ -183,14 +183,20 @@ static void test_spec_normalised(void **unused)
     assert_non_null(h2);
     assert_non_null(h3);
     assert_string_equal(pips_agent_spec(h2), "alphabeta:depth=4,shuffle=1");
-    assert_string_equal(pips_agent_spec(h3), "mcts:iters=10000");
+    assert_string_equal(pips_agent_spec(h3), pips_agent_level_spec(ice3, "hard"));
+    assert_null(strstr(pips_agent_spec(h3), "alphabeta:depth=4"));
     pips_agent_free(h2);
     pips_agent_free(h3);
     pips_game_free(ice2);
     pips_game_free(ice3);
-    /* a game without its own row takes the generic levels */
-    pips_game *toy = toy_game_new(&toy_race_def, NULL, 0);
+    /* a game without its own rows takes the generic levels for its seats */
+    const char *two[] = {"players=2"};
+    pips_game *toy = toy_game_new(&toy_race_def, two, 1);
     assert_string_equal(pips_agent_level_spec(toy, "max"), "mcts:time=5,threads=2");
+    pips_game_free(toy);
+    toy = toy_game_new(&toy_race_def, NULL, 0);
+    assert_string_equal(pips_agent_level_spec(toy, "medium"), "greedy");
+    assert_non_null(strstr(pips_agent_level_spec(toy, "hard"), "opp="));
     pips_game_free(toy);
     pips_game_free(g);
 }
@@ -211,7 +217,7 @@ static void test_game_levels_resolve(void **st)
         for (int l = 0; l < 4; l++) {
             const char *want = pips_agent_level_spec(g, names[l]);
             assert_non_null(want);
-            if (d->levels[l])
+            if (d->levels[l] && pips_num_players(g) == 2)
                 assert_string_equal(want, d->levels[l]);
             pips_agent *a = pips_agent_new(g, names[l], 1, &err);
             if (!a)
@@ -327,8 +333,8 @@ static void test_max_is_oracle_where_it_applies(void **st)
      * played by the oracle's fallback */
     static const char *const volcano[] = {"board=volcano"};
     check_level_plays("nimitz", volcano, 1, "max", "oracle:");
-    /* three seats (TTD-R8): the oracle is refused, and max falls back to
-     * the generic row (a 5-second search, so it is made, not run, here) */
+    /* three seats (TTD-R8): the oracle is refused, and max is the game's
+     * three-seat row (made, not run, here) */
     static const char *const ttd3[] = {"players=3"};
     check_level_plays("tictacdoh", ttd3, 1, "hard", NULL);
     pips_error err;
@@ -337,7 +343,8 @@ static void test_max_is_oracle_where_it_applies(void **st)
     pips_agent *m3 = pips_agent_new(g3, "max", 1, &err);
     if (!m3)
         fail_msg("tictacdoh players=3 max: %s", err.msg);
-    assert_string_equal(pips_agent_spec(m3), "mcts:time=5,threads=2");
+    assert_string_equal(pips_agent_spec(m3), pips_agent_level_spec(g3, "max"));
+    assert_null(strstr(pips_agent_spec(m3), "oracle"));
     pips_agent_free(m3);
     assert_null(pips_agent_new(g3, "oracle", 1, &err));
     assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);

@@ -63,6 +63,18 @@ static void test_null_games_and_states(void **unused)
     assert_refused(pips_solve_moves(g, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG, "no state");
     assert_refused(pips_playtest_run(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no options");
     assert_refused(pips_ladder_run(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no options");
+    assert_refused(pips_match_from_game(NULL, 1, &err) != NULL, &err, PIPS_ERR_ARG, "no game");
+    assert_refused(pips_match_play(NULL, 0, &err), &err, PIPS_ERR_ARG, "no match");
+    assert_refused(pips_match_play_text(NULL, "L@0,0", &err), &err, PIPS_ERR_ARG, "no match");
+    assert_refused(pips_match_undo(NULL, &err), &err, PIPS_ERR_ARG, "no match");
+    assert_refused(pips_match_draw(NULL, &m, &err), &err, PIPS_ERR_ARG, "no match");
+    assert_refused(pips_match_set_seats(NULL, NULL, 2, &err), &err, PIPS_ERR_ARG, "no match");
+    assert_refused(pips_match_to_record(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no match");
+    assert_refused(pips_match_from_record(NULL, NULL, &err) != NULL, &err, PIPS_ERR_ARG,
+                   "no record text");
+    assert_refused(pips_match_load(NULL, NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no record path");
+    assert_true(pips_match_over(NULL));
+    pips_match_free(NULL);
     /* a NULL error pointer is fine too */
     assert_null(pips_state_new(NULL, NULL));
     assert_false(pips_play_text(g, NULL, "L@0,0", NULL));

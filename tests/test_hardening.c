@@ -512,7 +512,8 @@ static void test_solve_keeps_to_table_budget(void **st)
  * kinds take different parameters, so try a few. */
 static const char *small_spec(const pips_game *g, const char *kind, char *buf, size_t size)
 {
-    static const char *const budgets[] = {":iters=40", ":depth=2", ":playouts=20", ""};
+    static const char *const budgets[] = {":iters=40", ":depth=2,nodes=2000", ":depth=2",
+                                          ":playouts=20", ""};
     for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
         snprintf(buf, size, "%s%s", kind, budgets[i]);
         pips_agent *a = pips_agent_new(g, buf, 1, NULL);

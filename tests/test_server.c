@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "pips/agent.h"
 #include "pips/game.h"
 #include "pips/server.h"
 
@@ -674,6 +675,17 @@ static void test_rules_schema_and_agents(void **st)
     json_t *a;
     json_array_foreach(json_object_get(r.json, "agents"), i, a)
         assert_string_not_equal(json_string_value(a), "alphabeta");
+    /* the levels are those resolved for three seats (issue 24) */
+    const char *hard3 = json_string_value(json_object_get(json_object_get(r.json, "levels"), "hard"));
+    assert_non_null(hard3);
+    {
+        const char *three[] = {"players=3"};
+        pips_error gerr;
+        pips_game *g3 = pips_game_new("icefrogs", three, 1, NULL, &gerr);
+        assert_non_null(g3);
+        assert_string_equal(hard3, pips_agent_level_spec(g3, "hard"));
+        pips_game_free(g3);
+    }
     reply_free(&r);
     r = call(s, "GET", "/api/agents?game=icefrogs&options={\"players\":2}", NULL);
     bool alphabeta = false;

@@ -81,7 +81,9 @@ bool pips_agent_last_value(const pips_agent *a, double *value);
 const char *pips_agent_note(const pips_agent *a);
 
 /* The spec a bare strength level ("easy", "medium", "hard", "max") stands
- * for in game g, or NULL for an unknown level. */
+ * for in game g with its configured seat count (the game's two-seat row,
+ * or its row for 3, 4, 5+ seats), or NULL for an unknown level. A bare
+ * level makes exactly this agent: there is no fallback. */
 const char *pips_agent_level_spec(const pips_game *g, const char *level);
 
 #if defined(__GNUC__)

@@ -37,6 +37,9 @@ size_t pips_game_state_size(const pips_game *g);
 size_t pips_game_max_moves(const pips_game *g);
 /* The game's resolved options as a JSON object of strings. */
 bool pips_game_options_json(const pips_game *g, pips_str *out, pips_error *err);
+/* The option schema of g's definition (pips_game_schema_json), for built-in
+ * and Lua games alike. */
+bool pips_game_schema(const pips_game *g, pips_str *out, pips_error *err);
 
 /* ---- states ----------------------------------------------------------------- */
 

@@ -252,10 +252,16 @@ struct pips_game_def {
     void (*order_moves)(const pips_game *g, const void *state, const pips_move *moves,
                         size_t n, int *scores);
     /* Strength levels: the agent specs for easy, medium, hard and max in this
-     * game, from its measured ladder (docs/ai.md). A NULL entry, or a spec the
-     * configuration cannot use (alphabeta with three seats), falls back to
-     * the generic row in src/ai/agent.c. */
+     * game with two seats, from its measured ladder (docs/ai.md). A NULL
+     * entry takes the generic row in src/ai/agent.c. */
     const char *levels[4];
+    /* The levels with three or more seats: levels_n[0] for 3 seats,
+     * levels_n[1] for 4, levels_n[2] for 5 or more. A NULL entry takes the
+     * row for one seat fewer (down to 3), then the generic N-seat row in
+     * src/ai/agent.c. Every entry must be a spec the game accepts at that
+     * seat count (tests/test_agents.c checks it): a level never falls back
+     * silently. */
+    const char *levels_n[3][4];
     /* Canonical form under the game's symmetries: writes into out a state
      * equivalent for play (same value) that is equal for all symmetric
      * variants of state. NULL means the identity. */

@@ -57,6 +57,10 @@ int pips_game_players(const pips_game *g, pips_error *err);
 size_t pips_game_state_size(const pips_game *g);
 size_t pips_game_max_moves(const pips_game *g);
 bool pips_game_options_json(const pips_game *g, pips_str *out, pips_error *err);
+bool pips_game_schema(const pips_game *g, pips_str *out, pips_error *err);
+const void *pips_game_script(const pips_game *g);
+bool pips_game_failed(const pips_game *g, pips_error *err);
+void pips_game_clear_failure(const pips_game *g);
 
 void *pips_state_new(const pips_game *g, pips_error *err);
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);
@@ -186,8 +190,9 @@ class Game:
         _lib.pips_rng_seed(self._rng, 0)
         self._moves = _ffi.new("pips_move[]", max(self._max_moves, 1))
         self._probs = _ffi.new("double[]", max(self._max_moves, 1))
-        schema = json.loads(_text_call(_lib.pips_game_schema_json,
-                                       _lib.pips_game_find(self.name.encode())))
+        # A rule script (option rules=FILE) or a Lua game (a NAME.lua path).
+        self.scripted = _lib.pips_game_script(handle) != _ffi.NULL
+        schema = json.loads(_text_call(_lib.pips_game_schema, handle))
         self.title = schema["title"]
         self.options = schema["options"]  # the schema: key, type, default, description...
         self.values = json.loads(_text_call(_lib.pips_game_options_json, handle))
@@ -205,6 +210,15 @@ class Game:
         return f"pips.Game({self.name!r}{opts})"
 
 
+def _script_check(game):
+    """Raises Error when a hook of game's Lua script failed (then every
+    position reads as over, docs/lua.md); clears the failure."""
+    err = _new_error()
+    if game.scripted and _lib.pips_game_failed(game._handle, err):
+        _lib.pips_game_clear_failure(game._handle)
+        _raise(err)
+
+
 def _game_of(game, options):
     if isinstance(game, Game):
         if options:
@@ -216,7 +230,8 @@ def _game_of(game, options):
 class State:
     """A position of a Game, changed in place by play() and undo()."""
 
-    __slots__ = ("game", "_g", "_ptr", "_history", "_size", "_buffers", "__weakref__")
+    __slots__ = ("game", "_g", "_ptr", "_history", "_size", "_buffers", "_scripted",
+                 "__weakref__")
 
     def __init__(self, game):
         err = _new_error()
@@ -230,6 +245,7 @@ class State:
         self._history = []
         self._size = game._state_size
         self._buffers = (game._rng, game._moves, game._probs)
+        self._scripted = game.scripted
 
     @classmethod
     def from_text(cls, game, text, **options):
@@ -245,7 +261,10 @@ class State:
     def moves(self):
         """The legal moves here (chance outcomes at a chance node), as ints."""
         rng, moves, probs = self._buffers
-        return _unpack(moves, _node_moves(self._g, self._ptr, rng, moves, probs))
+        n = _node_moves(self._g, self._ptr, rng, moves, probs)
+        if self._scripted:
+            _script_check(self.game)
+        return _unpack(moves, n)
 
     def chance_outcomes(self):
         """At a chance node, [(move, probability)...]; [] elsewhere."""
@@ -257,7 +276,8 @@ class State:
 
     def play(self, move):
         """Plays a move (an int from moves(), or its text) in place; an
-        illegal move raises Error and changes nothing."""
+        illegal move, or a move on which the game's Lua script fails, raises
+        Error and changes nothing."""
         if move.__class__ is not int:
             move = self.parse(move) if isinstance(move, str) else int(move)
         before = _buffer(self._ptr, self._size)[:]
@@ -266,7 +286,15 @@ class State:
         if not _play(self._g, self._ptr, move, _NULL):
             err = _new_error()
             _play(self._g, self._ptr, move, err)
+            if self._scripted:
+                _script_check(self.game)
             _raise(err)
+        if self._scripted:
+            try:
+                _script_check(self.game)
+            except Error:  # the script failed on this move: take it back
+                _ffi.memmove(self._ptr, before, len(before))
+                raise
         self._history.append(before)
 
     def child(self, move):
@@ -294,11 +322,17 @@ class State:
     @property
     def to_move(self):
         """The seat to move (0-based), or pips.CHANCE, or pips.OVER."""
-        return _lib.pips_state_to_move(self._g, self._ptr)
+        who = _to_move(self._g, self._ptr)
+        if self._scripted:
+            _script_check(self.game)
+        return who
 
     @property
     def over(self):
-        return _to_move(self._g, self._ptr) == OVER
+        who = _to_move(self._g, self._ptr)
+        if self._scripted:  # a failed script makes every position read as over
+            _script_check(self.game)
+        return who == OVER
 
     @property
     def returns(self):
@@ -382,6 +416,7 @@ def perft(game, depth, state=None, **options):
     err = _new_error()
     if not _lib.pips_perft_count(s._g, s._ptr, int(depth), count, err):
         _raise(err)
+    _script_check(s.game)
     return int(count[0])
 
 
@@ -389,7 +424,9 @@ def _solve(game, state, moves, threads, table_mb, max_seconds, options):
     s = _state_of(game, state, options)
     request = json.dumps({"moves": moves, "threads": threads, "table_mb": table_mb,
                           "max_seconds": max_seconds})
-    return json.loads(_text_call(_lib.pips_solve_json, s._g, s._ptr, request.encode()))
+    doc = json.loads(_text_call(_lib.pips_solve_json, s._g, s._ptr, request.encode()))
+    _script_check(s.game)
+    return doc
 
 
 def solve(game, state=None, *, threads=1, table_mb=0, max_seconds=0, **options):
@@ -430,6 +467,7 @@ class Agent:
         err = _new_error()
         if not _lib.pips_agent_choose(self._handle, state._ptr, m, err):
             _raise(err)
+        _script_check(self.game)
         return m[0]
 
     @property

@@ -172,6 +172,40 @@ class Errors(unittest.TestCase):
             pips.playtest("tictacdoh", ["random"], games=0)
 
 
+class Lua(unittest.TestCase):
+    """Rule scripts and whole games in Lua (docs/lua.md) from Python."""
+    EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+
+    def test_lua_game(self):
+        game = pips.Game(os.path.join(self.EXAMPLES, "games", "overtop.lua"))
+        self.assertTrue(game.scripted)
+        self.assertEqual(game.title, "Overtop")
+        self.assertIn("cells", [o["key"] for o in game.options])
+        state = game.start()
+        rng = random.Random(2)
+        while not state.over:
+            state.play(rng.choice(state.moves()))
+        self.assertEqual(sorted(state.returns), [0.0, 1.0])
+        self.assertGreater(pips.perft(game, 2), 0)
+
+    def test_rule_script_and_its_failure(self):
+        script = os.path.join(self.EXAMPLES, "rules", "tictacdoh-small-first.lua")
+        plain, ruled = pips.Game("tictacdoh"), pips.Game("tictacdoh", rules=script)
+        self.assertFalse(plain.scripted)
+        self.assertLess(len(ruled.start().moves()), len(plain.start().moves()))
+        with tempfile.NamedTemporaryFile("w", suffix=".lua") as broken:
+            broken.write('function legal(state, move)\n'
+                         '  if state.view.placed >= 1 then error("boom") end\n'
+                         '  return true\nend\n')
+            broken.flush()
+            state = pips.Game("tictacdoh", rules=broken.name).start()
+            # the hook fails from the second placement on: play, or the
+            # next look at the position, raises (never a silent "over")
+            with self.assertRaisesRegex(pips.Error, "in function 'legal': boom"):
+                state.play(state.moves()[0])
+                state.over
+
+
 class Search(unittest.TestCase):
     def test_perft(self):
         self.assertEqual(pips.perft("tictacdoh", 3), 2666)

@@ -53,6 +53,7 @@ static const agent_kind agent_kinds[] = {
     {"random", agent_random_init},       {"greedy", agent_greedy_init},
     {"alphabeta", agent_alphabeta_init}, {"expectimax", agent_expectimax_init},
     {"mcts", agent_mcts_init},           {"oracle", agent_oracle_init},
+    {"brs", agent_brs_init},
 };
 #define N_KINDS (sizeof agent_kinds / sizeof agent_kinds[0])
 
@@ -63,6 +64,10 @@ static const char *const level_names[] = {"easy", "medium", "hard", "max"};
 static const char *const generic_levels[N_LEVELS] = {"greedy", "mcts:iters=1000",
                                                      "mcts:iters=10000",
                                                      "mcts:time=5,threads=2"};
+/* The same with three or more seats (def->levels_n): the opponent model
+ * (docs/ai.md, "Levels for three to six seats"). */
+static const char *const generic_levels_n[N_LEVELS] = {
+    "random", "greedy", "mcts:iters=1000,opp=greedy", "mcts:iters=3000,opp=greedy"};
 
 /* KIND:LEVEL: the kind's parameters for each level (NULL = no levels). */
 typedef struct kind_level {
@@ -74,6 +79,7 @@ static const kind_level kind_levels[] = {
     {"mcts", {"iters=200", "iters=1000", "iters=10000", "time=5,threads=2"}},
     {"alphabeta", {"depth=2", "depth=4", "depth=8", "time=5"}},
     {"expectimax", {"depth=1", "depth=2", "depth=3", "time=5"}},
+    {"brs", {"depth=1", "depth=2", "depth=4", "time=5"}},
 };
 
 static int level_index(const char *text)
@@ -86,9 +92,9 @@ static int level_index(const char *text)
 
 const char *const *pips_agent_kinds(void)
 {
-    static const char *const names[] = {"random", "greedy",    "alphabeta", "expectimax",
-                                        "mcts",   "oracle",    "easy",      "medium",
-                                        "hard",   "max",       NULL};
+    static const char *const names[] = {"random", "greedy", "alphabeta", "expectimax",
+                                        "mcts",   "oracle", "brs",       "easy",
+                                        "medium", "hard",   "max",       NULL};
     return names;
 }
 
@@ -123,8 +129,20 @@ const char *pips_agent_level_spec(const pips_game *g, const char *level)
     int li = level_index(level);
     if (li < 0)
         return NULL;
-    const char *own = g->def->levels[li];
-    return own ? own : generic_levels[li];
+    int np = pips_num_players(g);
+    if (np <= 2) {
+        const char *own = g->def->levels[li];
+        return own ? own : generic_levels[li];
+    }
+    for (int row = (np > 5 ? 5 : np) - 3; row >= 0; row--)
+        if (g->def->levels_n[row][li])
+            return g->def->levels_n[row][li];
+    return generic_levels_n[li];
+}
+
+const char *agent_nseat_kinds(void)
+{
+    return "random, greedy, expectimax, mcts, brs, alphabeta:paranoid=1";
 }
 
 static pips_agent *agent_alloc(const pips_game *g, uint64_t seed, pips_error *err)
@@ -155,8 +173,8 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
     }
     if (!spec || !*spec) {
         pips_fail(err, PIPS_ERR_ARG, "agent: empty spec (agents: random, greedy, alphabeta, "
-                                     "expectimax, mcts, oracle; levels: easy, medium, hard, "
-                                     "max)");
+                                     "expectimax, mcts, oracle, brs; levels: easy, medium, "
+                                     "hard, max)");
         return NULL;
     }
     char kind[64];
@@ -169,16 +187,14 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
     memcpy(kind, spec, klen);
     kind[klen] = '\0';
     if (!colon && level_index(kind) >= 0) {
-        /* the game's row, or the generic row when the game's choice does not
-         * fit this configuration (e.g. alphabeta with three seats) */
-        pips_error first;
-        pips_agent *a = pips_agent_new(g, pips_agent_level_spec(g, kind), seed, &first);
-        if (!a && first.code == PIPS_ERR_UNSUPPORTED)
-            a = pips_agent_new(g, generic_levels[level_index(kind)], seed, &first);
+        /* the game's row for its seat count; never a silent fallback */
+        const char *resolved = pips_agent_level_spec(g, kind);
+        pips_agent *a = pips_agent_new(g, resolved, seed, err);
         if (a)
             snprintf(a->level, sizeof a->level, "%.8s", kind);
-        else if (err)
-            *err = first;
+        else
+            pips_error_prefix(err, "level '%s' (%s with %d seats): ", kind, g->def->name,
+                              pips_num_players(g));
         return a;
     }
     const char *params = colon ? colon + 1 : "";
@@ -218,7 +234,7 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
     else
         pips_fail(err, PIPS_ERR_ARG,
                   "unknown agent '%s' (agents: random, greedy, alphabeta, expectimax, mcts, "
-                  "oracle; levels: easy, medium, hard, max)",
+                  "oracle, brs; levels: easy, medium, hard, max)",
                   kind);
     return NULL;
 }

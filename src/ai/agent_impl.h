@@ -38,6 +38,10 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err);
 bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err);
 bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err);
 bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err);
+bool agent_brs_init(pips_agent *a, const char *params, pips_error *err);
+
+/* The kinds that can play three or more seats, for error messages. */
+const char *agent_nseat_kinds(void);
 
 /* ---- parameters: "key=value,key=value" ---------------------------------- */
 

@@ -427,9 +427,9 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
      * search needs the paranoid reduction, asked for by name */
     if (pips_num_players(g) != 2 && !paranoid)
         return pips_fail(err, PIPS_ERR_UNSUPPORTED,
-                         "alphabeta needs two players or paranoid=1; %s has %d players (use "
-                         "mcts, expectimax or alphabeta:paranoid=1)",
-                         g->def->name, pips_num_players(g));
+                         "alphabeta cannot play %d seats without paranoid=1 (%s; kinds that "
+                         "can: %s)",
+                         pips_num_players(g), g->def->name, agent_nseat_kinds());
     if (!depth && time == 0)
         depth = 4;
     const pips_allocator *al = g->alloc;

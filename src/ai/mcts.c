@@ -20,12 +20,40 @@
  * root statistics by move, so an iteration budget stays deterministic.
  * Tree reuse: after pips_agent_observe the subtree under the played move is
  * kept (copied into a fresh arena) when the next search starts there.
- * Budget: iters=N or time=T (the clock is read on every pass).
+ * Budget: iters=N or time=T (the clock is read on every pass), or both: the
+ * passes stop at N or at the time, whichever comes first (the clock read
+ * after every pass), so the search is deterministic unless the time binds.
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
  * order_moves hook (when it has one), so the search spends its passes on
  * the moves the game ranks highest and admits more as the node earns visits.
+ *
+ * Options for three or more seats (issue 24), each off by default:
+ * - order=eval: a decision node's children are valued at expansion by the
+ *   evaluate hook for the mover (the child's prior) and unvisited children
+ *   are tried best prior first.
+ * - opp=greedy|softmax (the opponent model): at a node where a seat other
+ *   than the root's moves, the move follows a policy over the priors (the
+ *   returns where the move ends the game, else the evaluate hook, else an
+ *   even 0.5, as the greedy agent values moves) instead
+ *   of that seat's UCT: greedy takes the best prior (ties at random), softmax
+ *   samples in proportion to exp(prior / temp). Playouts (leaf=playout)
+ *   follow the same policy for those seats. opp=max is plain max^n UCT.
+ * - settle=1 (with an opponent model and evaluate leaves): a new leaf where
+ *   another seat moves is first played on by the model's policy (and the
+ *   dice) until the root seat moves or the game ends, and valued there, so
+ *   every leaf is valued with the same seat to move: evaluations favour the
+ *   seat to move, and leaves at mixed seats would rank a move by how deep
+ *   its subtree happened to grow.
+ * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
+ *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
+ *   return to the seat of every pass in this search in which it played the
+ *   move anywhere in the tree.
+ * Solver ties: a decision node whose best proven children tie for the mover
+ * takes their mean (the mover is indifferent among them); with an opponent
+ * model a node is proven once the children its policy can pick are, at the
+ * policy's expectation.
  */
 #include <math.h>
 #include <pthread.h>
@@ -46,7 +74,20 @@ typedef struct mnode {
     int8_t to_move; /* mover at this node, once expanded */
     uint8_t expanded;
     uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
+    float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
+
+enum { OPP_MAX, OPP_GREEDY, OPP_SOFTMAX };
+enum { ORDER_SHUFFLE, ORDER_HOOK, ORDER_EVAL };
+
+/* Progressive History: summed returns and counts by (seat, move), open
+ * addressing; when full, new pairs are not recorded. */
+#define HIST_BITS 14
+typedef struct hist_entry {
+    uint64_t key; /* (move, seat) mixed; 0 = empty */
+    float sum;
+    uint32_t count;
+} hist_entry;
 
 typedef struct mtree {
     const pips_game *game;
@@ -64,7 +105,15 @@ typedef struct mtree {
     pips_rng rng;
     double c;
     bool eval_leaves; /* value new leaves with the evaluate hook, not a playout */
-    bool ordered;     /* try unvisited children in the order_moves hook's order */
+    int order_mode;   /* ORDER_*: how unvisited children are tried */
+    int opp;          /* OPP_*: how seats other than root_seat choose */
+    double temp;      /* softmax temperature */
+    double ph;        /* Progressive History weight (0 = off) */
+    int root_seat;    /* the seat to move at the root of this search */
+    bool settle;      /* evaluate leaves only where the root seat moves */
+    hist_entry *hist; /* 1 << HIST_BITS when ph > 0 */
+    unsigned char *child_state; /* scratch for priors */
+    double *weights, *pbuf; /* max_moves scratch for the policy */
     bool uniform;     /* uniform playouts, not the game's playout policy */
     double widen, widen_base; /* progressive widening exponent (0 = off) and base */
     int *order;       /* max_moves scores for ordering */
@@ -79,7 +128,10 @@ typedef struct mcts_impl {
     size_t max_nodes;
     bool reuse;
     bool eval_leaves;
-    bool ordered;
+    int order_mode;
+    int opp;
+    bool settle;
+    double temp, ph;
     bool uniform;
     double widen, widen_base;
     mtree trees[MCTS_MAX_THREADS];
@@ -127,6 +179,81 @@ static void tree_reset(mtree *t, const void *state)
     t->valid = true;
 }
 
+/* The value of state + m for seat who: the returns if the game ends there,
+ * else the evaluate hook (a chance node is evaluated as it stands). */
+static double child_prior(mtree *t, const void *state, pips_move m, int who)
+{
+    const pips_game *g = t->game;
+    double v[PIPS_MAX_PLAYERS];
+    memcpy(t->child_state, state, t->state_size);
+    g->def->apply(g, t->child_state, m);
+    if (g->def->to_move(g, t->child_state) == PIPS_OVER)
+        g->def->returns(g, t->child_state, v);
+    else if (g->def->evaluate)
+        g->def->evaluate(g, t->child_state, v);
+    else
+        return 0.5; /* as greedy: only immediate results are known */
+    return v[who];
+}
+
+/* Picks index 0..n-1 by the opponent model's policy over prior[]: greedy
+ * the best (ties uniformly), softmax in proportion to exp(prior / temp).
+ * weights receives each index's probability when not NULL. */
+static size_t policy_pick(mtree *t, const double *prior, size_t n, double *weights)
+{
+    double best = -1;
+    for (size_t i = 0; i < n; i++)
+        if (prior[i] > best)
+            best = prior[i];
+    double total = 0;
+    for (size_t i = 0; i < n; i++) {
+        double p = prior[i], w;
+        if (t->opp == OPP_GREEDY)
+            w = p >= best - 1e-6 ? 1.0 : 0.0;
+        else
+            w = exp((p - best) / t->temp);
+        t->weights[i] = w;
+        total += w;
+    }
+    if (weights)
+        for (size_t i = 0; i < n; i++)
+            weights[i] = t->weights[i] / total;
+    double r = pips_rng_double(&t->rng) * total, acc = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        acc += t->weights[i];
+        if (r < acc && t->weights[i] > 0)
+            return i;
+    }
+    for (size_t i = n; i-- > 0;)
+        if (t->weights[i] > 0)
+            return i;
+    return 0;
+}
+
+static uint64_t hist_key(pips_move m, int seat)
+{
+    uint64_t k = (m + 1) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)seat + 1) * 0xC2B2AE3D27D4EB4Full;
+    return k ? k : 1;
+}
+
+static hist_entry *hist_find(mtree *t, pips_move m, int seat, bool insert)
+{
+    uint64_t k = hist_key(m, seat);
+    size_t mask = ((size_t)1 << HIST_BITS) - 1;
+    for (size_t i = (size_t)(k >> 20) & mask, probes = 0; probes < 64; i = (i + 1) & mask, probes++) {
+        hist_entry *e = &t->hist[i];
+        if (e->key == k)
+            return e;
+        if (e->key == 0) {
+            if (!insert)
+                return NULL;
+            e->key = k;
+            return e;
+        }
+    }
+    return NULL;
+}
+
 /* Creates the children of node at state (the moves drawn once, here). */
 static bool expand(mtree *t, uint32_t node, const void *state)
 {
@@ -147,7 +274,28 @@ static bool expand(mtree *t, uint32_t node, const void *state)
             t->moves[i - 1] = t->moves[j];
             t->moves[j] = m;
         }
-    if (who >= 0 && (t->ordered || t->widen > 0) && g->def->order_moves && n > 1) {
+    bool want_priors = who >= 0 && (t->order_mode == ORDER_EVAL ||
+                                    (t->opp != OPP_MAX && who != t->root_seat));
+    double *prior = t->prob; /* free at decision nodes */
+    if (want_priors) {
+        for (size_t i = 0; i < n; i++)
+            prior[i] = child_prior(t, state, t->moves[i], who);
+        if (t->order_mode == ORDER_EVAL)
+            for (size_t i = 1; i < n; i++) { /* best prior first, stable over the shuffle */
+                pips_move m = t->moves[i];
+                double v = prior[i];
+                size_t j = i;
+                while (j > 0 && prior[j - 1] < v) {
+                    t->moves[j] = t->moves[j - 1];
+                    prior[j] = prior[j - 1];
+                    j--;
+                }
+                t->moves[j] = m;
+                prior[j] = v;
+            }
+    }
+    if (who >= 0 && !want_priors && (t->order_mode == ORDER_HOOK || t->widen > 0) &&
+        g->def->order_moves && n > 1) {
         /* the hook's order first (stable over the shuffle): unvisited children
          * are tried in this order */
         g->def->order_moves(g, state, t->moves, n, t->order);
@@ -169,6 +317,7 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         memset(c, 0, sizeof *c);
         c->move = t->moves[i];
         c->prob = who == PIPS_CHANCE ? (float)t->prob[i] : 0.0f;
+        c->prior = want_priors ? (float)prior[i] : -1.0f;
         memset(t->sums + (t->count + i) * (size_t)t->np, 0, (size_t)t->np * sizeof(float));
     }
     t->count += n;
@@ -189,6 +338,11 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
+    if (t->opp != OPP_MAX && who != t->root_seat && t->nodes[first].prior >= 0) {
+        for (uint32_t i = 0; i < n; i++)
+            t->pbuf[i] = t->nodes[first + i].prior;
+        return first + (uint32_t)policy_pick(t, t->pbuf, n, NULL);
+    }
     if (t->widen > 0) {
         double k = ceil(t->widen_base * pow((double)nd->visits + 1, t->widen));
         if (k < n)
@@ -203,6 +357,11 @@ static uint32_t select_child(mtree *t, uint32_t node)
             return first + i;
         double mean = t->sums[(size_t)(first + i) * t->np + who] / c->visits;
         double u = c->proven ? mean : mean + t->c * sqrt(log_n / c->visits);
+        if (t->ph > 0 && !c->proven) {
+            const hist_entry *h = hist_find(t, c->move, who, false);
+            if (h && h->count)
+                u += t->ph * (h->sum / h->count) / ((1 - mean) * c->visits + 1);
+        }
         if (u > best) {
             best = u;
             pick = first + i;
@@ -219,45 +378,111 @@ static double proven_value(const mtree *t, uint32_t n, int p)
 
 /* Marks node proven when its children settle it: a decision node when one
  * child gives its mover the best possible return (1) or every child is
- * proven (then the best of them for the mover); a chance node when every
- * outcome is proven (the expectation). The node's sums are reset to the
- * exact value times its visits so its mean is that value from now on. */
+ * proven (then the best of them for the mover, the mean over ties: the
+ * mover is indifferent among them); under an opponent model, a node of
+ * another seat when every child its policy can pick is proven (the policy's
+ * expectation); a chance node when every outcome is proven (the
+ * expectation). The node's sums are reset to the exact value times its
+ * visits so its mean is that value from now on. */
 static bool try_prove(mtree *t, uint32_t n)
 {
     mnode *nd = &t->nodes[n];
     if (!nd->expanded || nd->n_children == 0 || nd->visits == 0)
         return false;
     int np = t->np, who = nd->to_move;
+    uint32_t first = nd->first_child, k = nd->n_children;
     double v[PIPS_MAX_PLAYERS] = {0};
-    bool all = true, found = false;
-    double best = -1;
-    for (uint32_t i = 0; i < nd->n_children && !found; i++) {
-        uint32_t c = nd->first_child + i;
-        if (!t->nodes[c].proven || t->nodes[c].visits == 0) {
-            all = false;
-            if (who != PIPS_CHANCE)
-                continue;
-            break;
-        }
-        if (who == PIPS_CHANCE) {
+    if (who == PIPS_CHANCE) {
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0)
+                return false;
             for (int p = 0; p < np; p++)
                 v[p] += t->nodes[c].prob * proven_value(t, c, p);
-        } else {
-            double mine = proven_value(t, c, who);
-            if (mine > best) {
-                best = mine;
-                for (int p = 0; p < np; p++)
-                    v[p] = proven_value(t, c, p);
-            }
-            found = mine >= 1.0 - 1e-6;
         }
+    } else if (t->opp != OPP_MAX && who != t->root_seat && t->nodes[first].prior >= 0) {
+        for (uint32_t i = 0; i < k; i++)
+            t->pbuf[i] = t->nodes[first + i].prior;
+        policy_pick(t, t->pbuf, k, t->pbuf); /* pbuf: each child's probability */
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (t->pbuf[i] <= 0)
+                continue;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0)
+                return false;
+            for (int p = 0; p < np; p++)
+                v[p] += t->pbuf[i] * proven_value(t, c, p);
+        }
+    } else {
+        bool all = true;
+        double best = -1;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0) {
+                all = false;
+                continue;
+            }
+            double mine = proven_value(t, c, who);
+            if (mine > best + 1e-6)
+                best = mine;
+        }
+        if (best < 1.0 - 1e-6 && !all)
+            return false;
+        int ties = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0 ||
+                proven_value(t, c, who) < best - 1e-6)
+                continue;
+            ties++;
+            for (int p = 0; p < np; p++)
+                v[p] += proven_value(t, c, p);
+        }
+        for (int p = 0; p < np; p++)
+            v[p] /= ties;
     }
-    if (!found && !all)
-        return false;
     nd->proven = 1;
     for (int p = 0; p < np; p++)
         t->sums[(size_t)n * np + p] = (float)(v[p] * nd->visits);
     return true;
+}
+
+/* A playout in which the seats other than the root's follow the opponent
+ * model's policy over their moves' priors (evaluate hook); the root seat
+ * and the dice play as in a plain playout. With to_root it stops instead
+ * when the root seat is to move (settle=1). */
+static void model_playout(mtree *t, bool to_root)
+{
+    const pips_game *g = t->game;
+    const pips_game_def *d = g->def;
+    void *st = t->work;
+    for (size_t plies = 0; plies < AGENT_PLAYOUT_MAX_PLIES; plies++) {
+        int who = d->to_move(g, st);
+        if (who == PIPS_OVER || (to_root && who == t->root_seat))
+            return;
+        pips_move m;
+        if (who >= 0 && who != t->root_seat) {
+            size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
+            if (n == 0)
+                return;
+            for (size_t i = 0; i < n; i++)
+                t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
+            m = t->playout_buf[policy_pick(t, t->pbuf, n, NULL)];
+        } else if (who >= 0 && !t->uniform && d->playout_move) {
+            if (!d->playout_move(g, st, &t->rng, &m))
+                return;
+        } else if (who == PIPS_CHANCE && d->sample_chance) {
+            if (!d->sample_chance(g, st, &t->rng, &m))
+                return;
+        } else {
+            size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, t->prob);
+            if (n == 0)
+                return;
+            m = t->playout_buf[who == PIPS_CHANCE ? pips_sample_chance(&t->rng, t->prob, n)
+                                                  : pips_rng_below(&t->rng, n)];
+        }
+        d->apply(g, st, m);
+    }
 }
 
 static void one_pass(mtree *t)
@@ -306,9 +531,19 @@ static void one_pass(mtree *t)
     } else if (d->to_move(g, t->work) == PIPS_OVER) {
         d->returns(g, t->work, r);
     } else if (t->eval_leaves) {
-        d->evaluate(g, t->work, r);
+        if (t->settle) { /* the others play the model's moves up to the root seat's turn */
+            model_playout(t, true);
+            if (d->to_move(g, t->work) == PIPS_OVER)
+                d->returns(g, t->work, r);
+            else
+                d->evaluate(g, t->work, r);
+        } else {
+            d->evaluate(g, t->work, r);
+        }
     } else {
-        if (t->uniform)
+        if (t->opp != OPP_MAX)
+            model_playout(t, false);
+        else if (t->uniform)
             pips_random_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
         else
             pips_policy_playout(g, t->work, &t->rng, t->playout_buf, AGENT_PLAYOUT_MAX_PLIES);
@@ -325,6 +560,14 @@ static void one_pass(mtree *t)
         float *s = t->sums + (size_t)n * t->np;
         for (int p = 0; p < t->np; p++)
             s[p] += (float)r[p];
+        int mover = i > 0 ? t->nodes[t->path[i - 1]].to_move : -1;
+        if (t->ph > 0 && mover >= 0) {
+            hist_entry *h = hist_find(t, t->nodes[n].move, mover, true);
+            if (h) {
+                h->sum += (float)r[mover];
+                h->count++;
+            }
+        }
     }
     /* MCTS-Solver: settle proven values upward while they keep settling */
     for (size_t i = len; i-- > 0;) {
@@ -340,6 +583,7 @@ static void one_pass(mtree *t)
 typedef struct run_args {
     mtree *tree;
     long passes;     /* > 0: this many; 0: until the deadline */
+    bool capped;     /* passes > 0 and the deadline caps them too */
     double deadline;
 } run_args;
 
@@ -348,15 +592,36 @@ static void *run_tree(void *arg)
     run_args *ra = arg;
     mtree *t = ra->tree;
     /* a proven root needs no more passes */
-    if (ra->passes > 0) {
-        for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++)
+    if (ra->passes > 0) { /* iters, and time as a cap when given too */
+        for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++) {
             one_pass(t);
+            if (ra->capped && pips_now() >= ra->deadline)
+                break;
+        }
     } else {
         do
             one_pass(t);
         while (!t->nodes[0].proven && pips_now() < ra->deadline);
     }
     return NULL;
+}
+
+/* Whether root move e (class cls) ranks before f (class fc) for the choice:
+ * proven wins, then the rest, then proven losses. Within the middle class
+ * two open moves go by visits (the robust child), then mean; two proven
+ * shares (draws, N-seat splits) by their exact value; a proven share
+ * against an open move by its exact value against the open move's mean, so
+ * a proven draw is not passed over for a worse-looking move with more
+ * visits (a proven child stops gaining visits once it is settled). */
+static bool rank_before(const pips_move_eval *e, int cls, const pips_move_eval *f, int fc)
+{
+    if (cls != fc)
+        return cls > fc;
+    if (cls != 1 || (!e->proven && !f->proven))
+        return e->visits > f->visits || (e->visits == f->visits && e->value > f->value);
+    if (e->proven && f->proven)
+        return e->value > f->value;
+    return e->proven ? e->value >= f->value : e->value > f->value;
 }
 
 /* Runs the budget on every tree from state and merges the root statistics
@@ -371,6 +636,11 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
     for (int k = 0; k < mi->threads; k++) {
         mtree *t = &mi->trees[k];
         pips_rng_derive(&t->rng, pips_rng_next(&a->rng), (uint64_t)k);
+        if (t->root_seat != me) /* priors were taken for another root seat */
+            t->valid = false;
+        t->root_seat = me;
+        if (t->hist)
+            memset(t->hist, 0, ((size_t)1 << HIST_BITS) * sizeof *t->hist);
         if (!mi->reuse || !t->valid || memcmp(t->root_state, state, t->state_size) != 0)
             tree_reset(t, state);
         if (!t->nodes[0].expanded && !expand(t, 0, t->root_state))
@@ -378,6 +648,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         args[k].tree = t;
         args[k].deadline = start + mi->time_limit * AGENT_TIME_SAFETY;
         args[k].passes = 0;
+        args[k].capped = mi->iters > 0 && mi->time_limit > 0;
         if (mi->iters > 0)
             args[k].passes = mi->iters / mi->threads + (k < mi->iters % mi->threads ? 1 : 0);
     }
@@ -420,8 +691,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
                 mi->proven[j] = sum / c->visits;
         }
     }
-    /* rank: proven wins, then the rest, then proven losses; within a class
-     * most visits, then the higher mean (stable otherwise) */
+    /* rank: see rank_before */
     for (size_t j = 0; j < n; j++) {
         pips_move_eval *e = &mi->evals[j];
         e->value = e->visits ? e->value / e->visits : 0;
@@ -437,15 +707,9 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         int cls = mi->rank_class[i];
         double pv = mi->proven[i];
         size_t j = i;
-        while (j > 0) {
-            const pips_move_eval *f = &mi->evals[j - 1];
-            int fc = mi->rank_class[j - 1];
-            bool before = fc < cls || (fc == cls && (f->visits < e.visits ||
-                                                     (f->visits == e.visits && f->value < e.value)));
-            if (!before)
-                break;
-            mi->evals[j] = *f;
-            mi->rank_class[j] = fc;
+        while (j > 0 && rank_before(&e, cls, &mi->evals[j - 1], mi->rank_class[j - 1])) {
+            mi->evals[j] = mi->evals[j - 1];
+            mi->rank_class[j] = mi->rank_class[j - 1];
             mi->proven[j] = mi->proven[j - 1];
             j--;
         }
@@ -569,6 +833,10 @@ static void mcts_destroy(pips_agent *a)
         pips_free(al, t->prob);
         pips_free(al, t->path);
         pips_free(al, t->order);
+        pips_free(al, t->child_state);
+        pips_free(al, t->weights);
+        pips_free(al, t->pbuf);
+        pips_free(al, t->hist);
     }
     pips_free(al, mi->evals);
     pips_free(al, mi->proven);
@@ -586,7 +854,17 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->max_nodes = mi->max_nodes;
     t->c = mi->c;
     t->eval_leaves = mi->eval_leaves;
-    t->ordered = mi->ordered;
+    t->order_mode = mi->order_mode;
+    t->opp = mi->opp;
+    t->temp = mi->temp;
+    t->ph = mi->ph;
+    t->root_seat = -1;
+    t->settle = mi->settle;
+    t->child_state = pips_calloc(al, 1, t->state_size);
+    t->weights = pips_calloc(al, t->max_moves, sizeof *t->weights);
+    t->pbuf = pips_calloc(al, t->max_moves, sizeof *t->pbuf);
+    if (mi->ph > 0)
+        t->hist = pips_calloc(al, (size_t)1 << HIST_BITS, sizeof *t->hist);
     t->uniform = mi->uniform;
     t->widen = mi->widen;
     t->widen_base = mi->widen_base;
@@ -598,14 +876,18 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->prob = pips_calloc(al, t->max_moves, sizeof *t->prob);
     t->path_cap = 256;
     t->path = pips_calloc(al, t->path_cap, sizeof *t->path);
-    return t->order && t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
+    return t->order && t->child_state && t->weights && t->pbuf && (mi->ph == 0 || t->hist) &&
+           t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
            tree_reserve(t, 1);
 }
 
 bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, ordered = 0;
+    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
+    int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
+    double temp = 0.05, ph = 0;
+    long settle = 0;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -631,8 +913,33 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1000, 2000000000L, &max_nodes, err);
         else if (!strcmp(key, "reuse"))
             ok = agent_param_long("mcts", key, value, 0, 1, &reuse, err);
-        else if (!strcmp(key, "order"))
-            ok = agent_param_long("mcts", key, value, 0, 1, &ordered, err);
+        else if (!strcmp(key, "order")) {
+            ok = true;
+            if (!strcmp(value, "0") || !strcmp(value, "1"))
+                order_mode = value[0] == '1' ? ORDER_HOOK : ORDER_SHUFFLE;
+            else if (!strcmp(value, "eval") && has_eval)
+                order_mode = ORDER_EVAL;
+            else
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 !strcmp(value, "eval")
+                                     ? "mcts: order=eval needs the game's evaluate hook"
+                                     : "mcts: order='%s' must be 0, 1 or eval",
+                                 value);
+        } else if (!strcmp(key, "opp")) {
+            ok = true;
+            if (!strcmp(value, "max"))
+                opp = OPP_MAX;
+            else if (!strcmp(value, "greedy") || !strcmp(value, "softmax"))
+                opp = !strcmp(value, "greedy") ? OPP_GREEDY : OPP_SOFTMAX;
+            else
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: opp='%s' must be max, greedy or softmax", value);
+        } else if (!strcmp(key, "settle"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
+        else if (!strcmp(key, "temp"))
+            ok = agent_param_double("mcts", key, value, 0.001, 100, &temp, err);
+        else if (!strcmp(key, "ph"))
+            ok = agent_param_double("mcts", key, value, 0, 100, &ph, err);
         else if (!strcmp(key, "leaf")) {
             ok = true;
             if (!strcmp(value, "playout"))
@@ -657,15 +964,13 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, widen, widen_base, nodes, reuse)",
+                             "playout, order, opp, temp, settle, ph, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
             return false;
     }
     if (bad)
         return false;
-    if (iters && time > 0)
-        return pips_fail(err, PIPS_ERR_ARG, "mcts: give iters or time, not both");
     if (!iters && time == 0)
         iters = 1000;
     const pips_allocator *al = g->alloc;
@@ -681,7 +986,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->max_nodes = (size_t)max_nodes;
     mi->reuse = reuse != 0;
     mi->eval_leaves = leaf == 1;
-    mi->ordered = ordered != 0;
+    mi->order_mode = order_mode;
+    mi->opp = opp;
+    mi->temp = temp;
+    mi->ph = ph;
+    mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->uniform = uniform;
     mi->widen = widen;
     mi->widen_base = widen_base;
@@ -699,7 +1008,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     int len = snprintf(a->spec, sizeof a->spec, "mcts:");
     if (iters)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "iters=%ld,", iters);
-    else
+    if (time > 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
     if (threads != 1)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "threads=%ld,", threads);
@@ -714,8 +1023,18 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
     if (!reuse)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "reuse=0,");
-    if (ordered)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=1,");
+    if (order_mode != ORDER_SHUFFLE)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=%s,",
+                        order_mode == ORDER_HOOK ? "1" : "eval");
+    if (opp != OPP_MAX)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "opp=%s,",
+                        opp == OPP_GREEDY ? "greedy" : "softmax");
+    if (opp == OPP_SOFTMAX && temp != 0.05)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
+    if (mi->settle)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "settle=1,");
+    if (ph > 0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "ph=%g,", ph);
     if (has_eval && leaf == 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
     if (uniform)

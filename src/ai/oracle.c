@@ -215,12 +215,11 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
     if (positions && !time_given)
         seconds = 0; /* a node budget alone: deterministic */
     /* win, draw and loss are two-seat values: with more seats the oracle is
-     * refused like alphabeta, so a level naming it falls back to the generic
-     * row instead of playing every move by its fallback */
+     * refused like alphabeta (the levels for 3+ seats name other kinds) */
     if (pips_num_players(g) != 2)
         return pips_fail(err, PIPS_ERR_UNSUPPORTED,
-                         "oracle needs a two-player game; %s has %d players (use mcts)",
-                         g->def->name, pips_num_players(g));
+                         "oracle cannot play %d seats, only two (%s; kinds that can: %s)",
+                         pips_num_players(g), g->def->name, agent_nseat_kinds());
     oracle *o = pips_calloc(g->alloc, 1, sizeof *o);
     if (!o)
         return pips_fail(err, PIPS_ERR_NOMEM, "oracle: out of memory");

@@ -88,6 +88,13 @@ bool pips_game_options_json(const pips_game *g, pips_str *out, pips_error *err)
     return out_given(out, err) && put_json(play_options_to_json(g), out, err);
 }
 
+bool pips_game_schema(const pips_game *g, pips_str *out, pips_error *err)
+{
+    if (!g || !g->def)
+        return pips_fail(err, PIPS_ERR_ARG, "no game (NULL)");
+    return out_given(out, err) && pips_game_schema_json(g->def, out, err);
+}
+
 int pips_state_to_move(const pips_game *g, const void *state)
 {
     return g && g->def && state ? g->def->to_move(g, state) : PIPS_OVER;

@@ -33,6 +33,10 @@ void pips_iso_time(char *buf)
 
 pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err)
 {
+    if (!g) {
+        pips_fail(err, PIPS_ERR_ARG, "no game (NULL) for a match");
+        return NULL;
+    }
     pips_match *m = pips_calloc(g->alloc, 1, sizeof *m);
     if (!m) {
         pips_game_free(g);
@@ -75,6 +79,8 @@ void pips_match_free(pips_match *m)
 
 bool pips_match_set_seats(pips_match *m, const char *const *seats, int n, pips_error *err)
 {
+    if (!m || !seats)
+        return pips_fail(err, PIPS_ERR_ARG, "no %s (NULL)", !m ? "match" : "seats");
     if (n != m->n_seats)
         return pips_fail(err, PIPS_ERR_ARG, "%s needs %d seats, got %d", m->game->def->name,
                          m->n_seats, n);
@@ -104,7 +110,10 @@ static bool reserve(pips_match *m, pips_error *err)
     return true;
 }
 
-bool pips_match_over(const pips_match *m) { return pips_to_move(m->game, m->state) == PIPS_OVER; }
+bool pips_match_over(const pips_match *m)
+{
+    return !m || pips_to_move(m->game, m->state) == PIPS_OVER;
+}
 
 /* A scripted game's failure (src/lua/) during this ply: the message gets the
  * ply, the failure is cleared (the position is the one before the move). */
@@ -120,6 +129,8 @@ static bool script_failed(pips_match *m, pips_error *err)
 
 bool pips_match_play(pips_match *m, pips_move mv, pips_error *err)
 {
+    if (!m)
+        return pips_fail(err, PIPS_ERR_ARG, "no match (NULL)");
     if (!pips_check_move(m->game, m->state, mv, err)) {
         script_failed(m, err);
         return false;
@@ -146,6 +157,8 @@ bool pips_match_play(pips_match *m, pips_move mv, pips_error *err)
 
 bool pips_match_play_text(pips_match *m, const char *text, pips_error *err)
 {
+    if (!m || !text)
+        return pips_fail(err, PIPS_ERR_ARG, "no %s (NULL)", !m ? "match" : "move text");
     pips_move mv;
     if (!m->game->def->move_from_text(m->game, m->state, text, &mv, err))
         return false;
@@ -154,6 +167,8 @@ bool pips_match_play_text(pips_match *m, const char *text, pips_error *err)
 
 bool pips_match_draw(const pips_match *m, pips_move *out, pips_error *err)
 {
+    if (!m)
+        return pips_fail(err, PIPS_ERR_ARG, "no match (NULL)");
     if (pips_to_move(m->game, m->state) != PIPS_CHANCE)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "no chance event is due");
     size_t cap = pips_max_moves(m->game);
@@ -185,6 +200,8 @@ bool pips_match_roll(pips_match *m, pips_move *out, pips_error *err)
 
 bool pips_match_undo(pips_match *m, pips_error *err)
 {
+    if (!m)
+        return pips_fail(err, PIPS_ERR_ARG, "no match (NULL)");
     if (m->n_moves == 0)
         return pips_fail(err, PIPS_ERR_ILLEGAL, "nothing to undo");
     size_t ss = m->game->def->state_size;
@@ -206,6 +223,10 @@ void pips_match_move_text(const pips_match *m, size_t i, char *buf)
 
 char *pips_match_to_record(const pips_match *m, pips_error *err)
 {
+    if (!m) {
+        pips_fail(err, PIPS_ERR_ARG, "no match (NULL)");
+        return NULL;
+    }
     const pips_game *g = m->game;
     json_t *root = json_object(), *opts = json_object(), *seats = json_array(),
            *moves = json_array(), *result = json_object(), *rets = json_array();
@@ -404,6 +425,10 @@ static bool check_record_result(const pips_match *m, json_t *result, pips_error 
 pips_match *pips_match_from_record(const char *json, const pips_allocator *alloc,
                                    pips_error *err)
 {
+    if (!json) {
+        pips_fail(err, PIPS_ERR_ARG, "no record text (NULL)");
+        return NULL;
+    }
     json_error_t jerr;
     json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     pips_match *m = NULL;
@@ -569,6 +594,10 @@ bool pips_match_save(const pips_match *m, const char *path, pips_error *err)
 
 pips_match *pips_match_load(const char *path, const pips_allocator *alloc, pips_error *err)
 {
+    if (!path) {
+        pips_fail(err, PIPS_ERR_ARG, "no record path (NULL)");
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         pips_fail(err, PIPS_ERR_IO, "cannot open record '%s': %s", path, strerror(errno));

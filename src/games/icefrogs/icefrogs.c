@@ -1247,5 +1247,8 @@ const pips_game_def pips_icefrogs_def = {
     /* measured ladder in docs/ai.md; shuffle=1 lets alphabeta games vary */
     .levels = {"greedy", "mcts:iters=1000", "alphabeta:depth=4,shuffle=1",
                "alphabeta:depth=6,shuffle=1"},
+    /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats" */
+    .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
+                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"}},
     .canonical = icf_canonical,
 };

@@ -1064,4 +1064,7 @@ const pips_game_def pips_nimitz_def = {
      * max alone with the coaster's book */
     .levels = {"random", "greedy", "oracle:time=1,table_mb=64,book=0,fallback=greedy",
                "oracle:time=4,threads=2,fallback=greedy"},
+    /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats" */
+    .levels_n = {{"random", "greedy", "mcts:iters=1000,time=0.45,opp=greedy",
+                  "mcts:iters=10000,time=4,threads=2,opp=greedy"}},
 };

@@ -1273,4 +1273,7 @@ const pips_game_def pips_noname_def = {
      * games; alphabeta needs two seats, so three or more take the generic row */
     .levels = {"random", "greedy", "alphabeta:depth=3,shuffle=1",
                "alphabeta:depth=7,time=4.5,shuffle=1"},
+    /* 3 or more seats: issue 24, docs/ai.md "Levels for three to six seats" */
+    .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
+                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"}},
 };

@@ -1070,5 +1070,8 @@ const pips_game_def pips_tictacdoh_def = {
     /* measured ladder in docs/ai.md; max is the oracle (2 seats, 1 stash: solved) */
     .levels = {"mcts:iters=200", "greedy", "mcts:iters=1000",
                "oracle:time=4,fallback=mcts:iters=10000"},
+    /* 3 and 4 seats: issue 24, docs/ai.md "Levels for three to six seats" */
+    .levels_n = {{"random", "greedy", "mcts:iters=1000,opp=greedy", "brs:depth=3"},
+                 {"random", "greedy", "mcts:iters=3000,opp=greedy,settle=1", "brs:depth=3"}},
     .canonical = ttd_canonical,
 };

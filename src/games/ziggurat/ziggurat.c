@@ -2284,4 +2284,7 @@ const pips_game_def pips_ziggurat_def = {
     /* measured ladder (docs/ai.md, "Ziggurat"): each rung >= 0.75 over the one below
      * over 200 games; depth 3 is stronger still but too slow to measure so */
     .levels = {"random", "greedy", "mcts:iters=1000", "expectimax:depth=2,nodes=500000"},
+    /* 3 and 4 seats: issue 24, docs/ai.md "Levels for three to six seats" */
+    .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
+                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"}},
 };

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# ladder-nplayer.sh PIPS GAMES [GAME:SEATS]... — the N-seat strength ladder
+# (issue 24): each level plays as a lone agent against a field of the level
+# below (medium vs easy, hard vs medium, max vs hard) and max also against a
+# mixed field (one hard, the rest medium), with every seating played equally
+# often (`--seatings all`: the lone agent takes every seat, the mixed field
+# every order). GAMES is rounded up to a whole number of seatings. Prints
+# one markdown row per rung: the lone agent's wins, its win rate with the
+# 95% Wilson interval, the baseline 1/n, whether the rung holds (win rate
+# >= 0.50 at 3 seats, >= 0.40 at 4, twice the baseline from 5; and the
+# interval's lower bound above 1/n) and the lone agent's seconds per move.
+# Without GAME:SEATS it plays every game at 3 and 4 seats and IceFrogs and
+# Nimitz also at 5 and 6. RUNGS="hard max" limits the rungs (easy medium
+# hard max mixed name them by their lone agent; mixed is max vs the mixed
+# field), SEED (default 1) and THREADS (default 1) set the playtest's.
+# Usage: nice -n 10 bench/ladder-nplayer.sh build/pips 200 tictacdoh:3 icefrogs:4
+set -u
+PIPS=$1 N=$2
+shift 2
+tables=("$@")
+[ ${#tables[@]} -eq 0 ] && tables=(tictacdoh:3 tictacdoh:4 icefrogs:3 icefrogs:4 ziggurat:3
+    ziggurat:4 noname:3 noname:4 nimitz:3 nimitz:4 icefrogs:5 icefrogs:6 nimitz:5 nimitz:6)
+rungs=${RUNGS:-"medium hard max mixed"}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+printf '| game | seats | lone | field | games | lone wins | lone win rate [95%%] | 1/n | holds | lone s/move mean / max | wall |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
+for table in "${tables[@]}"; do
+    game=${table%%:*} n=${table##*:}
+    for rung in $rungs; do
+        case $rung in
+        medium) lone=medium field=(easy) ;;
+        hard) lone=hard field=(medium) ;;
+        max) lone=max field=(hard) ;;
+        mixed) lone=max field=(hard medium) ;;
+        *) echo "unknown rung '$rung'" >&2; exit 2 ;;
+        esac
+        seats=$lone
+        for ((s = 1; s < n; s++)); do
+            f=${field[0]}
+            [ ${#field[@]} -gt 1 ] && [ "$s" -gt 1 ] && f=${field[1]}
+            seats="$seats,$f"
+        done
+        # distinct orders of the seat specs: n for a lone agent and an
+        # identical field, n!/(n-2)! for lone + one hard + the rest medium
+        orders=$n
+        [ ${#field[@]} -gt 1 ] && orders=$((n * (n - 1)))
+        games=$(((N + orders - 1) / orders * orders))
+        start=$(date +%s)
+        "$PIPS" playtest "$game" --opt "players=$n" --seats "$seats" --seatings all \
+            --games "$games" --seed "${SEED:-1}" --threads "${THREADS:-1}" --exact-seconds 0 \
+            --out "$out/r" >/dev/null 2>"$out/err" ||
+            { echo "| $game | $n | $seats | failed: $(tail -n 1 "$out/err") |"; continue; }
+        secs=$(($(date +%s) - start))
+        /usr/bin/python3 - "$out/r/report.json" "$game" "$n" "$rung" "$secs" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+game, n, rung, secs = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+agents = r["variants"][0]["agents"]
+lone, field = agents[0], agents[1:]
+w = lone["win_rate"]
+need = 0.50 if n == 3 else 0.40 if n == 4 else 2.0 / n
+holds = "yes" if w["value"] >= need and w["lo"] > 1.0 / n else "no"
+t = next(a for a in r["timing"]["agents"] if a["spec"] == lone["spec"])
+fld = " + ".join(f"{a['spec']} x{a.get('seats', 1)}" for a in field)
+print(f"| {game} | {n} | {lone['spec']} | {fld} | {int(lone['games'])} | {int(lone['wins'])} | "
+      f"{w['value']:.3f} [{w['lo']:.3f}, {w['hi']:.3f}] | {1.0 / n:.3f} | {holds} | "
+      f"{t['mean_move_seconds']:.4f} / {t['max_move_seconds']:.3f} | {secs} s |")
+PY
+    done
+done

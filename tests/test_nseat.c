@@ -1,0 +1,511 @@
+/*
+ * test_nseat.c — the searches for three or more seats (issue 24) on a tiny
+ * three-seat game tree whose answers are worked out by hand below:
+ * Best-Reply Search (brs), MCTS's opponent model (opp=greedy|softmax), its
+ * solver's mean over tied children, expansion ordered by the evaluation
+ * (order=eval) and Progressive History (ph); plus the levels per seat count
+ * and the error for a kind that cannot play a seat count.
+ *
+ * The tree: seat 0 picks A or B, then seat 1 picks 0 or 1, then seat 2 picks
+ * 0 or 1, and the game ends with the returns of the leaf (a table per
+ * variant). The evaluate hook of an inner node is the mean of the leaves
+ * below it, so greedy seats are predictable.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pips/agent.h"
+
+typedef struct tree_state {
+    uint8_t ply, path; /* path: the moves so far, first move highest */
+} tree_state;
+
+typedef struct tree_config {
+    int table;
+} tree_config;
+
+/* Leaves by path (A = 0, B = 1; seat 1's and seat 2's moves after). */
+static const double tree_leaves[2][8][3] = {
+    /* table 0: BRS and the opponent model disagree (worked out in
+     * test_brs_known_answer and test_mcts_opp_greedy) */
+    {{0.6, 0.2, 0.2},
+     {0.1, 0.1, 0.8},
+     {0.7, 0.4, 0.0},
+     {0.5, 0.0, 0.5},
+     {0.4, 0.3, 0.3},
+     {0.45, 0.35, 0.2},
+     {0.4, 0.1, 0.5},
+     {0.05, 0.5, 0.1}},
+    /* table 1: seat 2 is indifferent between the leaves under A,0 */
+    {{0.8, 0.1, 0.1},
+     {0.2, 0.7, 0.1},
+     {0.3, 0.3, 0.4},
+     {0.3, 0.3, 0.4},
+     {0.45, 0.3, 0.25},
+     {0.45, 0.3, 0.25},
+     {0.45, 0.3, 0.25},
+     {0.45, 0.3, 0.25}},
+};
+
+static const pips_option_def tree_options[1] = {
+    {"table", "0", "leaf table", .type = PIPS_OPT_INT, .min = 0, .max = 1},
+};
+
+static bool tree_configure(const pips_game *g, void *config, pips_error *err)
+{
+    long t;
+    if (!pips_parse_int(pips_options_get(&g->options, "table"), 0, 1, &t))
+        return pips_fail(err, PIPS_ERR_ARG, "option table: expected 0 or 1");
+    ((tree_config *)config)->table = (int)t;
+    return true;
+}
+static int tree_num_players(const pips_game *g) { (void)g; return 3; }
+static size_t tree_max_moves(const pips_game *g) { (void)g; return 2; }
+static void tree_initial(const pips_game *g, void *state)
+{
+    (void)g;
+    memset(state, 0, sizeof(tree_state));
+}
+static int tree_to_move(const pips_game *g, const void *state)
+{
+    (void)g;
+    const tree_state *s = state;
+    return s->ply < 3 ? s->ply : PIPS_OVER;
+}
+static size_t tree_legal(const pips_game *g, const void *state, pips_move *out)
+{
+    if (tree_to_move(g, state) < 0)
+        return 0;
+    out[0] = 0;
+    out[1] = 1;
+    return 2;
+}
+static bool tree_check(const pips_game *g, const void *state, pips_move m, pips_error *err)
+{
+    if (tree_to_move(g, state) < 0 || m > 1)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "bad move");
+    return true;
+}
+static void tree_apply(const pips_game *g, void *state, pips_move m)
+{
+    (void)g;
+    tree_state *s = state;
+    s->path = (uint8_t)(s->path * 2 + m);
+    s->ply++;
+}
+/* The mean of the leaves below the state (the returns at a leaf). */
+static void tree_mean(const pips_game *g, const void *state, double *out)
+{
+    const tree_state *s = state;
+    int table = ((const tree_config *)g->config)->table;
+    int span = 1 << (3 - s->ply), first = s->path * span;
+    for (int p = 0; p < 3; p++) {
+        out[p] = 0;
+        for (int i = 0; i < span; i++)
+            out[p] += tree_leaves[table][first + i][p] / span;
+    }
+}
+static void tree_result_text(const pips_game *g, const void *state, pips_str *out)
+{
+    (void)g;
+    pips_str_catf(out, "leaf %d", ((const tree_state *)state)->path);
+}
+static void tree_move_to_text(const pips_game *g, const void *state, pips_move m, char *buf)
+{
+    (void)g;
+    (void)state;
+    snprintf(buf, PIPS_MOVE_TEXT_MAX, "%llu", (unsigned long long)m);
+}
+static bool tree_move_from_text(const pips_game *g, const void *state, const char *text,
+                                pips_move *m, pips_error *err)
+{
+    (void)g;
+    (void)state;
+    long v;
+    if (!pips_parse_int(text, 0, 1, &v))
+        return pips_fail(err, PIPS_ERR_ARG, "move: expected 0 or 1");
+    *m = (pips_move)v;
+    return true;
+}
+static void tree_state_to_text(const pips_game *g, const void *state, pips_str *out)
+{
+    (void)g;
+    const tree_state *s = state;
+    pips_str_catf(out, "%d/%d", s->ply, s->path);
+}
+static bool tree_state_from_text(const pips_game *g, const char *text, void *state,
+                                 pips_error *err)
+{
+    (void)g;
+    int ply, path;
+    if (sscanf(text, "%d/%d", &ply, &path) != 2 || ply < 0 || ply > 3 || path < 0 ||
+        path >= 1 << ply)
+        return pips_fail(err, PIPS_ERR_ARG, "state: expected ply/path");
+    tree_state *s = state;
+    s->ply = (uint8_t)ply;
+    s->path = (uint8_t)path;
+    return true;
+}
+static uint64_t tree_hash(const pips_game *g, const void *state)
+{
+    (void)g;
+    const tree_state *s = state;
+    return pips_mix64((uint64_t)s->ply << 8 | s->path);
+}
+static void tree_render(const pips_game *g, const void *state, const pips_render_opts *ro,
+                        pips_str *out)
+{
+    (void)ro;
+    tree_state_to_text(g, state, out);
+}
+
+static const pips_game_def tree_def = {
+    .name = "tree3",
+    .title = "Three-seat tree (test game)",
+    .rules_text = "test only",
+    .notation_text = "0 or 1",
+    .options = tree_options,
+    .n_options = 1,
+    .config_size = sizeof(tree_config),
+    .state_size = sizeof(tree_state),
+    .configure = tree_configure,
+    .num_players = tree_num_players,
+    .max_moves = tree_max_moves,
+    .initial = tree_initial,
+    .to_move = tree_to_move,
+    .legal_moves = tree_legal,
+    .check_move = tree_check,
+    .apply = tree_apply,
+    .returns = tree_mean,
+    .evaluate = tree_mean,
+    .result_text = tree_result_text,
+    .move_to_text = tree_move_to_text,
+    .move_from_text = tree_move_from_text,
+    .state_to_text = tree_state_to_text,
+    .state_from_text = tree_state_from_text,
+    .hash = tree_hash,
+    .render = tree_render,
+};
+
+static pips_game *tree_game(int table)
+{
+    char kv[16];
+    snprintf(kv, sizeof kv, "table=%d", table);
+    const char *opts[] = {kv};
+    pips_error err;
+    pips_game *g = pips_game_new_def(&tree_def, opts, 1, NULL, &err);
+    if (!g)
+        fail_msg("tree game: %s", err.msg);
+    return g;
+}
+
+/* Analyses from the start with spec; ev[0] is A's entry, ev[1] B's. */
+static void analyze_ab(pips_game *g, const char *spec, uint64_t seed, pips_move_eval ev[2],
+                       pips_move *choice)
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, seed, &err);
+    if (!a)
+        fail_msg("%s: %s", spec, err.msg);
+    void *s = pips_state_new(g, &err);
+    pips_move_eval out[2];
+    assert_int_equal(pips_agent_analyze(a, s, out, 2, &err), 2);
+    for (int i = 0; i < 2; i++)
+        ev[out[i].move] = out[i];
+    if (choice) {
+        pips_agent *b = pips_agent_new(g, spec, seed, &err);
+        assert_true(pips_agent_choose(b, s, choice, &err));
+        pips_agent_free(b);
+    }
+    pips_state_free(g, s);
+    pips_agent_free(a);
+}
+
+/* BRS, depth 2 (my move, then the best reply), others=greedy. After A,
+ * seat 1's policy move is 1 (its mean 0.2 against 0.15) and seat 2's greedy
+ * reply is the leaf best for it. The reply phases: seat 1 searches (seat 2
+ * greedy): A,0 -> leaf 1 (0.1), A,1 -> leaf 3 (0.5): 0.1; seat 2 searches
+ * after seat 1's policy move: min(0.7, 0.5) = 0.5; both policy: 0.5. So A
+ * is worth 0.1. After B seat 1's policy move is 0 (0.325 against 0.3);
+ * seat 1 searching: B,0 -> leaf 4 (0.4), B,1 -> leaf 6 (0.4); seat 2
+ * searching after B,0: min(0.4, 0.45); so B is worth 0.4 and is chosen,
+ * although the worst leaf under B (0.05, which needs both opponents off
+ * their policy) is below every leaf under A but one. */
+static void test_brs_known_answer(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        pips_move_eval ev[2];
+        pips_move choice;
+        analyze_ab(g, "brs:depth=2", seed, ev, &choice);
+        assert_true(fabs(ev[0].value - 0.1) < 1e-9);
+        assert_true(fabs(ev[1].value - 0.4) < 1e-9);
+        assert_int_equal(choice, 1);
+    }
+    /* depth 1 values the children by the evaluation alone: A's mean for
+     * seat 0 is 0.475, B's 0.325 */
+    pips_move_eval ev[2];
+    pips_move choice;
+    analyze_ab(g, "brs:depth=1", 1, ev, &choice);
+    assert_true(fabs(ev[0].value - 0.475) < 1e-9);
+    assert_true(fabs(ev[1].value - 0.325) < 1e-9);
+    assert_int_equal(choice, 0);
+    /* others=order: the other opponent plays its first move (0): A's lines
+     * are min(0.6, 0.7) with seat 1 searching and min(0.6, 0.1) with seat 2
+     * searching, so 0.1; B's 0.4 as before */
+    analyze_ab(g, "brs:depth=2,others=order", 1, ev, &choice);
+    assert_true(fabs(ev[0].value - 0.1) < 1e-9);
+    assert_true(fabs(ev[1].value - 0.4) < 1e-9);
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "brs:depth=2,others=order", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "brs:depth=2,others=order");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "brs:others=paranoid", 1, &err));
+    assert_non_null(strstr(err.msg, "others='paranoid' must be greedy or order"));
+    pips_game_free(g);
+}
+
+/* BRS takes a three-seat Tic Tac Doh! win at once, and, with a time budget,
+ * answers within it. */
+static void test_brs_ttd(void **unused)
+{
+    (void)unused;
+    const char *three[] = {"players=3"};
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", three, 1, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    /* the third seat moves: an L beside the two wins (TTD-R5) */
+    assert_true(g->def->state_from_text(g, "0,0:L 1,0:L", s, &err));
+    assert_int_equal(pips_to_move(g, s), 2);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_agent *a = pips_agent_new(g, "brs:depth=3", seed, &err);
+        assert_non_null(a);
+        pips_move m;
+        assert_true(pips_agent_choose(a, s, &m, &err));
+        void *t = pips_state_new(g, &err);
+        memcpy(t, s, g->def->state_size);
+        g->def->apply(g, t, m);
+        assert_int_equal(pips_to_move(g, t), PIPS_OVER);
+        double r[PIPS_MAX_PLAYERS];
+        g->def->returns(g, t, r);
+        assert_true(r[2] == 1.0);
+        pips_state_free(g, t);
+        pips_agent_free(a);
+    }
+    pips_agent *a = pips_agent_new(g, "brs:time=0.2", 7, &err);
+    assert_non_null(a);
+    void *start = pips_state_new(g, &err);
+    pips_move m;
+    double t0 = pips_now();
+    assert_true(pips_agent_choose(a, start, &m, &err));
+    assert_true(pips_now() - t0 < 2.0); /* generous: a loaded machine */
+    pips_agent_free(a);
+    pips_state_free(g, start);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* The opponent model: with opp=greedy seats 1 and 2 play greedily (seat 1
+ * by the evaluation, seat 2 by the leaves): after A, seat 1 plays 1 (0.2
+ * against 0.15) and seat 2 then 1 (0.5 against 0.0), so A is worth 0.5;
+ * after B, seat 1 plays 0 and seat 2 then 0: 0.4. MCTS proves both and
+ * plays A. Plain max^n (each seat maximising its own return) values A at
+ * 0.1 (seat 1 prefers A,0 where seat 2's reply leaves it 0.1 over A,1 where
+ * it gets 0) and plays B. */
+static void test_mcts_opp_greedy(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_move_eval ev[2];
+        pips_move choice;
+        analyze_ab(g, "mcts:iters=400,opp=greedy", seed, ev, &choice);
+        assert_true(ev[0].proven && ev[1].proven);
+        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
+        assert_int_equal(choice, 0);
+        analyze_ab(g, "mcts:iters=400", seed, ev, &choice);
+        assert_true(ev[0].proven && ev[1].proven);
+        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
+        assert_int_equal(choice, 1);
+    }
+}
+
+/* opp=softmax: each opponent picks a child with probability proportional
+ * to exp(its value / temp); the proven value of A is that expectation. */
+static void test_mcts_opp_softmax(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    const double temp = 0.5;
+    /* seat 2's expectation for seat 0 after A,b, then seat 1's over b */
+    double after[2], seat1_value[2];
+    for (int b = 0; b < 2; b++) {
+        const double *l0 = tree_leaves[0][2 * b], *l1 = tree_leaves[0][2 * b + 1];
+        double w0 = exp(l0[2] / temp), w1 = exp(l1[2] / temp);
+        after[b] = (w0 * l0[0] + w1 * l1[0]) / (w0 + w1);
+        seat1_value[b] = (l0[1] + l1[1]) / 2; /* seat 1's prior: the mean below */
+    }
+    double w0 = exp(seat1_value[0] / temp), w1 = exp(seat1_value[1] / temp);
+    double want = (w0 * after[0] + w1 * after[1]) / (w0 + w1);
+    pips_move_eval ev[2];
+    analyze_ab(g, "mcts:iters=400,opp=softmax,temp=0.5", 5, ev, NULL);
+    assert_true(ev[0].proven);
+    assert_true(fabs(ev[0].value - want) < 1e-4);
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=softmax,temp=0.5", 1, &err);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=softmax,temp=0.5");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:opp=paranoid", 1, &err));
+    assert_non_null(strstr(err.msg, "opp='paranoid' must be max, greedy or softmax"));
+    pips_game_free(g);
+}
+
+/* Solver ties: under A,0 seat 2 gets 0.1 either way, so the node is worth
+ * the mean of its two leaves, (0.5, 0.4, 0.1); seat 1 then prefers A,0
+ * (0.4 against 0.3 under A,1) and A is worth exactly 0.5 to seat 0, above
+ * B's 0.45, for every seed (the first of the tied children would make A
+ * 0.8 or, through seat 1's choice, 0.3, as the shuffle fell). */
+static void test_mcts_solver_ties_take_the_mean(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(1);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        pips_move_eval ev[2];
+        pips_move choice;
+        analyze_ab(g, "mcts:iters=300", seed, ev, &choice);
+        assert_true(ev[0].proven);
+        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.45) < 1e-5);
+        assert_int_equal(choice, 0);
+    }
+    pips_game_free(g);
+}
+
+/* order=eval tries the root's children best evaluation first: after one
+ * pass the only visited child is A (mean 0.475 for seat 0 against 0.325),
+ * for every seed; without it the first child is the shuffle's. */
+static void test_mcts_order_eval(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    int shuffled_b = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        pips_move_eval ev[2];
+        analyze_ab(g, "mcts:iters=1,order=eval", seed, ev, NULL);
+        assert_int_equal(ev[0].visits, 1);
+        assert_int_equal(ev[1].visits, 0);
+        analyze_ab(g, "mcts:iters=1", seed, ev, NULL);
+        shuffled_b += ev[1].visits == 1;
+    }
+    assert_true(shuffled_b > 0 && shuffled_b < 8);
+    pips_game_free(g);
+}
+
+/* Progressive History: the same answers as plain UCT where the solver
+ * settles them, deterministic for a seed with one or two threads, and a
+ * win in one taken in three-seat Tic Tac Doh!. */
+static void test_mcts_progressive_history(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    pips_move_eval ev[2];
+    pips_move choice;
+    analyze_ab(g, "mcts:iters=400,ph=1", 3, ev, &choice);
+    assert_true(fabs(ev[0].value - 0.1) < 1e-5);
+    assert_int_equal(choice, 1);
+    pips_game_free(g);
+    const char *three[] = {"players=3"};
+    pips_error err;
+    g = pips_game_new("tictacdoh", three, 1, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    static const char *const specs[] = {"mcts:iters=3000,ph=2,opp=greedy",
+                                        "mcts:iters=3000,ph=2,threads=2"};
+    for (int k = 0; k < 2; k++) {
+        pips_move first = 0;
+        for (int rep = 0; rep < 2; rep++) {
+            pips_agent *a = pips_agent_new(g, specs[k], 11, &err);
+            assert_non_null(a);
+            pips_move m;
+            assert_true(pips_agent_choose(a, s, &m, &err));
+            if (rep == 0)
+                first = m;
+            assert_int_equal(m, first); /* the same seed, the same move */
+            pips_agent_free(a);
+        }
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* Levels per seat count: every game's levels make agents at every seat
+ * count from 2 to its maximum (up to 6), the resolved spec is the one the
+ * level's agent reads back, and a kind that cannot play the seat count is
+ * an error naming the count and the kinds that can. */
+static void test_levels_per_seat_count(void **unused)
+{
+    (void)unused;
+    static const char *const names[] = {"easy", "medium", "hard", "max"};
+    for (size_t i = 0; i < pips_game_count(); i++) {
+        const pips_game_def *d = pips_game_def_at(i);
+        for (int np = 2; np <= 6; np++) {
+            char kv[32];
+            snprintf(kv, sizeof kv, "players=%d", np);
+            const char *opts[] = {kv};
+            pips_error err;
+            pips_game *g = pips_game_new(d->name, opts, 1, NULL, &err);
+            if (!g)
+                continue; /* the game does not seat np */
+            for (int l = 0; l < 4; l++) {
+                const char *want = pips_agent_level_spec(g, names[l]);
+                assert_non_null(want);
+                pips_agent *a = pips_agent_new(g, names[l], 1, &err);
+                if (!a)
+                    fail_msg("%s with %d seats, %s ('%s'): %s", d->name, np, names[l], want,
+                             err.msg);
+                pips_agent *b = pips_agent_new(g, want, 1, &err);
+                assert_non_null(b);
+                assert_string_equal(pips_agent_spec(a), pips_agent_spec(b));
+                pips_agent_free(a);
+                pips_agent_free(b);
+            }
+            pips_game_free(g);
+        }
+    }
+    pips_game *g = tree_game(0);
+    pips_error err;
+    assert_null(pips_agent_new(g, "alphabeta:depth=2", 1, &err));
+    assert_int_equal(err.code, PIPS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "cannot play 3 seats"));
+    assert_non_null(strstr(err.msg, "kinds that can: random, greedy, expectimax, mcts, brs"));
+    assert_null(pips_agent_new(g, "oracle", 1, &err));
+    assert_non_null(strstr(err.msg, "oracle cannot play 3 seats"));
+    assert_non_null(strstr(err.msg, "kinds that can:"));
+    pips_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_brs_known_answer),
+        cmocka_unit_test(test_brs_ttd),
+        cmocka_unit_test(test_mcts_opp_greedy),
+        cmocka_unit_test(test_mcts_opp_softmax),
+        cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
+        cmocka_unit_test(test_mcts_order_eval),
+        cmocka_unit_test(test_mcts_progressive_history),
+        cmocka_unit_test(test_levels_per_seat_count),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
