@@ -13,7 +13,7 @@ none=$tmp/none.json
 # the message must hold ("-" where the command takes no value at all).
 bad_value() {
     case $1 in
-    list) echo "list tictacdoh|unexpected argument" ;;
+    list) echo "list tictacdoh|expected --json or FILE.lua" ;;
     rules) echo "rules nosuch|unknown game 'nosuch'" ;;
     play) echo "play tictacdoh --opt players=9|option 'players': '9' is not 2..4" ;;
     replay) echo "replay a b|unexpected argument" ;;
@@ -46,7 +46,7 @@ missing_file() {
 }
 
 commands=$("$PIPS" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
-[ "$(echo "$commands" | wc -w)" -ge 15 ]; check "pips --help lists the commands ($(echo $commands))" $?
+[ "$(echo "$commands" | wc -w)" -ge 15 ]; st=$?; check "pips --help lists the commands ($(echo $commands))" $st
 for cmd in $commands; do
     expect_exit 2 "$cmd: an unknown flag" "^pips $cmd: unknown flag '--bogus'" "$PIPS" $cmd --bogus
     case=$(bad_value "$cmd")
