@@ -339,6 +339,7 @@ static void test_mcts_opp_greedy(void **unused)
         assert_true(fabs(ev[1].value - 0.4) < 1e-5);
         assert_int_equal(choice, 1);
     }
+    pips_game_free(g);
 }
 
 /* opp=softmax: each opponent picks a child with probability proportional

@@ -15,9 +15,12 @@ function showError(msg) {
   errorBox.hidden = !msg;
 }
 
+let routed = 0;   // a page that finishes loading after the address changed draws nothing
+
 async function route() {
   cleanup();
   cleanup = () => {};
+  const mine = ++routed, current = () => mine === routed;
   showError('');
   const [path, query] = location.hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query || '');
@@ -29,9 +32,12 @@ async function route() {
     return;
   }
   try {
-    if (m) cleanup = await gameView(app, Number(m[1]), params);
-    else { document.title = 'pips — Looney Pyramid games'; await lobby(app); }
+    if (m) {
+      const done = await gameView(app, Number(m[1]), params, current);
+      if (current()) cleanup = done; else done();
+    } else { document.title = 'pips — Looney Pyramid games'; await lobby(app, current); }
   } catch (e) {
+    if (!current()) return;
     if (e.notFound) {   // an unknown (or deleted) game id
       document.title = 'No such game · pips';
       app.replaceChildren(h('div', { class: 'card', id: 'no-such-game' }, h('h1', {}, 'No such game'),

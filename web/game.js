@@ -26,7 +26,7 @@ import { startGame } from './lobby.js';
 
 const SPEEDS = [['slow', 2000], ['normal', 800], ['fast', 250]]; // ms per move when playing through
 
-export async function gameView(app, id, params) {
+export async function gameView(app, id, params, current = () => true) {
   const seatParam = Number(params.get('seat'));
   if (params.get('token') && Number.isInteger(seatParam) && seatParam >= 0 && seatParam < 8) {
     addToken(id, seatParam, params.get('token'));
@@ -34,6 +34,7 @@ export async function gameView(app, id, params) {
   }
   // with the tokens this browser keeps: "held" says which still hold a seat
   const kept = heldTokens(id);
+  const rulesAsked = api('GET', 'rules').catch(() => null);
   let first;
   try {
     first = await api('GET', `games/${id}`, undefined, kept.length ? { 'X-Pips-Token': kept.join(',') } : {});
@@ -41,7 +42,7 @@ export async function gameView(app, id, params) {
     if (e.status === 404) e.notFound = true;
     throw e;
   }
-  const rules = await api('GET', 'rules').catch(() => null);
+  const rules = await rulesAsked;
   const stale = [];
   if (Array.isArray(first.held))
     loadTokens(id).forEach((t, i) => {
@@ -108,6 +109,7 @@ export async function gameView(app, id, params) {
     renderRules(`${g.rules}\n\n${g.notation}`)) : null;
   const rulesLink = g ? h('button', { type: 'button', class: 'secondary small', id: 'show-rules',
     onclick: () => { rulesBox.open = true; rulesBox.scrollIntoView({ block: 'start' }); } }, 'Rules') : null;
+  if (!current()) { board.destroy(); return () => {}; }   // the address changed while this page loaded
   app.replaceChildren(
     h('div', { class: 'row title-row' }, h('h1', {}, `${latest.title} — game #${id}`), watching, rulesLink),
     h('div', { class: 'play' },

@@ -188,8 +188,9 @@ function seatSummary(seats) {
   return [...n].map(([s, k]) => (k > 1 ? `${s} ×${k}` : s)).join(', ');
 }
 
-export async function lobby(app) {
+export async function lobby(app, current = () => true) {
   const [rules, saved] = await Promise.all([api('GET', 'rules'), api('GET', 'games')]);
+  if (!current()) return;   // the address changed while the lobby loaded: draw nothing
   const gameSel = h('select', { id: 'game' }, rules.games.map((g) => h('option', { value: g.name }, g.title)));
   const optsBox = h('div', { id: 'options' });
   const seatsBox = h('div', { id: 'seats' });
