@@ -108,9 +108,14 @@ static const pips_agent_kind_info kind_info[] = {
     {"expectimax", "search through chance events (dice), pruned with two seats",
      "depth=1..32 (2), time=SECONDS, nodes=N (no cap), playouts=N (4), prune=0|1 (1)"},
     {"mcts", "Monte Carlo tree search",
-     "iters=N (1000) or time=SECONDS, threads=1..64 (1), c=X (1.0), leaf=playout|eval, "
-     "playout=policy|uniform (policy), order=0|1 (0), widen=A (0), widen_base=K (2), "
+     "iters=N (1000) and/or time=SECONDS, threads=1..64 (1), c=X (1.0), leaf=playout|eval, "
+     "playout=policy|uniform (policy), order=0|1|eval (0), opp=max|greedy|softmax (max), "
+     "temp=T (0.05), settle=0|1 (0), ph=W (0), widen=A (0), widen_base=K (2), "
      "nodes=N (4000000), reuse=0|1 (1)"},
+    {"brs", "Best-Reply Search for any seat count: one opponent searches, the others play "
+            "a policy move",
+     "depth=1..32 (2), time=SECONDS, nodes=N (no cap), others=greedy|order (greedy), "
+     "playouts=N (4)"},
     {"oracle", "perfect play where the game's book or the exact solver settles the position "
                "in time, else the fallback (two seats)",
      "time=SECONDS (2), positions=N, table_mb=MB (256), threads=T (1), book=0|1 (1), "

@@ -333,7 +333,7 @@ int cli_play(int argc, char **argv)
     if (record_path && (!resume_path || strcmp(record_path, resume_path) != 0) &&
         !record_writable(record_path, force, &err)) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
-        return cli_exit_code(&err);
+        return 2; /* an output checked before the work is bad input, as for --out */
     }
     int status = 0;
     pips_match *m = resume_path ? resume_match(resume_path, &status)

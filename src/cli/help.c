@@ -375,10 +375,11 @@ const char cli_doc_environment[] =
 
 const char cli_doc_exit_status[] =
     "0: done.\n"
-    "1: the work failed: a file that cannot be read or written, a record that is\n"
-    "not valid, out of memory, a rule script's error.\n"
+    "1: the work failed: a file that cannot be read, or written once the work is\n"
+    "under way, a record that is not valid, out of memory, a rule script's error.\n"
     "2: usage or bad input: an unknown command, flag, game, option or agent, a value\n"
-    "out of its range (the message gives the range), an illegal state or move.\n"
+    "out of its range (the message gives the range), an illegal state or move, an\n"
+    "output (--record, --out) that cannot be written, checked before the work starts.\n"
     "3: a budget ran out before the answer: 'pips solve' past --time or\n"
     "--table-mb.\n"
     "130: interrupted (Ctrl-C); 'pips play' still writes its --record.";

@@ -23,7 +23,7 @@ comp() {
     got=$(bash -c 'source "$1"; COMP_LINE=$2 COMP_POINT=${#2}; _pips; echo "${COMPREPLY[*]}"' \
         _ "$share/pips.bash" "$1" 2>&1)
     [ "$got" = "$2" ]
-    check "complete '$1' -> '$2'$([ "$got" = "$2" ] || echo " (got '$got')")" $?
+    st=$?; check "complete '$1' -> '$2'$([ "$got" = "$2" ] || echo " (got '$got')")" $st
 }
 # every option key of ziggurat, from the schema
 zig_keys=$("$PIPS" list --json | python3 -c 'import json, sys
@@ -31,11 +31,11 @@ games = json.load(sys.stdin)["games"]
 print(" ".join(o["key"] + "=" for g in games if g["name"] == "ziggurat" for o in g["options"]))')
 
 comp "pips pl" "play playtest"
-comp "pips " "list rules play replay perft solve bench playtest analyze ladder moves agents state serve engine version help --help --version"
+comp "pips " "$("$PIPS" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 { print $1 }' | tr '\n' ' ')--help --version"
 comp "pips play " "tictacdoh icefrogs ziggurat noname nimitz"
 comp "pips play Nim" "nimitz"
 comp "pips solve t" "tictacdoh"
-comp "pips play nimitz --" "--help --opt --seat --seed --record --force --resume"
+comp "pips play nimitz --" "--help $("$PIPS" play --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | grep -v -- --help | tr '\n' ' ' | sed 's/ $//')"
 comp "pips play nimitz --opt " "board= players= sets= colors= misere= tree_orientation="
 comp "pips play nimitz --opt m" "misere="
 comp "pips play nimitz --opt misere=" "true false"
@@ -49,13 +49,13 @@ comp "pips play nimitz --opt=mis" "misere="
 comp "pips play nimitz --seed " ""
 comp "pips play nimitz --seed=" ""
 comp "pips playtest nimitz --seed 1" ""
-comp "pips play nimitz --seat " "human random greedy alphabeta expectimax mcts oracle easy medium hard max"
+comp "pips play nimitz --seat " "human random greedy alphabeta expectimax mcts brs oracle easy medium hard max"
 comp "pips play nimitz --seat h" "human hard"
 comp "pips play nimitz --seat mcts:it" "iters="
 comp "pips play nimitz --seat mcts:iters=100,thr" "100,threads="
 comp "pips analyze nimitz --state - --agent ora" "oracle"
 comp "pips playtest nimitz --seats random,gr" "random,greedy"
-comp "pips ladder nimitz --agents random,greedy,m" "random,greedy,mcts random,greedy,max random,greedy,medium"
+comp "pips ladder nimitz --agents random,greedy,m" "random,greedy,mcts random,greedy,medium random,greedy,max"
 comp "pips play nimitz --record $tmp/gam" "$tmp/game.json $tmp/gamma.txt"
 comp "pips ladder nimitz --out $tmp/g" "$tmp/gdir"
 comp "pips replay $tmp/game." "$tmp/game.json"
@@ -72,7 +72,7 @@ if command -v zsh >/dev/null; then
         got=$(zsh -c "$(sed -n '/^_pips_opt_words()/,/^}/p' "$share/_pips")"'
             _pips_opt_words "$@"' _ "$PIPS" "$1" "$2" | tr '\n' ' ' | sed 's/ $//')
         [ "$got" = "$3" ]
-        check "zsh --opt for $1 '$2' -> '$3'$([ "$got" = "$3" ] || echo " (got '$got')")" $?
+        st=$?; check "zsh --opt for $1 '$2' -> '$3'$([ "$got" = "$3" ] || echo " (got '$got')")" $st
     }
     zsh_words nimitz "" "board= players= sets= colors= misere= tree_orientation="
     zsh_words Nimitz "misere=" "misere=true misere=false"
@@ -95,7 +95,7 @@ fish_comp() {
     got=$(fish -c 'source $argv[1]; complete -C $argv[2]' "$share/pips.fish" "$1" 2>&1 |
         cut -f1 | tr '\n' ' ' | sed 's/ $//')
     [ "$got" = "$2" ]
-    check "fish completes '$1' -> '$2'$([ "$got" = "$2" ] || echo " (got '$got')")" $?
+    st=$?; check "fish completes '$1' -> '$2'$([ "$got" = "$2" ] || echo " (got '$got')")" $st
 }
 if command -v fish >/dev/null; then
     fish_comp "pips pe" "perft"
@@ -104,7 +104,7 @@ if command -v fish >/dev/null; then
     fish_comp "pips play Nimitz --opt misere=" "misere=false misere=true"
     fish_comp "pips playtest tictacdoh --seats random --vary players=" "players=2 players=3 players=4"
     fish_comp "pips play nimitz --seed " ""
-    fish_comp "pips ladder nimitz --agents " "alphabeta easy expectimax greedy hard max mcts medium oracle random"
+    fish_comp "pips ladder nimitz --agents " "alphabeta brs easy expectimax greedy hard max mcts medium oracle random"
 fi
 
 finish

@@ -13,7 +13,7 @@ none=$tmp/none.json
 # the message must hold ("-" where the command takes no value at all).
 bad_value() {
     case $1 in
-    list) echo "list tictacdoh|unexpected argument" ;;
+    list) echo "list tictacdoh|expected --json or FILE.lua" ;;
     rules) echo "rules nosuch|unknown game 'nosuch'" ;;
     play) echo "play tictacdoh --opt players=9|option 'players': '9' is not 2..4" ;;
     replay) echo "replay a b|unexpected argument" ;;
@@ -46,7 +46,7 @@ missing_file() {
 }
 
 commands=$("$PIPS" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
-[ "$(echo "$commands" | wc -w)" -ge 15 ]; check "pips --help lists the commands ($(echo $commands))" $?
+[ "$(echo "$commands" | wc -w)" -ge 15 ]; st=$?; check "pips --help lists the commands ($(echo $commands))" $st
 for cmd in $commands; do
     expect_exit 2 "$cmd: an unknown flag" "^pips $cmd: unknown flag '--bogus'" "$PIPS" $cmd --bogus
     case=$(bad_value "$cmd")
@@ -62,6 +62,15 @@ for cmd in $commands; do
         expect_exit 1 "$cmd: a missing file" "^pips $cmd: .*cannot open record '$none': No such file" \
             "$PIPS" $file
     fi
+done
+# an output that cannot be written is refused before the work starts (2), fast
+for out in "play tictacdoh --seat random --seat random --record $tmp/no/dir/g.json" \
+    "ladder tictacdoh --agents random,greedy --games 100000 --out $tmp/no/dir" \
+    "playtest tictacdoh --seats random --games 100000 --out $tmp/no/dir"; do
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    expect_exit 2 "${out%% *}: an unwritable output" "^pips ${out%% *}: " "$PIPS" $out
+    [ $(($(date +%s) - start)) -lt 10 ]; check "${out%% *}: refused before the first game" $?
 done
 expect_exit 2 "an unknown command" "^pips: unknown command 'nosuch'" "$PIPS" nosuch
 expect_exit 2 "a switch given a value" "^pips perft: --divide takes no value" \

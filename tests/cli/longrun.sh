@@ -24,7 +24,7 @@ pid=$!
 sleep 1
 kill -INT $pid
 wait $pid; rc=$?
-[ $rc = 130 ]; check "SIGINT: exit status 130 ($rc; $(tail -n 1 "$tmp/a.err"))" $?
+[ $rc = 130 ]; st=$?; check "SIGINT: exit status 130 ($rc; $(tail -n 1 "$tmp/a.err"))" $st
 $PY -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["partial"] is True; g=r["variants"][0]["games"]; assert 0 < g < 4000, g' "$tmp/a/report.json"
 check "report.json says partial and covers the games finished" $?
 grep -q '^\*\*Partial report: the run was stopped after [0-9]* of its 4000 games' "$tmp/a/report.md"
@@ -46,7 +46,7 @@ check "--resume on a folder without a stopped run is refused" $?
 
 # resumed to the end: the report of an uninterrupted run
 "$PIPS" "${run[@]}" --resume "$tmp/a" >/dev/null 2>"$tmp/b.err"
-check "--resume finishes the run ($(tail -n 1 "$tmp/b.err"))" $?
+st=$?; check "--resume finishes the run ($(tail -n 1 "$tmp/b.err"))" $st
 [ ! -e "$tmp/a/state.json" ]; check "a finished run leaves no state" $?
 "$PIPS" "${run[@]}" --out "$tmp/c" >/dev/null 2>&1
 $PY - "$tmp/a/report.json" "$tmp/c/report.json" <<'PY'

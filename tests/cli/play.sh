@@ -34,7 +34,7 @@ grep -q '^seat 1> -$' "$tmp/long.out"; check "its tail is not played" $?
 start=$(date +%s)
 msg=$(printf 'quit\n' | "$PIPS" play tictacdoh --seat random --seat random \
     --record /proc/nope/x.json 2>&1 >"$tmp/bad.out"); rc=$?
-[ $rc -eq 1 ] && echo "$msg" | grep -q "cannot write the record" && ! grep -q 'result:' "$tmp/bad.out"
+[ $rc -eq 2 ] && echo "$msg" | grep -q "cannot write the record" && ! grep -q 'result:' "$tmp/bad.out"
 check "an unwritable --record fails before any move ($msg)" $?
 "$PIPS" play tictacdoh --seat random --seat random --record "$tmp/fresh.json" </dev/null >/dev/null 2>&1
 [ -s "$tmp/fresh.json" ]; check "a writable --record is written" $?
@@ -95,7 +95,7 @@ ls "$tmp" | grep -q '\.tmp$'; [ $? -ne 0 ]; check "no temporary file is left bes
 m3=$(legal "$tmp/k.json")
 printf '%s\nquit\n' "$m3" | "$PIPS" play --resume "$tmp/k.json" >"$tmp/r.out" 2>&1
 [ "$(moves "$tmp/k.json")" -ge 5 ] && grep -q "resuming .* after move 4" "$tmp/r.out"
-check "--resume plays on from move 5 and keeps writing the record ($(moves "$tmp/k.json") moves)" $?
+st=$?; check "--resume plays on from move 5 and keeps writing the record ($(moves "$tmp/k.json") moves)" $st
 grep -q '[0-9]\. seat 2 (random): ' "$tmp/r.out"; check "the record's agent seat plays on" $?
 "$PIPS" play tictacdoh --seat random --seat random --record "$tmp/done.json" </dev/null >/dev/null 2>&1
 expect_exit 2 "--resume of a finished game says it is over" "is over after" \

@@ -9,7 +9,7 @@ set -u
 
 "$PIPS" playtest icefrogs --seats random --games 4 --seed 2 --vary players=2,3 \
     --vary max_plies=4,300 --out "$tmp/s" >"$tmp/s.md" 2>"$tmp/s.err"
-check "a sweep over players and max_plies runs ($(tail -n 1 "$tmp/s.err"))" $?
+st=$?; check "a sweep over players and max_plies runs ($(tail -n 1 "$tmp/s.err"))" $st
 n=$(wc -l <"$tmp/s/sweep.csv"); [ "$n" = 5 ]; check "sweep.csv: a header and 4 variants ($n lines)" $?
 head -n 1 "$tmp/s/sweep.csv" | grep -q '^variant,players,max_plies,seats,games,mean_turns,mean_turns_lo,mean_turns_hi,mean_rounds,.*,seat1_score,.*,first_seat_advantage,.*draw_rate,.*mean_plies,median_plies,cap_rate,.*decisiveness,branching'
 check "sweep.csv names the columns" $?

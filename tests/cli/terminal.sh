@@ -12,9 +12,9 @@ set -u
 bad=$(printf 'x\033[31m\xffy')
 "$PIPS" play "$bad" >/dev/null 2>"$tmp/err"
 grep -qF "unknown game 'x\\x1b[31m\\xffy'" "$tmp/err" && ! grep -q $'\033' "$tmp/err"
-check "an escape sequence and a bad byte in input are escaped ($(cat "$tmp/err"))" $?
-"$PIPS" analyze tictacdoh --state $'\x07\xe2\x82' >/dev/null 2>"$tmp/err"
-grep -qF '\x07\xe2\x82' "$tmp/err"; check "a cut UTF-8 sequence is escaped ($(cat "$tmp/err"))" $?
+st=$?; check "an escape sequence and a bad byte in input are escaped ($(cat "$tmp/err"))" $st
+"$PIPS" analyze $'x\x07\xe2\x82' --state - >/dev/null 2>"$tmp/err"
+grep -qF '\x07\xe2\x82' "$tmp/err"; st=$?; check "a cut UTF-8 sequence is escaped ($(cat "$tmp/err"))" $st
 printf 'L@\0330,0\nquit\n' | "$PIPS" play tictacdoh --seat human --seat human >"$tmp/out" 2>&1
 grep -qF "illegal: move 'L@\x1b0,0'" "$tmp/out" && ! grep -q $'\033' "$tmp/out"
 check "play's 'illegal:' line escapes the typed line" $?
@@ -36,19 +36,22 @@ expect_exit 2 "--ply gives its range" "expected a whole number from 0 to" \
 expect_exit 2 "a level given parameters says levels take none and names its kind" \
     "a level takes no parameters; 'hard' stands for 'mcts:iters=1000' in tictacdoh" \
     "$PIPS" analyze tictacdoh --state - --agent hard:depth=3
-expect_exit 2 "an unknown agent lists oracle among the kinds" "mcts, oracle; levels" \
+expect_exit 2 "an unknown agent lists oracle among the kinds" "mcts, oracle, brs; levels" \
     "$PIPS" analyze tictacdoh --state - --agent nosuch
 for cmd in "play nosuch" "rules nosuch" "analyze nosuch --state -" "ladder nosuch --agents a,b" \
     "moves nosuch"; do
     # shellcheck disable=SC2086
     "$PIPS" $cmd </dev/null >/dev/null 2>"$tmp/err"
     ! grep -q 'pips[^:]*: pips' "$tmp/err" && [ "$(grep -c 'pips' "$tmp/err")" -ge 1 ]
-    check "one 'pips' prefix: pips $cmd ($(head -n 1 "$tmp/err"))" $?
+    st=$?; check "one 'pips' prefix: pips $cmd ($(head -n 1 "$tmp/err"))" $st
 done
 
 # pips agents: every kind with its parameters, levels with their specs.
 "$PIPS" agents >"$tmp/agents" 2>&1; check "pips agents exits 0" $?
-for kind in random greedy alphabeta expectimax mcts oracle; do
+# every kind docs/ai.md's table describes (| `kind` | parameters |)
+kinds=$(sed -n 's/^| `\([a-z]*\)` | .*/\1/p' "$SRC/docs/ai.md" | sort -u)
+[ "$(echo $kinds | wc -w)" -ge 7 ]; st=$?; check "docs/ai.md names the kinds ($(echo $kinds))" $st
+for kind in $kinds; do
     grep -q "^$kind: " "$tmp/agents"; check "pips agents lists $kind" $?
 done
 grep -q 'fallback=SPEC' "$tmp/agents" && grep -q 'iters=N (1000)' "$tmp/agents"
@@ -68,7 +71,7 @@ check "pips agents GAME --opt: that game only" $?
 [ "$(grep '^result:' "$tmp/play.out")" = "$(grep '^result:' "$tmp/replay.out")" ]
 check "replay - reaches the game's result" $?
 echo '{' | "$PIPS" replay - >/dev/null 2>"$tmp/err"; [ $? = 1 ] && grep -q 'invalid JSON' "$tmp/err"
-check "replay - names a bad record ($(cat "$tmp/err"))" $?
+st=$?; check "replay - names a bad record ($(cat "$tmp/err"))" $st
 
 # rules: 80 columns off a terminal, the pieces in mm, a docs page that exists.
 for g in tictacdoh icefrogs ziggurat noname nimitz; do

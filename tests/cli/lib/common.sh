@@ -26,7 +26,7 @@ expect_exit() {
     "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     local rc=$?
     [ "$rc" = "$code" ] && [ ! -s "$tmp/out" ] && grep -q -- "$want" "$tmp/err"
-    check "$name (exit $rc: $(head -n 1 "$tmp/err"))" $?
+    st=$?; check "$name (exit $rc: $(head -n 1 "$tmp/err"))" $st
 }
 
 finish() {
