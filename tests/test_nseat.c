@@ -342,6 +342,37 @@ static void test_mcts_opp_greedy(void **unused)
     pips_game_free(g);
 }
 
+/* opp=topk: each opponent plays, of its k best moves by the evaluation,
+ * the one worst for seat 0. With k=2 (both moves here) that is paranoid:
+ * A,0 -> min(0.6, 0.1), A,1 -> min(0.7, 0.5), so A is worth 0.1; B,0 ->
+ * min(0.4, 0.45), B,1 -> min(0.4, 0.05): B 0.05; A is chosen. With k=1 it
+ * is the greedy model's answer (0.5 and 0.4, test_mcts_opp_greedy). */
+static void test_mcts_opp_topk(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_move_eval ev[2];
+        pips_move choice;
+        analyze_ab(g, "mcts:iters=400,opp=topk", seed, ev, &choice);
+        assert_true(ev[0].proven && ev[1].proven);
+        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.05) < 1e-5);
+        assert_int_equal(choice, 0);
+        analyze_ab(g, "mcts:iters=400,opp=topk,k=1", seed, ev, &choice);
+        assert_true(ev[0].proven && ev[1].proven);
+        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
+        assert_int_equal(choice, 0);
+    }
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=topk,k=3", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=topk,k=3");
+    pips_agent_free(a);
+    pips_game_free(g);
+}
+
 /* opp=softmax: each opponent picks a child with probability proportional
  * to exp(its value / temp); the proven value of A is that expectation. */
 static void test_mcts_opp_softmax(void **unused)
@@ -368,7 +399,7 @@ static void test_mcts_opp_softmax(void **unused)
     assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=softmax,temp=0.5");
     pips_agent_free(a);
     assert_null(pips_agent_new(g, "mcts:opp=paranoid", 1, &err));
-    assert_non_null(strstr(err.msg, "opp='paranoid' must be max, greedy or softmax"));
+    assert_non_null(strstr(err.msg, "opp='paranoid' must be max, greedy, softmax or topk"));
     pips_game_free(g);
 }
 
@@ -503,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_brs_ttd),
         cmocka_unit_test(test_mcts_opp_greedy),
         cmocka_unit_test(test_mcts_opp_softmax),
+        cmocka_unit_test(test_mcts_opp_topk),
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),
         cmocka_unit_test(test_mcts_progressive_history),

@@ -74,10 +74,11 @@ typedef struct mnode {
     int8_t to_move; /* mover at this node, once expanded */
     uint8_t expanded;
     uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
+    uint8_t top;    /* opp=topk: one of its mover's k best children by prior */
     float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
 
-enum { OPP_MAX, OPP_GREEDY, OPP_SOFTMAX };
+enum { OPP_MAX, OPP_GREEDY, OPP_SOFTMAX, OPP_TOPK, OPP_ADAPT };
 enum { ORDER_SHUFFLE, ORDER_HOOK, ORDER_EVAL };
 
 /* Progressive History: summed returns and counts by (seat, move), open
@@ -108,6 +109,8 @@ typedef struct mtree {
     int order_mode;   /* ORDER_*: how unvisited children are tried */
     int opp;          /* OPP_*: how seats other than root_seat choose */
     double temp;      /* softmax temperature */
+    int topk;         /* opp=topk: how many of an opponent's best moves it considers */
+    bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
     double ph;        /* Progressive History weight (0 = off) */
     int root_seat;    /* the seat to move at the root of this search */
     bool settle;      /* evaluate leaves only where the root seat moves */
@@ -132,6 +135,8 @@ typedef struct mcts_impl {
     int opp;
     bool settle;
     double temp, ph;
+    int topk;
+    bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
     bool uniform;
     double widen, widen_base;
     mtree trees[MCTS_MAX_THREADS];
@@ -208,7 +213,7 @@ static size_t policy_pick(mtree *t, const double *prior, size_t n, double *weigh
     double total = 0;
     for (size_t i = 0; i < n; i++) {
         double p = prior[i], w;
-        if (t->opp == OPP_GREEDY)
+        if (t->opp != OPP_SOFTMAX) /* greedy; topk's playouts too */
             w = p >= best - 1e-6 ? 1.0 : 0.0;
         else
             w = exp((p - best) / t->temp);
@@ -228,6 +233,15 @@ static size_t policy_pick(mtree *t, const double *prior, size_t n, double *weigh
         if (t->weights[i] > 0)
             return i;
     return 0;
+}
+
+/* Whether seat who's tree nodes follow the opponent model's policy (not
+ * UCT on its own return): every seat but the root's under greedy, softmax
+ * or topk; under adapt only the seats not yet seen to leave the greedy
+ * policy. */
+static bool follows_policy(const mtree *t, int who)
+{
+    return t->opp != OPP_MAX && who != t->root_seat && !(t->opp == OPP_ADAPT && t->searcher[who]);
 }
 
 static uint64_t hist_key(pips_move m, int seat)
@@ -318,7 +332,20 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         c->move = t->moves[i];
         c->prob = who == PIPS_CHANCE ? (float)t->prob[i] : 0.0f;
         c->prior = want_priors ? (float)prior[i] : -1.0f;
+        c->top = 0;
         memset(t->sums + (t->count + i) * (size_t)t->np, 0, (size_t)t->np * sizeof(float));
+    }
+    if (t->opp == OPP_TOPK && who >= 0 && who != t->root_seat) {
+        /* the k best priors, ties to the earlier child (the shuffle's or
+         * order=eval's order) */
+        mnode *kids = &t->nodes[t->count];
+        for (int r = 0; r < t->topk && (size_t)r < n; r++) {
+            size_t best = n;
+            for (size_t i = 0; i < n; i++)
+                if (!kids[i].top && (best == n || kids[i].prior > kids[best].prior))
+                    best = i;
+            kids[best].top = 1;
+        }
     }
     t->count += n;
     return true;
@@ -338,7 +365,27 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
-    if (t->opp != OPP_MAX && who != t->root_seat && t->nodes[first].prior >= 0) {
+    if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
+        /* the opponent's k best moves; among them, by UCT, the worst for the
+         * root seat */
+        double log_n = log((double)(nd->visits > 0 ? nd->visits : 1)), best = -1;
+        uint32_t pick = first;
+        for (uint32_t i = 0; i < n; i++) {
+            const mnode *c = &t->nodes[first + i];
+            if (!c->top)
+                continue;
+            if (c->visits == 0)
+                return first + i;
+            double against = 1 - t->sums[(size_t)(first + i) * t->np + t->root_seat] / c->visits;
+            double u = c->proven ? against : against + t->c * sqrt(log_n / c->visits);
+            if (u > best) {
+                best = u;
+                pick = first + i;
+            }
+        }
+        return pick;
+    }
+    if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
         for (uint32_t i = 0; i < n; i++)
             t->pbuf[i] = t->nodes[first + i].prior;
         return first + (uint32_t)policy_pick(t, t->pbuf, n, NULL);
@@ -400,7 +447,39 @@ static bool try_prove(mtree *t, uint32_t n)
             for (int p = 0; p < np; p++)
                 v[p] += t->nodes[c].prob * proven_value(t, c, p);
         }
-    } else if (t->opp != OPP_MAX && who != t->root_seat && t->nodes[first].prior >= 0) {
+    } else if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
+        /* the worst of the top children for the root seat: settled by a
+         * proven loss for it among them, or by all of them (the mean over
+         * ties) */
+        bool all = true;
+        double worst = 2;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].top)
+                continue;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0) {
+                all = false;
+                continue;
+            }
+            double rv = proven_value(t, c, t->root_seat);
+            if (rv < worst - 1e-6)
+                worst = rv;
+        }
+        if (worst > 1e-6 && !all)
+            return false;
+        int ties = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].top || !t->nodes[c].proven || t->nodes[c].visits == 0 ||
+                proven_value(t, c, t->root_seat) > worst + 1e-6)
+                continue;
+            ties++;
+            for (int p = 0; p < np; p++)
+                v[p] += proven_value(t, c, p);
+        }
+        for (int p = 0; p < np; p++)
+            v[p] /= ties;
+    } else if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
         for (uint32_t i = 0; i < k; i++)
             t->pbuf[i] = t->nodes[first + i].prior;
         policy_pick(t, t->pbuf, k, t->pbuf); /* pbuf: each child's probability */
@@ -639,6 +718,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         if (t->root_seat != me) /* priors were taken for another root seat */
             t->valid = false;
         t->root_seat = me;
+        memcpy(t->searcher, mi->searcher, sizeof t->searcher);
         if (t->hist)
             memset(t->hist, 0, ((size_t)1 << HIST_BITS) * sizeof *t->hist);
         if (!mi->reuse || !t->valid || memcmp(t->root_state, state, t->state_size) != 0)
@@ -805,9 +885,33 @@ static void reroot(mtree *t, const void *state_before, pips_move m)
     g->def->apply(g, t->root_state, m);
 }
 
+/* opp=adapt: seat who, to move in state, played m. A move the greedy policy
+ * would not play (its prior below the best of the seat's moves) marks the
+ * seat a searcher for the rest of the game; its nodes then use UCT on its
+ * own return, and the trees, built on the greedy model, are dropped. */
+static void adapt_observe(mcts_impl *mi, const void *state, pips_move m)
+{
+    mtree *t = &mi->trees[0]; /* its scratch; its rng is re-drawn at every search */
+    const pips_game *g = t->game;
+    int who = g->def->to_move(g, state);
+    if (who < 0 || mi->searcher[who])
+        return;
+    double played = child_prior(t, state, m, who);
+    size_t n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
+    for (size_t i = 0; i < n; i++)
+        if (child_prior(t, state, t->moves[i], who) > played + 1e-6) {
+            mi->searcher[who] = true;
+            for (int k = 0; k < mi->threads; k++)
+                mi->trees[k].valid = false;
+            return;
+        }
+}
+
 static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
 {
     mcts_impl *mi = a->impl;
+    if (mi->opp == OPP_ADAPT && a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
+        adapt_observe(mi, state_before, m);
     for (int k = 0; k < mi->threads; k++) {
         if (mi->reuse)
             reroot(&mi->trees[k], state_before, m);
@@ -858,6 +962,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->opp = mi->opp;
     t->temp = mi->temp;
     t->ph = mi->ph;
+    t->topk = mi->topk;
     t->root_seat = -1;
     t->settle = mi->settle;
     t->child_state = pips_calloc(al, 1, t->state_size);
@@ -887,7 +992,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0;
-    long settle = 0;
+    long settle = 0, topk = 2;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -931,9 +1036,14 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                 opp = OPP_MAX;
             else if (!strcmp(value, "greedy") || !strcmp(value, "softmax"))
                 opp = !strcmp(value, "greedy") ? OPP_GREEDY : OPP_SOFTMAX;
+            else if (!strcmp(value, "topk") || !strcmp(value, "adapt"))
+                opp = !strcmp(value, "topk") ? OPP_TOPK : OPP_ADAPT;
             else
                 return pips_fail(err, PIPS_ERR_ARG,
-                                 "mcts: opp='%s' must be max, greedy or softmax", value);
+                                 "mcts: opp='%s' must be max, greedy, softmax, topk or adapt",
+                                 value);
+        } else if (!strcmp(key, "k")) {
+            ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "settle"))
             ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
         else if (!strcmp(key, "temp"))
@@ -964,7 +1074,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, settle, ph, widen, widen_base, nodes, reuse)",
+                             "playout, order, opp, temp, k, settle, ph, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -990,6 +1100,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->opp = opp;
     mi->temp = temp;
     mi->ph = ph;
+    mi->topk = (int)topk;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->uniform = uniform;
     mi->widen = widen;
@@ -1028,7 +1139,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                         order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "opp=%s,",
-                        opp == OPP_GREEDY ? "greedy" : "softmax");
+                        opp == OPP_GREEDY    ? "greedy"
+                        : opp == OPP_SOFTMAX ? "softmax"
+                        : opp == OPP_TOPK    ? "topk"
+                                             : "adapt");
+    if (opp == OPP_TOPK && topk != 2)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "k=%ld,", topk);
     if (opp == OPP_SOFTMAX && temp != 0.05)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
     if (mi->settle)
