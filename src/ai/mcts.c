@@ -74,11 +74,13 @@ typedef struct mnode {
     int8_t to_move; /* mover at this node, once expanded */
     uint8_t expanded;
     uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
-    uint8_t top;    /* opp=topk: one of its mover's k best children by prior */
+    uint8_t top;    /* opp=topk: one of its mover's k best children by prior;
+                     * opp=search: the reply its mover's own search chose */
+    uint8_t searched; /* opp=search: the mover plays the child marked top */
     float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
 
-enum { OPP_MAX, OPP_GREEDY, OPP_SOFTMAX, OPP_TOPK, OPP_ADAPT };
+enum { OPP_MAX, OPP_GREEDY, OPP_SOFTMAX, OPP_TOPK, OPP_ADAPT, OPP_SEARCH };
 enum { ORDER_SHUFFLE, ORDER_HOOK, ORDER_EVAL };
 
 /* Progressive History: summed returns and counts by (seat, move), open
@@ -111,6 +113,9 @@ typedef struct mtree {
     double temp;      /* softmax temperature */
     int topk;         /* opp=topk: how many of an opponent's best moves it considers */
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
+    struct mtree *inner; /* opp=search: the tree of the opponents' own searches */
+    long inner_iters;    /* opp=search: passes of each of those searches */
+    bool first_round;    /* the node being expanded: no root-seat turn since the root */
     double ph;        /* Progressive History weight (0 = off) */
     int root_seat;    /* the seat to move at the root of this search */
     bool settle;      /* evaluate leaves only where the root seat moves */
@@ -137,6 +142,7 @@ typedef struct mcts_impl {
     double temp, ph;
     int topk;
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
+    long inner_iters;
     bool uniform;
     double widen, widen_base;
     mtree trees[MCTS_MAX_THREADS];
@@ -236,12 +242,10 @@ static size_t policy_pick(mtree *t, const double *prior, size_t n, double *weigh
 }
 
 /* Whether seat who's tree nodes follow the opponent model's policy (not
- * UCT on its own return): every seat but the root's under greedy, softmax
- * or topk; under adapt only the seats not yet seen to leave the greedy
- * policy. */
+ * UCT on its own return): every seat but the root's unless opp=max. */
 static bool follows_policy(const mtree *t, int who)
 {
-    return t->opp != OPP_MAX && who != t->root_seat && !(t->opp == OPP_ADAPT && t->searcher[who]);
+    return t->opp != OPP_MAX && who != t->root_seat;
 }
 
 static uint64_t hist_key(pips_move m, int seat)
@@ -266,6 +270,42 @@ static hist_entry *hist_find(mtree *t, pips_move m, int seat, bool insert)
         }
     }
     return NULL;
+}
+
+static void one_pass(mtree *t);
+static bool expand(mtree *t, uint32_t node, const void *state);
+static bool rank_before(const pips_move_eval *e, int cls, const pips_move_eval *f, int fc);
+
+/* opp=search: seat who's own move at state, by a search of t->inner_iters
+ * passes in which every other seat (the root's too) follows the greedy
+ * policy; chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE
+ * when the arena is full. */
+static pips_move inner_choice(mtree *t, const void *state, int who)
+{
+    mtree *in = t->inner;
+    pips_rng_derive(&in->rng, pips_rng_next(&t->rng), 0);
+    in->root_seat = who;
+    tree_reset(in, state);
+    if (!expand(in, 0, in->root_state))
+        return PIPS_MOVE_NONE;
+    for (long i = 0; i < t->inner_iters && !in->nodes[0].proven; i++)
+        one_pass(in);
+    const mnode *root = &in->nodes[0];
+    pips_move_eval best = {PIPS_MOVE_NONE, 0, 0, false};
+    int best_cls = -1;
+    for (uint32_t i = 0; i < root->n_children; i++) {
+        uint32_t c = root->first_child + i;
+        const mnode *cn = &in->nodes[c];
+        double mean = cn->visits ? in->sums[(size_t)c * in->np + who] / cn->visits : 0;
+        bool proven = cn->proven && cn->visits;
+        pips_move_eval e = {cn->move, mean, cn->visits, proven};
+        int cls = !proven ? 1 : mean >= 1 - 1e-6 ? 2 : mean <= 1e-6 ? 0 : 1;
+        if (best_cls < 0 || rank_before(&e, cls, &best, best_cls)) {
+            best = e;
+            best_cls = cls;
+        }
+    }
+    return best.move;
 }
 
 /* Creates the children of node at state (the moves drawn once, here). */
@@ -333,6 +373,7 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         c->prob = who == PIPS_CHANCE ? (float)t->prob[i] : 0.0f;
         c->prior = want_priors ? (float)prior[i] : -1.0f;
         c->top = 0;
+        c->searched = 0;
         memset(t->sums + (t->count + i) * (size_t)t->np, 0, (size_t)t->np * sizeof(float));
     }
     if (t->opp == OPP_TOPK && who >= 0 && who != t->root_seat) {
@@ -348,6 +389,17 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         }
     }
     t->count += n;
+    if (t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
+        (t->opp == OPP_SEARCH || t->searcher[who])) {
+        pips_move m = inner_choice(t, state, who);
+        mnode *kids = &t->nodes[t->count - n];
+        for (size_t i = 0; i < n; i++)
+            if (kids[i].move == m) {
+                kids[i].top = 1;
+                t->nodes[node].searched = 1;
+                break;
+            }
+    }
     return true;
 }
 
@@ -365,6 +417,10 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
+    if (nd->searched)
+        for (uint32_t i = 0; i < n; i++)
+            if (t->nodes[first + i].top)
+                return first + i;
     if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
         /* the opponent's k best moves; among them, by UCT, the worst for the
          * root seat */
@@ -447,6 +503,14 @@ static bool try_prove(mtree *t, uint32_t n)
             for (int p = 0; p < np; p++)
                 v[p] += t->nodes[c].prob * proven_value(t, c, p);
         }
+    } else if (nd->searched) {
+        uint32_t c = first;
+        while (!t->nodes[c].top)
+            c++;
+        if (!t->nodes[c].proven || t->nodes[c].visits == 0)
+            return false;
+        for (int p = 0; p < np; p++)
+            v[p] = proven_value(t, c, p);
     } else if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
         /* the worst of the top children for the root seat: settled by a
          * proven loss for it among them, or by all of them (the mean over
@@ -572,10 +636,13 @@ static void one_pass(mtree *t)
     uint32_t node = 0;
     size_t len = 0;
     t->path[len++] = 0;
+    t->first_round = true;
     for (;;) {
         mnode *nd = &t->nodes[node];
         if (nd->proven)
             break;
+        if (node != 0 && nd->expanded && nd->to_move == t->root_seat)
+            t->first_round = false;
         if (!nd->expanded) {
             if (d->to_move(g, t->work) == PIPS_OVER) {
                 nd->proven = 1;
@@ -721,7 +788,10 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         memcpy(t->searcher, mi->searcher, sizeof t->searcher);
         if (t->hist)
             memset(t->hist, 0, ((size_t)1 << HIST_BITS) * sizeof *t->hist);
-        if (!mi->reuse || !t->valid || memcmp(t->root_state, state, t->state_size) != 0)
+        /* opp=search marks only the replies of the first round after the
+         * root; a kept subtree would have later rounds unmarked */
+        if (!mi->reuse || !t->valid || t->inner ||
+            memcmp(t->root_state, state, t->state_size) != 0)
             tree_reset(t, state);
         if (!t->nodes[0].expanded && !expand(t, 0, t->root_state))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree"), 0;
@@ -920,28 +990,35 @@ static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
     }
 }
 
+static void tree_free(const pips_allocator *al, mtree *t)
+{
+    if (t->inner) {
+        tree_free(al, t->inner);
+        pips_free(al, t->inner);
+    }
+    pips_free(al, t->nodes);
+    pips_free(al, t->sums);
+    pips_free(al, t->root_state);
+    pips_free(al, t->work);
+    pips_free(al, t->moves);
+    pips_free(al, t->playout_buf);
+    pips_free(al, t->prob);
+    pips_free(al, t->path);
+    pips_free(al, t->order);
+    pips_free(al, t->child_state);
+    pips_free(al, t->weights);
+    pips_free(al, t->pbuf);
+    pips_free(al, t->hist);
+}
+
 static void mcts_destroy(pips_agent *a)
 {
     mcts_impl *mi = a->impl;
     if (!mi)
         return;
     const pips_allocator *al = a->game->alloc;
-    for (int k = 0; k < MCTS_MAX_THREADS; k++) {
-        mtree *t = &mi->trees[k];
-        pips_free(al, t->nodes);
-        pips_free(al, t->sums);
-        pips_free(al, t->root_state);
-        pips_free(al, t->work);
-        pips_free(al, t->moves);
-        pips_free(al, t->playout_buf);
-        pips_free(al, t->prob);
-        pips_free(al, t->path);
-        pips_free(al, t->order);
-        pips_free(al, t->child_state);
-        pips_free(al, t->weights);
-        pips_free(al, t->pbuf);
-        pips_free(al, t->hist);
-    }
+    for (int k = 0; k < MCTS_MAX_THREADS; k++)
+        tree_free(al, &mi->trees[k]);
     pips_free(al, mi->evals);
     pips_free(al, mi->proven);
     pips_free(al, mi->rank_class);
@@ -981,6 +1058,16 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->prob = pips_calloc(al, t->max_moves, sizeof *t->prob);
     t->path_cap = 256;
     t->path = pips_calloc(al, t->path_cap, sizeof *t->path);
+    t->inner_iters = mi->inner_iters;
+    if (mi->opp == OPP_SEARCH || mi->opp == OPP_ADAPT) { /* the opponents' searches: greedy models, no nesting */
+        mcts_impl level1 = *mi;
+        level1.opp = OPP_GREEDY;
+        level1.settle = false;
+        level1.ph = 0;
+        t->inner = pips_calloc(al, 1, sizeof *t->inner);
+        if (!t->inner || !tree_init(t->inner, g, &level1))
+            return false;
+    }
     return t->order && t->child_state && t->weights && t->pbuf && (mi->ph == 0 || t->hist) &&
            t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
            tree_reserve(t, 1);
@@ -992,7 +1079,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0;
-    long settle = 0, topk = 2;
+    long settle = 0, topk = 2, inner_iters = 300;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -1038,10 +1125,15 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                 opp = !strcmp(value, "greedy") ? OPP_GREEDY : OPP_SOFTMAX;
             else if (!strcmp(value, "topk") || !strcmp(value, "adapt"))
                 opp = !strcmp(value, "topk") ? OPP_TOPK : OPP_ADAPT;
+            else if (!strcmp(value, "search"))
+                opp = OPP_SEARCH;
             else
                 return pips_fail(err, PIPS_ERR_ARG,
-                                 "mcts: opp='%s' must be max, greedy, softmax, topk or adapt",
+                                 "mcts: opp='%s' must be max, greedy, softmax, topk, adapt or "
+                                 "search",
                                  value);
+        } else if (!strcmp(key, "oppiters")) {
+            ok = agent_param_long("mcts", key, value, 1, 10000000L, &inner_iters, err);
         } else if (!strcmp(key, "k")) {
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "settle"))
@@ -1074,7 +1166,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, k, settle, ph, widen, widen_base, nodes, reuse)",
+                             "playout, order, opp, temp, k, oppiters, settle, ph, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -1101,6 +1193,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->temp = temp;
     mi->ph = ph;
     mi->topk = (int)topk;
+    mi->inner_iters = inner_iters;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->uniform = uniform;
     mi->widen = widen;
@@ -1142,7 +1235,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                         opp == OPP_GREEDY    ? "greedy"
                         : opp == OPP_SOFTMAX ? "softmax"
                         : opp == OPP_TOPK    ? "topk"
-                                             : "adapt");
+                        : opp == OPP_ADAPT   ? "adapt"
+                                             : "search");
+    if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_iters != 300)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "oppiters=%ld,",
+                        inner_iters);
     if (opp == OPP_TOPK && topk != 2)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "k=%ld,", topk);
     if (opp == OPP_SOFTMAX && temp != 0.05)
