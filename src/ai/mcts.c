@@ -46,6 +46,18 @@
  *   every leaf is valued with the same seat to move: evaluations favour the
  *   seat to move, and leaves at mixed seats would rank a move by how deep
  *   its subtree happened to grow.
+ * - opp=topk (k=K, default 2): an opponent plays, of its K best children
+ *   by prior (ties to the earlier), the one worst for the root seat (UCT on
+ *   one minus the root seat's mean): paranoid on the plausible moves.
+ * - opp=search (oppiters=N, default 300): in the first round of replies
+ *   after the root's move (no root-seat turn between), each opponent plays
+ *   the move its own search of N passes chooses, a search in which every
+ *   other seat, the root's too, follows the greedy policy (a searcher that
+ *   models the others as greedy, as opp=greedy does); later turns follow
+ *   the greedy policy. Trees are not kept between moves.
+ * - opp=adapt: opp=search's first-round searches only for the seats seen
+ *   (pips_agent_observe, this game) playing a move the greedy policy would
+ *   not; the others are modelled greedy, as they have played.
  * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the

@@ -1249,6 +1249,6 @@ const pips_game_def pips_icefrogs_def = {
                "alphabeta:depth=6,shuffle=1"},
     /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats" */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
-                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"}},
+                  "mcts:iters=1000,order=eval,opp=adapt,settle=1"}},
     .canonical = icf_canonical,
 };
