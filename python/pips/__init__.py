@@ -115,7 +115,9 @@ _lib = _ffi.dlopen(_library_path())
 # The hot loop's calls, looked up once.
 _NULL = _ffi.NULL
 _buffer = _ffi.buffer
-_unpack = _ffi.unpack
+# ffi.unpack is a Python-level wrapper around the backend's; the backend's
+# own saves a frame per ply (cffi has had it since 1.9).
+_unpack = getattr(_ffi._backend, "unpack", _ffi.unpack)
 _node_moves = _lib.pips_node_moves
 _play = _lib.pips_play
 _to_move = _lib.pips_state_to_move
@@ -184,6 +186,9 @@ class Game:
         self.name = _ffi.string(_lib.pips_game_name(handle)).decode()
         self.players = _lib.pips_game_players(handle, err)
         self._state_size = _lib.pips_game_state_size(handle)
+        # A State copies its position before every move for undo() when it
+        # is small, before every _snap_every-th move when it is large.
+        self._snap_every = max(1, min(16, self._state_size // 4096))
         self._max_moves = _lib.pips_game_max_moves(handle)
         # Continuous-move games (Noname) list candidate moves drawn from this rng.
         self._rng = _ffi.new("pips_rng *")
@@ -230,8 +235,8 @@ def _game_of(game, options):
 class State:
     """A position of a Game, changed in place by play() and undo()."""
 
-    __slots__ = ("game", "_g", "_ptr", "_history", "_size", "_buffers", "_scripted",
-                 "__weakref__")
+    __slots__ = ("game", "_g", "_ptr", "_played", "_snaps", "_every", "_size", "_buffers",
+                 "_scripted", "__weakref__")
 
     def __init__(self, game):
         err = _new_error()
@@ -242,7 +247,13 @@ class State:
         self.game = game
         self._g = g
         self._ptr = _ffi.gc(ptr, lambda p, g=g: _lib.pips_state_free(g, p))
-        self._history = []
+        # The history undo() reads: every move played, and a copy of the
+        # position before every _every-th of them (before each one for small
+        # states). A large state (Noname's 40 KB) is copied every few plies
+        # only, and undo replays the moves since the copy (they were legal).
+        self._played = []
+        self._snaps = []
+        self._every = 1 if game.scripted else game._snap_every
         self._size = game._state_size
         self._buffers = (game._rng, game._moves, game._probs)
         self._scripted = game.scripted
@@ -280,7 +291,11 @@ class State:
         Error and changes nothing."""
         if move.__class__ is not int:
             move = self.parse(move) if isinstance(move, str) else int(move)
-        before = _buffer(self._ptr, self._size)[:]
+        played = self._played
+        every = self._every
+        snap = every == 1 or len(played) % every == 0
+        if snap:
+            before = _buffer(self._ptr, self._size)[:]
         # No error buffer on the fast path: a refused move changes nothing,
         # so the call is repeated with one to get the message.
         if not _play(self._g, self._ptr, move, _NULL):
@@ -289,13 +304,15 @@ class State:
             if self._scripted:
                 _script_check(self.game)
             _raise(err)
-        if self._scripted:
+        if self._scripted:  # _every is 1: there is a copy
             try:
                 _script_check(self.game)
             except Error:  # the script failed on this move: take it back
                 _ffi.memmove(self._ptr, before, len(before))
                 raise
-        self._history.append(before)
+        if snap:
+            self._snaps.append(before)
+        played.append(move)
 
     def child(self, move):
         """A new State: this one after move (this one is unchanged)."""
@@ -305,16 +322,25 @@ class State:
 
     def undo(self):
         """Takes back the last move played on this State."""
-        if not self._history:
+        played = self._played
+        if not played:
             raise Error("undo: no move to take back")
-        before = self._history.pop()
+        played.pop()
+        last = len(played)  # the index of the move taken back
+        every = self._every
+        first = last - last % every  # the move the newest copy was taken before
+        before = self._snaps.pop() if first == last else self._snaps[-1]
         _ffi.memmove(self._ptr, before, len(before))
+        for m in played[first:last]:  # replay since the copy
+            if not _play(self._g, self._ptr, m, _NULL):
+                raise Error("undo: a move of the history no longer replays")
 
     def copy(self):
         """An independent State at the same position (with its history)."""
         c = State(self.game)
         _ffi.memmove(c._ptr, self._ptr, self.game._state_size)
-        c._history = list(self._history)
+        c._played = list(self._played)
+        c._snaps = list(self._snaps)
         return c
 
     __copy__ = copy
