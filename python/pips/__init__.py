@@ -66,10 +66,10 @@ void *pips_state_new(const pips_game *g, pips_error *err);
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);
 void pips_state_free(const pips_game *g, void *state);
 int pips_state_to_move(const pips_game *g, const void *state);
-size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
-                       double *prob);
+size_t pips_state_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
+                        double *prob, pips_error *err);
 bool pips_play(const pips_game *g, void *state, pips_move m, pips_error *err);
-bool pips_parse_move(const pips_game *g, const void *state, const char *text, pips_move *m,
+bool pips_move_parse(const pips_game *g, const void *state, const char *text, pips_move *m,
                      pips_error *err);
 bool pips_state_returns(const pips_game *g, const void *state, double *out, pips_error *err);
 bool pips_move_text(const pips_game *g, const void *state, pips_move m, char *buf,
@@ -80,7 +80,7 @@ bool pips_state_render(const pips_game *g, const void *state, bool unicode, pips
                        pips_error *err);
 bool pips_state_view_json(const pips_game *g, const void *state, pips_str *out,
                           pips_error *err);
-bool pips_perft_count(const pips_game *g, const void *state, int depth, uint64_t *count,
+bool pips_state_perft(const pips_game *g, const void *state, int depth, uint64_t *count,
                       pips_error *err);
 bool pips_solve_json(const pips_game *g, const void *state, const char *request,
                      pips_str *out, pips_error *err);
@@ -89,7 +89,7 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
                            pips_error *err);
 void pips_agent_free(pips_agent *a);
 const char *pips_agent_spec(const pips_agent *a);
-bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err);
+bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_error *err);
 bool pips_agent_last_value(const pips_agent *a, double *value);
 
 bool pips_playtest_request(const char *request, pips_str *out, pips_error *err);
@@ -118,7 +118,7 @@ _buffer = _ffi.buffer
 # ffi.unpack is a Python-level wrapper around the backend's; the backend's
 # own saves a frame per ply (cffi has had it since 1.9).
 _unpack = getattr(_ffi._backend, "unpack", _ffi.unpack)
-_node_moves = _lib.pips_node_moves
+_state_moves = _lib.pips_state_moves
 _play = _lib.pips_play
 _to_move = _lib.pips_state_to_move
 
@@ -195,6 +195,7 @@ class Game:
         _lib.pips_rng_seed(self._rng, 0)
         self._moves = _ffi.new("pips_move[]", max(self._max_moves, 1))
         self._probs = _ffi.new("double[]", max(self._max_moves, 1))
+        self._moves_err = _new_error()  # read only when moves() lists none
         # A rule script (option rules=FILE) or a Lua game (a NAME.lua path).
         self.scripted = _lib.pips_game_script(handle) != _ffi.NULL
         schema = json.loads(_text_call(_lib.pips_game_schema, handle))
@@ -255,7 +256,7 @@ class State:
         self._snaps = []
         self._every = 1 if game.scripted else game._snap_every
         self._size = game._state_size
-        self._buffers = (game._rng, game._moves, game._probs)
+        self._buffers = (game._rng, game._moves, game._probs, game._moves_err)
         self._scripted = game.scripted
 
     @classmethod
@@ -271,8 +272,10 @@ class State:
 
     def moves(self):
         """The legal moves here (chance outcomes at a chance node), as ints."""
-        rng, moves, probs = self._buffers
-        n = _node_moves(self._g, self._ptr, rng, moves, probs)
+        rng, moves, probs, err = self._buffers
+        n = _state_moves(self._g, self._ptr, rng, moves, probs, err)
+        if not n and err.code:
+            _raise(err)
         if self._scripted:
             _script_check(self.game)
         return _unpack(moves, n)
@@ -282,7 +285,10 @@ class State:
         if self.to_move != CHANCE:
             return []
         game = self.game
-        n = _lib.pips_node_moves(self._g, self._ptr, game._rng, game._moves, game._probs)
+        err = _new_error()
+        n = _state_moves(self._g, self._ptr, game._rng, game._moves, game._probs, err)
+        if not n and err.code:
+            _raise(err)
         return list(zip(_ffi.unpack(game._moves, n), _ffi.unpack(game._probs, n)))
 
     def play(self, move):
@@ -386,7 +392,7 @@ class State:
         """The move of a legal move text; Error says why when it is not."""
         m = _ffi.new("pips_move *")
         err = _new_error()
-        if not _lib.pips_parse_move(self._g, self._ptr, text.encode(), m, err):
+        if not _lib.pips_move_parse(self._g, self._ptr, text.encode(), m, err):
             _raise(err)
         return m[0]
 
@@ -440,7 +446,7 @@ def perft(game, depth, state=None, **options):
     s = _state_of(game, state, options)
     count = _ffi.new("uint64_t *")
     err = _new_error()
-    if not _lib.pips_perft_count(s._g, s._ptr, int(depth), count, err):
+    if not _lib.pips_state_perft(s._g, s._ptr, int(depth), count, err):
         _raise(err)
     _script_check(s.game)
     return int(count[0])
@@ -487,11 +493,10 @@ class Agent:
         """The agent's move (an int) for the seat to move in state."""
         if not isinstance(state, State):
             raise Error("choose: state must be a pips.State")
-        if state.game is not self.game:
-            _check_same_game(self.game, state)
         m = _ffi.new("pips_move *")
         err = _new_error()
-        if not _lib.pips_agent_choose(self._handle, state._ptr, m, err):
+        # the library refuses a state of another game (or other options)
+        if not _lib.pips_agent_move(self._handle, state._ptr, m, err):
             _raise(err)
         _script_check(self.game)
         return m[0]
