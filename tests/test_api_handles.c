@@ -136,6 +136,13 @@ static void test_states_know_their_game(void **unused)
     pips_game_free(ttd3);
     pips_game_free(ttd_again);
     pips_game_free(nim);
+
+    /* a state outlives its game (a garbage collector frees in any order) */
+    pips_game *g = pips_game_new("noname", NULL, 0, NULL, &err);
+    void *orphan = pips_state_new(g, &err);
+    const pips_game *freed = g;
+    pips_game_free(g);
+    pips_state_free(freed, orphan);
 }
 
 static void test_ffi_calls(void **unused)

@@ -368,7 +368,9 @@ void *pips_state_new(const pips_game *g, pips_error *err);
  * (game, state) pair instead: they are the engine's own interface, run on
  * states on the stack and in search buffers, millions of times a second. */
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);
-/* Frees a state from pips_state_new (NULL is a no-op). */
+/* Frees a state from pips_state_new (NULL is a no-op), with the allocator
+ * of the game that made it: g is not dereferenced, and may be freed already (a
+ * garbage collector frees in any order). */
 void pips_state_free(const pips_game *g, void *state);
 
 /* Moves at any node: decisions (legal_moves, or candidates with rng for

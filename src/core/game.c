@@ -259,6 +259,7 @@ typedef struct state_tag {
     uint64_t magic;
     const pips_game_def *def;
     uint64_t options_hash;
+    const pips_allocator *alloc; /* the game's: pips_state_free needs no live game */
 } state_tag;
 #define STATE_TAG_MAGIC 0x7069707353746174ull /* "pipsStat" */
 #define STATE_TAG_SIZE                                                                      \
@@ -282,7 +283,7 @@ void *pips_state_new(const pips_game *g, pips_error *err)
         return NULL;
     }
     state_tag *tag = (state_tag *)(void *)block;
-    *tag = (state_tag){STATE_TAG_MAGIC, g->def, g->options_key};
+    *tag = (state_tag){STATE_TAG_MAGIC, g->def, g->options_key, g->alloc};
     void *s = block + STATE_TAG_SIZE;
     g->def->initial(g, s);
     return s;
@@ -314,7 +315,7 @@ void pips_state_free(const pips_game *g, void *state)
     if (tag->magic != STATE_TAG_MAGIC)
         return; /* not one of pips_state_new's: leave it */
     tag->magic = 0;
-    pips_free(g->alloc, tag);
+    pips_free(tag->alloc, tag);
 }
 
 size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
