@@ -13,7 +13,8 @@
 // NON §4) and a lying piece's ray; releasing plays the move. Zoom (up to 8×,
 // round the last pointer position) and a pan mode help on small screens. On
 // a touch screen swipes scroll the page (they never place): a tap puts a
-// preview where it landed and a confirm bar turns it and places it. Pieces a
+// preview where it landed (the library says at once why it may not go there)
+// and a confirm bar turns it and places it. Pieces a
 // move captured stay drawn, crossed out, until the next move, and the line
 // under the table names them. Piece numbers keep a readable size at every
 // zoom. The server's suggestions are buttons (focusing one previews it) and
@@ -357,7 +358,7 @@ export function createBoard(container, ctx) {
   function drawConfirm() {
     confirmBar.hidden = !pending;
     if (!pending) { confirmBar.replaceChildren(); return; }
-    const turn = (d) => () => { pending = { ...pending, angle: ((pending.angle + d) % 360 + 360) % 360 }; angle = pending.angle; pending.text = moveText(pending); preview = pending; drawPreview(); drawConfirm(); };
+    const turn = (d) => () => { pending = { ...pending, angle: ((pending.angle + d) % 360 + 360) % 360 }; angle = pending.angle; pending.text = moveText(pending); preview = pending; drawPreview(); drawConfirm(); ctx.explain?.(pending.text); };
     confirmBar.replaceChildren(
       html('span', { class: 'nn-pending' }, pending.text),
       html('button', { type: 'button', class: 'secondary small', 'aria-label': 'turn left 15 degrees', 'data-key': 'turn-left', onclick: turn(15) }, '⟲'),
@@ -436,6 +437,7 @@ export function createBoard(container, ctx) {
       drawPreview();
       drawConfirm();
       describe();
+      ctx.explain?.(pending.text);   // the library says at once whether it may go there, and why not
       return;
     }
     if (!drag) return;
