@@ -72,6 +72,41 @@ rc=$?
 [ $rc = 1 ] && grep -q "game 1 (seed [0-9]*): ply 1: .*no second piece" "$tmp/err"
 rc=$?
 check "playtest stops at the failing game with its seed: $(cat "$tmp/err")" $rc
+# a script failing in a later game: the partial report of the games before it
+cat >"$tmp/late.lua" <<'LUA'
+function legal(state, move)
+  if move == "S@2,2" then error("no corner") end
+  return true
+end
+LUA
+"$PIPS" playtest tictacdoh --seats random --games 50 --rules "$tmp/late.lua" \
+    --out "$tmp/late" >"$tmp/late.md" 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ]; check "a playtest whose script fails mid-run exits 1 (got $rc)" $?
+grep -q "game 7 (seed 13064056694810536063): ply 3: .*late.lua:2: in function 'legal': no corner" \
+    "$tmp/err"
+rc=$?
+check "it names the game and its seed: $(cat "$tmp/err")" $rc
+grep -q '"partial": *true' "$tmp/late/report.json"; check "report.json says partial" $?
+grep -q '"failure": *"game 7 (seed' "$tmp/late/report.json"; check "report.json names the failure" $?
+grep -q "stopped after 6 of its 50 games because a script failed" "$tmp/late.md"
+check "the report covers the six games before it" $?
+[ ! -e "$tmp/late/state.json" ]; check "no state to resume a failed run" $?
+
+# skill depth under a rule script and of a Lua game
+"$PIPS" skill tictacdoh --rules "$SMALL" --agent mcts --budgets 5,50 --games 4 >"$tmp/sk" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "^5 50 4 " "$tmp/sk" && grep -q "tictacdoh-small-first.lua" "$tmp/sk"
+check "skill --rules FILE.lua (got $rc)" $?
+"$PIPS" skill "$OVERTOP" --agent mcts --budgets 5,50 --games 4 >"$tmp/sk" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "^# Overtop" "$tmp/sk" && grep -q "^5 50 4 " "$tmp/sk"
+check "skill of a Lua game (got $rc)" $?
+"$PIPS" skill tictacdoh --rules "$tmp/late.lua" --agent mcts --budgets 5,50 --games 20 \
+    >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] && grep -q "late.lua:2: in function 'legal': no corner" "$tmp/err"
+check "skill stops with exit 1 when the script fails (got $rc)" $?
 
 # replay runs the record's copy; a changed file on disk is reported
 cp "$SMALL" "$tmp/small.lua"
