@@ -40,7 +40,7 @@ grep -q '"sha256"' "$tmp/o.json"; check "the record carries the script" $?
 
 # a broken script: exit 1, file, line, function and ply
 cat >"$tmp/broken.lua" <<'LUA'
-description = "fails on the second ply"
+description = "fails when asked about the second ply"
 function legal(state, move)
   if state.view.placed == 1 then error("no second piece") end
   return true
@@ -48,7 +48,7 @@ end
 LUA
 "$PIPS" play tictacdoh --rules "$tmp/broken.lua" --seat random --seat random >/dev/null 2>"$tmp/err"
 [ $? = 1 ]; check "a failing script exits 1" $?
-grep -q "ply 1: .*broken.lua:3: in function 'legal': .*no second piece" "$tmp/err"
+grep -q "ply 2: .*broken.lua:3: in function 'legal': .*no second piece" "$tmp/err"
 rc=$?
 check "the message names ply, file, line and function: $(cat "$tmp/err")" $rc
 "$PIPS" perft tictacdoh 3 --rules "$tmp/broken.lua" >/dev/null 2>"$tmp/err"
@@ -69,7 +69,7 @@ check "playtest --vary rules=none,FILE" $?
 grep -q "tictacdoh-small-first.lua" "$tmp/sweep/report.md"; check "the report names the script" $?
 "$PIPS" playtest tictacdoh --seats random --games 5 --rules "$tmp/broken.lua" >/dev/null 2>"$tmp/err"
 rc=$?
-[ $rc = 1 ] && grep -q "game 1 (seed [0-9]*): ply 1: .*no second piece" "$tmp/err"
+[ $rc = 1 ] && grep -q "game 1 (seed [0-9]*): ply 2: .*no second piece" "$tmp/err"
 rc=$?
 check "playtest stops at the failing game with its seed: $(cat "$tmp/err")" $rc
 # a script failing in a later game: the partial report of the games before it
