@@ -150,6 +150,7 @@ local game = {
   description = "Tic Tac Doh! written in Lua: 2-4 players, 1-3 stashes (TTD-R1..R10)",
   players = {2, 4},
   max_moves = 96,
+  state_bytes = 256, -- the longest state text is about 170 bytes; the solver stores states whole
   options = {
     stashes = {type = "int", min = 1, max = 3, default = 1,
                description = "stashes of 5 S, 5 M and 5 L pieces shared by all (TTD-R10)"},
