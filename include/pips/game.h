@@ -478,6 +478,8 @@ pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool
  * the position's value alone (pips_solve_position). */
 bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
                        pips_value *values, pips_solve_result *res, pips_error *err);
+/* Sets the time budget of later calls (seconds; 0: none). */
+void pips_solver_set_seconds(pips_solver *ps, double seconds);
 void pips_solver_free(pips_solver *ps);
 /* The generic solver from any position; canonical forms are
  * used when use_canonical is set and the game has them. */
