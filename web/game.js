@@ -386,16 +386,20 @@ export async function gameView(app, id, params, current = () => true) {
       accept(v);
       if (fromBoard) keepBoardFocus();
       return true;
-    } catch (e) { moveError(e.message); return false; } finally { sending = false; }
+    } catch (e) {   // an illegal move (422) says what was tried, then the library's reason
+      moveError(e.status === 422 ? `${text} is not allowed: ${e.message}` : e.message);
+      return false;
+    } finally { sending = false; }
   }
 
-  // a click on something that is not a legal move: the library says why (and cites its ruling)
-  async function explain(text) {
+  // a click on something that is not a legal move: the library says why (and
+  // cites its ruling); `what` names the attempt ("Mh0-b3 is not allowed")
+  async function explain(text, what = `${text} is not allowed`) {
     if (sending || shown != null || latest.over) return;
     try {
       await api('POST', `games/${id}/moves`, { move: text, tokens: heldTokens(id), ply: latest.n_moves, check: true });
       moveError('');
-    } catch (e) { moveError(`${text} is not allowed: ${e.message}`); }
+    } catch (e) { moveError(`${what}: ${e.message}`); }
   }
 
   async function doUndo(decline) {

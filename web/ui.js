@@ -165,9 +165,14 @@ const ICONS = {
   copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
   clock: 'M12 3a9 9 0 1 0 0.01 0M12 7v5l3 3',
   eye: 'M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0.01 0',
+  upright: 'M12 4l8 15H4z',
+  lying: 'M4 6l16 6-16 6z',
+  pan: 'M12 3v18M3 12h18M9 6l3-3 3 3M9 18l3 3 3-3M6 9l-3 3 3 3M18 9l3 3-3 3',
+  'turn-left': 'M4 4v6h6M4.6 10A8 8 0 1 1 6.3 17.7',
+  'turn-right': 'M20 4v6h-6M19.4 10A8 8 0 1 0 17.7 17.7',
 };
 
-/* An inline SVG icon ('hourglass', 'play', 'pause', 'copy', 'clock', 'eye'). */
+/* An inline SVG icon (a name of ICONS: 'hourglass', 'play', 'clock', ...). */
 export function svgIcon(name, label) {
   const NS = 'http://www.w3.org/2000/svg';
   const s = document.createElementNS(NS, 'svg');

@@ -40,6 +40,8 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
 void pips_agent_free(pips_agent *a);
 /* The spec it was made from, normalised (e.g. "mcts:iters=10000"). */
 const char *pips_agent_spec(const pips_agent *a);
+/* The game it plays (NULL for NULL). */
+const pips_game *pips_agent_game(const pips_agent *a);
 /* For people: the spec, after the level it was asked for when it was made
  * from one: "hard (mcts:iters=10000)", "mcts:hard (mcts:iters=10000)",
  * "random". Writes at most size bytes (PIPS_AGENT_LABEL_MAX is enough) and

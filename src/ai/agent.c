@@ -256,6 +256,8 @@ void pips_agent_free(pips_agent *a)
 
 const char *pips_agent_spec(const pips_agent *a) { return a->spec; }
 
+const pips_game *pips_agent_game(const pips_agent *a) { return a ? a->game : NULL; }
+
 const char *pips_agent_label(const pips_agent *a, char *buf, size_t size)
 {
     if (a->level[0])
