@@ -58,9 +58,13 @@ async function insideWindow(page, selector, size) {
     `${selector} spans ${box.x}..${box.x + box.width}, wider than ${size.width}`);
 }
 
+/* Plays move by its button, then waits for the random seat's reply. */
 async function clickMove(page, move, touch) {
+  const before = await page.locator('#moves li').count();
   const b = page.locator(`.legal-list button[data-move="${move}"]`);
   if (touch) await b.tap(); else await b.click();
+  await page.waitForFunction((n) => document.querySelectorAll('#moves li').length >= n, before + 2);
+  assert.equal(await myTurn(page), true);
 }
 
 for (const [label, size, extra] of SIZES) {
@@ -75,14 +79,22 @@ for (const [label, size, extra] of SIZES) {
       assert.match(await page.textContent('pre.render'), /owned: 0 to 0/);
       assert.equal(await page.locator('.legal-list button').count(), 15);   // 3 sizes x 5 cells
       await clickMove(page, 'L@3', extra.hasTouch);
-      await myTurn(page);
-      // my large pyramid on the third cell (x = 2), in the first seat's colour
-      const mine = page.locator('svg.grid-view polygon', { has: page.locator('title', { hasText: 'L at 2,0' }) });
-      assert.equal(await mine.count(), 1);
-      assert.equal(await mine.getAttribute('fill'), '#c0392b');
+      // my large pyramid on the third cell (x = 2), and the random seat's reply;
+      // each pyramid coloured by the owner of its cell (the top piece's seat)
+      const OWNER = ['#c0392b', '#2e6fb7'];
       const view = (await apiCall(server.url, 'GET', `games/${page.url().split('/').pop()}`)).json;
-      const pieces = view.view.cells.reduce((n, c) => n + c.stack.length, 0);
-      assert.equal(pieces, 2);   // mine and the random seat's reply
+      const cells = view.view.cells;
+      assert.ok(cells.some((c) => c.x === 2 && c.stack[0] === 'L'));
+      let pieces = 0;
+      for (const c of cells) {
+        for (const piece of c.stack) {
+          const p = page.locator('svg.grid-view polygon', { has: page.locator('title', { hasText: `${piece} at ${c.x},0` }) });
+          assert.ok(await p.count() >= 1, `${piece} at ${c.x} drawn`);
+          assert.equal(await p.first().getAttribute('fill'), OWNER[c.owner]);
+          pieces++;
+        }
+      }
+      assert.equal(pieces, 2);
       assert.equal(await page.locator('svg.grid-view polygon').count(), pieces);
       assert.equal(await page.locator('#moves li').count(), 2);
       await insideWindow(page, 'svg.grid-view', size);
@@ -99,7 +111,6 @@ for (const [label, size, extra] of SIZES) {
       assert.equal(await page.locator('svg.grid-view').count(), 0);
       assert.match(await page.textContent('.legal-title'), /^Legal moves \(15\)/);
       await clickMove(page, 'S@1', extra.hasTouch);
-      await myTurn(page);
       assert.match(await page.textContent('pre.render'), /^1S \|/);   // my small pyramid, first cell
       assert.equal(await page.locator('#moves li').count(), 2);
       // a typed move goes through the same path
