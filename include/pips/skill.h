@@ -42,6 +42,14 @@ typedef struct pips_skill_opts {
     /* When not NULL and set (a signal handler may set it), the run stops at
      * the next game boundary and reports the steps finished. */
     const volatile int *stop;
+    /* When not NULL: a stopped run's state is written there (the folder is
+     * created when missing), for resume_state to continue it. */
+    const char *save_state;
+    /* A state saved by a stopped run: the run continues where it stopped
+     * (inside a step too) and ends with the table an uninterrupted run gives
+     * (time aside). It must come from the same game, options, agent, budgets,
+     * games and seed (the error names what differs). NULL: a fresh run. */
+    const char *resume_state;
 } pips_skill_opts;
 
 typedef struct pips_skill_step {

@@ -119,6 +119,129 @@ static void on_game(void *ud, unsigned long done, unsigned long total)
     p->o->progress(p->o->progress_ud, p->before + done, p->total);
 }
 
+/* ---- a stopped run's state (--resume) ------------------------------------------ */
+
+#define SKILL_STATE_FORMAT 1
+#define STEP_FIELDS 11
+
+/* A finished step's figures, flat (store: back into st). */
+static void step_fields(pips_skill_step *st, double *f, bool store)
+{
+    double games = (double)st->games, sig = st->significant;
+    double *x[STEP_FIELDS] = {&games, &st->wins, &st->draws, &st->score, &st->win_rate,
+                              &st->win_lo, &st->win_hi, &st->score_rate, &st->score_lo,
+                              &st->score_hi, &sig};
+    for (int i = 0; i < STEP_FIELDS; i++) {
+        if (store)
+            *x[i] = f[i];
+        else
+            f[i] = *x[i];
+    }
+    if (store) {
+        st->games = (unsigned long)games;
+        st->significant = sig != 0;
+    }
+}
+
+static json_t *specs_json(const pips_skill *s, size_t n_budgets)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i + 1 < n_budgets; i++)
+        json_array_append_new(a, json_string(s->steps[i].weaker_spec));
+    json_array_append_new(a, json_string(s->steps[n_budgets - 2].stronger_spec));
+    return a;
+}
+
+static bool skill_state_save(pips_skill *s, size_t n_budgets, size_t step, json_t *step_state,
+                             const char *path, pips_error *err)
+{
+    double f[(PIPS_SKILL_MAX_BUDGETS - 1) * STEP_FIELDS];
+    for (size_t k = 0; k < step; k++)
+        step_fields(&s->steps[k], f + k * STEP_FIELDS, false);
+    json_t *root = json_object();
+    if (root) {
+        json_object_set_new(root, "pips_skill_state", json_integer(SKILL_STATE_FORMAT));
+        json_object_set_new(root, "game", json_string(s->game));
+        json_object_set_new(root, "options", json_string(s->options));
+        json_object_set_new(root, "agents", specs_json(s, n_budgets));
+        json_object_set_new(root, "games", json_integer((json_int_t)s->games_per_step));
+        json_object_set_new(root, "seed", json_integer((json_int_t)s->seed));
+        json_object_set_new(root, "step", json_integer((json_int_t)step));
+        json_object_set_new(root, "steps", lab_hex_doubles(f, step * STEP_FIELDS));
+        json_object_set_new(root, "step_state", step_state ? json_incref(step_state)
+                                                           : json_null());
+    }
+    bool ok = lab_json_save(root, path, err);
+    json_decref(root);
+    return ok;
+}
+
+/* Loads a stopped run's finished steps into s after checking it is this
+ * run (game, options, the agent at every budget, games, seed); *step
+ * receives the step under way and *step_state its state (NULL when it had
+ * not begun). False with *err naming a mismatch. */
+static bool skill_state_load(pips_skill *s, size_t n_budgets, const char *path, size_t *step,
+                             json_t **step_state, pips_error *err)
+{
+    json_t *root = lab_json_load(path, err);
+    if (!root)
+        return false;
+    bool ok = false, mismatch = true;
+    const char *game = json_string_value(json_object_get(root, "game"));
+    const char *opts = json_string_value(json_object_get(root, "options"));
+    json_t *mine = specs_json(s, n_budgets), *theirs = json_object_get(root, "agents");
+    if (json_integer_value(json_object_get(root, "pips_skill_state")) != SKILL_STATE_FORMAT) {
+        mismatch = false;
+        pips_fail(err, PIPS_ERR_ARG, "%s is not a saved skill state", path);
+    } else if (!game || strcmp(game, s->game)) {
+        pips_fail(err, PIPS_ERR_ARG, "the folder holds a run of %s, not %s", game ? game : "?",
+                  s->game);
+    } else if (!opts || strcmp(opts, s->options)) {
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the options differ: the folder's run has '%s', this one '%s'",
+                  opts ? opts : "?", s->options);
+    } else if (!json_equal(mine, theirs)) {
+        char *a = json_dumps(theirs, JSON_COMPACT), *b = json_dumps(mine, JSON_COMPACT);
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the agent or budgets differ: the folder's run has %s, this one %s",
+                  a ? a : "?", b ? b : "?");
+        free(a);
+        free(b);
+    } else if ((uint64_t)json_integer_value(json_object_get(root, "seed")) != s->seed) {
+        pips_fail(err, PIPS_ERR_ARG, "the seed differs: the folder's run has %llu, this one %llu",
+                  (unsigned long long)json_integer_value(json_object_get(root, "seed")),
+                  (unsigned long long)s->seed);
+    } else if ((unsigned long)json_integer_value(json_object_get(root, "games")) !=
+               s->games_per_step) {
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the game count differs: the folder's run has %lld a step, this one %lu",
+                  (long long)json_integer_value(json_object_get(root, "games")),
+                  s->games_per_step);
+    } else {
+        mismatch = false;
+        json_int_t k = json_integer_value(json_object_get(root, "step"));
+        json_t *ss = json_object_get(root, "step_state");
+        double f[(PIPS_SKILL_MAX_BUDGETS - 1) * STEP_FIELDS];
+        if (k < 0 || (size_t)k >= n_budgets ||
+            !lab_doubles_of(json_object_get(root, "steps"), f, (size_t)k * STEP_FIELDS) ||
+            !(json_is_null(ss) || json_is_object(ss))) {
+            pips_fail(err, PIPS_ERR_ARG, "a malformed saved skill state in %s", path);
+        } else {
+            for (json_int_t i = 0; i < k; i++)
+                step_fields(&s->steps[i], f + i * STEP_FIELDS, true);
+            s->n_steps = (size_t)k;
+            *step = (size_t)k;
+            *step_state = json_is_object(ss) ? json_incref(ss) : NULL;
+            ok = true;
+        }
+    }
+    if (!ok && mismatch)
+        pips_error_prefix(err, "cannot resume from %s: ", path);
+    json_decref(mine);
+    json_decref(root);
+    return ok;
+}
+
 pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
 {
     pips_skill *s = pips_calloc(NULL, 1, sizeof *s);
@@ -133,10 +256,17 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
     s->seed = o->seed;
     s->games_per_step = o->games;
     double t0 = pips_now();
-    size_t steps = o->n_budgets - 1;
+    size_t steps = o->n_budgets - 1, first = 0;
+    json_t *resume = NULL, *stopped = NULL;
+    if (o->resume_state &&
+        !skill_state_load(s, o->n_budgets, o->resume_state, &first, &resume, err)) {
+        pips_free(NULL, s);
+        return NULL;
+    }
     step_progress prog = {o, 0, (unsigned long)steps * o->games};
     bool ok = true;
-    for (size_t k = 0; ok && k < steps; k++) {
+    size_t k = first;
+    for (; ok && k < steps; k++) {
         if (o->stop && *o->stop) {
             s->partial = true;
             break;
@@ -164,16 +294,20 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             po.progress = on_game;
             po.progress_ud = &prog;
         }
-        pips_playtest *pt = pips_playtest_run(&po, err);
+        lab_run_hooks h = {k == first ? resume : NULL, o->resume_state, NULL, NULL};
+        pips_playtest *pt = lab_playtest_run(&po, &h, err);
         if (!pt) {
             pips_error_prefix(err, "step %ld -> %ld: ", st->weaker, st->stronger);
             ok = false;
             break;
         }
         const wdl *a = &pt->variants[0].st.agent[0]; /* the stronger: the first spec */
-        if (pt->partial) /* stopped inside the step: only whole steps count */
+        if (pt->partial) { /* stopped inside the step: only whole steps count */
             s->partial = true;
-        else {
+            stopped = lab_state_json(pt);
+            if (!stopped)
+                ok = pips_fail(err, PIPS_ERR_NOMEM, "out of memory saving the run's state");
+        } else {
             st->games = pt->variants[0].st.games;
             st->wins = a->w;
             st->draws = a->d;
@@ -193,6 +327,10 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             break;
     }
     s->seconds = pips_now() - t0;
+    json_decref(resume);
+    if (ok && s->partial && o->save_state)
+        ok = skill_state_save(s, o->n_budgets, k, stopped, o->save_state, err);
+    json_decref(stopped);
     if (!ok) {
         pips_free(NULL, s);
         return NULL;
