@@ -59,8 +59,9 @@ int cli_skill(int argc, char **argv)
                *resume_dir = NULL;
     const char *opts[PIPS_MAX_OPTIONS * 2];
     size_t nopts = 0;
-    long games = 100, threads = 1;
+    long games = 100, threads = 1, exact_mb = 256;
     uint64_t seed = 1;
+    double exact_seconds = 10;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -79,6 +80,13 @@ int cli_skill(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--seed") && has_value) {
             if (!cli_parse_seed(prog, argv[++i], &seed))
+                return 2;
+        } else if (!strcmp(a, "--exact-seconds") && has_value) {
+            if (!cli_parse_double(prog, a, argv[++i], 0, 86400,
+                                  "seconds from 0 (off) to 86400", &exact_seconds))
+                return 2;
+        } else if (!strcmp(a, "--exact-mb") && has_value) {
+            if (!cli_parse_long(prog, a, argv[++i], 1, 1L << 20, &exact_mb))
                 return 2;
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
@@ -117,7 +125,9 @@ int cli_skill(int argc, char **argv)
                          .progress_ud = &progress,
                          .stop = cli_catch_stop(),
                          .save_state = out_dir ? state_path : NULL,
-                         .resume_state = resume_dir ? state_path : NULL};
+                         .resume_state = resume_dir ? state_path : NULL,
+                         .exact_seconds = exact_seconds,
+                         .exact_mb = (size_t)exact_mb};
     pips_error err;
     pips_skill *s = pips_skill_run(&o, &err);
     if (!s) {

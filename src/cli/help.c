@@ -124,6 +124,9 @@ static const cli_opt_doc skill_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--out", "DIR", "write report.json, skill.csv and skill.svg into DIR"},
     {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
+    {"--exact-seconds", "S",
+     "solver time for the start, for the perfect-play check (default 10, 0 = off)"},
+    {"--exact-mb", "M", "memory for that solve, in MiB (default 256)"},
     END_OPTS};
 
 static const cli_opt_doc ladder_opts[] = {
@@ -302,7 +305,8 @@ static const cli_cmd_doc docs[] = {
      ladder_opts, "game"},
     {"skill", "skill depth: each budget against the one before it",
      "GAME --agent KIND --budgets B1,B2,... [--games N] [--seed S]\n"
-     "[--threads T] [--opt K=V]... [--out DIR] [--resume DIR]",
+     "[--threads T] [--opt K=V]... [--out DIR] [--resume DIR]\n"
+     "[--exact-seconds S] [--exact-mb M]",
      "Plays each budget of one agent kind (mcts iters, alphabeta or expectimax\n"
      "depth) against the budget before it, N games a step: at two seats each side\n"
      "in each seat equally often, at three or more the lone stronger agent against\n"
@@ -313,7 +317,12 @@ static const cli_cmd_doc docs[] = {
      "in Strategic Games', 2017). Budgets must increase. Ctrl-C stops at the next\n"
      "game and reports the steps finished (exit status 130); with --out DIR it\n"
      "saves DIR/state.json, and the same command with --resume DIR finishes the\n"
-     "run with exactly the table of an uninterrupted one.",
+     "run with exactly the table of an uninterrupted one.\n\n"
+     "Where the exact solver settles the start (two seats, no chance; within\n"
+     "--exact-seconds), every move of every budget along the run's games is checked\n"
+     "against the solved value of its position, and the last line names the smallest\n"
+     "budget that plays perfectly from the start: every move it made kept the\n"
+     "solved value (a win stays a win, a draw a draw).",
      skill_opts, "game"},
     {"moves", "the legal moves of a position, filtered and grouped",
      "GAME [--opt KEY=VALUE]... [--state TEXT] [--filter TEXT] [--flat]",

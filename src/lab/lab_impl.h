@@ -11,6 +11,7 @@
 #define PIPS_LAB_IMPL_H
 
 #include "pips/lab.h"
+#include "pips/match.h"
 
 #define LAB_MAX_N PIPS_LAB_MAX_SEATS
 #define LAB_HIST_BINS 20
@@ -250,6 +251,9 @@ typedef struct lab_run_hooks {
     json_t *resume;
     const char *resume_where;
     void (*on_result)(void *ud, unsigned long game, const double *returns);
+    /* When not NULL: called with every finished game's match as it ends,
+     * from the worker thread that played it (not serialised). */
+    void (*on_game)(void *ud, unsigned long game, const pips_match *m);
     void *ud;
 } lab_run_hooks;
 pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks *h,

@@ -282,7 +282,7 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
         po.progress_ud = &tp;
     }
     table_ctx tc = {l, combo, po.seating};
-    lab_run_hooks h = {resume, o->resume_state, on_result, &tc};
+    lab_run_hooks h = {resume, o->resume_state, on_result, NULL, &tc};
     pips_playtest *pt = lab_playtest_run(&po, &h, err);
     if (!pt)
         return false;

@@ -31,6 +31,7 @@
  * and a view of the playtest with the variant's seat count. */
 typedef struct run_ctx {
     const pips_playtest_opts *o;
+    const lab_run_hooks *h; /* may be NULL */
     const pips_game *g;
     const pips_playtest *pt;
 } run_ctx;
@@ -231,6 +232,8 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
         goto done;
     }
     const pips_match *played = pips_table_match(table);
+    if (c->h && c->h->on_game)
+        c->h->on_game(c->h->ud, index, played);
     if (!pips_table_over(table)) {
         r->unfinished = true;
         for (int s = 0; s < np; s++)
@@ -761,7 +764,7 @@ pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks
         int np = pt->variants[v].np;
         views[v] = *pt;
         views[v].np = np;
-        ctx[v] = (run_ctx){.o = o, .g = games[v], .pt = &views[v]};
+        ctx[v] = (run_ctx){.o = o, .h = h, .g = games[v], .pt = &views[v]};
         if (!lab_acc_init(&acc[v], np)) {
             pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
             goto done;

@@ -140,12 +140,45 @@ MISMATCH=("--seed 5|seed differs" "--agents random,greedy,mcts:iters=30|agents d
           "--opt max_turns=500|options differ" "--games 10|game count differs")
 resume_case ladder "ratings.txt ratings.csv pairs.csv ratings.svg" \
     ladder ziggurat --agents random,greedy,mcts:iters=20 --opt players=2 --games 300 --seed 4
-MISMATCH=("--seed 5|seed differs" "--budgets 10,40,160,600|budgets differ"
-          "--opt board=volcano|options differ" "--games 10|game count differs")
+# (a solved board: the perfect-play sums are part of the state too)
+MISMATCH=("--seed 5|seed differs" "--budgets 10,100,1000,4001|budgets differ"
+          "--opt sets=2|options differ" "--games 10|game count differs")
 resume_case skill "report.json skill.csv skill.svg" \
-    skill nimitz --agent mcts --budgets 10,40,160,640 --games 40 --seed 4
+    skill nimitz --opt board=2x3 --opt colors=3 --agent mcts --budgets 10,100,1000,4000 \
+    --games 40 --seed 4
 "$PIPS" skill nimitz --agent mcts --budgets 10,40 --games 2 --resume "$tmp/ladder-full" >/dev/null 2>&1; [ $? = 2 ]
 check "skill: --resume on a folder without a stopped run is refused" $?
+
+# skill: the perfect-play check on a solved board (Nimitz 2x3 with 3 colours,
+# a loss for the first player). Alphabeta at depth 1 keeps the solved value
+# with every move of these games; MCTS at 1 and 4 iterations does not, so
+# the check is not passed by construction.
+"$PIPS" skill nimitz --opt board=2x3 --opt colors=3 --agent alphabeta --budgets 1,2 --games 4 \
+    --out "$tmp/p" >"$tmp/p.txt" 2>&1
+check "skill with the perfect-play check runs" $?
+grep -q '^smallest budget that plays perfectly from the start: 1$' "$tmp/p.txt"
+check "it names the smallest budget that plays perfectly ($(tail -n 1 "$tmp/p.txt"))" $?
+$PY - "$tmp/p/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["exact"] == {"solved": True, "value": "loss", "note": ""}, r["exact"]
+pp = r["perfect_play"]
+assert [p["budget"] for p in pp] == [1, 2], pp
+for p in pp:
+    assert p["games"] == 4 and 0 < p["kept"] <= p["moves"] and p["unsettled"] == 0, p
+    assert p["perfect"] == (p["kept"] == p["moves"]), p
+assert pp[0]["perfect"] and r["perfect_budget"] == 1, r
+PY
+check "report.json: exact, perfect_play[] and perfect_budget" $?
+"$PIPS" skill nimitz --opt board=2x3 --opt colors=3 --agent mcts --budgets 1,4 --games 6 \
+    --out "$tmp/q" >"$tmp/q.txt" 2>&1
+$PY -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["perfect_budget"] is None; assert any(p["kept"] < p["moves"] for p in r["perfect_play"])' "$tmp/q/report.json"
+check "weak MCTS budgets are found to lose the solved value" $?
+grep -q '^smallest budget that plays perfectly from the start: none of these$' "$tmp/q.txt"
+check "and the last line says none played perfectly" $?
+"$PIPS" skill ziggurat --opt players=2 --agent mcts --budgets 1,2 --games 2 >"$tmp/z.txt" 2>&1
+grep -q '^perfect play: not checked: not a two-player deterministic game' "$tmp/z.txt"
+check "a game with dice is not checked, and says so" $?
 
 # the ladder shows its progress on a terminal
 script -qec "$PIPS ladder tictacdoh --agents random,greedy --games 4" /dev/null >"$tmp/tty.txt" 2>&1
