@@ -998,6 +998,68 @@ static void test_mcts_beats_random(void **unused)
         fail_msg("mcts scored only %.1f of %d against random", score, games);
 }
 
+/* The caller's time cap (pips_agent_set_time_cap, the server's clocks)
+ * binds every kind and every level, whatever its own budget: each kind at
+ * its strongest parameters ("KIND:max", five seconds where it has levels)
+ * and each bare level, in every game at two and three seats, moves within a
+ * 0.1 s cap. The bound asserted (1 s) is ten times the cap and a fifth of the
+ * uncapped budgets, so it holds on a loaded machine and fails without the cap. */
+static void test_time_cap_binds_every_kind(void **unused)
+{
+    (void)unused;
+    static const char *const games[] = {"tictacdoh", "nimitz", "icefrogs", "ziggurat", "noname"};
+    static const char *const levels[] = {"easy", "medium", "hard", "max"};
+    size_t tried = 0;
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++)
+        for (int players = 2; players <= 3; players++) {
+            char opt[32];
+            snprintf(opt, sizeof opt, "players=%d", players);
+            const char *opts[] = {opt};
+            pips_error err;
+            pips_game *g = pips_game_new(games[gi], opts, 1, NULL, &err);
+            if (!g)
+                fail_msg("%s: %s", opt, err.msg);
+            void *s = pips_state_new(g, &err);
+            pips_rng rng;
+            pips_rng_seed(&rng, 7);
+            pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
+            while (pips_to_move(g, s) == PIPS_CHANCE) { /* the opening roll */
+                size_t n = pips_node_moves(g, s, &rng, moves, NULL);
+                assert_true(n > 0);
+                g->def->apply(g, s, moves[0]);
+            }
+            for (size_t k = 0; k < pips_agent_kind_count() + 4; k++) {
+                char spec[64];
+                if (k < pips_agent_kind_count())
+                    snprintf(spec, sizeof spec, "%s:max", pips_agent_kind_at(k)->name);
+                else
+                    snprintf(spec, sizeof spec, "%s", levels[k - pips_agent_kind_count()]);
+                pips_agent *a = pips_agent_new(g, spec, 3, &err);
+                if (!a && k < pips_agent_kind_count()) /* a kind without levels: its defaults */
+                    a = pips_agent_new(g, pips_agent_kind_at(k)->name, 3, &err);
+                if (!a) { /* e.g. alphabeta with dice, the oracle at three seats */
+                    assert_true(err.code == PIPS_ERR_UNSUPPORTED || err.code == PIPS_ERR_ARG);
+                    continue;
+                }
+                pips_agent_set_time_cap(a, 0.1);
+                pips_move m;
+                double t0 = pips_now();
+                if (!pips_agent_choose(a, s, &m, &err))
+                    fail_msg("%s %s %s: %s", games[gi], opt, spec, err.msg);
+                double took = pips_now() - t0;
+                if (took > 1.0)
+                    fail_msg("%s %s %s took %.2f s under a 0.1 s cap", games[gi], opt, spec, took);
+                assert_true(pips_check_move(g, s, m, &err));
+                tried++;
+                pips_agent_free(a);
+            }
+            free(moves);
+            pips_state_free(g, s);
+            pips_game_free(g);
+        }
+    assert_true(tried >= 60);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1019,6 +1081,7 @@ int main(void)
         cmocka_unit_test(test_expectimax_node_cap),
         cmocka_unit_test(test_expectimax_pruning_is_exact),
         cmocka_unit_test(test_alphabeta_paranoid),
+        cmocka_unit_test(test_time_cap_binds_every_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

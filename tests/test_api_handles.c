@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -135,6 +136,13 @@ static void test_states_know_their_game(void **unused)
     pips_game_free(ttd3);
     pips_game_free(ttd_again);
     pips_game_free(nim);
+
+    /* a state outlives its game (a garbage collector frees in any order) */
+    pips_game *g = pips_game_new("noname", NULL, 0, NULL, &err);
+    void *orphan = pips_state_new(g, &err);
+    const pips_game *freed = g;
+    pips_game_free(g);
+    pips_state_free(freed, orphan);
 }
 
 static void test_ffi_calls(void **unused)
@@ -227,6 +235,100 @@ static void test_ffi_calls(void **unused)
     pips_str_free(&out);
 }
 
+/* Every call of pips/ffi.h that takes a (game, state) pair refuses a state
+ * that is not its game's before reading it: g is the game given, state the
+ * handle (NULL, another game's, other options', not pips_state_new's) and
+ * part what the message names. Under ASan a call that read a Nimitz state
+ * (576 bytes) as a Noname one (40 KB) would stop the test. */
+static void refused_everywhere(const pips_game *g, void *state, pips_agent *a, const char *part)
+{
+    pips_error err;
+    pips_str out;
+    pips_str_init(&out, NULL);
+    pips_rng rng;
+    pips_rng_seed(&rng, 1);
+    pips_move moves[1024], m = 0;
+    double prob[1024], ret[PIPS_MAX_PLAYERS];
+    char text[PIPS_MOVE_TEXT_MAX];
+    uint64_t count;
+    assert_int_equal(pips_state_to_move(g, state), PIPS_OVER);
+    assert_int_equal(pips_state_moves(g, state, &rng, moves, prob, &err), 0);
+    assert_refused(false, &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_move_parse(g, state, "L@0,0", &m, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_play(g, state, 0, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_returns(g, state, ret, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_move_text(g, state, 0, text, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_text(g, state, &out, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_set_text(g, state, "", &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_render(g, state, true, &out, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_view_json(g, state, &out, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_perft(g, state, 2, &count, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_solve_json(g, state, NULL, &out, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_check(g, state, &err), &err, PIPS_ERR_ARG, part);
+    if (a)
+        assert_refused(pips_agent_move(a, state, &m, &err), &err, PIPS_ERR_ARG, part);
+    assert_int_equal(out.len, 0); /* nothing was written */
+    pips_str_free(&out);
+}
+
+static void test_ffi_refuses_foreign_states(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    const char *big[] = {"players=4"};
+    pips_game *noname = pips_game_new("noname", NULL, 0, NULL, &err);
+    pips_game *noname4 = pips_game_new("noname", big, 1, NULL, &err);
+    pips_game *nimitz = pips_game_new("nimitz", NULL, 0, NULL, &err);
+    pips_agent *a = pips_agent_new(noname, "random", 1, &err);
+    assert_non_null(a);
+    void *own = pips_state_new(noname, &err);
+    void *other_game = pips_state_new(nimitz, &err);
+    void *other_options = pips_state_new(noname4, &err);
+    size_t nim_size = pips_game_state_size(nimitz), nn_size = pips_game_state_size(noname);
+    assert_true(nim_size < nn_size); /* a read as a Noname state would overrun it */
+    unsigned char *nim_before = malloc(nim_size), *nn4_before = malloc(nn_size);
+    memcpy(nim_before, other_game, nim_size);
+    memcpy(nn4_before, other_options, nn_size);
+    /* zeroed bytes where a tag would be: a buffer not from pips_state_new */
+    unsigned char *block = calloc(1, 256 + nn_size);
+    void *untagged = block + 256;
+
+    refused_everywhere(NULL, own, NULL, "no game");
+    refused_everywhere(noname, NULL, a, "no noname state");
+    refused_everywhere(noname, other_game, a, "a state of nimitz given to noname");
+    refused_everywhere(noname, other_options, a, "other options");
+    refused_everywhere(noname, untagged, a, "not a state from pips_state_new");
+    assert_memory_equal(nim_before, other_game, nim_size); /* untouched */
+    assert_memory_equal(nn4_before, other_options, nn_size);
+    pips_move m;
+    assert_refused(pips_agent_move(NULL, own, &m, &err), &err, PIPS_ERR_ARG, "no agent");
+    pips_rng rng;
+    pips_move moves[256];
+    assert_int_equal(pips_state_moves(noname, own, NULL, moves, NULL, &err), 0);
+    assert_refused(false, &err, PIPS_ERR_ARG, "needs an rng");
+
+    /* the same handles pass once they match */
+    pips_rng_seed(&rng, 1);
+    size_t n = pips_state_moves(noname, own, &rng, moves, NULL, &err);
+    assert_true(n > 0);
+    assert_int_equal(err.code, PIPS_OK);
+    assert_true(pips_agent_move(a, own, &m, &err));
+    assert_true(pips_play(noname, own, m, &err));
+    assert_int_equal(pips_state_to_move(noname, own), 1);
+    assert_int_equal(pips_state_to_move(noname4, other_options), 0);
+
+    free(block);
+    free(nim_before);
+    free(nn4_before);
+    pips_agent_free(a);
+    pips_state_free(noname, own);
+    pips_state_free(nimitz, other_game);
+    pips_state_free(noname4, other_options);
+    pips_game_free(noname);
+    pips_game_free(noname4);
+    pips_game_free(nimitz);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_null_agents),
         cmocka_unit_test(test_states_know_their_game),
         cmocka_unit_test(test_ffi_calls),
+        cmocka_unit_test(test_ffi_refuses_foreign_states),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -538,6 +538,26 @@ static void check_node(const pips_game *g, const void *state, void *ud)
             assert_int_equal(nn_scan_target(s, &pc, -1, &t1), nn_scan_target_all(s, &pc, -1, &t2));
         }
     }
+    /* nn_targets (the generator's bounded scan) agrees with the full scan
+     * for attackers aimed at each piece from a random heading and distance
+     * (those hit their aim or something in front of it) and for every j. */
+    for (int aim = 0; aim < s->n_table; aim++) {
+        const nn_piece *v = &s->table[aim];
+        int heading = (int)pips_rng_below(&pr, 3600);
+        double ux, uy;
+        nn_trig(heading, &ux, &uy);
+        double dist = v->rad + 1 + (double)pips_rng_below(&pr, 600);
+        nn_place p = {false, 0, 1 + (int)pips_rng_below(&pr, 3), true,
+                      (int)lround(v->cx - dist * ux), (int)lround(v->cy - dist * uy), heading};
+        if (p.x < 0 || p.y < 0 || p.x > NN_MAX_COORD || p.y > NN_MAX_COORD)
+            continue;
+        nn_piece pc;
+        nn_build_piece(&pc, &p, s->turn);
+        double t;
+        int target = nn_scan_target(s, &pc, -1, &t);
+        for (int j = 0; j < s->n_table; j++)
+            assert_int_equal(nn_targets(s, &pc, j), target == j);
+    }
     if (g->def->to_move(g, s) == PIPS_OVER) {
         double ret[PIPS_MAX_PLAYERS], sum = 0;
         g->def->returns(g, s, ret);

@@ -638,6 +638,97 @@ static void test_clock_restart(void **st)
     unlink(aux);
 }
 
+/* Plays the first legal move of game id with token; returns the status. */
+static int play_first_legal(pips_server *s, long long id, const char *token)
+{
+    json_t *v = view(s, id);
+    char mv[64];
+    snprintf(mv, sizeof mv, "%s", json_string_value(json_array_get(json_object_get(v, "legal"), 0)));
+    json_decref(v);
+    reply r = move(s, id, mv, token);
+    int status = r.status;
+    reply_free(&r);
+    return status;
+}
+
+static long long to_move(pips_server *s, long long id)
+{
+    json_t *v = view(s, id);
+    long long who = json_is_integer(json_object_get(v, "to_move"))
+                        ? json_integer_value(json_object_get(v, "to_move")) : -1;
+    json_decref(v);
+    return who;
+}
+
+/* Issue 27: an agent whose flag fell stays out after a restart: its
+ * autopilot (a random mover, at once) plays its turns, not its own agent
+ * (here a two-second search). Its flag falls while it waits for the one
+ * worker, which another game's agent keeps busy. */
+static void test_flagged_agent_stays_out_after_restart(void **st)
+{
+    (void)st;
+    char db[] = "/tmp/pips-test-flagged-XXXXXX";
+    int fd = mkstemp(db);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(db);
+    pips_server_config cfg = {0};
+    cfg.db_path = db;
+    cfg.ai_threads = 1;
+    pips_error err;
+    pips_server *s = pips_server_new(&cfg, &err);
+    assert_non_null(s);
+    char busy_tok[2][64], tok[3][64];
+    long long busy = create(s, "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:time=3\"]}", busy_tok);
+    assert_int_equal(play_first_legal(s, busy, busy_tok[0]), 200);
+    sleep_ms(100); /* the worker is thinking for `busy` */
+    long long id = create_n(s, "{\"game\":\"tictacdoh\",\"options\":{\"players\":3},"
+                               "\"seats\":[\"human\",\"human\",\"mcts:time=2\"],"
+                               "\"clock\":{\"initial\":1}}", tok, 3);
+    assert_int_equal(play_first_legal(s, id, tok[0]), 200);
+    assert_int_equal(play_first_legal(s, id, tok[1]), 200);
+    double t0 = now_ms();
+    json_t *v = NULL;
+    for (;;) { /* seat 3 waits for the worker; its flag falls */
+        v = view(s, id);
+        if (json_array_size(json_object_get(json_object_get(v, "result"), "on_time")) || now_ms() - t0 > 4000)
+            break;
+        json_decref(v);
+        sleep_ms(10);
+    }
+    json_t *on_time = json_object_get(json_object_get(v, "result"), "on_time");
+    assert_int_equal(json_array_size(on_time), 1);
+    assert_int_equal(json_integer_value(json_array_get(on_time, 0)), 2);
+    json_decref(v);
+    assert_int_equal(to_move(s, id), 2); /* its autopilot waits for the worker too */
+    /* `busy` ends: nothing is left to think for after the restart */
+    char path[64], body[160];
+    snprintf(path, sizeof path, "/api/games/%lld/resign", busy);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", busy_tok[0]);
+    reply r = call(s, "POST", path, body);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    pips_server_free(s); /* waits for the worker's search */
+    s = new_server(db, 0);
+    t0 = now_ms();
+    while (to_move(s, id) == 2 && now_ms() - t0 < 5000)
+        sleep_ms(10);
+    double took = now_ms() - t0;
+    if (took > 1000)
+        fail_msg("seat 3 (out of time) took %.0f ms to move after the restart: its own agent played", took);
+    assert_int_equal(to_move(s, id), 0);
+    v = view(s, id);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(v, "result"), "on_time")), 1);
+    json_decref(v);
+    pips_server_free(s);
+    char aux[300];
+    unlink(db);
+    snprintf(aux, sizeof aux, "%s-wal", db);
+    unlink(aux);
+    snprintf(aux, sizeof aux, "%s-shm", db);
+    unlink(aux);
+}
+
 /* GET /api/rules is the lobby's option schema; /api/agents says what can
  * play a game under given options (issue 17: alphabeta is not offered for
  * Ziggurat, nor for three-player IceFrogs). */
@@ -1222,6 +1313,7 @@ int main(void)
         cmocka_unit_test(test_take_back_by_consent),
         cmocka_unit_test(test_clocks),
         cmocka_unit_test(test_clock_restart),
+        cmocka_unit_test(test_flagged_agent_stays_out_after_restart),
         cmocka_unit_test(test_clock_agents_hurry),
         cmocka_unit_test(test_rules_schema_and_agents),
         cmocka_unit_test(test_resign_and_records),

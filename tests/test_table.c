@@ -226,6 +226,17 @@ static void test_resign_three_seats_play_on(void **unused)
     assert_null(pips_table_agent(u, 0));
     pips_table_free(u);
     pips_table_free(t);
+    /* an agent's seat restored as resigned (its flag fell, issue 27) stays
+     * out too: the autopilot plays it, not its own agent; un-resigned, its
+     * own agent is back */
+    u = table_for("nimitz", opts, 2, 4, (const char *[]){"human", "human", "mcts:iters=50"}, 3);
+    assert_true(pips_table_set_resigned(u, 1u << 2, &err));
+    assert_string_equal(pips_agent_spec(pips_table_agent(u, 2)), "random");
+    assert_true(pips_table_set_resigned(u, 0, &err));
+    assert_string_equal(pips_agent_spec(pips_table_agent(u, 2)), "mcts:iters=50");
+    assert_true(pips_table_resign(u, 2, &err));
+    assert_string_equal(pips_agent_spec(pips_table_agent(u, 2)), "random");
+    pips_table_free(u);
 }
 
 static void test_limits(void **unused)

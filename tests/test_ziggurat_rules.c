@@ -515,10 +515,20 @@ static void test_check_matches_list(void **st)
                                     bool in = false;
                                     for (size_t i = 0; i < n; i++)
                                         in |= buf[i] == m;
-                                    if (pips_check_move(g, &s, m, NULL) != in) {
+                                    pips_error why;
+                                    pips_error_clear(&why);
+                                    if (pips_check_move(g, &s, m, &why) != in) {
                                         char t[PIPS_MOVE_TEXT_MAX];
                                         pips_zig_move_text(k, m, t);
                                         fail_msg("check_move and list disagree on %s", t);
+                                    }
+                                    /* a refused step says why, with a ruling, never the
+                                     * catch-all (an empty origin needs no ruling) */
+                                    if (!in && (strstr(why.msg, "R4..R22") ||
+                                                (!strstr(why.msg, "ZIG-R") && !strstr(why.msg, "no piece on")))) {
+                                        char t[PIPS_MOVE_TEXT_MAX];
+                                        pips_zig_move_text(k, m, t);
+                                        fail_msg("%s refused without a reason: '%s'", t, why.msg);
                                     }
                                     checked++;
                                 }
@@ -532,6 +542,41 @@ static void test_check_matches_list(void **st)
         assert_true(checked > 1000);
         pips_game_free(g);
     }
+}
+
+/* Why a step is refused, in plain words with its ruling (issue 27: the web
+ * page shows this for an illegal click). */
+static void expect_reason(const pips_game *g, const void *s, const char *move, const char *reason)
+{
+    pips_error err;
+    pips_move m;
+    pips_error_clear(&err);
+    if (pips_parse_move(g, s, move, &m, &err))
+        fail_msg("%s was accepted", move);
+    if (strcmp(err.msg, reason))
+        fail_msg("%s: '%s', expected '%s'", move, err.msg, reason);
+}
+
+static void test_illegal_reasons(void **st)
+{
+    (void)st;
+    pips_game *g = zig_game(NULL, 0);
+    void *s = zig_pos(g, HDR("R", "3", "T") "h2:R g3:G,Y e4:R");
+    expect_reason(g, s, "Mh2-h4", "with 3 points the piece on h2 goes along your path to h5 (ZIG-R2, R8), not h4");
+    expect_reason(g, s, "Mg3-g4", "the top piece on g3 is Yellow's: only your own top piece moves (ZIG-R8)");
+    expect_reason(g, s, "Mc3-c4", "there is no piece on c3");
+    expect_reason(g, s, "Me4-e5", "e4 is your Goal: a piece there only Tips (ZIG-R17)");
+    expect_reason(g, s, "Lh2-h5", "a Leap needs Leap (or Wild) on the action die, and the action die shows Tip (ZIG-R10, R21)");
+    expect_reason(g, s, "RA", "RA needs Redo (or Wild) on the action die, unused, and the action die shows Tip (ZIG-R19, R20)");
+    free(s);
+    s = zig_pos(g, "mover=R phase=step move=3 action=D flags=A turns=0 result=- | h2:R g3:G,Y c3:R b2:R");
+    expect_reason(g, s, "Mh2-h5", "the movement die is already used this turn (ZIG-R8, R18)");
+    expect_reason(g, s, "Dg3-g4", "a Dig moves your own bottom piece; the bottom piece on g3 is Green's (ZIG-R11)");
+    expect_reason(g, s, "Db2-c3", "a Dig never goes up: c3 is on level 3, b2 on level 2 (ZIG-R11)");
+    expect_reason(g, s, "Dc3-d4", "a Dig never moves from or into a Start or Goal (ZIG-R11, R15)");
+    expect_reason(g, s, "Dc3-c5", "a Dig goes to a square next to c3 (ZIG-R11)");
+    free(s);
+    pips_game_free(g);
 }
 
 /* Rejected text leaves the state untouched; errors say where. */
@@ -688,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_winning),    cmocka_unit_test(test_turn_cap),
         cmocka_unit_test(test_blocking),   cmocka_unit_test(test_stations),
         cmocka_unit_test(test_queens),     cmocka_unit_test(test_check_matches_list),
+        cmocka_unit_test(test_illegal_reasons),
         cmocka_unit_test(test_bad_text),   cmocka_unit_test(test_render),
         cmocka_unit_test(test_agent_hooks),
     };

@@ -21,7 +21,7 @@
 import { api, addToken, dropToken, heldTokens, loadTokens } from './api.js';
 import { loadBoard } from './games/index.js';
 import { html as h } from './games/svg.js';
-import { clockText, copyButton, errorSlot, nameSeatsIn, renderRules, seatBadge, seatName, svgIcon } from './ui.js';
+import { clockText, copyButton, errorSlot, nameSeatsIn, rulesWithDetail, seatBadge, seatName, svgIcon } from './ui.js';
 import { startGame } from './lobby.js';
 
 const SPEEDS = [['slow', 2000], ['normal', 800], ['fast', 250]]; // ms per move when playing through
@@ -106,7 +106,7 @@ export async function gameView(app, id, params, current = () => true) {
     render();
   });
   const rulesBox = g ? h('details', { class: 'card', id: 'game-rules' }, h('summary', {}, `Rules of ${g.title}`),
-    renderRules(`${g.rules}\n\n${g.notation}`)) : null;
+    rulesWithDetail(`${g.rules}\n\n${g.notation}`, 'game-rules-ids')) : null;
   const rulesLink = g ? h('button', { type: 'button', class: 'secondary small', id: 'show-rules',
     onclick: () => { rulesBox.open = true; rulesBox.scrollIntoView({ block: 'start' }); } }, 'Rules') : null;
   if (!current()) { board.destroy(); return () => {}; }   // the address changed while this page loaded
@@ -386,16 +386,20 @@ export async function gameView(app, id, params, current = () => true) {
       accept(v);
       if (fromBoard) keepBoardFocus();
       return true;
-    } catch (e) { moveError(e.message); return false; } finally { sending = false; }
+    } catch (e) {   // an illegal move (422) says what was tried, then the library's reason
+      moveError(e.status === 422 ? `${text} is not allowed: ${e.message}` : e.message);
+      return false;
+    } finally { sending = false; }
   }
 
-  // a click on something that is not a legal move: the library says why (and cites its ruling)
-  async function explain(text) {
+  // a click on something that is not a legal move: the library says why (and
+  // cites its ruling); `what` names the attempt ("Mh0-b3 is not allowed")
+  async function explain(text, what = `${text} is not allowed`) {
     if (sending || shown != null || latest.over) return;
     try {
       await api('POST', `games/${id}/moves`, { move: text, tokens: heldTokens(id), ply: latest.n_moves, check: true });
       moveError('');
-    } catch (e) { moveError(`${text} is not allowed: ${e.message}`); }
+    } catch (e) { moveError(`${what}: ${e.message}`); }
   }
 
   async function doUndo(decline) {

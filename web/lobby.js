@@ -12,7 +12,7 @@
 
 import { api, heldTokens, saveTokens } from './api.js';
 import { html as h } from './games/svg.js';
-import { errorSlot, renderRules } from './ui.js';
+import { errorSlot, rulesWithDetail } from './ui.js';
 
 const LEVEL_ORDER = ['easy', 'medium', 'hard', 'max'];
 const CLOCKS = [['none', 'No clock'], ['3+2', '3 minutes + 2 seconds a move'], ['5+3', '5 minutes + 3 seconds a move'],
@@ -316,7 +316,7 @@ export async function lobby(app, current = () => true) {
     showApplicable();
     asked++;                    // an answer for the previous game is stale
     drawSeats({ players: g.players, agents: g.agents, levels: g.levels });
-    rulesBox.replaceChildren(renderRules(`${g.rules}\n\n${g.notation}`));
+    rulesBox.replaceChildren(rulesWithDetail(`${g.rules}\n\n${g.notation}`, 'rules-ids'));
     startError('');
   }
   gameSel.addEventListener('change', fill);

@@ -63,10 +63,60 @@ export function errorSlot(anchor, id) {
 
 const RULE_ID = /^([A-Z]{2,4}-[A-Z]?\d+[a-z]?|[A-Z]\d+|§\s?\d+)\b/;
 
+// ruling ids in running text: "ZIG-R4", "NON-R1, R4", "TTD-R1..R6"
+const PREFIXED_ID = /\b[A-Z]{2,4}-R\d+[a-z]?/;
+const ID_TEXT = '(?:[A-Z]{2,4}-)?R\\d+[a-z]?(?:\\.\\.R?\\d+[a-z]?)?';
+const ID_PART = new RegExp(`^(?:(?:as|see|by)\\s+)?${ID_TEXT}(?:\\s+|$)`);
+const PREFIXED_TEXT = ID_TEXT.replace("(?:[A-Z]{2,4}-)?", "[A-Z]{2,4}-");
+const LEAD_ID = new RegExp(`^${PREFIXED_TEXT}\\s+`);
+
+/* Rule titles by id, from items like "TTD-R9 Stuck, any count. ...". */
+function ruleTitles(text) {
+  const titles = new Map();
+  for (const m of String(text || '').matchAll(/^([A-Z]{2,4}-R\d+[a-z]?)(?:\.\.R\d+)? ([^.:\n]+)[.:]/gm)) titles.set(m[1], m[2]);
+  return titles;
+}
+
+/* A rules paragraph in plain words: ids dropped from parentheses ("(NON-R1,
+ * R4)" goes, "(option capture_to; NON-R11)" keeps its option), a rule named
+ * in a sentence by its title, a range of earlier rules as "the rules above". */
+function withoutIds(t, titles, seen) {
+  t = t.replace(/\s?\(([^()]*)\)/g, (all, inner) => {
+    if (!PREFIXED_ID.test(inner)) return all;
+    const bits = inner.split(/(\s*[;,]\s*)/);
+    const out = [];
+    for (let i = 0; i < bits.length; i += 2) {
+      const part = bits[i].replace(ID_PART, '').trim();
+      if (!part) continue;
+      if (out.length) out.push(bits[i - 1]);
+      out.push(part);
+    }
+    return out.length ? ` (${out.join('')})` : '';
+  });
+  t = t.replace(new RegExp(`\\s+(?:as|see)\\s+${PREFIXED_TEXT}(?=[:.,;])`, 'g'), '');
+  t = t.replace(new RegExp(`\\b${PREFIXED_TEXT}\\s+(?=[A-Z])`, 'g'), '');   // an item run into the previous line
+  return t.replace(new RegExp(`\\b${PREFIXED_TEXT}`, 'g'), (id) => {
+    const [first] = id.split('..');
+    if (id.includes('..') && seen.has(first)) return 'the rules above';
+    return titles.has(id) ? `the "${titles.get(id)}" rule` : 'a rule in the rules detail';
+  });
+}
+
+/* The rules for the lobby and the game page: in plain words first, the full
+ * text with its ruling ids in a "Rules detail" fold. */
+export function rulesWithDetail(text, id) {
+  return h('div', {}, renderRules(text, { plain: true }),
+    h('details', { class: 'rules-detail', id }, h('summary', {}, 'Rules detail (with the ruling ids)'), renderRules(text)));
+}
+
 /* The rules text (hard-wrapped, rule items like "TTD-R2 Placement. ..." with
  * indented continuation lines) as readable HTML: paragraphs re-flowed, each
- * rule item its own paragraph with its id in bold, lists kept as lists. */
-export function renderRules(text) {
+ * rule item its own paragraph with its id in bold, lists kept as lists.
+ * plain: without the ruling ids (the title of each item in bold instead). */
+export function renderRules(text, { plain = false } = {}) {
+  const titles = plain ? ruleTitles(text) : null;
+  const seen = new Set();   // rule ids met so far (plain)
+  const words = (t) => (plain ? withoutIds(t, titles, seen) : t);
   const out = h('div', { class: 'rules' });
   for (const block of String(text || '').split(/\n\s*\n/)) {
     const items = [];           // [{ kind: 'rule'|'li'|'p', lines }]
@@ -87,14 +137,20 @@ export function renderRules(text) {
       const txt = it.lines.join(' ');
       if (it.kind === 'li') {
         if (!list) { list = h('ul'); out.append(list); }
-        list.append(h('li', {}, txt));
+        list.append(h('li', {}, words(txt)));
         continue;
       }
       list = null;
-      if (it.kind === 'rule') {
+      if (it.kind === 'rule' && plain) {
+        const lead = LEAD_ID.exec(txt);
+        if (lead) seen.add(lead[0].trim().split('..')[0]);
+        const rest = words(lead ? txt.slice(lead[0].length) : txt);
+        const t = /^([^.:]{1,60}[.:])\s/.exec(rest);
+        out.append(t ? h('p', { class: 'rule' }, h('strong', {}, t[1]), rest.slice(t[1].length)) : h('p', { class: 'rule' }, rest));
+      } else if (it.kind === 'rule') {
         const m = RULE_ID.exec(txt);
         out.append(h('p', { class: 'rule' }, h('strong', {}, m[1]), txt.slice(m[1].length)));
-      } else out.append(h('p', {}, txt));
+      } else out.append(h('p', {}, words(txt)));
     }
   }
   return out;
@@ -109,9 +165,14 @@ const ICONS = {
   copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
   clock: 'M12 3a9 9 0 1 0 0.01 0M12 7v5l3 3',
   eye: 'M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0.01 0',
+  upright: 'M12 4l8 15H4z',
+  lying: 'M4 6l16 6-16 6z',
+  pan: 'M12 3v18M3 12h18M9 6l3-3 3 3M9 18l3 3 3-3M6 9l-3 3 3 3M18 9l3 3-3 3',
+  'turn-left': 'M4 4v6h6M4.6 10A8 8 0 1 1 6.3 17.7',
+  'turn-right': 'M20 4v6h-6M19.4 10A8 8 0 1 0 17.7 17.7',
 };
 
-/* An inline SVG icon ('hourglass', 'play', 'pause', 'copy', 'clock', 'eye'). */
+/* An inline SVG icon (a name of ICONS: 'hourglass', 'play', 'clock', ...). */
 export function svgIcon(name, label) {
   const NS = 'http://www.w3.org/2000/svg';
   const s = document.createElementNS(NS, 'svg');

@@ -40,6 +40,8 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
 void pips_agent_free(pips_agent *a);
 /* The spec it was made from, normalised (e.g. "mcts:iters=10000"). */
 const char *pips_agent_spec(const pips_agent *a);
+/* The game it plays (NULL for NULL). */
+const pips_game *pips_agent_game(const pips_agent *a);
 /* For people: the spec, after the level it was asked for when it was made
  * from one: "hard (mcts:iters=10000)", "mcts:hard (mcts:iters=10000)",
  * "random". Writes at most size bytes (PIPS_AGENT_LABEL_MAX is enough) and
@@ -55,6 +57,12 @@ size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out,
  * "win", "loss" or "draw" (two seats) when proven, "=0.3333" for another
  * proven share, otherwise the estimate "0.4714". */
 void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, size_t size);
+/* Caps the time of every later choose/analyze at `seconds` (0 removes the
+ * cap), whatever the agent's own budget: a caller with a clock (the server)
+ * gives each move its share this way. Every kind honours it within the usual
+ * 10% (random and greedy are quicker than any cap); a budget of iterations
+ * or depth cut short by the cap is then no longer deterministic. */
+void pips_agent_set_time_cap(pips_agent *a, double seconds);
 /* Tells the agent a move was played (for tree reuse). May be ignored. */
 void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m);
 

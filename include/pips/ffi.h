@@ -6,10 +6,13 @@
  * objects in and JSON documents out, the same documents the command writes.
  *
  * Every call checks its handles: a NULL game, state or text gives false (or
- * 0, NULL, PIPS_OVER as said) with *err, never a crash. A state is trusted
- * to belong to its game (pips_state_check tells, for pips_state_new's). No
- * call keeps a pointer it was given; text comes back in a pips_str the
- * caller initialised and frees.
+ * 0, NULL, PIPS_OVER as said) with *err, never a crash. A state must come
+ * from pips_state_new: each call checks it against its game with
+ * pips_state_check, so a state of another game, of the same game with
+ * other options, or a pointer whose tag is not pips_state_new's is refused
+ * (PIPS_ERR_ARG) before any byte of it is read as a position. No call keeps
+ * a pointer it was given; text comes back in a pips_str the caller
+ * initialised and frees.
  */
 #ifndef PIPS_FFI_H
 #define PIPS_FFI_H
@@ -43,8 +46,21 @@ bool pips_game_schema(const pips_game *g, pips_str *out, pips_error *err);
 
 /* ---- states ----------------------------------------------------------------- */
 
-/* The seat to move, PIPS_CHANCE or PIPS_OVER (also for a NULL game or state). */
+/* The seat to move, PIPS_CHANCE or PIPS_OVER (also for a NULL game or a
+ * state pips_state_check refuses). */
 int pips_state_to_move(const pips_game *g, const void *state);
+/* The moves at any node into out (pips_game_max_moves entries): the legal
+ * moves of a decision, or the outcomes of a chance node with their
+ * probabilities in prob (which may be NULL); 0 once the game is over. rng
+ * draws Noname's candidate moves (the game lists a sample, not every
+ * move): it is needed there, and may be NULL elsewhere. Returns the count;
+ * on a refused call 0 with err->code set (err->code is PIPS_OK after a call
+ * that succeeded, when err is given). */
+size_t pips_state_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
+                        double *prob, pips_error *err);
+/* Parses move text and checks that the move is legal here; *m gets it. */
+bool pips_move_parse(const pips_game *g, const void *state, const char *text, pips_move *m,
+                     pips_error *err);
 /* Checked play of a move value: legal here (a decision or a chance outcome),
  * then applied; on failure state is unchanged and *err says why. */
 bool pips_play(const pips_game *g, void *state, pips_move m, pips_error *err);
@@ -65,6 +81,17 @@ bool pips_state_render(const pips_game *g, const void *state, bool unicode, pips
 /* The state object of pips/view.h (`pips state --json`) as JSON text. */
 bool pips_state_view_json(const pips_game *g, const void *state, pips_str *out,
                           pips_error *err);
+
+/* Counts the move sequences of exactly depth plies from state (pips_perft_count). */
+bool pips_state_perft(const pips_game *g, const void *state, int depth, uint64_t *count,
+                      pips_error *err);
+
+/* ---- agents ------------------------------------------------------------------- */
+
+typedef struct pips_agent pips_agent; /* pips/agent.h: pips_agent_new, pips_agent_free */
+/* The agent's move for the seat to move in state (pips_agent_choose), the
+ * state checked against the agent's game first. */
+bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_error *err);
 
 /* ---- solving ------------------------------------------------------------------ */
 

@@ -299,6 +299,9 @@ struct pips_game {
     pips_options options; /* every option, defaults filled in */
     const pips_allocator *alloc;
     void *config; /* def->config_size bytes, built by def->configure */
+    /* A digest of options, set by pips_game_new: a state from pips_state_new
+     * carries it, and pips_state_check compares it without rehashing. */
+    uint64_t options_key;
 };
 
 /* ---- the table of games ---------------------------------------------------- */
@@ -357,12 +360,17 @@ static inline int pips_to_move(const pips_game *g, const void *s) { return g->de
  * game, PIPS_ERR_NOMEM). Free it with pips_state_free and the same game. */
 void *pips_state_new(const pips_game *g, pips_error *err);
 /* True when state, from pips_state_new, is a state of a game with g's
- * definition and options; false with *err (PIPS_ERR_ARG) for NULL or a
- * state of another game or of other options. Functions taking a
- * (game, state) pair trust the pair (they also take states on the stack):
- * a program handing states between games checks them here first. */
+ * definition and options; false with *err (PIPS_ERR_ARG) for NULL, a state
+ * of another game or of other options, or a pointer that is not one of
+ * pips_state_new's (when its tag's bytes say so; a state freed or not from
+ * pips_state_new cannot always be told). Every call of pips/ffi.h checks
+ * its state with it. The helpers below and the def's hooks trust the
+ * (game, state) pair instead: they are the engine's own interface, run on
+ * states on the stack and in search buffers, millions of times a second. */
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);
-/* Frees a state from pips_state_new (NULL is a no-op). */
+/* Frees a state from pips_state_new (NULL is a no-op), with the allocator
+ * of the game that made it: g is not dereferenced, and may be freed already (a
+ * garbage collector frees in any order). */
 void pips_state_free(const pips_game *g, void *state);
 
 /* Moves at any node: decisions (legal_moves, or candidates with rng for
@@ -476,6 +484,8 @@ pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool
  * the position's value alone (pips_solve_position). */
 bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
                        pips_value *values, pips_solve_result *res, pips_error *err);
+/* Sets the time budget of later calls (seconds; 0: none). */
+void pips_solver_set_seconds(pips_solver *ps, double seconds);
 void pips_solver_free(pips_solver *ps);
 /* The generic solver from any position; canonical forms are
  * used when use_canonical is set and the game has them. */

@@ -134,7 +134,9 @@ bool pips_table_undo(pips_table *t, pips_error *err);
 bool pips_table_resign(pips_table *t, int seat, pips_error *err);
 
 /* Sets the resigned seats at once, without events (restoring a stored
- * table after its moves were replayed). */
+ * table after its moves were replayed). While the others play on, every
+ * resigned seat, a person's or an agent's, is played by its autopilot; a
+ * seat no longer resigned gets its own player back. */
 bool pips_table_set_resigned(pips_table *t, unsigned mask, pips_error *err);
 
 /* The result at the end: every seat's return in [0, 1], resignations

@@ -66,10 +66,10 @@ void *pips_state_new(const pips_game *g, pips_error *err);
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);
 void pips_state_free(const pips_game *g, void *state);
 int pips_state_to_move(const pips_game *g, const void *state);
-size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
-                       double *prob);
+size_t pips_state_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
+                        double *prob, pips_error *err);
 bool pips_play(const pips_game *g, void *state, pips_move m, pips_error *err);
-bool pips_parse_move(const pips_game *g, const void *state, const char *text, pips_move *m,
+bool pips_move_parse(const pips_game *g, const void *state, const char *text, pips_move *m,
                      pips_error *err);
 bool pips_state_returns(const pips_game *g, const void *state, double *out, pips_error *err);
 bool pips_move_text(const pips_game *g, const void *state, pips_move m, char *buf,
@@ -80,7 +80,7 @@ bool pips_state_render(const pips_game *g, const void *state, bool unicode, pips
                        pips_error *err);
 bool pips_state_view_json(const pips_game *g, const void *state, pips_str *out,
                           pips_error *err);
-bool pips_perft_count(const pips_game *g, const void *state, int depth, uint64_t *count,
+bool pips_state_perft(const pips_game *g, const void *state, int depth, uint64_t *count,
                       pips_error *err);
 bool pips_solve_json(const pips_game *g, const void *state, const char *request,
                      pips_str *out, pips_error *err);
@@ -89,7 +89,7 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
                            pips_error *err);
 void pips_agent_free(pips_agent *a);
 const char *pips_agent_spec(const pips_agent *a);
-bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err);
+bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_error *err);
 bool pips_agent_last_value(const pips_agent *a, double *value);
 
 bool pips_playtest_request(const char *request, pips_str *out, pips_error *err);
@@ -115,8 +115,10 @@ _lib = _ffi.dlopen(_library_path())
 # The hot loop's calls, looked up once.
 _NULL = _ffi.NULL
 _buffer = _ffi.buffer
-_unpack = _ffi.unpack
-_node_moves = _lib.pips_node_moves
+# ffi.unpack is a Python-level wrapper around the backend's; the backend's
+# own saves a frame per ply (cffi has had it since 1.9).
+_unpack = getattr(_ffi._backend, "unpack", _ffi.unpack)
+_state_moves = _lib.pips_state_moves
 _play = _lib.pips_play
 _to_move = _lib.pips_state_to_move
 
@@ -184,12 +186,16 @@ class Game:
         self.name = _ffi.string(_lib.pips_game_name(handle)).decode()
         self.players = _lib.pips_game_players(handle, err)
         self._state_size = _lib.pips_game_state_size(handle)
+        # A State copies its position before every move for undo() when it
+        # is small, before every _snap_every-th move when it is large.
+        self._snap_every = max(1, min(16, self._state_size // 4096))
         self._max_moves = _lib.pips_game_max_moves(handle)
         # Continuous-move games (Noname) list candidate moves drawn from this rng.
         self._rng = _ffi.new("pips_rng *")
         _lib.pips_rng_seed(self._rng, 0)
         self._moves = _ffi.new("pips_move[]", max(self._max_moves, 1))
         self._probs = _ffi.new("double[]", max(self._max_moves, 1))
+        self._moves_err = _new_error()  # read only when moves() lists none
         # A rule script (option rules=FILE) or a Lua game (a NAME.lua path).
         self.scripted = _lib.pips_game_script(handle) != _ffi.NULL
         schema = json.loads(_text_call(_lib.pips_game_schema, handle))
@@ -230,8 +236,8 @@ def _game_of(game, options):
 class State:
     """A position of a Game, changed in place by play() and undo()."""
 
-    __slots__ = ("game", "_g", "_ptr", "_history", "_size", "_buffers", "_scripted",
-                 "__weakref__")
+    __slots__ = ("game", "_g", "_ptr", "_played", "_snaps", "_every", "_size", "_buffers",
+                 "_scripted", "__weakref__")
 
     def __init__(self, game):
         err = _new_error()
@@ -242,9 +248,15 @@ class State:
         self.game = game
         self._g = g
         self._ptr = _ffi.gc(ptr, lambda p, g=g: _lib.pips_state_free(g, p))
-        self._history = []
+        # The history undo() reads: every move played, and a copy of the
+        # position before every _every-th of them (before each one for small
+        # states). A large state (Noname's 40 KB) is copied every few plies
+        # only, and undo replays the moves since the copy (they were legal).
+        self._played = []
+        self._snaps = []
+        self._every = 1 if game.scripted else game._snap_every
         self._size = game._state_size
-        self._buffers = (game._rng, game._moves, game._probs)
+        self._buffers = (game._rng, game._moves, game._probs, game._moves_err)
         self._scripted = game.scripted
 
     @classmethod
@@ -260,8 +272,10 @@ class State:
 
     def moves(self):
         """The legal moves here (chance outcomes at a chance node), as ints."""
-        rng, moves, probs = self._buffers
-        n = _node_moves(self._g, self._ptr, rng, moves, probs)
+        rng, moves, probs, err = self._buffers
+        n = _state_moves(self._g, self._ptr, rng, moves, probs, err)
+        if not n and err.code:
+            _raise(err)
         if self._scripted:
             _script_check(self.game)
         return _unpack(moves, n)
@@ -271,7 +285,10 @@ class State:
         if self.to_move != CHANCE:
             return []
         game = self.game
-        n = _lib.pips_node_moves(self._g, self._ptr, game._rng, game._moves, game._probs)
+        err = _new_error()
+        n = _state_moves(self._g, self._ptr, game._rng, game._moves, game._probs, err)
+        if not n and err.code:
+            _raise(err)
         return list(zip(_ffi.unpack(game._moves, n), _ffi.unpack(game._probs, n)))
 
     def play(self, move):
@@ -280,7 +297,11 @@ class State:
         Error and changes nothing."""
         if move.__class__ is not int:
             move = self.parse(move) if isinstance(move, str) else int(move)
-        before = _buffer(self._ptr, self._size)[:]
+        played = self._played
+        every = self._every
+        snap = every == 1 or len(played) % every == 0
+        if snap:
+            before = _buffer(self._ptr, self._size)[:]
         # No error buffer on the fast path: a refused move changes nothing,
         # so the call is repeated with one to get the message.
         if not _play(self._g, self._ptr, move, _NULL):
@@ -289,13 +310,15 @@ class State:
             if self._scripted:
                 _script_check(self.game)
             _raise(err)
-        if self._scripted:
+        if self._scripted:  # _every is 1: there is a copy
             try:
                 _script_check(self.game)
             except Error:  # the script failed on this move: take it back
                 _ffi.memmove(self._ptr, before, len(before))
                 raise
-        self._history.append(before)
+        if snap:
+            self._snaps.append(before)
+        played.append(move)
 
     def child(self, move):
         """A new State: this one after move (this one is unchanged)."""
@@ -305,16 +328,25 @@ class State:
 
     def undo(self):
         """Takes back the last move played on this State."""
-        if not self._history:
+        played = self._played
+        if not played:
             raise Error("undo: no move to take back")
-        before = self._history.pop()
+        played.pop()
+        last = len(played)  # the index of the move taken back
+        every = self._every
+        first = last - last % every  # the move the newest copy was taken before
+        before = self._snaps.pop() if first == last else self._snaps[-1]
         _ffi.memmove(self._ptr, before, len(before))
+        for m in played[first:last]:  # replay since the copy
+            if not _play(self._g, self._ptr, m, _NULL):
+                raise Error("undo: a move of the history no longer replays")
 
     def copy(self):
         """An independent State at the same position (with its history)."""
         c = State(self.game)
         _ffi.memmove(c._ptr, self._ptr, self.game._state_size)
-        c._history = list(self._history)
+        c._played = list(self._played)
+        c._snaps = list(self._snaps)
         return c
 
     __copy__ = copy
@@ -360,7 +392,7 @@ class State:
         """The move of a legal move text; Error says why when it is not."""
         m = _ffi.new("pips_move *")
         err = _new_error()
-        if not _lib.pips_parse_move(self._g, self._ptr, text.encode(), m, err):
+        if not _lib.pips_move_parse(self._g, self._ptr, text.encode(), m, err):
             _raise(err)
         return m[0]
 
@@ -414,7 +446,7 @@ def perft(game, depth, state=None, **options):
     s = _state_of(game, state, options)
     count = _ffi.new("uint64_t *")
     err = _new_error()
-    if not _lib.pips_perft_count(s._g, s._ptr, int(depth), count, err):
+    if not _lib.pips_state_perft(s._g, s._ptr, int(depth), count, err):
         _raise(err)
     _script_check(s.game)
     return int(count[0])
@@ -461,11 +493,10 @@ class Agent:
         """The agent's move (an int) for the seat to move in state."""
         if not isinstance(state, State):
             raise Error("choose: state must be a pips.State")
-        if state.game is not self.game:
-            _check_same_game(self.game, state)
         m = _ffi.new("pips_move *")
         err = _new_error()
-        if not _lib.pips_agent_choose(self._handle, state._ptr, m, err):
+        # the library refuses a state of another game (or other options)
+        if not _lib.pips_agent_move(self._handle, state._ptr, m, err):
             _raise(err)
         _script_check(self.game)
         return m[0]

@@ -58,6 +58,30 @@ class GamesAndStates(unittest.TestCase):
         with self.assertRaisesRegex(pips.Error, "no move to take back"):
             state.undo()
 
+    def test_undo_to_the_start(self):
+        # Noname's 40 KB state is copied every few plies only: undo replays
+        # the moves since the copy; every position on the way back must be
+        # the one played through, in a copy too.
+        rng = random.Random(11)
+        for name in pips.games():
+            state = pips.Game(name).start()
+            texts = []
+            while not state.over and len(texts) < 40:
+                texts.append(state.text())
+                state.play(rng.choice(state.moves()))
+            copy = state.copy()
+            for want in reversed(texts):
+                state.undo()
+                self.assertEqual(state.text(), want, name)
+                state.play(rng.choice(state.moves()))  # a detour, then back
+                state.undo()
+                self.assertEqual(state.text(), want, name)
+            for want in reversed(texts):
+                copy.undo()
+                self.assertEqual(copy.text(), want, name)
+            with self.assertRaisesRegex(pips.Error, "no move to take back"):
+                copy.undo()
+
     def test_move_text_round_trip(self):
         state = pips.Game("ziggurat").start()
         rng = random.Random(3)

@@ -256,6 +256,8 @@ void pips_agent_free(pips_agent *a)
 
 const char *pips_agent_spec(const pips_agent *a) { return a->spec; }
 
+const pips_game *pips_agent_game(const pips_agent *a) { return a ? a->game : NULL; }
+
 const char *pips_agent_label(const pips_agent *a, char *buf, size_t size)
 {
     if (a->level[0])
@@ -311,6 +313,19 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
 }
 
 const char *pips_agent_note(const pips_agent *a) { return a->note; }
+
+void pips_agent_set_time_cap(pips_agent *a, double seconds)
+{
+    if (a)
+        a->time_cap = seconds > 0 ? seconds : 0;
+}
+
+double agent_time_budget(const pips_agent *a, double own)
+{
+    if (a->time_cap <= 0)
+        return own > 0 ? own : 0;
+    return own > 0 && own < a->time_cap ? own : a->time_cap;
+}
 
 void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, size_t size)
 {

@@ -23,6 +23,7 @@ struct pips_agent {
     bool has_last_value;
     double last_value; /* root value of the last search, for the mover */
     char note[PIPS_ERROR_MAX + 96]; /* what the last choose/analyze did, "" if nothing */
+    double time_cap; /* pips_agent_set_time_cap: seconds per move, 0 = none */
     bool (*choose)(pips_agent *a, const void *state, pips_move *out, pips_error *err);
     size_t (*analyze)(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
                       pips_error *err);
@@ -63,6 +64,10 @@ bool agent_param_double(const char *kind, const char *key, const char *value, do
 /* A time budget is honoured by stopping the search at this fraction of it,
  * leaving room for bookkeeping, so the whole move stays within +10%. */
 #define AGENT_TIME_SAFETY 0.9
+
+/* The seconds a search may take: the kind's own time budget (0: none) or the
+ * caller's cap, whichever is smaller; 0 when neither is set. */
+double agent_time_budget(const pips_agent *a, double own);
 
 /* ---- search helpers ------------------------------------------------------- */
 

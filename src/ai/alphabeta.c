@@ -63,6 +63,7 @@ typedef struct ab_impl {
     size_t max_moves, state_size;
     /* per search */
     double deadline;
+    bool timed; /* this search has a deadline (own budget or the caller's cap) */
     bool aborted, hit_horizon;
     uint64_t nodes;
 } ab_impl;
@@ -119,7 +120,7 @@ static bool out_of_time(ab_impl *ab)
 {
     if (ab->aborted)
         return true;
-    if (ab->time_limit > 0 && (ab->nodes & 15) == 0 && pips_now() > ab->deadline)
+    if (ab->timed && (ab->nodes & 15) == 0 && pips_now() > ab->deadline)
         ab->aborted = true;
     return ab->aborted;
 }
@@ -291,7 +292,9 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
     ab_impl *ab = a->impl;
     const pips_game *g = a->game;
     double start = pips_now();
-    ab->deadline = start + ab->time_limit * AGENT_TIME_SAFETY;
+    double budget = agent_time_budget(a, ab->time_limit);
+    ab->timed = budget > 0;
+    ab->deadline = start + budget * AGENT_TIME_SAFETY;
     ab->aborted = false;
     ab->nodes = 0;
     ab->root_seat = g->def->to_move(g, state);

@@ -56,6 +56,7 @@ typedef struct brs_impl {
     double *root_values;  /* the depth in progress */
     pips_rng rng;         /* leaf playouts, drawn per search */
     double deadline;
+    bool timed; /* this search has a deadline (own budget or the caller's cap) */
     bool aborted, hit_horizon;
     uint64_t nodes;      /* this depth's */
     uint64_t node_cap;   /* 0: none; else a cap on one move's nodes past depth 1 */
@@ -144,7 +145,7 @@ static double brs_search(pips_agent *a, brs_impl *b, int ply, int depth, int sid
     const pips_game_def *d = g->def;
     const unsigned char *st = state_at(b, ply);
     b->all_nodes++;
-    if ((++b->nodes & 63) == 0 && b->time_limit > 0 && pips_now() > b->deadline)
+    if ((++b->nodes & 63) == 0 && b->timed && pips_now() > b->deadline)
         b->aborted = true;
     if (b->node_cap && b->all_nodes > b->node_cap && b->depth_now > 1)
         b->aborted = true;
@@ -262,7 +263,9 @@ static size_t brs_run(pips_agent *a, const void *state, bool all, pips_error *er
     for (size_t i = 0; i < n; i++)
         b->root[i] = (pips_move_eval){moves_at(b, 0)[i], 0.5, 0, false};
     pips_rng_derive(&b->rng, pips_rng_next(&a->rng), 0);
-    b->deadline = pips_now() + b->time_limit * AGENT_TIME_SAFETY;
+    double budget = agent_time_budget(a, b->time_limit);
+    b->timed = budget > 0;
+    b->deadline = pips_now() + budget * AGENT_TIME_SAFETY;
     b->aborted = false;
     b->all_nodes = 0;
     int limit = b->depth_limit ? b->depth_limit : BRS_MAX_DEPTH;

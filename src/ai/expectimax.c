@@ -44,6 +44,7 @@ typedef struct em_impl {
     pips_move *playout_moves;
     pips_move_eval *root, *saved;
     double deadline;
+    bool timed; /* this search has a deadline (own budget or the caller's cap) */
     uint64_t node_cap; /* the cap of the depth being searched, 0 when none */
     bool aborted;
     bool horizon; /* a leaf was valued by a heuristic, not by the game's end */
@@ -54,7 +55,7 @@ typedef struct em_impl {
 static bool em_count_node(em_impl *em)
 {
     em->nodes++;
-    if (em->time_limit > 0 && (em->nodes & 15) == 0 && pips_now() > em->deadline)
+    if (em->timed && (em->nodes & 15) == 0 && pips_now() > em->deadline)
         em->aborted = true;
     if (em->node_cap && em->nodes > em->node_cap)
         em->aborted = true;
@@ -245,7 +246,9 @@ static size_t em_search(pips_agent *a, const void *state, bool exact_root, pips_
 {
     em_impl *em = a->impl;
     const pips_game *g = a->game;
-    em->deadline = pips_now() + em->time_limit * AGENT_TIME_SAFETY;
+    double budget = agent_time_budget(a, em->time_limit);
+    em->timed = budget > 0;
+    em->deadline = pips_now() + budget * AGENT_TIME_SAFETY;
     em->aborted = false;
     em->nodes = 0;
     int me = g->def->to_move(g, state);
@@ -258,7 +261,7 @@ static size_t em_search(pips_agent *a, const void *state, bool exact_root, pips_
         em->saved[i] = (pips_move_eval){a->moves[i], 0.5, 0, false};
     int limit = em->depth_limit ? em->depth_limit : EM_MAX_DEPTH;
     /* a pure depth budget needs only its last iteration */
-    bool deepen = em->time_limit > 0 || em->node_limit > 0;
+    bool deepen = em->timed || em->node_limit > 0;
     for (int depth = deepen ? 1 : limit; depth <= limit; depth++) {
         em->node_cap = depth > 1 ? em->node_limit : 0;
         em->nodes = 0;

@@ -632,6 +632,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
     const pips_game *g = a->game;
     int me = g->def->to_move(g, state);
     double start = pips_now();
+    double budget = agent_time_budget(a, mi->time_limit);
     run_args args[MCTS_MAX_THREADS];
     for (int k = 0; k < mi->threads; k++) {
         mtree *t = &mi->trees[k];
@@ -646,9 +647,9 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         if (!t->nodes[0].expanded && !expand(t, 0, t->root_state))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree"), 0;
         args[k].tree = t;
-        args[k].deadline = start + mi->time_limit * AGENT_TIME_SAFETY;
+        args[k].deadline = start + budget * AGENT_TIME_SAFETY;
         args[k].passes = 0;
-        args[k].capped = mi->iters > 0 && mi->time_limit > 0;
+        args[k].capped = mi->iters > 0 && budget > 0;
         if (mi->iters > 0)
             args[k].passes = mi->iters / mi->threads + (k < mi->iters % mi->threads ? 1 : 0);
     }

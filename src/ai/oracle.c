@@ -68,6 +68,11 @@ static bool oracle_solve(pips_agent *a, const void *state, size_t *n, pips_value
     pips_solve_result res;
     pips_error err;
     o->won = PIPS_MOVE_NONE;
+    /* under the caller's cap the solver takes half of it at most, the
+     * fallback what is left */
+    pips_solver_set_seconds(o->solver, a->time_cap > 0 && (o->seconds <= 0 || o->seconds > a->time_cap / 2)
+                                           ? a->time_cap / 2 : o->seconds);
+    pips_agent_set_time_cap(o->fallback, a->time_cap > 0 ? a->time_cap / 2 : 0);
     if (!o->solver) {
         snprintf(a->note, sizeof a->note, "not solvable (%s); %s chose", o->why_not,
                  pips_agent_spec(o->fallback));

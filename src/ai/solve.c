@@ -368,6 +368,12 @@ pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool
     return ps;
 }
 
+void pips_solver_set_seconds(pips_solver *ps, double seconds)
+{
+    if (ps)
+        ps->opts.max_seconds = seconds > 0 ? seconds : 0;
+}
+
 void pips_solver_free(pips_solver *ps)
 {
     if (!ps)

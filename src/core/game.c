@@ -104,6 +104,19 @@ static void default_options(const pips_game_def *def, pips_options *o)
     }
 }
 
+/* A digest of the option values (the keys are the definition's). */
+static uint64_t options_hash(const pips_options *o)
+{
+    uint64_t h = o->n;
+    for (size_t i = 0; i < o->n; i++)
+        for (const char *p = o->kv[i].value; ; p++) {
+            h = pips_mix64(h ^ (unsigned char)*p);
+            if (!*p)
+                break;
+        }
+    return h;
+}
+
 static pips_game *game_build(const pips_game_def *def, const pips_options *opts,
                              const pips_allocator *alloc, pips_error *err)
 {
@@ -117,6 +130,7 @@ static pips_game *game_build(const pips_game_def *def, const pips_options *opts,
     }
     g->def = def;
     g->options = *opts;
+    g->options_key = options_hash(opts);
     g->alloc = alloc;
     g->config = pips_calloc(alloc, 1, def->config_size ? def->config_size : 1);
     if (!g->config) {
@@ -245,23 +259,12 @@ typedef struct state_tag {
     uint64_t magic;
     const pips_game_def *def;
     uint64_t options_hash;
+    const pips_allocator *alloc; /* the game's: pips_state_free needs no live game */
 } state_tag;
 #define STATE_TAG_MAGIC 0x7069707353746174ull /* "pipsStat" */
 #define STATE_TAG_SIZE                                                                      \
     ((sizeof(state_tag) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) *              \
      _Alignof(max_align_t))
-
-static uint64_t options_hash(const pips_options *o)
-{
-    uint64_t h = o->n;
-    for (size_t i = 0; i < o->n; i++)
-        for (const char *p = o->kv[i].value; ; p++) {
-            h = pips_mix64(h ^ (unsigned char)*p);
-            if (!*p)
-                break;
-        }
-    return h;
-}
 
 static state_tag *tag_of(const void *state)
 {
@@ -280,7 +283,7 @@ void *pips_state_new(const pips_game *g, pips_error *err)
         return NULL;
     }
     state_tag *tag = (state_tag *)(void *)block;
-    *tag = (state_tag){STATE_TAG_MAGIC, g->def, options_hash(&g->options)};
+    *tag = (state_tag){STATE_TAG_MAGIC, g->def, g->options_key, g->alloc};
     void *s = block + STATE_TAG_SIZE;
     g->def->initial(g, s);
     return s;
@@ -298,7 +301,7 @@ bool pips_state_check(const pips_game *g, const void *state, pips_error *err)
     if (tag->def != g->def)
         return pips_fail(err, PIPS_ERR_ARG, "a state of %s given to %s", tag->def->name,
                          g->def->name);
-    if (tag->options_hash != options_hash(&g->options))
+    if (tag->options_hash != g->options_key)
         return pips_fail(err, PIPS_ERR_ARG,
                          "a state of %s with other options than this game's", g->def->name);
     return true;
@@ -312,7 +315,7 @@ void pips_state_free(const pips_game *g, void *state)
     if (tag->magic != STATE_TAG_MAGIC)
         return; /* not one of pips_state_new's: leave it */
     tag->magic = 0;
-    pips_free(g->alloc, tag);
+    pips_free(tag->alloc, tag);
 }
 
 size_t pips_node_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,

@@ -16,18 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pips/agent.h"
 #include "pips/ladder.h"
 #include "pips/version.h"
 #include "pips/view.h"
 #include "play/play_json.h"
 
+/* The check at the entry of every call taking a (game, state) pair. */
 static bool given(const pips_game *g, const void *state, pips_error *err)
 {
-    if (!g || !g->def)
-        return pips_fail(err, PIPS_ERR_ARG, "no game (NULL)");
-    if (!state)
-        return pips_fail(err, PIPS_ERR_ARG, "no %s state (NULL)", g->def->name);
-    return true;
+    return pips_state_check(g, state, err);
 }
 
 static bool out_given(const void *out, pips_error *err)
@@ -97,12 +95,47 @@ bool pips_game_schema(const pips_game *g, pips_str *out, pips_error *err)
 
 int pips_state_to_move(const pips_game *g, const void *state)
 {
-    return g && g->def && state ? g->def->to_move(g, state) : PIPS_OVER;
+    return given(g, state, NULL) ? g->def->to_move(g, state) : PIPS_OVER;
+}
+
+size_t pips_state_moves(const pips_game *g, const void *state, pips_rng *rng, pips_move *out,
+                        double *prob, pips_error *err)
+{
+    if (!given(g, state, err) || !out_given(out, err))
+        return 0;
+    if (!rng && (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) &&
+        g->def->to_move(g, state) >= 0)
+        return pips_fail(err, PIPS_ERR_ARG, "%s lists candidate moves: it needs an rng",
+                         g->def->name), 0;
+    if (err)
+        err->code = PIPS_OK;
+    return pips_node_moves(g, state, rng, out, prob);
+}
+
+bool pips_move_parse(const pips_game *g, const void *state, const char *text, pips_move *m,
+                     pips_error *err)
+{
+    return given(g, state, err) && out_given(m, err) &&
+           pips_parse_move(g, state, text, m, err);
+}
+
+bool pips_state_perft(const pips_game *g, const void *state, int depth, uint64_t *count,
+                      pips_error *err)
+{
+    return given(g, state, err) && out_given(count, err) &&
+           pips_perft_count(g, state, depth, count, err);
+}
+
+bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+{
+    if (!a)
+        return pips_fail(err, PIPS_ERR_ARG, "no agent (NULL)");
+    return given(pips_agent_game(a), state, err) && pips_agent_choose(a, state, out, err);
 }
 
 bool pips_play(const pips_game *g, void *state, pips_move m, pips_error *err)
 {
-    if (!pips_check_move(g, state, m, err))
+    if (!given(g, state, err) || !pips_check_move(g, state, m, err))
         return false;
     g->def->apply(g, state, m);
     return true;
@@ -121,7 +154,7 @@ bool pips_state_returns(const pips_game *g, const void *state, double *out, pips
 bool pips_move_text(const pips_game *g, const void *state, pips_move m, char *buf,
                     pips_error *err)
 {
-    if (!out_given(buf, err) || !pips_check_move(g, state, m, err))
+    if (!given(g, state, err) || !out_given(buf, err) || !pips_check_move(g, state, m, err))
         return false;
     g->def->move_to_text(g, state, m, buf);
     return true;

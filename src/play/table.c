@@ -6,8 +6,9 @@
  * first (the move, then any chance that falls due), and only when all of
  * them succeeded do the agents observe them and the listener hear of them,
  * so a failure leaves the table exactly as it was.
- * Invariants: agents[s] is NULL exactly for a human seat that has not
- * resigned; a resigned seat's agent is its autopilot.
+ * Invariants: a seat in `autopiloted` (resigned while the others play on)
+ * has its autopilot as agent, whatever played it before; otherwise
+ * agents[s] is NULL exactly for a human seat.
  */
 #include "pips/table.h"
 
@@ -22,6 +23,7 @@ struct pips_table {
     pips_match *match;
     pips_agent *agents[PIPS_MAX_PLAYERS];
     unsigned resigned;
+    unsigned autopiloted; /* seats whose turns the autopilot plays */
     bool auto_roll;
     pips_table_listener listener;
     void *listener_ud;
@@ -382,6 +384,7 @@ bool pips_table_resign(pips_table *t, int seat, pips_error *err)
             return false;
         pips_agent_free(t->agents[seat]);
         t->agents[seat] = autopilot;
+        t->autopiloted |= 1u << seat;
     }
     t->resigned |= 1u << seat;
     if (resigned_out(t) && !mt->finished[0])
@@ -400,20 +403,29 @@ bool pips_table_set_resigned(pips_table *t, unsigned mask, pips_error *err)
                          mt->n_seats);
     if (__builtin_popcount(mask) >= mt->n_seats)
         return pips_fail(err, PIPS_ERR_ARG, "every seat resigned");
+    /* while play goes on, every resigned seat (a person or an agent, e.g.
+     * one whose flag fell) is played by its autopilot; a seat no longer
+     * resigned gets its own player back (NULL for a person) */
+    unsigned pilots = __builtin_popcount(mask) < mt->n_seats - 1 ? mask : 0;
+    unsigned change = pilots ^ t->autopiloted;
     pips_agent *made[PIPS_MAX_PLAYERS] = {NULL};
-    bool keep_out = __builtin_popcount(mask) < mt->n_seats - 1; /* play goes on */
-    for (int s = 0; s < mt->n_seats; s++)
-        if ((mask >> s & 1) && keep_out && pips_seat_is_human(mt->seats[s]) &&
-            !(made[s] = autopilot_new(t, s, err))) {
+    for (int s = 0; s < mt->n_seats; s++) {
+        if (!(change >> s & 1) || (!(pilots >> s & 1) && pips_seat_is_human(mt->seats[s])))
+            continue;
+        made[s] = pilots >> s & 1 ? autopilot_new(t, s, err)
+                                  : pips_agent_new(mt->game, mt->seats[s],
+                                                   pips_table_seat_seed(mt->seed, s), err);
+        if (!made[s]) {
             free_agents(made);
             return false;
         }
-    for (int s = 0; s < mt->n_seats; s++) {
-        if (!pips_seat_is_human(mt->seats[s]))
-            continue;
-        pips_agent_free(t->agents[s]);
-        t->agents[s] = made[s];
     }
+    for (int s = 0; s < mt->n_seats; s++)
+        if (change >> s & 1) {
+            pips_agent_free(t->agents[s]);
+            t->agents[s] = made[s];
+        }
+    t->autopiloted = pilots;
     t->resigned = mask;
     return true;
 }

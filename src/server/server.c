@@ -560,44 +560,6 @@ void srv_touch(pips_server *s, srv_game *g)
         s->notify_change(s, g->id);
 }
 
-pips_agent *srv_hurried_agent(const srv_game *g, int seat, double seconds)
-{
-    pips_agent *own = pips_table_agent(g->t, seat);
-    const char *spec = own ? pips_agent_spec(own) : "";
-    const char *colon = strchr(spec, ':');
-    size_t kind_len = colon ? (size_t)(colon - spec) : strlen(spec);
-    char buf[PIPS_SEAT_MAX + 64];
-    int n = snprintf(buf, sizeof buf, "%.*s:", (int)kind_len, spec);
-    bool searches = false;
-    static const char *const kinds[] = {"mcts", "alphabeta", "expectimax"};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        searches |= strlen(kinds[i]) == kind_len && !strncmp(spec, kinds[i], kind_len);
-    if (!searches) /* random and greedy are quick; the oracle's nested specs: mcts */
-        n = snprintf(buf, sizeof buf, "mcts:");
-    else
-        /* keep its own parameters but the budgets, then give it the share */
-        for (const char *p = colon ? colon + 1 : ""; *p;) {
-            const char *end = strchr(p, ',');
-            size_t len = end ? (size_t)(end - p) : strlen(p);
-            bool budget = !strncmp(p, "iters=", 6) || !strncmp(p, "depth=", 6) ||
-                          !strncmp(p, "time=", 5) || !strncmp(p, "nodes=", 6);
-            if (!budget && n + (int)len + 2 < (int)sizeof buf)
-                n += snprintf(buf + n, sizeof buf - (size_t)n, "%.*s,", (int)len, p);
-            p = end ? end + 1 : p + len;
-        }
-    if (!own || (!searches && strncmp(spec, "oracle", 6)))
-        return NULL;
-    snprintf(buf + n, sizeof buf - (size_t)n, "time=%.3f", seconds);
-    pips_error err;
-    uint64_t seed = pips_table_seat_seed(g->m->seed, seat) ^ (uint64_t)g->m->n_moves;
-    pips_agent *a = pips_agent_new(g->m->game, buf, seed, &err);
-    if (!a) { /* a kind that refuses a time budget here: plain MCTS */
-        snprintf(buf, sizeof buf, "mcts:time=%.3f", seconds);
-        a = pips_agent_new(g->m->game, buf, seed, &err);
-    }
-    return a;
-}
-
 static void *worker_main(void *arg)
 {
     pips_server *s = arg;
@@ -630,20 +592,18 @@ static void *worker_main(void *arg)
         s->busy++;
         srv_touch(s, g); /* clients see the thinking indicator */
         unsigned long long version = g->version;
-        /* on a clock, an agent whose search would not fit its share of the
-         * time left searches for that share instead (issue 27) */
-        pips_agent *hurried = NULL;
+        /* on a clock, the agent's search (of any kind) is capped at its
+         * share of the time left: a twentieth, and most of the increment
+         * (issue 27) */
+        double cap = 0;
         if (g->clock.running == seat) {
-            double share = (srv_clock_left(g, seat, srv_now_ms()) / 20.0 +
-                            g->clock.increment_ms * 0.8) / 1000.0;
-            if (share < 0.05)
-                share = 0.05;
-            if (share > s->cfg.max_think_seconds)
-                share = s->cfg.max_think_seconds;
-            double usual = g->agent_think[seat];
-            if (usual > share || (usual == 0 && share < 1.0))
-                hurried = srv_hurried_agent(g, seat, share);
+            cap = (srv_clock_left(g, seat, srv_now_ms()) / 20.0 + g->clock.increment_ms * 0.8) / 1000.0;
+            if (cap < 0.05)
+                cap = 0.05;
+            if (cap > s->cfg.max_think_seconds)
+                cap = s->cfg.max_think_seconds;
         }
+        pips_agent_set_time_cap(pips_table_agent(g->t, seat), cap);
         pthread_mutex_unlock(&s->mu);
 
         /* the agent thinks on a copy, without the lock: the table is not
@@ -651,16 +611,11 @@ static void *worker_main(void *arg)
         pips_error err;
         pips_error_clear(&err);
         pips_move mv = PIPS_MOVE_NONE;
-        double took = 0;
-        bool ok = hurried ? pips_agent_choose(hurried, copy, &mv, &err)
-                          : pips_table_think(g->t, seat, copy, &mv, &took, &err);
-        pips_agent_free(hurried);
+        bool ok = pips_table_think(g->t, seat, copy, &mv, NULL, &err);
         free(copy);
 
         pthread_mutex_lock(&s->mu);
         g->thinking = false;
-        if (!hurried && ok)
-            g->agent_think[seat] = took; /* how long its own search takes */
         srv_wait_writable(s, g);
         if (g->version == version && !s->stopping && g->clock.running == seat &&
             srv_clock_left(g, seat, srv_now_ms()) <= 0) {

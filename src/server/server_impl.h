@@ -61,7 +61,6 @@ typedef struct srv_game {
     unsigned undo_agreed;
     srv_clock clock;
     long long *move_ms; /* time spent on each move (ms; 0 for chance), n_moves of them */
-    double agent_think[PIPS_MAX_PLAYERS]; /* each agent's last own search (s), 0 unknown */
     size_t move_ms_cap;
     unsigned long long version;
     bool thinking, queued;
@@ -192,10 +191,6 @@ void srv_clock_rebuild(srv_game *g, long long turn_ms);
 /* The seat whose clock runs now (the seat to move, if it has a clock and is
  * still in), or -1. */
 int srv_clock_seat(const srv_game *g);
-/* For a seat on a clock: its agent with its search budget replaced by
- * `seconds` (its own kind and parameters where it searches, else MCTS), or
- * NULL for agents that need no hurry (random, greedy). */
-pips_agent *srv_hurried_agent(const srv_game *g, int seat, double seconds);
 /* Seats played by people who are still in the game, as a bit mask. */
 unsigned srv_human_seats(const srv_game *g);
 /* A seat's remaining time now (ms; may be <= 0 when its flag is due). */

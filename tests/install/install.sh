@@ -166,6 +166,10 @@ assert pips.__file__.startswith(sys.argv[1]) and lib.startswith(sys.argv[1]), (p
 assert pips.perft("tictacdoh", 3) == 2666
 print("pips", pips.version(), "from", os.path.dirname(pips.__file__), "loads", lib)' "$tmp/elsewhere/p")
 check "import pips from the moved install" $?
+out=$(cd "$tmp" && "${pyenv[@]}" env -u PYTHONPATH "$python" "$src/scripts/icefrogs-forced-win.py" \
+    "$tmp/elsewhere/p/bin/pips" 4 2 EAA)
+[ "$(grep ': yes' <<<"$out" | grep -o 'move [SML]+b1' | sort | tr '\n' ' ')" = "move L+b1 move M+b1 move S+b1 " ]
+check "scripts/icefrogs-forced-win.py finds the installed package from the command's prefix" $?
 (cd "$tmp" && "${pyenv[@]}" "$python" -m unittest discover -s "$src/python/tests" >"$tmp/python.log" 2>&1) && grep -q "^OK" "$tmp/python.log"
 check "the Python tests pass against the install ($(tail -n 1 "$tmp/python.log"))" $?
 [ $fail = 0 ] || tail -n 30 "$tmp/python.log"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # python.sh PIPS SOURCE_DIR PYTHONPATH — every Python script of the repository
 # runs, on a small workload whose answer is known: scripts/icefrogs-forced-win.py
-# (stdlib only, over `pips engine`; docs/findings/icefrogs-players.md) and
-# bench/python_plies.py (`import pips`, which also checks pips.perft against
-# the command's).
+# (`import pips`; docs/findings/icefrogs-players.md quotes it), bench/python_plies.py
+# (`import pips`, which also checks pips.perft against the command's).
+# scripts/findings.py runs in tests/cli/findings.sh.
 set -u
 pips=$1 src=$2 pypath=$3
 python=${PIPS_PYTHON:-/usr/bin/python3}
@@ -16,6 +16,11 @@ check "icefrogs-forced-win.py runs (4 players, paranoid)" $?
 out=$("$python" "$src/scripts/icefrogs-forced-win.py" "$pips" 4 2 EAA)
 [ "$(grep ': yes' <<<"$out" | grep -o 'move [SML]+b1' | sort | tr '\n' ' ')" = "move L+b1 move M+b1 move S+b1 " ]
 check "4 players, seat 2 helps: a forced win after S/M/L+b1 exactly" $?
+grep -q '^library calls: 4073 ' <<<"$out"
+check "the same search as over \`pips engine\` (4073 calls, as many as its commands)" $?
+out=$(env -u PYTHONPATH "$python" "$src/scripts/icefrogs-forced-win.py" "$pips" 4 2 AEE)
+[ "$(grep -c ': no$' <<<"$out")" = 6 ]
+check "without PYTHONPATH it finds the package beside the command (4 players, AEE: no)" $?
 
 out=$(PYTHONPATH=$pypath "$python" "$src/bench/python_plies.py" 0.2 "$pips")
 check "bench/python_plies.py runs (perft equal to the command's)" $?

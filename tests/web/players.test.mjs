@@ -284,7 +284,9 @@ test('move list names the mover; last move and winning line marked; rules, title
   // the rules, rendered, on the game page
   await page.click('#show-rules');
   assert.ok(await page.$eval('#game-rules', (d) => d.open));
-  assert.equal(await page.textContent('#game-rules p.rule strong >> nth=0'), 'TTD-R1');
+  // in plain words (each rule's title in bold), the ruling ids in the "Rules detail" fold
+  assert.equal(await page.textContent('#game-rules p.rule strong >> nth=0'), 'Grid.');
+  assert.equal(await page.textContent('#game-rules-ids p.rule strong >> nth=0'), 'TTD-R1');
   assert.equal(await page.$$eval('#game-rules pre', (l) => l.length), 0);
   await page.screenshot({ path: screenshotPath('tictacdoh-line'), fullPage: true });
   // colours in the names where the game has them

@@ -5,7 +5,8 @@
 // Board module contract (every games/<name>.js):
 //   createBoard(container, { play(text), hint(text) }) -> { update(view, live), destroy() }
 // describe(text) (optional) names seats in a library text the way the page does;
-// explain(text) (optional) asks why a move the board does not offer is illegal.
+// explain(text, what) (optional) asks why a move the board does not offer is
+// illegal and shows the library's reason after `what` (default "TEXT is not allowed").
 // hint(text) is 'win', 'loss', 'draw' (the mover's value with perfect play,
 // when the page's Perfect play switch is on and the position is solved) or
 // null; boards mark the moves they offer with the class hint-<value>.

@@ -13,13 +13,15 @@
 // NON §4) and a lying piece's ray; releasing plays the move. Zoom (up to 8×,
 // round the last pointer position) and a pan mode help on small screens. On
 // a touch screen swipes scroll the page (they never place): a tap puts a
-// preview where it landed and a confirm bar turns it and places it. Pieces a
+// preview where it landed (the library says at once why it may not go there)
+// and a confirm bar turns it and places it. Pieces a
 // move captured stay drawn, crossed out, until the next move, and the line
 // under the table names them. Piece numbers keep a readable size at every
 // zoom. The server's suggestions are buttons (focusing one previews it) and
 // any move may be typed, for the keyboard.
 
 import { el, html, keepFocus } from './svg.js';
+import { svgIcon } from '../ui.js';
 
 const SIZE_NAME = { S: 'small', M: 'medium', L: 'large' };
 export const COLOUR_NAME = { r: 'red', y: 'yellow', g: 'green', b: 'blue', k: 'black', w: 'white',
@@ -181,7 +183,7 @@ export function createBoard(container, ctx) {
       b('−', 'zoom out', 'zoom-out', () => setZoom(zoom / 2), { disabled: zoom <= 1 }),
       html('span', { class: 'help nn-zoom-level' }, `${zoom}×`),
       b('+', 'zoom in', 'zoom-in', () => setZoom(zoom * 2), { disabled: zoom >= 8 }),
-      zoom > 1 && b('✥ Pan', 'pan the view by dragging', 'pan', () => { panning = !panning; drawZoom(); applyView(); },
+      zoom > 1 && b([svgIcon('pan'), ' Pan'], 'pan the view by dragging', 'pan', () => { panning = !panning; drawZoom(); applyView(); },
         { 'aria-pressed': String(panning) }),
     ].filter(Boolean));
   }
@@ -254,7 +256,7 @@ export function createBoard(container, ctx) {
     if (live) {
       const pose = (up, label) => html('button', { type: 'button', class: 'secondary', 'data-pose': up ? 'upright' : 'lying', 'data-key': up ? 'upright' : 'lying',
         'aria-pressed': String(upright === up), onclick: () => { upright = up; draw(); } }, label);
-      controls.append(pose(true, '▲ Upright (defend)'), pose(false, '➤ Lying (attack)'));
+      controls.append(pose(true, [svgIcon('upright'), ' Upright (defend)']), pose(false, [svgIcon('lying'), ' Lying (attack)']));
       if (view.legal.includes('--'))
         controls.append(html('button', { type: 'button', 'data-move': '--', onclick: () => ctx.play('--') }, 'Skip (--)'));
     }
@@ -357,11 +359,11 @@ export function createBoard(container, ctx) {
   function drawConfirm() {
     confirmBar.hidden = !pending;
     if (!pending) { confirmBar.replaceChildren(); return; }
-    const turn = (d) => () => { pending = { ...pending, angle: ((pending.angle + d) % 360 + 360) % 360 }; angle = pending.angle; pending.text = moveText(pending); preview = pending; drawPreview(); drawConfirm(); };
+    const turn = (d) => () => { pending = { ...pending, angle: ((pending.angle + d) % 360 + 360) % 360 }; angle = pending.angle; pending.text = moveText(pending); preview = pending; drawPreview(); drawConfirm(); ctx.explain?.(pending.text); };
     confirmBar.replaceChildren(
       html('span', { class: 'nn-pending' }, pending.text),
-      html('button', { type: 'button', class: 'secondary small', 'aria-label': 'turn left 15 degrees', 'data-key': 'turn-left', onclick: turn(15) }, '⟲'),
-      html('button', { type: 'button', class: 'secondary small', 'aria-label': 'turn right 15 degrees', 'data-key': 'turn-right', onclick: turn(-15) }, '⟳'),
+      html('button', { type: 'button', class: 'secondary small', 'aria-label': 'turn left 15 degrees', 'data-key': 'turn-left', onclick: turn(15) }, svgIcon('turn-left')),
+      html('button', { type: 'button', class: 'secondary small', 'aria-label': 'turn right 15 degrees', 'data-key': 'turn-right', onclick: turn(-15) }, svgIcon('turn-right')),
       html('button', { type: 'button', id: 'nn-place', 'data-key': 'place', onclick: () => { const t = pending.text; pending = null; preview = null; drawConfirm(); ctx.play(t); } }, 'Place'),
       html('button', { type: 'button', class: 'secondary', id: 'nn-cancel', 'data-key': 'cancel', onclick: () => { pending = null; preview = null; drawPreview(); drawConfirm(); describe(); } }, 'Cancel'));
   }
@@ -436,6 +438,7 @@ export function createBoard(container, ctx) {
       drawPreview();
       drawConfirm();
       describe();
+      ctx.explain?.(pending.text);   // the library says at once whether it may go there, and why not
       return;
     }
     if (!drag) return;

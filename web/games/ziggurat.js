@@ -192,6 +192,8 @@ export function createBoard(container, ctx) {
       } else {
         g.setAttribute('role', 'img');
         g.setAttribute('aria-label', label);
+        // not a square to play: the library says why (ZIG-Rn)
+        if (live && ctx.explain) g.addEventListener('click', () => explainAt(sq));
       }
     }
 
@@ -243,6 +245,23 @@ export function createBoard(container, ctx) {
 
     all.hidden = !live;
     fillLegalList(all, 'steps', view.legal.length, legal.map((st) => ({ text: st.text, title: st.label })), ctx.play);
+  }
+
+  // The step a click on sq most likely meant, for the library to explain:
+  // from the chosen square, a Move while the movement die is unused (a
+  // Queen's when she is on top), else the action die's Leap, Dig or Swap;
+  // with no square chosen, a Move from sq.
+  function explainAt(sq) {
+    const d = view.view.dice || {};
+    if (!selected) { ctx.explain(`M${sq}-${sq}`, `No step from ${sq}`); return; }
+    const top = pileTokens(squareOf.get(selected).pile).at(-1) || '';
+    const queen = top.endsWith('Q') && top[0] === view.view.mover;
+    const kind = d.move_unused ? (queen ? 'QM' : 'M') : ({ L: 'L', D: 'D', S: 'S' }[d.action] || 'M');
+    let [a, b] = [selected, sq];
+    const at = (s) => squareOf.get(s);
+    const order = (s) => (at(s).level === 0 ? 1000 : at(s).y * 8 + at(s).x);   // board squares first, a1..h8, then the Starts
+    if (kind === 'S' && order(a) > order(b)) [a, b] = [b, a];   // a Swap names the earlier square first
+    ctx.explain(`${kind}${a}-${b}`);
   }
 
   // the square a Tip/Swap button acts on, and a Tip's direction, without redrawing

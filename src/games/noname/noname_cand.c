@@ -126,8 +126,7 @@ static bool aim_at(cand_ctx *k, int j, int kind, bool keep)
     nn_place p = {false, k->kind_col[kind], k->kind_size[kind], true,
                   snap_back(qx + d * ux, ux), snap_back(qy + d * uy, uy), heading};
     nn_piece pc;
-    double t;
-    return legal_quick(k, &p, &pc) && nn_scan_target(k->s, &pc, -1, &t) == j &&
+    return legal_quick(k, &p, &pc) && nn_targets(k->s, &pc, j) &&
            (!keep || keeps_attackers(k, j, &pc)) && push(k, &p);
 }
 

@@ -271,18 +271,26 @@ void nn_table_reset(nn_state *s, int width, int height)
     s->height = height;
 }
 
-/* The pieces listed in the cells a box (grown by the margin) meets. */
-static void box_mask(const nn_state *s, const nn_piece *p, uint64_t m[2])
+/* The pieces listed in the cells a rectangle meets. */
+static void rect_mask(const nn_state *s, double minx, double maxx, double miny, double maxy,
+                      uint64_t m[2])
 {
     double cw = s->width / (double)NN_GRID, ch = s->height / (double)NN_GRID;
-    int x0 = cell_of(p->minx - NN_GRID_MARGIN, cw), x1 = cell_of(p->maxx + NN_GRID_MARGIN, cw);
-    int y0 = cell_of(p->miny - NN_GRID_MARGIN, ch), y1 = cell_of(p->maxy + NN_GRID_MARGIN, ch);
+    int x0 = cell_of(minx, cw), x1 = cell_of(maxx, cw);
+    int y0 = cell_of(miny, ch), y1 = cell_of(maxy, ch);
     m[0] = m[1] = 0;
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
             m[0] |= s->grid[y * NN_GRID + x][0];
             m[1] |= s->grid[y * NN_GRID + x][1];
         }
+}
+
+/* The pieces listed in the cells a box (grown by the margin) meets. */
+static void box_mask(const nn_state *s, const nn_piece *p, uint64_t m[2])
+{
+    rect_mask(s, p->minx - NN_GRID_MARGIN, p->maxx + NN_GRID_MARGIN, p->miny - NN_GRID_MARGIN,
+              p->maxy + NN_GRID_MARGIN, m);
 }
 
 /* The pieces listed in the cells a ray crosses from its tip to the edge of
@@ -327,10 +335,12 @@ static void all_mask(const nn_state *s, uint64_t m[2])
  * appended, index n_table). A piece whose circle starts beyond the window
  * cannot matter. */
 static int scan_core(const nn_state *s, const nn_piece *a, int self, const uint64_t mask[2],
-                     const nn_piece *extra, double *t)
+                     const nn_piece *extra, double limit, double *t)
 {
     int hit_idx[NN_MAX_TABLE + 1], n_hits = 0;
     double hit_t[NN_MAX_TABLE + 1], min_t = INFINITY;
+    /* limit: a hit is known at this t, so no piece entered beyond it + EPS
+     * can be the target or tie with it (INFINITY: nothing is known) */
     double tx = a->x, ty = a->y, ux = a->ux, uy = a->uy;
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = mask[w]; bits; bits &= bits - 1) {
@@ -339,7 +349,7 @@ static int scan_core(const nn_state *s, const nn_piece *a, int self, const uint6
             double dx = q->cx - tx, dy = q->cy - ty;
             double along = dx * ux + dy * uy, perp = dx * uy - dy * ux;
             if (along < -q->rad || perp > q->rad || perp < -q->rad || j == self ||
-                along - q->rad > min_t + NN_EPS)
+                along - q->rad > (min_t < limit ? min_t : limit) + NN_EPS)
                 continue;
             double h;
             if (clip_ray(tx, ty, ux, uy, &s->table[j], &h)) {
@@ -379,14 +389,28 @@ int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t)
 {
     uint64_t m[2];
     ray_candidates(s, a, m);
-    return scan_core(s, a, self, m, NULL, t);
+    return scan_core(s, a, self, m, NULL, INFINITY, t);
 }
 
 int nn_scan_target_all(const nn_state *s, const nn_piece *a, int self, double *t)
 {
     uint64_t m[2];
     all_mask(s, m);
-    return scan_core(s, a, self, m, NULL, t);
+    return scan_core(s, a, self, m, NULL, INFINITY, t);
+}
+
+bool nn_targets(const nn_state *s, const nn_piece *a, int j)
+{
+    double tj, t;
+    if (!clip_ray(a->x, a->y, a->ux, a->uy, &s->table[j], &tj))
+        return false;
+    /* A piece entered by tj + EPS is hit on the segment from the tip to
+     * there, and the hit point lies in the piece's box grown by EPS: a cell
+     * of the segment's box lists it (the grid's margin is wider). */
+    double ex = a->x + (tj + NN_EPS) * a->ux, ey = a->y + (tj + NN_EPS) * a->uy;
+    uint64_t m[2];
+    rect_mask(s, fmin(a->x, ex), fmax(a->x, ex), fmin(a->y, ey), fmax(a->y, ey), m);
+    return scan_core(s, a, -1, m, NULL, tj, &t) == j;
 }
 
 /* Attacker i's target once pc is appended. A hit on pc no nearer than the
@@ -403,7 +427,7 @@ int nn_target_with(const nn_state *s, int i, const nn_piece *pc, double *t)
     }
     uint64_t m[2];
     ray_candidates(s, a, m);
-    return scan_core(s, a, i, m, pc, t);
+    return scan_core(s, a, i, m, pc, INFINITY, t);
 }
 
 /* ---- rules core ---- */

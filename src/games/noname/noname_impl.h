@@ -117,6 +117,10 @@ double nn_outside(const nn_piece *p, int width, int height);
 bool nn_ray_hit(double tx, double ty, double ux, double uy, const nn_piece *q, double *t);
 /* The target of attacker index a over the table (id-order scan, NON-R5). */
 int nn_scan_target(const nn_state *s, const nn_piece *a, int self, double *t);
+/* nn_scan_target(s, a, -1, &t) == j for an attacker a not on the table,
+ * faster: once j is known to be hit, only pieces entered no later than it
+ * are scanned (the candidate generator's test of an aimed attack). */
+bool nn_targets(const nn_state *s, const nn_piece *a, int j);
 /* The same scan over every piece, without the grid (a reference for tests). */
 int nn_scan_target_all(const nn_state *s, const nn_piece *a, int self, double *t);
 /* Empties the table and sizes the grid for a width x height table. */

@@ -1705,6 +1705,193 @@ static bool step_is_legal(const zig_config *k, const zig_state *s, pips_move m)
     }
 }
 
+/* ---- why a step is not legal (for people: a page explains a click) ---- */
+
+static const char *const COLOUR_TITLE[4] = {"Red", "Green", "Yellow", "Blue"};
+
+/* "the action die shows Tip" / "the action die is used": what stops an action. */
+static void action_state(const zig_state *s, char *buf, size_t size)
+{
+    if (!(s->flags & F_ACT) || s->action >= ACT_NONE)
+        snprintf(buf, size, "the action die is already used this turn");
+    else if ((s->action == ACT_REDO || s->action == ACT_WILD) && (s->flags & F_RB))
+        snprintf(buf, size, "the action die shows a rerolled %s", ZIG_ACTION_NAME[s->action]);
+    else
+        snprintf(buf, size, "the action die shows %s", ZIG_ACTION_NAME[s->action]);
+}
+
+/* Who owns the piece p, for a sentence: "yours" or "Yellow's". */
+static const char *owner_of(const zig_state *s, int p, char *buf, size_t size)
+{
+    if (pc_colour(p) == s->mover)
+        return "yours";
+    snprintf(buf, size, "%s's", COLOUR_TITLE[pc_colour(p)]);
+    return buf;
+}
+
+/* Why step m (parsed, not legal in s at phase step) is refused: the first
+ * rule it breaks, in plain words with its ruling. */
+static void explain_step(const zig_config *k, const zig_state *s, pips_move m, char *out,
+                         size_t size)
+{
+    int kind = zig_kind(m), o = zig_from(m), t = zig_to(m), c = s->mover;
+    unsigned acts = actions_open(k, s);
+    bool mv = s->flags & F_MOVE;
+    char from[8] = "?", to[8] = "?", die[64], who[24];
+    if (o < ZIG_LOCS)
+        loc_name(k, o, from);
+    if (t < ZIG_LOCS)
+        loc_name(k, t, to);
+    action_state(s, die, sizeof die);
+    int top = o < ZIG_LOCS ? top_of(s, o) : 0;
+    static const struct {
+        int kind, act;
+        const char *name, *rule;
+    } need[] = {{K_AIM, ACT_AIM, "an Aim move", "ZIG-R8"},   {K_QAIM, ACT_AIM, "an Aim move", "ZIG-R8"},
+                {K_HOP, ACT_HOP, "a Hop move", "ZIG-R8"},    {K_QHOP, ACT_HOP, "a Hop move", "ZIG-R8"},
+                {K_LEAP, ACT_LEAP, "a Leap", "ZIG-R10"},     {K_DIG, ACT_DIG, "a Dig", "ZIG-R11"},
+                {K_SWAPA, ACT_SWAP, "a Swap", "ZIG-R12"},    {K_SWAPB, ACT_SWAP, "a Swap", "ZIG-R12"},
+                {K_TIP, ACT_TIP, "a Tip", "ZIG-R13"}};
+    switch (kind) {
+    case K_RA:
+    case K_RB:
+        if (!(acts >> ACT_REDO & 1))
+            snprintf(out, size, "%s needs Redo (or Wild) on the action die, unused, and %s (ZIG-R19, R20)",
+                     kind == K_RA ? "RA" : "RB", die);
+        else if (kind == K_RB)
+            snprintf(out, size, "RB rerolls the action die only as the turn's first step (ZIG-R20)");
+        else
+            snprintf(out, size, "RA needs a piece of yours off its Goal (ZIG-R19)");
+        return;
+    case K_MOVE: case K_QMOVE: case K_AIM: case K_QAIM: case K_HOP: case K_QHOP:
+        if (!mv) {
+            snprintf(out, size, "the movement die is already used this turn (ZIG-R8, R18)");
+            return;
+        }
+        if (kind != K_MOVE && kind != K_QMOVE && (s->flags & F_PLAIN)) {
+            snprintf(out, size, "after RA only a plain Move may be made (ZIG-R19)");
+            return;
+        }
+        break;
+    default: break;
+    }
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (need[i].kind == kind && !(acts >> need[i].act & 1)) {
+            snprintf(out, size, "%s needs %s (or Wild) on the action die, and %s (%s, R21)",
+                     need[i].name, ZIG_ACTION_NAME[need[i].act], die, need[i].rule);
+            return;
+        }
+    if (o >= 64 && o != 64 + c && o < ZIG_LOCS) {
+        snprintf(out, size, "%s is %s's Start: nothing there is yours to play (ZIG-R7, R15)", from,
+                 COLOUR_TITLE[o - 64]);
+        return;
+    }
+    if (o < ZIG_LOCS && !s->height[o]) {
+        snprintf(out, size, "there is no piece on %s", from);
+        return;
+    }
+    if (o == k->goal[c] && kind != K_TIP) {
+        snprintf(out, size, "%s is your Goal: a piece there only Tips (ZIG-R17)", from);
+        return;
+    }
+    if (kind != K_DIG && kind != K_SWAPA && kind != K_SWAPB && kind != K_TIP && o < 64 &&
+        (k->goal_mask >> o & 1)) {
+        snprintf(out, size, "%s is another colour's Goal (ZIG-R7, R15)", from);
+        return;
+    }
+    switch (kind) {
+    case K_MOVE: case K_AIM: case K_HOP: case K_LEAP: case K_QMOVE: case K_QAIM: case K_QHOP: {
+        bool queen_kind = kind == K_QMOVE || kind == K_QAIM || kind == K_QHOP;
+        if (!queen_kind && pc_colour(top) != c) {
+            snprintf(out, size, "the top piece on %s is %s: only your own top piece moves (%s)", from,
+                     owner_of(s, top, who, sizeof who), kind == K_LEAP ? "ZIG-R10" : "ZIG-R8");
+            return;
+        }
+        if (!queen_kind && kind != K_LEAP && pc_queen(top)) {
+            snprintf(out, size, "the top piece on %s is your Queen: she moves with QM, QA or QH (ZIG-R28)", from);
+            return;
+        }
+        /* where this kind of step goes from o */
+        pips_move buf[8];
+        gen_ctx g = {buf, 0, false};
+        gen_moves_from(k, s, &g, o, acts);
+        for (size_t i = 0; i < g.n; i++)
+            if (zig_kind(buf[i]) == kind) {
+                char end[8];
+                loc_name(k, zig_to(buf[i]), end);
+                if (kind == K_LEAP)
+                    snprintf(out, size, "a Leap from %s slides to %s, the next stop or the square before "
+                             "the next piece (ZIG-R10), not %s", from, end, to);
+                else
+                    snprintf(out, size, "with %d point%s the piece on %s goes along your path to %s "
+                             "(ZIG-R2, R8), not %s", kind == K_MOVE || kind == K_QMOVE ? s->move_val :
+                             s->move_val + k->bonus, s->move_val == 1 && (kind == K_MOVE || kind == K_QMOVE) ? "" : "s",
+                             from, end, to);
+                return;
+            }
+        if (queen_kind)
+            snprintf(out, size, "there is no Queen of yours on %s that can move (ZIG-R28)", from);
+        else
+            snprintf(out, size, "the piece on %s cannot go anywhere: the next square on your path is "
+                     "blocked (ZIG-R5, R10)", from);
+        return;
+    }
+    case K_DIG:
+        if (o >= 64 || t >= 64 || (k->goal_mask >> o & 1) || (k->goal_mask >> t & 1))
+            snprintf(out, size, "a Dig never moves from or into a Start or Goal (ZIG-R11, R15)");
+        else if (pc_colour(s->pile[o][0]) != c)
+            snprintf(out, size, "a Dig moves your own bottom piece; the bottom piece on %s is %s (ZIG-R11)",
+                     from, owner_of(s, s->pile[o][0], who, sizeof who));
+        else if (abs(k->lx[o] - k->lx[t]) > 1 || abs(k->ly[o] - k->ly[t]) > 1 || o == t)
+            snprintf(out, size, "a Dig goes to a square next to %s (ZIG-R11)", from);
+        else
+            snprintf(out, size, "a Dig never goes up: %s is on level %d, %s on level %d (ZIG-R11)", to,
+                     k->level[t], from, k->level[o]);
+        return;
+    case K_SWAPA:
+        if (t >= 64 || o >= 64 || ((k->goal_mask >> o | k->goal_mask >> t) & 1))
+            snprintf(out, size, "a Swap of top pieces is between board squares, never a Start or Goal (ZIG-R12, R15)");
+        else if (abs(k->lx[o] - k->lx[t]) > 1 || abs(k->ly[o] - k->ly[t]) > 1)
+            snprintf(out, size, "a Swap exchanges the top pieces of two squares next to each other (ZIG-R12)");
+        else if (!s->height[t])
+            snprintf(out, size, "there is no piece on %s to swap with (ZIG-R12)", to);
+        else if (top_of(s, o) == top_of(s, t))
+            snprintf(out, size, "the top pieces on %s and %s are the same: swapping them is not a step (ZIG-R12)", from, to);
+        else
+            snprintf(out, size, "one of the two top pieces must be yours (ZIG-R12)");
+        return;
+    case K_SWAPB: {
+        int a = zig_a(m), b = zig_b(m), h = s->height[o];
+        if (b > h)
+            snprintf(out, size, "the pile on %s has %d piece%s (ZIG-R12)", from, h, h == 1 ? "" : "s");
+        else if (s->pile[o][a - 1] == s->pile[o][b - 1])
+            snprintf(out, size, "pieces %d and %d on %s are the same: swapping them is not a step (ZIG-R12)", a, b, from);
+        else
+            snprintf(out, size, "one of the two pieces swapped must be yours (ZIG-R12)");
+        return;
+    }
+    case K_TIP: {
+        int d = zig_a(m);
+        if (o >= 64)
+            snprintf(out, size, "your Start Tips only toward its entry square, %s (ZIG-R13)", ZIG_DIR_NAME[k->entry_dir[c]]);
+        else if (k->goal_mask >> o & 1)
+            snprintf(out, size, "a Goal is never tipped by others; on your own Goal the top piece Tips only "
+                     "with (A) (ZIG-R15, R17)");
+        else if (level_xy(k->lx[o] + ZIG_DX[d], k->ly[o] + ZIG_DY[d]) > k->level[o])
+            snprintf(out, size, "a Tip never lands uphill: the first square %s of %s is higher (ZIG-R13)",
+                     ZIG_DIR_NAME[d], from);
+        else
+            snprintf(out, size, "a Tip %s of %s needs (A) your top piece on the square behind it, (B) a "
+                     "stack holding your piece, or (C) your single piece tipped forward (ZIG-R13)",
+                     ZIG_DIR_NAME[d], from);
+        return;
+    }
+    default:
+        snprintf(out, size, "%c to play, roll %d%c (ZIG-R4..R22)", ZIG_COLOUR_CH[c], s->move_val,
+                 ZIG_ACT_CH[s->action]);
+    }
+}
+
 static bool zig_check_move(const pips_game *gm, const void *state, pips_move m,
                            pips_error *err)
 {
@@ -1732,12 +1919,9 @@ static bool zig_check_move(const pips_game *gm, const void *state, pips_move m,
     }
     if (step_is_legal(k, s, m))
         return true;
-    pips_zig_move_text(k, m, text);
-    return pips_fail(err, PIPS_ERR_ILLEGAL,
-                     "move '%s' is not legal here (%c to play, roll %d%c%s%s; ZIG-R4..R22)",
-                     text, ZIG_COLOUR_CH[s->mover], s->move_val, ZIG_ACT_CH[s->action],
-                     s->flags & F_MOVE ? "" : ", movement used",
-                     s->flags & F_ACT ? "" : ", action used");
+    char why[PIPS_ERROR_MAX];
+    explain_step(k, s, m, why, sizeof why);
+    return pips_fail(err, PIPS_ERR_ILLEGAL, "%s", why);
 }
 
 /* State text: "mover=R phase=step move=8 action=A flags=MA turns=0 result=- |

@@ -122,6 +122,8 @@ static const int ZIG_DY[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const char *const ZIG_DIR_NAME[8] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
 static const char ZIG_COLOUR_CH[4] = {'R', 'G', 'Y', 'B'};
 static const char ZIG_ACT_CH[9] = {'T', 'S', 'H', 'D', 'A', 'W', 'L', 'R', '-'};
+static const char *const ZIG_ACTION_NAME[8] = {"Tip", "Swap", "Hop", "Dig",
+                                               "Aim", "Wild", "Leap", "Redo"};
 
 /* The step/outcome token of m (ziggurat.c); buf holds PIPS_MOVE_TEXT_MAX bytes. */
 void pips_zig_move_text(const zig_config *k, pips_move m, char *buf);
