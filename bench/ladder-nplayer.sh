@@ -8,7 +8,10 @@
 # one markdown row per rung: the lone agent's wins, its win rate with the
 # 95% Wilson interval, the baseline 1/n, whether the rung holds (win rate
 # >= 0.50 at 3 seats, >= 0.40 at 4, twice the baseline from 5; and the
-# interval's lower bound above 1/n) and the lone agent's seconds per move.
+# interval's lower bound above 1/n) and the lone agent's seconds per move:
+# wall mean and worst, and an estimate of its processor seconds per move
+# (the playtest's processor time, which runs one thread, shared out by each
+# agent's wall time in moves), which a loaded machine inflates far less.
 # Without GAME:SEATS it plays every game at 3 and 4 seats and IceFrogs and
 # Nimitz also at 5 and 6. RUNGS="hard max" limits the rungs (easy medium
 # hard max mixed name them by their lone agent; mixed is max vs the mixed
@@ -23,8 +26,8 @@ tables=("$@")
 rungs=${RUNGS:-"medium hard max mixed"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-printf '| game | seats | lone | field | games | lone wins | lone win rate [95%%] | 1/n | holds | lone s/move mean / max | wall |\n'
-printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| game | seats | lone | field | games | lone wins | lone win rate [95%%] | 1/n | holds | lone s/move mean / max | lone cpu s/move | wall |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 for table in "${tables[@]}"; do
     game=${table%%:*} n=${table##*:}
     for rung in $rungs; do
@@ -47,25 +50,34 @@ for table in "${tables[@]}"; do
         [ ${#field[@]} -gt 1 ] && orders=$((n * (n - 1)))
         games=$(((N + orders - 1) / orders * orders))
         start=$(date +%s)
+        times >"$out/cpu0" # in this shell: a $(times) subshell has no children
         "$PIPS" playtest "$game" --opt "players=$n" --seats "$seats" --seatings all \
             --games "$games" --seed "${SEED:-1}" --threads "${THREADS:-1}" --exact-seconds 0 \
             --out "$out/r" >/dev/null 2>"$out/err" ||
             { echo "| $game | $n | $seats | failed: $(tail -n 1 "$out/err") |"; continue; }
         secs=$(($(date +%s) - start))
-        /usr/bin/python3 - "$out/r/report.json" "$game" "$n" "$rung" "$secs" <<'PY'
-import json, sys
+        times >"$out/cpu1"
+        /usr/bin/python3 - "$out/r/report.json" "$game" "$n" "$rung" "$secs" "$out/cpu0" "$out/cpu1" <<'PY'
+import json, re, sys
 r = json.load(open(sys.argv[1]))
 game, n, rung, secs = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+# `times` lines: the children's user and system time, "XmY.YYYs" each
+def cpu(path):
+    line = open(path).read().splitlines()[-1]
+    return sum(60 * float(m) + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s", line))
+played = sum(a["mean_move_seconds"] * a["moves"] for a in r["timing"]["agents"])
 agents = r["variants"][0]["agents"]
 lone, field = agents[0], agents[1:]
 w = lone["win_rate"]
 need = 0.50 if n == 3 else 0.40 if n == 4 else 2.0 / n
 holds = "yes" if w["value"] >= need and w["lo"] > 1.0 / n else "no"
 t = next(a for a in r["timing"]["agents"] if a["spec"] == lone["spec"])
+share = t["mean_move_seconds"] * t["moves"] / played if played > 0 else 0
+lone_cpu = (cpu(sys.argv[7]) - cpu(sys.argv[6])) * share / max(t["moves"], 1)
 fld = " + ".join(f"{a['spec']} x{a.get('seats', 1)}" for a in field)
 print(f"| {game} | {n} | {lone['spec']} | {fld} | {int(lone['games'])} | {int(lone['wins'])} | "
       f"{w['value']:.3f} [{w['lo']:.3f}, {w['hi']:.3f}] | {1.0 / n:.3f} | {holds} | "
-      f"{t['mean_move_seconds']:.4f} / {t['max_move_seconds']:.3f} | {secs} s |")
+      f"{t['mean_move_seconds']:.4f} / {t['max_move_seconds']:.3f} | {lone_cpu:.4f} | {secs} s |")
 PY
     done
 done

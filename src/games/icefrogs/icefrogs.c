@@ -1247,8 +1247,17 @@ const pips_game_def pips_icefrogs_def = {
     /* measured ladder in docs/ai.md; shuffle=1 lets alphabeta games vary */
     .levels = {"greedy", "mcts:iters=1000", "alphabeta:depth=4,shuffle=1",
                "alphabeta:depth=6,shuffle=1"},
-    /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats" */
+    /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats".
+     * Four seats: neighbouring tips make the game a race that only a seat
+     * which parries its neighbour's threat survives; greedy never parries,
+     * so against greedy every lone seat but the first loses whatever it
+     * plays (hard would win 1/4). Medium there is a small max^n search,
+     * which parries, and hard a larger one. */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
+                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"},
+                 {"random", "mcts:iters=100,order=eval", "mcts:iters=1000,order=eval",
+                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"},
+                 {"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
                   "mcts:iters=1000,order=eval,opp=greedy,settle=1"}},
     .canonical = icf_canonical,
 };
