@@ -127,6 +127,7 @@ static const cli_opt_doc skill_opts[] = {
     {"--exact-seconds", "S",
      "solver time for the start, for the perfect-play check (default 10, 0 = off)"},
     {"--exact-mb", "M", "memory for that solve, in MiB (default 256)"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc ladder_opts[] = {

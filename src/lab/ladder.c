@@ -286,6 +286,10 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     pips_playtest *pt = lab_playtest_run(&po, &h, err);
     if (!pt)
         return false;
+    if (pips_playtest_failure(pt, err)) { /* a script failed: the ladder stops with it */
+        pips_playtest_free(pt);
+        return false;
+    }
     bool ok = true;
     if (pips_playtest_partial(pt)) {
         l->partial = true;

@@ -432,6 +432,10 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
         lab_run_hooks h = {k == first ? resume : NULL, o->resume_state, NULL,
                            check_perfect ? perfect_game : NULL, &pc};
         pips_playtest *pt = lab_playtest_run(&po, &h, err);
+        if (pt && pips_playtest_failure(pt, err)) { /* a script failed: stop with it */
+            pips_playtest_free(pt);
+            pt = NULL;
+        }
         if (!pt) {
             pips_error_prefix(err, "step %ld -> %ld: ", st->weaker, st->stronger);
             ok = false;
