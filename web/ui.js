@@ -44,6 +44,12 @@ export function nameSeatsIn(v, text) {
   let t = String(text || '');
   if (v.game === 'tictacdoh' && v.seats.length === 2)   // the library's X and O (TTD seats)
     t = t.replace(/\b([XO])\b/g, (all, s) => `seat ${s === 'X' ? 1 : 2}`);
+  const nn = v.game === 'noname' && v.view && Array.isArray(v.view.seats) ? v.view.seats.map((s) => s.colour) : null;
+  if (nn) {   // Noname's "r+b share the win (r 20, b -10)": the winners by seat, the scores by colour
+    t = t.replace(/^([a-z](?:\+[a-z])*) (wins|share the win)/, (all, who, verb) =>
+      `${who.split('+').map((c) => (nn.includes(c) ? `seat ${nn.indexOf(c) + 1}` : c)).join(' and ')} ${verb}`);
+    t = t.replace(/\b([a-z]) (-?\d+)\b/g, (all, c, n) => (nn.includes(c) ? `${NONAME_COLOURS[c]} ${n}` : all));
+  }
   return t.replace(/\b[Ss]eat (\d)\b|\b[Pp]layer (\d)\b/g,
     (all, a, b) => seatName(v, Number(a || b) - 1));
 }

@@ -60,8 +60,9 @@ void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, si
 /* Caps the time of every later choose/analyze at `seconds` (0 removes the
  * cap), whatever the agent's own budget: a caller with a clock (the server)
  * gives each move its share this way. Every kind honours it within the usual
- * 10% (random and greedy are quicker than any cap); a budget of iterations
- * or depth cut short by the cap is then no longer deterministic. */
+ * 10% (greedy ranks the moves it looked at in time; random is instant); a
+ * budget of iterations or depth cut short by the cap is then no longer
+ * deterministic. */
 void pips_agent_set_time_cap(pips_agent *a, double seconds);
 /* Tells the agent a move was played (for tree reuse). May be ignored. */
 void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m);

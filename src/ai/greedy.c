@@ -62,7 +62,12 @@ static size_t greedy_rank(pips_agent *a, const void *state, pips_error *err)
         pips_fail(err, PIPS_ERR_ILLEGAL, "no legal move: the game is over");
         return 0;
     }
+    /* under a caller's time cap, only the moves looked at in time are ranked */
+    double budget = agent_time_budget(a, 0);
+    double deadline = pips_now() + budget * AGENT_TIME_SAFETY;
     for (size_t i = 0; i < n; i++) {
+        if (budget > 0 && i > 0 && pips_now() > deadline)
+            return i;
         memcpy(gi->child, state, d->state_size);
         d->apply(g, gi->child, a->moves[i]);
         gi->evals[i].move = a->moves[i];

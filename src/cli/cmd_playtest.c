@@ -153,14 +153,9 @@ int cli_playtest(int argc, char **argv)
             return 2;
         }
     }
-    if (resume_dir) {
-        if (out_dir && strcmp(out_dir, resume_dir)) {
-            fprintf(stderr, "%s: --resume %s writes there; --out %s names another folder\n",
-                    prog, resume_dir, out_dir);
-            return 2;
-        }
-        out_dir = resume_dir;
-    }
+    char state_path[4200];
+    if (!cli_resume_dir(prog, resume_dir, &out_dir, state_path, sizeof state_path))
+        return 2;
     if (records && !out_dir) {
         fprintf(stderr, "%s: --records needs --out DIR\n", prog);
         return 2;
@@ -179,15 +174,6 @@ int cli_playtest(int argc, char **argv)
     size_t n_seats = cli_split_specs(copy, seats, PIPS_LAB_MAX_SEATS);
     if (n_seats > PIPS_LAB_MAX_SEATS) {
         fprintf(stderr, "%s: at most %d seats\n", prog, PIPS_LAB_MAX_SEATS);
-        free(copy);
-        return 2;
-    }
-    char state_path[4200] = "";
-    if (out_dir)
-        snprintf(state_path, sizeof state_path, "%s/state.json", out_dir);
-    if (resume_dir && access(state_path, R_OK) != 0) {
-        fprintf(stderr, "%s: --resume %s: no stopped run there (%s: %s)\n", prog, resume_dir,
-                state_path, strerror(errno));
         free(copy);
         return 2;
     }
@@ -266,7 +252,13 @@ int cli_playtest(int argc, char **argv)
     if (removed)
         fprintf(stderr, "%s: removed %lu record%s of an earlier run from %s/records\n", prog,
                 removed, removed == 1 ? "" : "s", out_dir);
-    if (pips_playtest_partial(pt)) {
+    if (pips_playtest_failure(pt, &err)) {
+        /* a script failed in one game: the report covers the games finished,
+         * and there is nothing to resume (the script would fail again) */
+        fprintf(stderr, "%s: %s\n%s: stopped; the report covers the games finished%s\n", prog,
+                err.msg, prog, out_dir ? " (report.json says \"partial\": true)" : "");
+        rc = 1;
+    } else if (pips_playtest_partial(pt)) {
         /* stopped: the report covers the games finished; the state lets
          * --resume finish the run */
         if (out_dir && rc == 0 && !records && pips_playtest_save_state(pt, state_path, &err))

@@ -162,6 +162,15 @@ export function createBoard(container, ctx) {
     return { x: Math.min(Math.max(p.x, 0), st.width), y: Math.min(Math.max(st.height - p.y, 0), st.height) };
   }
 
+  // a press beside the drawing (the free space round a table narrower than
+  // the board's box) places nothing; its 4 mm frame counts as the edge
+  function onTable(evt) {
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX; pt.y = evt.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    return p.x >= -4 && p.x <= st.width + 4 && p.y >= -4 && p.y <= st.height + 4;
+  }
+
   // the visible part of the table: all of it, or 1/zoom of it round `centre`
   function applyView() {
     const W = st.width + 8, H = st.height + 8;
@@ -395,7 +404,7 @@ export function createBoard(container, ctx) {
       pan = { clientX: evt.clientX, clientY: evt.clientY, cx, cy };
       return;
     }
-    if (!live || !pick || evt.button !== 0) return;
+    if (!live || !pick || evt.button !== 0 || !onTable(evt)) return;
     if (evt.pointerType === 'touch') {   // maybe a tap, maybe a swipe that scrolls: decide on release
       tap = { x: evt.clientX, y: evt.clientY };
       return;
