@@ -315,6 +315,97 @@ static void check_ttd_perft(const char *players, int depth)
     pips_game_free(lua);
 }
 
+/* A random move under a legal() script without result() is drawn from the
+ * base game's random_move until legal() allows one: it is always an allowed
+ * move (the filtered list holds it), every allowed move comes up about
+ * equally often, and a position whose moves are all removed is still the
+ * error it is with the list. */
+static void test_random_move_under_script(void **unused)
+{
+    (void)unused;
+    pips_error err = {0};
+    /* IceFrogs without jumps on entry: the script reads the state for
+     * entering moves only, so the reused state table must follow the position */
+    pips_game *g = variant("icefrogs", NO_JUMP, NULL, &err);
+    if (!g)
+        fail_msg("%s", err.msg);
+    assert_non_null(g->def->random_move);
+    void *s = pips_state_new(g, &err);
+    pips_move *list = calloc(pips_max_moves(g), sizeof *list);
+    pips_rng rng;
+    pips_rng_seed(&rng, 7);
+    unsigned long plies = 0;
+    pips_move played[400];
+    for (int game = 0; game < 30; game++) {
+        /* a game by random_move alone, then checked against the filtered lists */
+        g->def->initial(g, s);
+        int len = 0;
+        while (len < 400 && pips_to_move(g, s) >= 0) {
+            assert_true(g->def->random_move(g, s, &rng, &played[len]));
+            g->def->apply(g, s, played[len++]);
+        }
+        g->def->initial(g, s);
+        for (int ply = 0; ply < len; ply++, plies++) {
+            size_t n = g->def->legal_moves(g, s, list), i = 0;
+            while (i < n && list[i] != played[ply])
+                i++;
+            if (i == n) {
+                char buf[PIPS_MOVE_TEXT_MAX];
+                g->def->move_to_text(g, s, played[ply], buf);
+                fail_msg("game %d ply %d: random_move gave %s, which the script removes", game,
+                         ply, buf);
+            }
+            g->def->apply(g, s, played[ply]);
+        }
+    }
+    assert_true(plies > 1000);
+    assert_false(pips_game_failed(g, NULL));
+    pips_state_free(g, s);
+    pips_game_free(g);
+
+    /* two of Tic Tac Doh!'s nine first moves allowed: each about half the time */
+    char path[64];
+    write_script("function legal(state, move) return move == 'S@0,0' or move == 'L@0,0' end\n",
+                 path);
+    g = variant("tictacdoh", path, NULL, &err);
+    if (!g)
+        fail_msg("%s", err.msg);
+    s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    int small = 0, large = 0;
+    for (int i = 0; i < 2000; i++) {
+        pips_move m;
+        assert_true(g->def->random_move(g, s, &rng, &m));
+        char buf[PIPS_MOVE_TEXT_MAX];
+        g->def->move_to_text(g, s, m, buf);
+        if (!strcmp(buf, "S@0,0"))
+            small++;
+        else if (!strcmp(buf, "L@0,0"))
+            large++;
+        else
+            fail_msg("random_move gave %s", buf);
+    }
+    assert_true(small > 900 && large > 900); /* 1000 each expected; sd 22 */
+    pips_state_free(g, s);
+    pips_game_free(g);
+    unlink(path);
+
+    /* every move removed, no result(): a random playout stops with the error */
+    write_script("function legal(state, move) return false end\n", path);
+    g = variant("tictacdoh", path, NULL, &err);
+    if (!g)
+        fail_msg("%s", err.msg);
+    s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    assert_int_equal(pips_random_playout(g, s, &rng, list, 100), 0);
+    assert_true(pips_game_failed(g, &err));
+    assert_non_null(strstr(err.msg, "legal removed every move"));
+    free(list);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    unlink(path);
+}
+
 static void test_lua_tictacdoh_perft(void **unused)
 {
     (void)unused;
@@ -551,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_lua_tictacdoh_perft),
+        cmocka_unit_test(test_random_move_under_script),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,6 @@
 
 local SIZES = {"S", "M", "L"}
 local RANK = {S = 1, M = 2, L = 3}
-local DIRS = {{1, 0}, {0, 1}, {1, 1}, {1, -1}}
 
 -- A cell's key: a number, (x + 8) * 16 + y + 8 (cheaper than text keys).
 local function key_of(x, y) return (x + 8) * 16 + y + 8 end
@@ -38,20 +37,17 @@ local function counts_as(stack)
   return set
 end
 
+-- The bounding box of the pieces, as key parts: x + 8 and y + 8.
 local function bbox(cells)
-  local minx, maxx, miny, maxy
+  local minx, maxx, miny, maxy = 99, -99, 99, -99
   for k in pairs(cells) do
-    local x, y = coords(k)
-    if not minx then
-      minx, maxx, miny, maxy = x, x, y, y
-    else
-      if x < minx then minx = x end
-      if x > maxx then maxx = x end
-      if y < miny then miny = y end
-      if y > maxy then maxy = y end
-    end
+    local x, y = k // 16, k % 16
+    if x < minx then minx = x end
+    if x > maxx then maxx = x end
+    if y < miny then miny = y end
+    if y > maxy then maxy = y end
   end
-  return minx, maxx, miny, maxy
+  return minx - 8, maxx - 8, miny - 8, maxy - 8
 end
 
 -- TTD-R3: a piece goes on a stack when it differs from the top by one size
@@ -66,52 +62,62 @@ local function can_stack(stack, size)
   return top - RANK[stack:sub(n - 1, n - 1)] == step
 end
 
--- The sizes that may go on top of a stack (TTD-R3), memoised per stack.
+-- The sizes (as ranks) that may go on top of a stack (TTD-R3), memoised.
 local ON_TOP = {}
 local function on_top(stack)
   local list = ON_TOP[stack]
   if not list then
     list = {}
-    for _, z in ipairs(SIZES) do
-      if can_stack(stack, z) then list[#list + 1] = z end
+    for r, z in ipairs(SIZES) do
+      if can_stack(stack, z) then list[#list + 1] = r end
     end
     ON_TOP[stack] = list
   end
   return list
 end
 
-local move_name -- defined below
+-- Move names, made once each: NAMES[key * 4 + rank]; CODES maps a name back.
+local NAMES, CODES = {}, {}
+local function move_name(r, k)
+  local code = k * 4 + r
+  local name = NAMES[code]
+  if not name then
+    local x, y = coords(k)
+    name = string.format("%s@%d,%d", SIZES[r], x, y)
+    NAMES[code], CODES[name] = name, code
+  end
+  return name
+end
 
 -- Every legal placement's name, TTD-R1..R3; with first_only, only whether
 -- there is one (true or nil).
 local function placements(s, first_only)
-  local out, stash = {}, s.stash
+  local out, n, stash = {}, 0, s.stash
   if s.placed == 0 then
-    for r, z in ipairs(SIZES) do
-      if stash[r] > 0 then out[#out + 1] = move_name(z, 0, 0) end
+    for r = 1, 3 do
+      if stash[r] > 0 then n = n + 1; out[n] = move_name(r, key_of(0, 0)) end
     end
-    if first_only then return #out > 0 or nil end
+    if first_only then return n > 0 or nil end
     return out
   end
   local cells = s.cells
   local minx, maxx, miny, maxy = bbox(cells)
   for x = maxx - 2, minx + 2 do
-    for y = maxy - 2, miny + 2 do
-      local k = key_of(x, y)
+    for k = key_of(x, maxy - 2), key_of(x, miny + 2) do
       local stack = cells[k]
       if stack then
-        for _, z in ipairs(on_top(stack)) do
-          if stash[RANK[z]] > 0 then
+        for _, r in ipairs(on_top(stack)) do
+          if stash[r] > 0 then
             if first_only then return true end
-            out[#out + 1] = move_name(z, x, y)
+            n = n + 1; out[n] = move_name(r, k)
           end
         end
       elseif cells[k - 17] or cells[k - 16] or cells[k - 15] or cells[k - 1]
           or cells[k + 1] or cells[k + 15] or cells[k + 16] or cells[k + 17] then
-        for r, z in ipairs(SIZES) do -- an empty cell touching a piece
+        for r = 1, 3 do -- an empty cell touching a piece
           if stash[r] > 0 then
             if first_only then return true end
-            out[#out + 1] = move_name(z, x, y)
+            n = n + 1; out[n] = move_name(r, k)
           end
         end
       end
@@ -122,15 +128,14 @@ local function placements(s, first_only)
 end
 
 -- TTD-R5: three cells in a row, column or diagonal that count as a common
--- size; only lines through the cell just played can be new.
-local function has_line(cells, x, y)
-  for _, d in ipairs(DIRS) do
-    local dx, dy = d[1], d[2]
+-- size; only lines through the cell just played (key k) can be new. The
+-- directions as key steps: x (16), y (1) and the two diagonals (17, 15).
+local STEPS = {16, 1, 17, 15}
+local function has_line(cells, k)
+  for _, d in ipairs(STEPS) do
     for back = 0, 2 do
-      local sx, sy = x - back * dx, y - back * dy
-      local a = cells[key_of(sx, sy)]
-      local b = cells[key_of(sx + dx, sy + dy)]
-      local c = cells[key_of(sx + 2 * dx, sy + 2 * dy)]
+      local s = k - back * d
+      local a, b, c = cells[s], cells[s + d], cells[s + 2 * d]
       if a and b and c and counts_as(a) & counts_as(b) & counts_as(c) ~= 0 then
         return true
       end
@@ -139,24 +144,13 @@ local function has_line(cells, x, y)
   return false
 end
 
--- Move names, made once each.
-local NAMES = {}
-function move_name(z, x, y)
-  local k = key_of(x, y) * 4 + RANK[z]
-  local name = NAMES[k]
-  if not name then
-    name = string.format("%s@%d,%d", z, x, y)
-    NAMES[k] = name
-  end
-  return name
-end
-
 local game = {
   name = "tictacdoh_lua",
   title = "Tic Tac Doh! (Lua)",
   description = "Tic Tac Doh! written in Lua: 2-4 players, 1-3 stashes (TTD-R1..R10)",
   players = {2, 4},
   max_moves = 96,
+  state_bytes = 256, -- the longest state text is about 170 bytes; the solver stores states whole
   options = {
     stashes = {type = "int", min = 1, max = 3, default = 1,
                description = "stashes of 5 S, 5 M and 5 L pieces shared by all (TTD-R10)"},
@@ -174,21 +168,26 @@ function game.to_move(s) return s.placed % s.players end
 function game.moves(s) return placements(s) end
 
 function game.play(s, move)
-  local z, x, y = move:match("^([SML])@(-?%d+),(-?%d+)$")
+  local code = CODES[move]
+  if not code then -- a name not generated yet: read it
+    local z, x, y = move:match("^([SML])@(-?%d+),(-?%d+)$")
+    code = CODES[move_name(RANK[z], key_of(tonumber(x), tonumber(y)))]
+  end
+  local k, r = code // 4, code % 4
   local cells = {}
-  for k, v in pairs(s.cells) do cells[k] = v end
-  x, y = tonumber(x), tonumber(y)
-  local k = key_of(x, y)
-  cells[k] = (cells[k] or "") .. z
+  for kk, v in pairs(s.cells) do cells[kk] = v end
+  cells[k] = (cells[k] or "") .. SIZES[r]
   local stash = {s.stash[1], s.stash[2], s.stash[3]}
-  stash[RANK[z]] = stash[RANK[z]] - 1
+  stash[r] = stash[r] - 1
   local t = {cells = cells, stash = stash, placed = s.placed + 1, status = "on",
              players = s.players}
-  if has_line(cells, x, y) then
+  if t.placed >= 3 and has_line(cells, k) then
     t.status = "won" -- TTD-R5: the placer wins
   elseif stash[1] + stash[2] + stash[3] == 0 then
     t.status = "draw" -- TTD-R6
-  elseif not placements(t, true) then
+  elseif t.placed >= 9 and not placements(t, true) then
+    -- (with an empty cell in the 3 x 3 frame there is always a place, so
+    -- only a frame of nine stacks can block)
     t.status = "won" -- TTD-R7/R9: nobody can move; the last placer wins
   end
   return t

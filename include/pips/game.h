@@ -41,7 +41,9 @@ enum { PIPS_CHANCE = -1, PIPS_OVER = -2 };
 enum {
     PIPS_GAME_CHANCE = 1u << 0,         /* has chance nodes */
     PIPS_GAME_NOT_ENUMERABLE = 1u << 1, /* continuous moves: use candidates */
-    PIPS_GAME_IMPARTIAL = 1u << 2       /* players share every piece */
+    PIPS_GAME_IMPARTIAL = 1u << 2,      /* players share every piece */
+    PIPS_GAME_MOVE_TEXT_FIXED = 1u << 3 /* move_to_text reads the move (and the options),
+                                           never the state: rule scripts cache the texts */
 };
 
 /* The type of an option's value: its schema (pips list --json, the web lobby). */

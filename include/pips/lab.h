@@ -138,6 +138,11 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long
 /* True when the run was stopped (opts.stop) before every game was played;
  * the report then covers the games finished and says so. */
 bool pips_playtest_partial(const pips_playtest *pt);
+/* True when the run stopped because a game's script failed (PIPS_ERR_SCRIPT,
+ * docs/lua.md): *err (may be NULL) gets the message, which names the game
+ * and its seed; the run is partial and its report covers the games finished.
+ * Such a run is not resumed: the script would fail again. */
+bool pips_playtest_failure(const pips_playtest *pt, pips_error *err);
 /* Writes the run's state (its sums and which games were played) to path,
  * for opts.resume_state. */
 bool pips_playtest_save_state(const pips_playtest *pt, const char *path, pips_error *err);

@@ -236,8 +236,8 @@ def _game_of(game, options):
 class State:
     """A position of a Game, changed in place by play() and undo()."""
 
-    __slots__ = ("game", "_g", "_ptr", "_played", "_snaps", "_every", "_size", "_buffers",
-                 "_scripted", "__weakref__")
+    __slots__ = ("game", "_g", "_ptr", "_history", "_every", "_size", "_buffers", "_scripted",
+                 "__weakref__")
 
     def __init__(self, game):
         err = _new_error()
@@ -248,12 +248,12 @@ class State:
         self.game = game
         self._g = g
         self._ptr = _ffi.gc(ptr, lambda p, g=g: _lib.pips_state_free(g, p))
-        # The history undo() reads: every move played, and a copy of the
-        # position before every _every-th of them (before each one for small
-        # states). A large state (Noname's 40 KB) is copied every few plies
-        # only, and undo replays the moves since the copy (they were legal).
-        self._played = []
-        self._snaps = []
+        # The history undo() reads, one entry per move played. A small state
+        # (_every 1) keeps a copy of the position before each move. A large
+        # one (Noname's 40 KB) keeps (copy, move) before every _every-th move
+        # and the move alone before the others: undo replays the moves since
+        # the copy (they were legal).
+        self._history = []
         self._every = 1 if game.scripted else game._snap_every
         self._size = game._state_size
         self._buffers = (game._rng, game._moves, game._probs, game._moves_err)
@@ -297,11 +297,11 @@ class State:
         Error and changes nothing."""
         if move.__class__ is not int:
             move = self.parse(move) if isinstance(move, str) else int(move)
-        played = self._played
-        every = self._every
-        snap = every == 1 or len(played) % every == 0
-        if snap:
+        history, every = self._history, self._every
+        if every == 1 or len(history) % every == 0:
             before = _buffer(self._ptr, self._size)[:]
+        else:
+            before = None
         # No error buffer on the fast path: a refused move changes nothing,
         # so the call is repeated with one to get the message.
         if not _play(self._g, self._ptr, move, _NULL):
@@ -316,9 +316,10 @@ class State:
             except Error:  # the script failed on this move: take it back
                 _ffi.memmove(self._ptr, before, len(before))
                 raise
-        if snap:
-            self._snaps.append(before)
-        played.append(move)
+        if before is None:
+            history.append(move)
+        else:
+            history.append(before if every == 1 else (before, move))
 
     def child(self, move):
         """A new State: this one after move (this one is unchanged)."""
@@ -328,16 +329,21 @@ class State:
 
     def undo(self):
         """Takes back the last move played on this State."""
-        played = self._played
-        if not played:
+        history, every = self._history, self._every
+        if not history:
             raise Error("undo: no move to take back")
-        played.pop()
-        last = len(played)  # the index of the move taken back
-        every = self._every
+        entry = history.pop()
+        if every == 1:
+            _ffi.memmove(self._ptr, entry, len(entry))
+            return
+        last = len(history)  # the index of the move taken back
         first = last - last % every  # the move the newest copy was taken before
-        before = self._snaps.pop() if first == last else self._snaps[-1]
+        if first == last:
+            _ffi.memmove(self._ptr, entry[0], len(entry[0]))
+            return
+        before, move = history[first]
         _ffi.memmove(self._ptr, before, len(before))
-        for m in played[first:last]:  # replay since the copy
+        for m in [move] + history[first + 1:last]:  # replay since the copy
             if not _play(self._g, self._ptr, m, _NULL):
                 raise Error("undo: a move of the history no longer replays")
 
@@ -345,8 +351,7 @@ class State:
         """An independent State at the same position (with its history)."""
         c = State(self.game)
         _ffi.memmove(c._ptr, self._ptr, self.game._state_size)
-        c._played = list(self._played)
-        c._snaps = list(self._snaps)
+        c._history = list(self._history)
         return c
 
     __copy__ = copy

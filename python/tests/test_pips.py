@@ -224,10 +224,10 @@ class Lua(unittest.TestCase):
             broken.flush()
             state = pips.Game("tictacdoh", rules=broken.name).start()
             # the hook fails from the second placement on: play, or the
-            # next look at the position, raises (never a silent "over")
+            # next look at the position's moves, raises (never a silent "over")
             with self.assertRaisesRegex(pips.Error, "in function 'legal': boom"):
                 state.play(state.moves()[0])
-                state.over
+                state.moves()
 
 
 class Search(unittest.TestCase):

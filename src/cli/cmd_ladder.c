@@ -95,7 +95,10 @@ int cli_ladder(int argc, char **argv)
             return 130;
         }
         fprintf(stderr, "%s: %s\n", prog, err.msg);
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
+        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
+                       err.code == PIPS_ERR_SCRIPT
+                   ? 1
+                   : 2;
     }
     pips_str s;
     pips_str_init(&s, NULL);

@@ -266,7 +266,13 @@ int cli_playtest(int argc, char **argv)
     if (removed)
         fprintf(stderr, "%s: removed %lu record%s of an earlier run from %s/records\n", prog,
                 removed, removed == 1 ? "" : "s", out_dir);
-    if (pips_playtest_partial(pt)) {
+    if (pips_playtest_failure(pt, &err)) {
+        /* a script failed in one game: the report covers the games finished,
+         * and there is nothing to resume (the script would fail again) */
+        fprintf(stderr, "%s: %s\n%s: stopped; the report covers the games finished%s\n", prog,
+                err.msg, prog, out_dir ? " (report.json says \"partial\": true)" : "");
+        rc = 1;
+    } else if (pips_playtest_partial(pt)) {
         /* stopped: the report covers the games finished; the state lets
          * --resume finish the run */
         if (out_dir && rc == 0 && !records && pips_playtest_save_state(pt, state_path, &err))

@@ -114,7 +114,10 @@ int cli_skill(int argc, char **argv)
     pips_skill *s = pips_skill_run(&o, &err);
     if (!s) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ? 1 : 2;
+        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
+                       err.code == PIPS_ERR_SCRIPT
+                   ? 1
+                   : 2;
     }
     pips_str t;
     pips_str_init(&t, NULL);

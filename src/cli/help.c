@@ -123,6 +123,7 @@ static const cli_opt_doc skill_opts[] = {
     {"--threads", "T", "worker threads, 1..64 (default 1)"},
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--out", "DIR", "write report.json, skill.csv and skill.svg into DIR"},
+    PIPS_LUA_OPTS
     END_OPTS};
 
 static const cli_opt_doc ladder_opts[] = {

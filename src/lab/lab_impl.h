@@ -185,6 +185,8 @@ struct pips_playtest {
     size_t n_variants;
     lab_variant *variants;
     bool partial;   /* stopped before every game was played */
+    bool failed;    /* stopped because a game failed (a script's error): failure says how */
+    pips_error failure;
     bool no_plot_links; /* the Markdown names no plot files (none written) */
     lab_acc *acc;   /* per variant: the sums, kept for a saved state */
     uint8_t *done;  /* a bit per job (variant * games + game): played */

@@ -260,6 +260,10 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     pips_playtest *pt = pips_playtest_run(&po, err);
     if (!pt)
         return false;
+    if (pips_playtest_failure(pt, err)) { /* a script failed: the ladder stops with it */
+        pips_playtest_free(pt);
+        return false;
+    }
     bool ok = true;
     l->partial |= pips_playtest_partial(pt);
     for (unsigned long i = 0; i < pt->games && ok; i++) {

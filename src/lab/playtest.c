@@ -804,6 +804,14 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     pt->played = size > 1 ? jobs : p.done - done_before;
     for (unsigned long j = 0; size == 1 && j < jobs; j++)
         pt->partial |= !job_done(pt->done, j);
+    /* a script that fails in one game stops the run with a partial report
+     * (naming that game and its seed) rather than losing the games played;
+     * under MPI every rank fails as before */
+    if (p.failed && p.err.code == PIPS_ERR_SCRIPT && size == 1) {
+        pt->failed = true;
+        pt->failure = p.err;
+        p.failed = false;
+    }
     if (p.failed && err)
         *err = p.err;
     char **records[LAB_MAX_VARIANTS];
@@ -857,6 +865,13 @@ void pips_playtest_free(pips_playtest *pt)
 }
 
 bool pips_playtest_partial(const pips_playtest *pt) { return pt->partial; }
+
+bool pips_playtest_failure(const pips_playtest *pt, pips_error *err)
+{
+    if (pt->failed && err)
+        *err = pt->failure;
+    return pt->failed;
+}
 
 double pips_playtest_games_per_second(const pips_playtest *pt)
 {

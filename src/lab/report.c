@@ -524,6 +524,8 @@ bool pips_playtest_json(const pips_playtest *pt, bool with_run, pips_str *out)
     json_object_set_new(root, "seed", json_integer((json_int_t)pt->seed));
     json_object_set_new(root, "games", json_integer((json_int_t)pt->games));
     json_object_set_new(root, "partial", json_boolean(pt->partial));
+    if (pt->failed)
+        json_object_set_new(root, "failure", json_string(pt->failure.msg));
     json_object_set_new(root, "fixed_seats", json_boolean(pt->seating == PIPS_SEATING_FIXED));
     json_object_set_new(root, "seatings", json_string(pips_seating_name(pt->seating)));
     json_object_set_new(root, "agents", agents);
@@ -924,11 +926,18 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
         unsigned long played = 0;
         for (size_t v = 0; v < pt->n_variants; v++)
             played += pt->variants[v].st.games;
-        pips_str_catf(out,
-                      "**Partial report: the run was stopped after %lu of its %lu games; every "
-                      "figure below covers the games finished. `--resume DIR` completes "
-                      "it.**\n\n",
-                      played, pt->games * (unsigned long)pt->n_variants);
+        if (pt->failed)
+            pips_str_catf(out,
+                          "**Partial report: the run stopped after %lu of its %lu games because "
+                          "a script failed: %s. Every figure below covers the games "
+                          "finished.**\n\n",
+                          played, pt->games * (unsigned long)pt->n_variants, pt->failure.msg);
+        else
+            pips_str_catf(out,
+                          "**Partial report: the run was stopped after %lu of its %lu games; "
+                          "every figure below covers the games finished. `--resume DIR` "
+                          "completes it.**\n\n",
+                          played, pt->games * (unsigned long)pt->n_variants);
     }
     size_t period = pips_seating_period(pt->seating, pt->spec_agent, pt->np);
     pips_str_catf(out, "Game `%s`, %lu games%s, seed %llu, seats %s", pt->game, pt->games,

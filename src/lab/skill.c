@@ -165,6 +165,10 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             po.progress_ud = &prog;
         }
         pips_playtest *pt = pips_playtest_run(&po, err);
+        if (pt && pips_playtest_failure(pt, err)) { /* a script failed: stop with it */
+            pips_playtest_free(pt);
+            pt = NULL;
+        }
         if (!pt) {
             pips_error_prefix(err, "step %ld -> %ld: ", st->weaker, st->stronger);
             ok = false;

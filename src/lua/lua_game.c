@@ -11,8 +11,9 @@
  * sorted (so a seed reproduces a game whatever order the script's pairs()
  * gives); a chance outcome is its index in chance()'s list. Each thread keeps
  * the Lua tables of the positions it saw last (64 slots by hash), so a hook
- * seldom parses a state text again. play must not change its argument: the
- * old state's text is checked after every play.
+ * seldom parses a state text again. play must not change its argument: a
+ * table play was given is checked against its text when it is used again
+ * (a table never used again cannot mislead, so a playout pays nothing).
  */
 #include "lua/lua_games.h"
 #include "lua/lua_rt.h"
@@ -60,8 +61,17 @@ typedef struct gentry {
     uint32_t len;
     int tref, mref; /* the state table; its sorted moves or chance outcomes */
     int n, who;
+    long played; /* the move last played from this table, to check it later (-1: none) */
     char *text;
 } gentry;
+
+/* A move of the script's list while sorting it: its text (anchored in the
+ * list) and its index there. */
+typedef struct mref_sort {
+    const char *s;
+    size_t len;
+    int idx;
+} mref_sort;
 
 typedef struct gctx {
     int game_ref;
@@ -69,6 +79,8 @@ typedef struct gctx {
     gentry cache[CACHE_SLOTS];
     char *texts;   /* CACHE_SLOTS * state_cap */
     char *scratch; /* state_cap */
+    mref_sort *order; /* max_moves: sorting a move list */
+    gentry *recent;   /* the entry fetched or remembered last (hooks come in runs) */
 } gctx;
 
 static const lgame_def *ldef_of(const pips_game *g) { return (const lgame_def *)g->def; }
@@ -115,6 +127,25 @@ static void push_fn(lua_State *L, gctx *gc, int f)
     lrt_of(L)->hook = FN_NAMES[f];
 }
 
+/* play must leave its argument alone: the cached table stands for the text. */
+static void check_unchanged(lua_State *L, const pips_game *g, gentry *e)
+{
+    const lgame_def *ld = ldef_of(g);
+    gctx *gc = lrt_of(L)->user;
+    long m = e->played;
+    e->played = -1;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->tref);
+    size_t len = lrt_canon(L, -1, gc->scratch, ld->state_cap, "the state play was given");
+    lua_pop(L, 1);
+    if (len == e->len && !memcmp(gc->scratch, e->text, len))
+        return;
+    lrt_of(L)->hook = "play";
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->mref);
+    lua_rawgeti(L, -1, m + 1);
+    lrt_raise(L, "%s: play changed the state it was given (move '%s'): return a new table "
+                 "instead", ld->file, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
+}
+
 static gentry *fetch(lua_State *L, const pips_game *g, const void *s)
 {
     gctx *gc = lrt_of(L)->user;
@@ -123,10 +154,19 @@ static gentry *fetch(lua_State *L, const pips_game *g, const void *s)
     if (len >= ld->state_cap)
         lrt_raise(L, "%s: a state buffer holds no valid state", ld->file);
     const char *text = state_text(s);
-    uint64_t h = fnv(text, len);
-    gentry *e = &gc->cache[h % CACHE_SLOTS];
-    if (e->tref != LUA_NOREF && e->hash == h && e->len == len && !memcmp(e->text, text, len))
+    gentry *e = gc->recent; /* to_move, legal_moves and apply ask about one position */
+    if (e && e->tref != LUA_NOREF && e->len == len && !memcmp(e->text, text, len)) {
+        if (e->played >= 0)
+            check_unchanged(L, g, e);
         return e;
+    }
+    uint64_t h = fnv(text, len);
+    e = gc->recent = &gc->cache[h % CACHE_SLOTS];
+    if (e->tref != LUA_NOREF && e->hash == h && e->len == len && !memcmp(e->text, text, len)) {
+        if (e->played >= 0)
+            check_unchanged(L, g, e);
+        return e;
+    }
     luaL_unref(L, LUA_REGISTRYINDEX, e->tref);
     luaL_unref(L, LUA_REGISTRYINDEX, e->mref);
     e->tref = e->mref = LUA_NOREF;
@@ -139,6 +179,7 @@ static gentry *fetch(lua_State *L, const pips_game *g, const void *s)
     memcpy(e->text, text, len);
     e->who = WHO_UNKNOWN;
     e->n = -1;
+    e->played = -1;
     return e;
 }
 
@@ -200,11 +241,6 @@ static int ensure_who(lua_State *L, const pips_game *g, gentry *e)
     lua_pop(L, 1);
     return e->who = (int)who;
 }
-
-typedef struct mref_sort {
-    const char *s;
-    size_t len;
-} mref_sort;
 
 static int str_cmp(const void *pa, const void *pb)
 {
@@ -279,27 +315,33 @@ static int ensure_moves(lua_State *L, const pips_game *g, gentry *e, double *pro
     if ((size_t)n > ld->max_moves)
         lrt_raise(L, "%s: moves returned %d moves, more than max_moves = %zu", ld->file, (int)n,
                    ld->max_moves);
-    mref_sort *ms = lua_newuserdatauv(L, (size_t)n * sizeof *ms, 0);
+    mref_sort *ms = gc->order;
     for (lua_Integer i = 1; i <= n; i++) {
         if (lua_rawgeti(L, list, i) != LUA_TSTRING)
             lrt_raise(L, "%s: moves: entry %d is a %s, not a string", ld->file, (int)i,
                        luaL_typename(L, -1));
-        ms[i - 1].s = lua_tolstring(L, -1, &ms[i - 1].len); /* anchored in list */
-        if (ms[i - 1].len == 0 || ms[i - 1].len >= PIPS_MOVE_TEXT_MAX)
+        mref_sort m = {.idx = (int)i};
+        m.s = lua_tolstring(L, -1, &m.len); /* anchored in list */
+        if (m.len == 0 || m.len >= PIPS_MOVE_TEXT_MAX)
             lrt_raise(L, "%s: moves: entry %d is empty or longer than %d bytes", ld->file,
                        (int)i, PIPS_MOVE_TEXT_MAX - 1);
         lua_pop(L, 1);
+        /* insertion sort: lists are short, and often nearly sorted */
+        lua_Integer j = i - 1;
+        for (; j > 0 && str_cmp(&ms[j - 1], &m) > 0; j--)
+            ms[j] = ms[j - 1];
+        ms[j] = m;
     }
-    qsort(ms, (size_t)n, sizeof *ms, str_cmp);
+    /* a copy of the script's list, sorted: the script may reuse its own */
     lua_createtable(L, (int)n, 0);
     for (lua_Integer i = 0; i < n; i++) {
         if (i && !str_cmp(&ms[i - 1], &ms[i]))
             lrt_raise(L, "%s: moves lists '%s' twice", ld->file, ms[i].s);
-        lua_pushlstring(L, ms[i].s, ms[i].len);
+        lua_rawgeti(L, list, ms[i].idx);
         lua_rawseti(L, -2, i + 1);
     }
     e->mref = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_pop(L, 2);
+    lua_pop(L, 1);
     return e->n = (int)n;
 }
 
@@ -339,7 +381,7 @@ static void remember(lua_State *L, const void *s)
     const char *text = state_text(s);
     uint32_t n = state_len(s);
     uint64_t h = fnv(text, n);
-    gentry *e = &gc->cache[h % CACHE_SLOTS];
+    gentry *e = gc->recent = &gc->cache[h % CACHE_SLOTS];
     luaL_unref(L, LUA_REGISTRYINDEX, e->tref);
     luaL_unref(L, LUA_REGISTRYINDEX, e->mref);
     e->mref = LUA_NOREF;
@@ -349,6 +391,7 @@ static void remember(lua_State *L, const void *s)
     memcpy(e->text, text, n);
     e->who = WHO_UNKNOWN;
     e->n = -1;
+    e->played = -1;
 }
 
 static int p_to_move(lua_State *L)
@@ -376,21 +419,14 @@ static int p_play(lua_State *L)
 {
     gcall *a = lua_touserdata(L, 1);
     gctx *gc = lrt_of(L)->user;
-    const lgame_def *ld = ldef_of(a->g);
     gentry *e = fetch(L, a->g, a->s);
-    const char *mv = move_string(L, a->g, e, a->m);
+    move_string(L, a->g, e, a->m);
     int tref = e->tref;
     push_fn(L, gc, F_PLAY);
     lua_rawgeti(L, LUA_REGISTRYINDEX, tref);
     lua_pushvalue(L, -3);
     lua_call(L, 2, 1);
-    /* play must leave its argument alone: the cached table stands for the text */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, tref);
-    size_t len = lrt_canon(L, -1, gc->scratch, ld->state_cap, "the state play was given");
-    if (len != e->len || memcmp(gc->scratch, e->text, len))
-        lrt_raise(L, "%s: play changed the state it was given (move '%s'): return a new "
-                      "table instead", ld->file, mv);
-    lua_pop(L, 1);
+    e->played = (long)a->m; /* checked when the table is used again (check_unchanged) */
     store(L, a->g, a->out_state, "play");
     remember(L, a->out_state);
     lua_pop(L, 1); /* the move string */
@@ -748,7 +784,8 @@ static int gsetup(lua_State *L)
     c->user = gc;
     gc->texts = calloc(CACHE_SLOTS, ld->state_cap);
     gc->scratch = calloc(1, ld->state_cap);
-    if (!gc->texts || !gc->scratch)
+    gc->order = calloc(ld->max_moves, sizeof *gc->order);
+    if (!gc->texts || !gc->scratch || !gc->order)
         return lrt_raise(L, "out of memory for the state cache");
     for (int i = 0; i < CACHE_SLOTS; i++)
         gc->cache[i].text = gc->texts + (size_t)i * ld->state_cap;
@@ -772,6 +809,7 @@ static void gcleanup(lrt_ctx *c)
         return; /* setup failed before making its cache */
     free(gc->texts);
     free(gc->scratch);
+    free(gc->order);
 }
 
 static bool g_configure(const pips_game *g, void *config, pips_error *err)

@@ -260,6 +260,7 @@ static void ctx_free(lrt_ctx *c)
     if (c->pool->cleanup)
         c->pool->cleanup(c);
     lua_close(c->L);
+    free(c->keys);
     free(c);
 }
 
@@ -343,6 +344,8 @@ bool lrt_inspect(const char *file, const char *text, size_t len, long steps, lon
 done:
     if (c && c->L)
         lua_close(c->L);
+    if (c)
+        free(c->keys);
     free(c);
     pthread_mutex_destroy(&p.mu);
     return ok;
@@ -497,6 +500,7 @@ typedef struct canon_out {
     char *buf;
     size_t len, cap;
     const char *what;
+    size_t keys_top; /* entries of the ctx's key scratch in use by the tables being written */
 } canon_out;
 
 static void put(canon_out *o, const char *s, size_t n)
@@ -512,6 +516,15 @@ static void put_string(canon_out *o, const char *s, size_t n)
 {
     put(o, "\"", 1);
     for (size_t i = 0; i < n; i++) {
+        size_t run = i; /* the plain bytes from i, copied at once */
+        while (run < n && s[run] != '"' && s[run] != '\\' && (unsigned char)s[run] >= 32 &&
+               s[run] != 127)
+            run++;
+        if (run > i) {
+            put(o, s + i, run - i);
+            i = run - 1;
+            continue;
+        }
         unsigned char ch = (unsigned char)s[i];
         char esc[8];
         if (ch == '"' || ch == '\\') {
@@ -572,7 +585,7 @@ typedef struct key_ref {
     double num;
     const char *s;
     size_t len;
-    lua_Integer slot; /* index in the keys table */
+    int slot; /* the key's stack index */
 } key_ref;
 
 static int key_cmp(const void *pa, const void *pb)
@@ -589,6 +602,27 @@ static int key_cmp(const void *pa, const void *pb)
 
 static void canon_value(canon_out *o, int idx, int depth);
 
+/* The key scratch with room for need entries (it may move: callers keep
+ * offsets, not pointers, across a nested table). */
+static key_ref *canon_keys(canon_out *o, size_t need)
+{
+    lrt_ctx *c = lrt_of(o->L);
+    if (need > c->keys_cap) {
+        size_t cap = c->keys_cap ? c->keys_cap : 64;
+        while (cap < need)
+            cap *= 2;
+        void *p = realloc(c->keys, cap * sizeof(key_ref));
+        if (!p)
+            lrt_raise(o->L, "out of memory writing %s", o->what);
+        c->keys = p;
+        c->keys_cap = cap;
+    }
+    return c->keys;
+}
+
+/* The array part 1..n in order, then the other keys sorted (booleans,
+ * numbers, strings). The keys wait on the Lua stack and are sorted in the
+ * ctx's scratch: writing a state allocates nothing on the Lua side. */
 static void canon_table(canon_out *o, int idx, int depth)
 {
     lua_State *L = o->L;
@@ -602,52 +636,62 @@ static void canon_table(canon_out *o, int idx, int depth)
         n++;
     }
     lua_pop(L, 1);
-    /* the other keys, sorted */
-    lua_newtable(L);
-    int keys = lua_gettop(L);
-    lua_Integer nk = 0;
+    int base = lua_gettop(L);
+    size_t start = o->keys_top, nk = 0;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= n)
+        if (lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= n) {
+            lua_pop(L, 1);
             continue;
-        int t = lua_type(L, -1);
+        }
+        int t = lua_type(L, -2);
         if (t != LUA_TSTRING && t != LUA_TNUMBER && t != LUA_TBOOLEAN)
-            lrt_raise(L, "%s has a %s as a key", o->what, luaL_typename(L, -1));
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, keys, ++nk);
+            lrt_raise(L, "%s has a %s as a key", o->what, luaL_typename(L, -2));
+        luaL_checkstack(L, 4, "a table of the state has too many keys");
+        /* the key and its value stay on the stack, below the key lua_next
+         * goes on from: [key value key] */
+        lua_pushvalue(L, -2);
+        lua_rotate(L, -3, 1);
+        lua_rotate(L, -2, 1);
+        int slot = base + 2 * (int)nk + 1;
+        key_ref *kr = canon_keys(o, start + nk + 1) + start + nk;
+        kr->slot = slot;
+        kr->rank = t == LUA_TBOOLEAN ? 0 : t == LUA_TNUMBER ? 1 : 2;
+        kr->num = t == LUA_TBOOLEAN ? lua_toboolean(L, slot) : t == LUA_TNUMBER ? lua_tonumber(L, slot) : 0;
+        kr->s = t == LUA_TSTRING ? lua_tolstring(L, slot, &kr->len) : NULL; /* on the stack */
+        nk++;
     }
     if (nk) {
-        key_ref *kr = lua_newuserdatauv(L, (size_t)nk * sizeof *kr, 0);
-        for (lua_Integer i = 0; i < nk; i++) {
-            lua_rawgeti(L, keys, i + 1);
-            int t = lua_type(L, -1);
-            kr[i].slot = i + 1;
-            kr[i].rank = t == LUA_TBOOLEAN ? 0 : t == LUA_TNUMBER ? 1 : 2;
-            kr[i].num = t == LUA_TBOOLEAN ? lua_toboolean(L, -1) : t == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
-            kr[i].s = t == LUA_TSTRING ? lua_tolstring(L, -1, &kr[i].len) : NULL; /* anchored in keys */
-            lua_pop(L, 1);
+        key_ref *ks = canon_keys(o, start + nk) + start;
+        if (nk > 16) {
+            qsort(ks, nk, sizeof *ks, key_cmp);
+        } else { /* most tables have a few keys: insertion sort */
+            for (size_t i = 1; i < nk; i++) {
+                key_ref k = ks[i];
+                size_t j = i;
+                for (; j > 0 && key_cmp(&ks[j - 1], &k) > 0; j--)
+                    ks[j] = ks[j - 1];
+                ks[j] = k;
+            }
         }
-        qsort(kr, (size_t)nk, sizeof *kr, key_cmp);
-        for (lua_Integer i = 0; i < nk; i++) {
+        o->keys_top = start + nk;
+        for (size_t i = 0; i < nk; i++) {
+            key_ref kr = canon_keys(o, 0)[start + i]; /* a copy: nested tables may move it */
             if (n || i)
                 put(o, ",", 1);
-            lua_rawgeti(L, keys, kr[i].slot);
-            if (kr[i].rank == 2 && is_ident(kr[i].s, kr[i].len)) {
-                put(o, kr[i].s, kr[i].len);
+            if (kr.rank == 2 && is_ident(kr.s, kr.len)) {
+                put(o, kr.s, kr.len);
             } else {
                 put(o, "[", 1);
-                canon_value(o, lua_gettop(L), depth + 1);
+                canon_value(o, kr.slot, depth + 1);
                 put(o, "]", 1);
             }
             put(o, "=", 1);
-            lua_rawget(L, idx);
-            canon_value(o, lua_gettop(L), depth + 1);
-            lua_pop(L, 1);
+            canon_value(o, kr.slot + 1, depth + 1);
         }
-        lua_pop(L, 1); /* kr */
+        o->keys_top = start;
     }
-    lua_pop(L, 1); /* keys */
+    lua_settop(L, base);
     put(o, "}", 1);
 }
 
@@ -680,7 +724,7 @@ static void canon_value(canon_out *o, int idx, int depth)
 
 size_t lrt_canon(lua_State *L, int idx, char *out, size_t cap, const char *what)
 {
-    canon_out o = {L, out, 0, cap, what};
+    canon_out o = {L, out, 0, cap, what, 0};
     canon_value(&o, lua_absindex(L, idx), 0);
     out[o.len] = '\0';
     return o.len;

@@ -43,6 +43,8 @@ typedef struct lrt_ctx {
     long steps_cap, steps_used;
     const char *hook; /* the script function being called, for messages */
     void *user;
+    void *keys; /* lrt_canon's scratch: the keys of the tables being written */
+    size_t keys_cap;
 } lrt_ctx;
 
 struct lrt_pool {

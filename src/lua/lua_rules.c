@@ -15,6 +15,13 @@
  * books) are left out, so every tool sees the filtered game and nothing else.
  * Each thread keeps the last position it examined (its filtered moves and
  * whether the script ended it), so to_move then legal_moves cost one pass.
+ * Without a result hook, to_move is the base game's and a random move is
+ * drawn from the base game's random_move until legal() allows one (a
+ * uniform draw among the allowed moves, as from the filtered list, which is
+ * made only when a few draws were refused): a playout asks legal() about
+ * about one move a ply, with a state table made once and reused while the
+ * script does not read it, and with move texts cached per move code when the
+ * base game's texts depend on the move alone (PIPS_GAME_MOVE_TEXT_FIXED).
  */
 #include "lua/lua_games.h"
 #include "lua/lua_rt.h"
@@ -63,7 +70,17 @@ typedef struct vctx {
     bool filtered;
     pips_move *moves;
     pips_move *scratch;
+    /* the state table of single legal() calls: made unread, reused until a
+     * script reads it (then it is that position's snapshot and a new one is made) */
+    int fresh_ref;
+    const void *fresh;
+    bool fresh_read;
+    int texts_ref; /* move code -> text, for PIPS_GAME_MOVE_TEXT_FIXED base games */
+    int n_texts;
 } vctx;
+
+#define MAX_CACHED_TEXTS 65536 /* then the text cache starts again */
+#define REJECTION_TRIES 8      /* refused draws before the filtered list is made */
 
 static const variant_def *vdef_of(const pips_game *g) { return (const variant_def *)g->def; }
 static variant_cfg *cfg_of(const pips_game *g) { return g->config; }
@@ -76,6 +93,8 @@ static int proxy_index(lua_State *L)
     vctx *vc = lrt_of(L)->user;
     if (lua_topointer(L, 1) != vc->proxy)
         return lrt_raise(L, "a state table is only valid during the call it was given to");
+    if (vc->proxy == vc->fresh)
+        vc->fresh_read = true;
     pips_error e = {0};
     json_t *obj = pips_state_object(vc->cur_g, vc->cur_state, &e);
     if (!obj)
@@ -106,6 +125,28 @@ static void push_proxy(lua_State *L, vctx *vc, const pips_game *inner, const voi
     vc->cur_state = state;
 }
 
+/* The state table of one call about state: the unread table of the last
+ * such call again, or a new one when the script read that (its snapshot may
+ * be kept by the script). */
+static void push_fresh_proxy(lua_State *L, vctx *vc, const pips_game *inner, const void *state)
+{
+    if (vc->fresh_ref == LUA_NOREF || vc->fresh_read) {
+        lua_createtable(L, 0, 6);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, vc->meta_ref);
+        lua_setmetatable(L, -2);
+        vc->fresh = lua_topointer(L, -1);
+        vc->fresh_read = false;
+        if (vc->fresh_ref == LUA_NOREF)
+            vc->fresh_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        else
+            lua_rawseti(L, LUA_REGISTRYINDEX, vc->fresh_ref);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, vc->fresh_ref);
+    vc->proxy = vc->fresh;
+    vc->cur_g = inner;
+    vc->cur_state = state;
+}
+
 /* The state table of the cached position (made with it, filled on first read). */
 static void push_position_proxy(lua_State *L, vctx *vc)
 {
@@ -130,6 +171,9 @@ static int setup(lua_State *L)
     lua_setfield(L, -2, "__index");
     vc->meta_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     vc->proxy_ref = LUA_NOREF;
+    vc->fresh_ref = LUA_NOREF;
+    lua_newtable(L);
+    vc->texts_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
 }
 
@@ -185,21 +229,53 @@ static bool ask_result(lua_State *L, const pips_game *g, vctx *vc, int proxy)
     return true;
 }
 
+/* Pushes the text of move m: from the cache when the base game's texts
+ * depend on the move alone. */
+static void push_move_text(lua_State *L, const pips_game *g, vctx *vc, const void *state,
+                           pips_move m)
+{
+    const pips_game *inner = inner_of(g);
+    char buf[PIPS_MOVE_TEXT_MAX];
+    if (!(inner->def->flags & PIPS_GAME_MOVE_TEXT_FIXED)) {
+        inner->def->move_to_text(inner, state, m, buf);
+        lua_pushstring(L, buf);
+        return;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, vc->texts_ref);
+    if (lua_rawgeti(L, -1, (lua_Integer)m) == LUA_TSTRING) {
+        lua_remove(L, -2);
+        return;
+    }
+    lua_pop(L, 1);
+    if (vc->n_texts >= MAX_CACHED_TEXTS) { /* a huge move space: start again */
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, LUA_REGISTRYINDEX, vc->texts_ref);
+        vc->n_texts = 0;
+    }
+    inner->def->move_to_text(inner, state, m, buf);
+    lua_pushstring(L, buf);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, (lua_Integer)m);
+    vc->n_texts++;
+    lua_remove(L, -2);
+}
+
 /* legal(proxy, m) for one move. */
 static bool allows(lua_State *L, const pips_game *g, vctx *vc, int proxy, const void *state,
                    pips_move m)
 {
-    const pips_game *inner = inner_of(g);
-    char buf[PIPS_MOVE_TEXT_MAX];
-    inner->def->move_to_text(inner, state, m, buf);
     lrt_of(L)->hook = "legal";
     lua_rawgeti(L, LUA_REGISTRYINDEX, vc->legal_ref);
     lua_pushvalue(L, proxy);
-    lua_pushstring(L, buf);
+    push_move_text(L, g, vc, state, m);
     lua_call(L, 2, 1);
-    if (!lua_isboolean(L, -1))
+    if (!lua_isboolean(L, -1)) {
+        push_move_text(L, g, vc, state, m);
         lrt_raise(L, "%s: legal must return a boolean, got a %s for move '%s'",
-                  vdef_of(g)->file, luaL_typename(L, -1), buf);
+                  vdef_of(g)->file, luaL_typename(L, -2), lua_tostring(L, -1));
+    }
     bool ok = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return ok;
@@ -209,23 +285,10 @@ static bool allows(lua_State *L, const pips_game *g, vctx *vc, int proxy, const 
 static size_t filter(lua_State *L, const pips_game *g, vctx *vc, int proxy, const void *state,
                      pips_move *list, size_t n)
 {
-    const pips_game *inner = inner_of(g);
     size_t kept = 0;
-    lrt_of(L)->hook = "legal";
-    for (size_t i = 0; i < n; i++) {
-        char buf[PIPS_MOVE_TEXT_MAX];
-        inner->def->move_to_text(inner, state, list[i], buf);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, vc->legal_ref);
-        lua_pushvalue(L, proxy);
-        lua_pushstring(L, buf);
-        lua_call(L, 2, 1);
-        if (!lua_isboolean(L, -1))
-            lrt_raise(L, "%s: legal must return a boolean, got a %s for move '%s'",
-                       vdef_of(g)->file, luaL_typename(L, -1), buf);
-        if (lua_toboolean(L, -1))
+    for (size_t i = 0; i < n; i++)
+        if (allows(L, g, vc, proxy, state, list[i]))
             list[kept++] = list[i];
-        lua_pop(L, 1);
-    }
     return kept;
 }
 
@@ -288,9 +351,8 @@ static int p_filter_rest(lua_State *L)
     return 0;
 }
 
-/* The thread's facts about state, computed when it is a new position.
- * NULL after a failure (then the game reads as over). */
-static vctx *position(const pips_game *g, const void *state)
+/* This thread's Lua side with its buffers; NULL after a failure. */
+static vctx *thread_vctx(const pips_game *g)
 {
     variant_cfg *cfg = cfg_of(g);
     if (lrt_failed(&cfg->pool, NULL))
@@ -300,16 +362,31 @@ static vctx *position(const pips_game *g, const void *state)
         return NULL;
     vctx *vc = c->user;
     size_t ss = g->def->state_size;
-    if (!vc->last) {
+    if (!vc->last || !vc->moves || !vc->scratch) {
         size_t mm = pips_max_moves(inner_of(g));
-        vc->last = calloc(1, ss);
-        vc->moves = calloc(mm ? mm : 1, sizeof *vc->moves);
-        vc->scratch = calloc(mm ? mm : 1, sizeof *vc->scratch);
+        if (!vc->last)
+            vc->last = calloc(1, ss);
+        if (!vc->moves)
+            vc->moves = calloc(mm ? mm : 1, sizeof *vc->moves);
+        if (!vc->scratch)
+            vc->scratch = calloc(mm ? mm : 1, sizeof *vc->scratch);
         if (!vc->last || !vc->moves || !vc->scratch) {
             lrt_failf(&cfg->pool, PIPS_ERR_NOMEM, "out of memory for %s", vdef_of(g)->file);
             return NULL;
         }
     }
+    return vc;
+}
+
+/* The thread's facts about state, computed when it is a new position.
+ * NULL after a failure (then the game reads as over). */
+static vctx *position(const pips_game *g, const void *state)
+{
+    vctx *vc = thread_vctx(g);
+    if (!vc)
+        return NULL;
+    lrt_ctx *c = lrt_get(&cfg_of(g)->pool);
+    size_t ss = g->def->state_size;
     if (vc->last_valid && !memcmp(vc->last, state, ss))
         return vc;
     memcpy(vc->last, state, ss); /* the position's own copy: its state table reads it */
@@ -354,12 +431,73 @@ static int p_allows(lua_State *L)
 /* A uniformly random allowed move without asking legal() of every move:
  * draw among the moves not yet refused until legal() allows one (the first
  * allowed move is known already). */
+typedef struct light_call {
+    const pips_game *g;
+    const void *state;
+    pips_move m;
+    bool ok;
+} light_call;
+
+/* legal(state, m) about one move of any position. */
+static int p_light(lua_State *L)
+{
+    light_call *a = lua_touserdata(L, 1);
+    vctx *vc = lrt_of(L)->user;
+    push_fresh_proxy(L, vc, inner_of(a->g), a->state);
+    a->ok = allows(L, a->g, vc, lua_gettop(L), a->state, a->m);
+    vc->proxy = NULL;
+    return 0;
+}
+
+/* Draws base moves (the base game's random_move) until legal() allows one,
+ * at most REJECTION_TRIES times: *drawn says whether one was found. False
+ * after a failure, or when the base game has no move. */
+static bool draw_allowed(const pips_game *g, const void *s, pips_rng *rng, pips_move *out,
+                         bool *drawn)
+{
+    const pips_game *inner = inner_of(g);
+    variant_cfg *cfg = cfg_of(g);
+    *drawn = false;
+    if (!thread_vctx(g))
+        return false;
+    lrt_ctx *c = lrt_get(&cfg->pool);
+    for (int t = 0; t < REJECTION_TRIES; t++) {
+        light_call a = {g, s, 0, false};
+        if (!inner->def->random_move(inner, s, rng, &a.m))
+            return false;
+        if (!lrt_run(c, "legal", p_light, &a, 0))
+            return false;
+        if (a.ok) {
+            *out = a.m;
+            *drawn = true;
+            return true;
+        }
+    }
+    return true; /* refused each time: the caller lists the allowed moves */
+}
+
+static size_t v_candidates(const pips_game *g, const void *s, pips_rng *rng, pips_move *out);
+
 static bool v_random_move_filtered(const pips_game *g, const void *s, pips_rng *rng,
                                    pips_move *out)
 {
     const pips_game *inner = inner_of(g);
     if (inner->def->to_move(inner, s) < 0)
         return false;
+    bool drawn = false;
+    if (!vdef_of(g)->has_result && inner->def->random_move) {
+        bool ok = draw_allowed(g, s, rng, out, &drawn);
+        if (drawn || !ok)
+            return ok;
+    }
+    if (inner->def->flags & PIPS_GAME_NOT_ENUMERABLE) { /* the allowed candidates */
+        vctx *vc = thread_vctx(g);
+        size_t n = vc ? v_candidates(g, s, rng, vc->scratch) : 0;
+        if (!n)
+            return false;
+        *out = vc->scratch[pips_rng_below(rng, n)];
+        return true;
+    }
     vctx *vc = position(g, s);
     if (!vc || vc->ended || vc->n == 0)
         return false;
@@ -400,6 +538,8 @@ static int v_to_move(const pips_game *g, const void *s)
         return who; /* legal() is not asked about chance outcomes */
     if (lrt_failed(&cfg_of(g)->pool, NULL))
         return PIPS_OVER;
+    if (!vdef_of(g)->has_result)
+        return who; /* moves are asked about when they are wanted */
     vctx *vc = position(g, s);
     if (!vc || vc->ended)
         return PIPS_OVER;
@@ -439,7 +579,7 @@ static int p_filter(lua_State *L)
 {
     one_call *a = lua_touserdata(L, 1);
     vctx *vc = lrt_of(L)->user;
-    push_proxy(L, vc, inner_of(a->g), a->state);
+    push_fresh_proxy(L, vc, inner_of(a->g), a->state);
     a->n = filter(L, a->g, vc, lua_gettop(L), a->state, a->list, a->n);
     vc->proxy = NULL;
     return 0;
@@ -839,7 +979,8 @@ static variant_def *variant_new(const pips_game_def *base, const char *file, con
     d->candidates = base->candidates ? v_candidates : NULL;
     /* shortcuts that skip legal() go when the script filters moves */
     d->random_move = !vd->has_legal ? (base->random_move ? v_random_move : NULL)
-                     : base->legal_moves && !(base->flags & PIPS_GAME_NOT_ENUMERABLE)
+                     : (base->legal_moves && !(base->flags & PIPS_GAME_NOT_ENUMERABLE)) ||
+                             (base->random_move && base->candidates)
                          ? v_random_move_filtered
                          : NULL;
     d->playout_move = base->playout_move && !vd->has_legal ? v_playout_move : NULL;

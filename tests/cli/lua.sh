@@ -40,7 +40,7 @@ grep -q '"sha256"' "$tmp/o.json"; check "the record carries the script" $?
 
 # a broken script: exit 1, file, line, function and ply
 cat >"$tmp/broken.lua" <<'LUA'
-description = "fails on the second ply"
+description = "fails when asked about the second ply"
 function legal(state, move)
   if state.view.placed == 1 then error("no second piece") end
   return true
@@ -48,7 +48,7 @@ end
 LUA
 "$PIPS" play tictacdoh --rules "$tmp/broken.lua" --seat random --seat random >/dev/null 2>"$tmp/err"
 [ $? = 1 ]; check "a failing script exits 1" $?
-grep -q "ply 1: .*broken.lua:3: in function 'legal': .*no second piece" "$tmp/err"
+grep -q "ply 2: .*broken.lua:3: in function 'legal': .*no second piece" "$tmp/err"
 rc=$?
 check "the message names ply, file, line and function: $(cat "$tmp/err")" $rc
 "$PIPS" perft tictacdoh 3 --rules "$tmp/broken.lua" >/dev/null 2>"$tmp/err"
@@ -69,9 +69,44 @@ check "playtest --vary rules=none,FILE" $?
 grep -q "tictacdoh-small-first.lua" "$tmp/sweep/report.md"; check "the report names the script" $?
 "$PIPS" playtest tictacdoh --seats random --games 5 --rules "$tmp/broken.lua" >/dev/null 2>"$tmp/err"
 rc=$?
-[ $rc = 1 ] && grep -q "game 1 (seed [0-9]*): ply 1: .*no second piece" "$tmp/err"
+[ $rc = 1 ] && grep -q "game 1 (seed [0-9]*): ply 2: .*no second piece" "$tmp/err"
 rc=$?
 check "playtest stops at the failing game with its seed: $(cat "$tmp/err")" $rc
+# a script failing in a later game: the partial report of the games before it
+cat >"$tmp/late.lua" <<'LUA'
+function legal(state, move)
+  if move == "S@2,2" then error("no corner") end
+  return true
+end
+LUA
+"$PIPS" playtest tictacdoh --seats random --games 50 --rules "$tmp/late.lua" \
+    --out "$tmp/late" >"$tmp/late.md" 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ]; check "a playtest whose script fails mid-run exits 1 (got $rc)" $?
+grep -q "game 7 (seed 13064056694810536063): ply 3: .*late.lua:2: in function 'legal': no corner" \
+    "$tmp/err"
+rc=$?
+check "it names the game and its seed: $(cat "$tmp/err")" $rc
+grep -q '"partial": *true' "$tmp/late/report.json"; check "report.json says partial" $?
+grep -q '"failure": *"game 7 (seed' "$tmp/late/report.json"; check "report.json names the failure" $?
+grep -q "stopped after 6 of its 50 games because a script failed" "$tmp/late.md"
+check "the report covers the six games before it" $?
+[ ! -e "$tmp/late/state.json" ]; check "no state to resume a failed run" $?
+
+# skill depth under a rule script and of a Lua game
+"$PIPS" skill tictacdoh --rules "$SMALL" --agent mcts --budgets 5,50 --games 4 >"$tmp/sk" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "^5 50 4 " "$tmp/sk" && grep -q "tictacdoh-small-first.lua" "$tmp/sk"
+check "skill --rules FILE.lua (got $rc)" $?
+"$PIPS" skill "$OVERTOP" --agent mcts --budgets 5,50 --games 4 >"$tmp/sk" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "^# Overtop" "$tmp/sk" && grep -q "^5 50 4 " "$tmp/sk"
+check "skill of a Lua game (got $rc)" $?
+"$PIPS" skill tictacdoh --rules "$tmp/late.lua" --agent mcts --budgets 5,50 --games 20 \
+    >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] && grep -q "late.lua:2: in function 'legal': no corner" "$tmp/err"
+check "skill stops with exit 1 when the script fails (got $rc)" $?
 
 # replay runs the record's copy; a changed file on disk is reported
 cp "$SMALL" "$tmp/small.lua"

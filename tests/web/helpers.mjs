@@ -13,11 +13,12 @@ export const PIPS = process.env.PIPS_BINARY || join(BUILD_DIR, 'pips');
 export const CHROMIUM = process.env.PIPS_CHROMIUM || '/usr/bin/chromium';
 
 /* Starts `pips serve`. With { dir, port } it reuses a database directory and
- * a port (a restart); stop({ keep: true }) leaves the directory for that. */
-export async function startServer({ dir: reuse, port = 0 } = {}) {
+ * a port (a restart); stop({ keep: true }) leaves the directory for that.
+ * args: more arguments for pips serve (e.g. ['--rules-dir', DIR]). */
+export async function startServer({ dir: reuse, port = 0, args = [] } = {}) {
   const dir = reuse || mkdtempSync(join(tmpdir(), 'pips-web-'));
   const proc = spawn(PIPS, ['serve', '--port', String(port), '--db', join(dir, 'pips.db'),
-    '--web', join(SOURCE_DIR, 'web')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--web', join(SOURCE_DIR, 'web'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => { err += d; });
   const url = await new Promise((ok, fail) => {

@@ -1218,7 +1218,7 @@ const pips_game_def pips_icefrogs_def = {
     .n_options = sizeof icf_options / sizeof icf_options[0],
     .config_size = sizeof(icf_config),
     .state_size = sizeof(icf_state),
-    .flags = 0,
+    .flags = PIPS_GAME_MOVE_TEXT_FIXED,
     /* about 0.2 s of perft and 0.6 s of playouts (~140 plies each) */
     .bench_perft_depth = 7,
     .bench_playouts = 8000,
