@@ -176,9 +176,8 @@ static void perfect_end(perfect_ctx *c)
     if (c->s->solved)
         pthread_mutex_destroy(&c->mu);
     pips_solver_free(c->solver);
+    pips_state_free(c->g, c->child);
     pips_game_free(c->g);
-    if (c->g)
-        pips_state_free(c->g, c->child);
 }
 
 /* One finished game of the step under way: each move checked against the
