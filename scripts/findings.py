@@ -24,6 +24,10 @@ Every run behind docs/findings lives in one manifest, docs/findings/runs.tsv
 
 Exit status: 0 all reproduced (or regenerated), 1 a number differs, 2 bad
 usage or a run that failed.
+
+Needs Python 3 (the standard library only: any python3 will do) and a built
+pips command (--pips PATH, else build/pips). CI runs the quick check
+(tests/cli/findings.sh).
 """
 import csv
 import io

@@ -206,7 +206,7 @@ static void test_repeat_warning(void **unused)
 static void test_trust_lines(void **unused)
 {
     (void)unused;
-    const char *seats[] = {"mcts:iters=1000", "greedy", "greedy"};
+    const char *seats[] = {"mcts:iters=1000,opp=greedy", "greedy", "greedy"};
     const char *opts[] = {"players=3"};
     pips_playtest_opts o = {.game = "tictacdoh", .opts = opts, .n_opts = 1, .seats = seats,
                             .n_seats = 3, .games = 1, .seed = 1, .threads = 1};
@@ -216,8 +216,32 @@ static void test_trust_lines(void **unused)
     lab_trust_line t;
     lab_trust(pt, &pt->variants[0], &t);
     assert_string_equal(t.kind, "measured");
-    assert_non_null(strstr(t.text, "not checked: 3 seats"));
-    assert_non_null(strstr(t.text, "`mcts:iters=1000` won 0.233"));
+    assert_non_null(strstr(t.text, "not checked: 3 seats; these agents measured against "
+                                   "greedy at this seat count: "));
+    assert_non_null(strstr(t.text, "(docs/ai.md)"));
+    /* the figures are docs/ai.md's ladder row for this agent, quoted */
+    char row[1024] = "";
+    FILE *f = fopen(PIPS_SOURCE_DIR "/docs/ai.md", "r");
+    assert_non_null(f);
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "| tictacdoh | 3 | mcts:iters=1000,opp=greedy | greedy x2 | ", 58)) {
+            snprintf(row, sizeof row, "%s", line);
+            break;
+        }
+    fclose(f);
+    int games = 0, wins = 0;
+    char rate[64] = "";
+    assert_int_equal(sscanf(row, "| tictacdoh | 3 | mcts:iters=1000,opp=greedy | greedy x2 | %d | "
+                                 "%d | %63[^|]",
+                            &games, &wins, rate),
+                     3);
+    rate[strcspn(rate, " [")] = '\0';
+    char want[256];
+    snprintf(want, sizeof want, "`mcts:iters=1000,opp=greedy` won %s [", rate);
+    assert_non_null(strstr(t.text, want));
+    snprintf(want, sizeof want, "(%d of %d games) as a lone agent against greedy", wins, games);
+    assert_non_null(strstr(t.text, want));
     json_t *j = report_json(pt);
     json_t *trust = json_object_get(json_array_get(json_object_get(j, "variants"), 0), "trust");
     assert_string_equal(json_string_value(json_object_get(trust, "kind")), "measured");

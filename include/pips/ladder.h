@@ -54,6 +54,14 @@ typedef struct pips_ladder_opts {
     /* When not NULL and set (a signal handler may set it), the round robin
      * stops at the next game boundary and rates the games finished. */
     const volatile int *stop;
+    /* When not NULL: a stopped run's state is written there (the folder is
+     * created when missing), for resume_state to continue it. */
+    const char *save_state;
+    /* A state saved by a stopped run: the round robin continues where it
+     * stopped and ends with the ratings an uninterrupted run gives (time
+     * aside). The state must come from the same game, options, agents,
+     * games, seed and prior (the error names what differs). NULL: a fresh run. */
+    const char *resume_state;
 } pips_ladder_opts;
 
 typedef struct pips_ladder_agent {

@@ -42,7 +42,31 @@ typedef struct pips_skill_opts {
     /* When not NULL and set (a signal handler may set it), the run stops at
      * the next game boundary and reports the steps finished. */
     const volatile int *stop;
+    /* When not NULL: a stopped run's state is written there (the folder is
+     * created when missing), for resume_state to continue it. */
+    const char *save_state;
+    /* A state saved by a stopped run: the run continues where it stopped
+     * (inside a step too) and ends with the table an uninterrupted run gives
+     * (time aside). It must come from the same game, options, agent, budgets,
+     * games and seed (the error names what differs). NULL: a fresh run. */
+    const char *resume_state;
+    /* Processor seconds for the exact solver on the start position (two
+     * seats, no chance); when it settles it, every move of every budget
+     * along the run's games is checked against the solved values (the
+     * perfect-play check, docs/playtest.md). 0: no check. */
+    double exact_seconds;
+    size_t exact_mb; /* the solver's table budget; 0 means 256 */
 } pips_skill_opts;
+
+/* One budget's moves along its games, against the solved values. */
+typedef struct pips_skill_perfect {
+    long budget;
+    double games;     /* games it played in (both its steps) */
+    double moves;     /* moves it made in them */
+    double kept;      /* of those, moves that kept the solved value of their position */
+    double unsettled; /* moves whose position the solver did not settle in its budget */
+    bool perfect;     /* moves > 0 and every one kept the value (none unsettled) */
+} pips_skill_perfect;
 
 typedef struct pips_skill_step {
     long weaker, stronger;  /* budgets */
@@ -65,6 +89,14 @@ typedef struct pips_skill {
     pips_skill_step steps[PIPS_SKILL_MAX_BUDGETS - 1];
     int chain_length;
     double seconds;
+    /* the perfect-play check: solved is true when the solver settled the
+     * start (value: for the first player); otherwise exact_note says why */
+    bool solved;
+    pips_value value;
+    char exact_note[200];
+    size_t n_budgets;
+    pips_skill_perfect perfect[PIPS_SKILL_MAX_BUDGETS]; /* per budget, in order */
+    long perfect_budget; /* the smallest budget that played perfectly; 0: none */
 } pips_skill;
 
 /* Checks everything (game, kind, budgets increasing and taken by the kind)

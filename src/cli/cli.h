@@ -110,6 +110,11 @@ bool cli_stopped(void);
 /* True when --out DIR can be written (an existing writable folder, or a
  * new one in a writable folder); otherwise prints why and returns false. */
 bool cli_check_out_dir(const char *prog, const char *dir);
+/* --resume DIR: it becomes the --out folder (another --out is refused) and
+ * must hold a stopped run's state.json; state_path receives OUT/state.json
+ * ("" without a folder). False with a message on stderr. */
+bool cli_resume_dir(const char *prog, const char *resume_dir, const char **out_dir,
+                    char *state_path, size_t cap);
 int cli_skill(int argc, char **argv);
 
 #endif

@@ -115,3 +115,25 @@ bool cli_check_out_dir(const char *prog, const char *dir)
     }
     return true;
 }
+
+bool cli_resume_dir(const char *prog, const char *resume_dir, const char **out_dir,
+                    char *state_path, size_t cap)
+{
+    if (resume_dir) {
+        if (*out_dir && strcmp(*out_dir, resume_dir)) {
+            fprintf(stderr, "%s: --resume %s writes there; --out %s names another folder\n",
+                    prog, resume_dir, *out_dir);
+            return false;
+        }
+        *out_dir = resume_dir;
+    }
+    state_path[0] = '\0';
+    if (*out_dir)
+        snprintf(state_path, cap, "%s/state.json", *out_dir);
+    if (resume_dir && access(state_path, R_OK) != 0) {
+        fprintf(stderr, "%s: --resume %s: no stopped run there (%s: %s)\n", prog, resume_dir,
+                state_path, strerror(errno));
+        return false;
+    }
+    return true;
+}

@@ -18,7 +18,7 @@ static void ladder_usage(FILE *f) { cli_print_usage(f, cli_doc_find("ladder")); 
 int cli_ladder(int argc, char **argv)
 {
     const char *prog = "pips ladder";
-    const char *name = NULL, *out_dir = NULL, *agents_text = NULL;
+    const char *name = NULL, *out_dir = NULL, *agents_text = NULL, *resume_dir = NULL;
     const char *opts[PIPS_MAX_OPTIONS * 2];
     size_t nopts = 0;
     long games = 100, threads = 1;
@@ -47,6 +47,8 @@ int cli_ladder(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
+        } else if (!strcmp(a, "--resume") && has_value) {
+            resume_dir = argv[++i];
         } else if (!cli_take_name(prog, a, &name)) {
             return 2;
         }
@@ -56,6 +58,9 @@ int cli_ladder(int argc, char **argv)
         ladder_usage(stderr);
         return 2;
     }
+    char state_path[4200] = "";
+    if (!cli_resume_dir(prog, resume_dir, &out_dir, state_path, sizeof state_path))
+        return 2;
     char *copy = strdup(agents_text);
     if (!copy) {
         fprintf(stderr, "%s: out of memory\n", prog);
@@ -84,14 +89,18 @@ int cli_ladder(int argc, char **argv)
                           .prior = prior,
                           .progress = isatty(2) ? cli_progress_bar : NULL,
                           .progress_ud = &progress,
-                          .stop = cli_catch_stop()};
+                          .stop = cli_catch_stop(),
+                          .save_state = out_dir ? state_path : NULL,
+                          .resume_state = resume_dir ? state_path : NULL};
     pips_error err;
     pips_ladder *l = pips_ladder_run(&o, &err);
     free(copy);
     if (!l) {
-        if (cli_stopped()) {
-            fprintf(stderr, "%s: stopped before the games could rate every agent (%s)\n", prog,
-                    err.msg);
+        if (cli_stopped() && err.code != PIPS_ERR_IO && err.code != PIPS_ERR_NOMEM) {
+            fprintf(stderr, "%s: stopped before the games could rate every agent (%s)%s%s\n",
+                    prog, err.msg, out_dir ? "; continue with the same command and --resume "
+                                           : "",
+                    out_dir ? out_dir : "");
             return 130;
         }
         fprintf(stderr, "%s: %s\n", prog, err.msg);
@@ -111,8 +120,17 @@ int cli_ladder(int argc, char **argv)
         rc = 1;
     }
     if (l->partial) {
-        fprintf(stderr, "%s: stopped; the ratings rest on the games finished\n", prog);
+        if (out_dir)
+            fprintf(stderr, "%s: stopped; the ratings rest on the games finished. Continue "
+                            "with the same command and --resume %s\n",
+                    prog, out_dir);
+        else
+            fprintf(stderr, "%s: stopped; the ratings rest on the games finished (give --out "
+                            "DIR to be able to resume)\n",
+                    prog);
         rc = rc ? rc : 130;
+    } else if (out_dir && rc == 0) {
+        unlink(state_path); /* a finished run leaves no state to resume */
     }
     pips_ladder_free(l);
     return rc;

@@ -153,14 +153,9 @@ int cli_playtest(int argc, char **argv)
             return 2;
         }
     }
-    if (resume_dir) {
-        if (out_dir && strcmp(out_dir, resume_dir)) {
-            fprintf(stderr, "%s: --resume %s writes there; --out %s names another folder\n",
-                    prog, resume_dir, out_dir);
-            return 2;
-        }
-        out_dir = resume_dir;
-    }
+    char state_path[4200];
+    if (!cli_resume_dir(prog, resume_dir, &out_dir, state_path, sizeof state_path))
+        return 2;
     if (records && !out_dir) {
         fprintf(stderr, "%s: --records needs --out DIR\n", prog);
         return 2;
@@ -179,15 +174,6 @@ int cli_playtest(int argc, char **argv)
     size_t n_seats = cli_split_specs(copy, seats, PIPS_LAB_MAX_SEATS);
     if (n_seats > PIPS_LAB_MAX_SEATS) {
         fprintf(stderr, "%s: at most %d seats\n", prog, PIPS_LAB_MAX_SEATS);
-        free(copy);
-        return 2;
-    }
-    char state_path[4200] = "";
-    if (out_dir)
-        snprintf(state_path, sizeof state_path, "%s/state.json", out_dir);
-    if (resume_dir && access(state_path, R_OK) != 0) {
-        fprintf(stderr, "%s: --resume %s: no stopped run there (%s: %s)\n", prog, resume_dir,
-                state_path, strerror(errno));
         free(copy);
         return 2;
     }

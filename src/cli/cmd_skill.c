@@ -55,11 +55,13 @@ int cli_skill(int argc, char **argv)
         return 0;
     }
     const char *prog = "pips skill";
-    const char *name = NULL, *out_dir = NULL, *agent = NULL, *budgets_text = NULL;
+    const char *name = NULL, *out_dir = NULL, *agent = NULL, *budgets_text = NULL,
+               *resume_dir = NULL;
     const char *opts[PIPS_MAX_OPTIONS * 2];
     size_t nopts = 0;
-    long games = 100, threads = 1;
+    long games = 100, threads = 1, exact_mb = 256;
     uint64_t seed = 1;
+    double exact_seconds = 10;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -79,8 +81,17 @@ int cli_skill(int argc, char **argv)
         } else if (!strcmp(a, "--seed") && has_value) {
             if (!cli_parse_seed(prog, argv[++i], &seed))
                 return 2;
+        } else if (!strcmp(a, "--exact-seconds") && has_value) {
+            if (!cli_parse_double(prog, a, argv[++i], 0, 86400,
+                                  "seconds from 0 (off) to 86400", &exact_seconds))
+                return 2;
+        } else if (!strcmp(a, "--exact-mb") && has_value) {
+            if (!cli_parse_long(prog, a, argv[++i], 1, 1L << 20, &exact_mb))
+                return 2;
         } else if (!strcmp(a, "--out") && has_value) {
             out_dir = argv[++i];
+        } else if (!strcmp(a, "--resume") && has_value) {
+            resume_dir = argv[++i];
         } else if (!cli_take_name(prog, a, &name)) {
             return 2;
         }
@@ -94,6 +105,9 @@ int cli_skill(int argc, char **argv)
     long budgets[PIPS_SKILL_MAX_BUDGETS];
     size_t n_budgets;
     if (!parse_budgets(prog, budgets_text, budgets, &n_budgets))
+        return 2;
+    char state_path[4200];
+    if (!cli_resume_dir(prog, resume_dir, &out_dir, state_path, sizeof state_path))
         return 2;
     if (out_dir && !cli_check_out_dir(prog, out_dir))
         return 2;
@@ -109,7 +123,11 @@ int cli_skill(int argc, char **argv)
                          .threads = (int)threads,
                          .progress = isatty(2) ? cli_progress_bar : NULL,
                          .progress_ud = &progress,
-                         .stop = cli_catch_stop()};
+                         .stop = cli_catch_stop(),
+                         .save_state = out_dir ? state_path : NULL,
+                         .resume_state = resume_dir ? state_path : NULL,
+                         .exact_seconds = exact_seconds,
+                         .exact_mb = (size_t)exact_mb};
     pips_error err;
     pips_skill *s = pips_skill_run(&o, &err);
     if (!s) {
@@ -130,8 +148,17 @@ int cli_skill(int argc, char **argv)
         rc = 1;
     }
     if (s->partial) {
-        fprintf(stderr, "%s: stopped; the table covers the steps finished\n", prog);
+        if (out_dir)
+            fprintf(stderr, "%s: stopped; the table covers the steps finished. Continue with "
+                            "the same command and --resume %s\n",
+                    prog, out_dir);
+        else
+            fprintf(stderr, "%s: stopped; the table covers the steps finished (give --out DIR "
+                            "to be able to resume)\n",
+                    prog);
         rc = rc ? rc : 130;
+    } else if (out_dir && rc == 0) {
+        unlink(state_path); /* a finished run leaves no state to resume */
     }
     pips_skill_free(s);
     return rc;

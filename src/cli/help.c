@@ -123,6 +123,10 @@ static const cli_opt_doc skill_opts[] = {
     {"--threads", "T", "worker threads, 1..64 (default 1)"},
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--out", "DIR", "write report.json, skill.csv and skill.svg into DIR"},
+    {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
+    {"--exact-seconds", "S",
+     "solver time for the start, for the perfect-play check (default 10, 0 = off)"},
+    {"--exact-mb", "M", "memory for that solve, in MiB (default 256)"},
     PIPS_LUA_OPTS
     END_OPTS};
 
@@ -134,6 +138,7 @@ static const cli_opt_doc ladder_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--prior", "G", "virtual drawn games added to every pair (default 1)"},
     {"--out", "DIR", "write ratings.txt, ratings.csv, pairs.csv and ratings.svg into DIR"},
+    {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
     PIPS_LUA_OPTS
     END_OPTS};
 
@@ -284,7 +289,7 @@ static const cli_cmd_doc docs[] = {
      analyze_opts, "game"},
     {"ladder", "rate agents: a round robin and Elo ratings with intervals",
      "GAME --agents A,B[,C...] [--games N] [--seed S] [--threads T]\n"
-     "[--opt K=V]... [--prior G] [--out DIR]",
+     "[--opt K=V]... [--prior G] [--out DIR] [--resume DIR]",
      "Every combination of the agents that fills the game's seats (every pair in a\n"
      "two-player game) plays N games with seats rotated (at 3+ seats over every\n"
      "seating, as 'pips playtest --seatings all'), and every game gives each\n"
@@ -294,11 +299,15 @@ static const cli_cmd_doc docs[] = {
      "interval, score, pairwise games, agent. --prior G adds G virtual drawn games\n"
      "to every pair so a perfect score keeps a finite rating. The same --seed gives\n"
      "the same ratings for any --threads. Agent parameters use ',' as in\n"
-     "'pips playtest --seats'.",
+     "'pips playtest --seats'. Ctrl-C (or SIGTERM) stops at the next game, rates\n"
+     "the games finished (exit status 130) and with --out DIR saves DIR/state.json:\n"
+     "the same command with --resume DIR finishes the run with exactly the\n"
+     "ratings of an uninterrupted one.",
      ladder_opts, "game"},
     {"skill", "skill depth: each budget against the one before it",
      "GAME --agent KIND --budgets B1,B2,... [--games N] [--seed S]\n"
-     "[--threads T] [--opt K=V]... [--out DIR]",
+     "[--threads T] [--opt K=V]... [--out DIR] [--resume DIR]\n"
+     "[--exact-seconds S] [--exact-mb M]",
      "Plays each budget of one agent kind (mcts iters, alphabeta or expectimax\n"
      "depth) against the budget before it, N games a step: at two seats each side\n"
      "in each seat equally often, at three or more the lone stronger agent against\n"
@@ -307,7 +316,14 @@ static const cli_cmd_doc docs[] = {
      "significantly more than its fair share 1/n, then the skill chain length: the\n"
      "consecutive steps from the first where it does (after Lantz et al., 'Depth\n"
      "in Strategic Games', 2017). Budgets must increase. Ctrl-C stops at the next\n"
-     "game and reports the steps finished (exit status 130).",
+     "game and reports the steps finished (exit status 130); with --out DIR it\n"
+     "saves DIR/state.json, and the same command with --resume DIR finishes the\n"
+     "run with exactly the table of an uninterrupted one.\n\n"
+     "Where the exact solver settles the start (two seats, no chance; within\n"
+     "--exact-seconds), every move of every budget along the run's games is checked\n"
+     "against the solved value of its position, and the last line names the smallest\n"
+     "budget that plays perfectly from the start: every move it made kept the\n"
+     "solved value (a win stays a win, a draw a draw).",
      skill_opts, "game"},
     {"moves", "the legal moves of a position, filtered and grouped",
      "GAME [--opt KEY=VALUE]... [--state TEXT] [--filter TEXT] [--flat]",

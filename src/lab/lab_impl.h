@@ -11,6 +11,7 @@
 #define PIPS_LAB_IMPL_H
 
 #include "pips/lab.h"
+#include "pips/match.h"
 
 #define LAB_MAX_N PIPS_LAB_MAX_SEATS
 #define LAB_HIST_BINS 20
@@ -230,7 +231,35 @@ bool lab_dist_combine(lab_acc *acc, size_t n, char ***records, unsigned long gam
                       bool local_ok, pips_error *err);
 
 /* state.c: a stopped run's sums and finished games, to resume it. */
+typedef struct json_t json_t; /* jansson's */
 bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err);
+/* The same state as a JSON object (NULL when memory ran out), and applied
+ * from one (where names the state in messages); the ladder and skill runs
+ * keep the state of their playtest under way inside their own. */
+json_t *lab_state_json(const pips_playtest *pt);
+bool lab_state_apply(const pips_playtest *pt, json_t *root, const char *where, lab_acc *acc,
+                     uint8_t *done, pips_error *err);
+/* A JSON document written to / read from path (errors name it). */
+bool lab_json_save(json_t *root, const char *path, pips_error *err);
+json_t *lab_json_load(const char *path, pips_error *err);
+/* Doubles by their bits as a hex string, and back (false unless exactly n). */
+json_t *lab_hex_doubles(const double *d, size_t n);
+bool lab_doubles_of(json_t *s, double *out, size_t n);
+
+/* A playtest as the ladder and skill runs play it: resumed from a state
+ * object (resume, may be NULL), with on_result called (serialised) for
+ * every game finished, with its number and returns. */
+typedef struct lab_run_hooks {
+    json_t *resume;
+    const char *resume_where;
+    void (*on_result)(void *ud, unsigned long game, const double *returns);
+    /* When not NULL: called with every finished game's match as it ends,
+     * from the worker thread that played it (not serialised). */
+    void (*on_game)(void *ud, unsigned long game, const pips_match *m);
+    void *ud;
+} lab_run_hooks;
+pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks *h,
+                                pips_error *err);
 /* Fills acc (n_variants, initialised) and done from the state at path,
  * after checking it is a state of the same run (game, variants, seats,
  * seatings, seed, games, threshold); false with *err naming a mismatch. */

@@ -14,6 +14,8 @@
 #include "pips/ladder.h"
 
 #include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -233,9 +235,32 @@ static void on_game(void *ud, unsigned long done, unsigned long total)
     p->o->progress(p->o->progress_ud, p->before + done, p->total);
 }
 
-/* Plays one table and adds its games (those finished, when stopped). */
+/* The table being played: each finished game adds its pairwise points. */
+typedef struct table_ctx {
+    pips_ladder *l;
+    const size_t *combo;
+    pips_seating seating;
+} table_ctx;
+
+static void on_result(void *ud, unsigned long game, const double *returns)
+{
+    table_ctx *c = ud;
+    int np = c->l->np, spec_of_seat[PIPS_MAX_PLAYERS], identity[PIPS_MAX_PLAYERS] = {0};
+    size_t agent_of_seat[PIPS_MAX_PLAYERS];
+    for (int s = 0; s < np; s++)
+        identity[s] = s;
+    pips_seating_order(c->seating, identity, np, game, spec_of_seat);
+    for (int s = 0; s < np; s++)
+        agent_of_seat[s] = c->combo[spec_of_seat[s]];
+    add_game(c->l, agent_of_seat, returns);
+}
+
+/* Plays one table and adds its games (those finished, when stopped: then
+ * *stopped receives the table's saved state). resume: the state of this
+ * table from a stopped run, or NULL. */
 static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *combo,
-                       uint64_t table_seed, unsigned long table, pips_error *err)
+                       uint64_t table_seed, unsigned long table, json_t *resume,
+                       json_t **stopped, pips_error *err)
 {
     const char *seats[PIPS_MAX_PLAYERS];
     for (int s = 0; s < l->np; s++)
@@ -250,14 +275,15 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     po.seed = table_seed;
     po.threads = o->threads;
     po.seating = l->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
-    po.keep_records = true; /* every game's returns, for the pairwise points */
     po.stop = o->stop;
     table_progress tp = {o, table * o->games, l->tables * o->games};
     if (o->progress) {
         po.progress = on_game;
         po.progress_ud = &tp;
     }
-    pips_playtest *pt = pips_playtest_run(&po, err);
+    table_ctx tc = {l, combo, po.seating};
+    lab_run_hooks h = {resume, o->resume_state, on_result, NULL, &tc};
+    pips_playtest *pt = lab_playtest_run(&po, &h, err);
     if (!pt)
         return false;
     if (pips_playtest_failure(pt, err)) { /* a script failed: the ladder stops with it */
@@ -265,33 +291,147 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
         return false;
     }
     bool ok = true;
-    l->partial |= pips_playtest_partial(pt);
-    for (unsigned long i = 0; i < pt->games && ok; i++) {
-        if (!pt->variants[0].records[i])
-            continue; /* not played: the run was stopped */
-        pips_match *m = pips_match_from_record(pt->variants[0].records[i], NULL, err);
-        if (!m) {
-            ok = false;
-            break;
-        }
-        double r[PIPS_MAX_PLAYERS];
-        if (pips_match_over(m)) {
-            m->game->def->returns(m->game, m->state, r);
-        } else { /* cut off at the lab's ply limit: an even share, as the lab counts it */
-            for (int s = 0; s < l->np; s++)
-                r[s] = 1.0 / l->np;
-        }
-        size_t agent_of_seat[PIPS_MAX_PLAYERS];
-        int spec_of_seat[PIPS_MAX_PLAYERS], identity[PIPS_MAX_PLAYERS];
-        for (int s = 0; s < l->np; s++)
-            identity[s] = s;
-        pips_seating_order(po.seating, identity, l->np, i, spec_of_seat);
-        for (int s = 0; s < l->np; s++)
-            agent_of_seat[s] = combo[spec_of_seat[s]];
-        add_game(l, agent_of_seat, r);
-        pips_match_free(m);
+    if (pips_playtest_partial(pt)) {
+        l->partial = true;
+        *stopped = lab_state_json(pt);
+        if (!*stopped)
+            ok = pips_fail(err, PIPS_ERR_NOMEM, "out of memory saving the run's state");
     }
     pips_playtest_free(pt);
+    return ok;
+}
+
+/* ---- a stopped round robin's state (--resume) --------------------------------- */
+
+#define LADDER_STATE_FORMAT 1
+
+static json_t *agents_json(const pips_ladder *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < l->n; i++)
+        json_array_append_new(a, json_string(l->agent[i].spec));
+    return a;
+}
+
+/* The sums so far, flat: points, games, then wins, draws, losses per agent. */
+static size_t ladder_sums(pips_ladder *l, double *buf, bool store)
+{
+    size_t n = 0, k = l->n;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++, n += 2) {
+            double *p = &l->points[i][j], *g = &l->games[i][j];
+            if (store) {
+                *p = buf[n];
+                *g = buf[n + 1];
+            } else {
+                buf[n] = *p;
+                buf[n + 1] = *g;
+            }
+        }
+    for (size_t i = 0; i < k; i++) {
+        double *f[3] = {&l->agent[i].wins, &l->agent[i].draws, &l->agent[i].losses};
+        for (int x = 0; x < 3; x++, n++) {
+            if (store)
+                *f[x] = buf[n];
+            else
+                buf[n] = *f[x];
+        }
+    }
+    return n;
+}
+
+#define LADDER_SUMS (2 * PIPS_LADDER_MAX_AGENTS * PIPS_LADDER_MAX_AGENTS + 3 * PIPS_LADDER_MAX_AGENTS)
+
+static bool ladder_state_save(pips_ladder *l, unsigned long table, json_t *table_state,
+                              const char *path, pips_error *err)
+{
+    double sums[LADDER_SUMS];
+    size_t n = ladder_sums(l, sums, false);
+    json_t *root = json_object();
+    if (root) {
+        json_object_set_new(root, "pips_ladder_state", json_integer(LADDER_STATE_FORMAT));
+        json_object_set_new(root, "game", json_string(l->game));
+        json_object_set_new(root, "options", json_string(l->options));
+        json_object_set_new(root, "agents", agents_json(l));
+        json_object_set_new(root, "games", json_integer((json_int_t)l->games_per_table));
+        json_object_set_new(root, "seed", json_integer((json_int_t)l->seed));
+        json_object_set_new(root, "prior", lab_hex_doubles(&l->prior, 1));
+        json_object_set_new(root, "table", json_integer((json_int_t)table));
+        json_object_set_new(root, "sums", lab_hex_doubles(sums, n));
+        json_object_set_new(root, "table_state", table_state ? json_incref(table_state)
+                                                             : json_null());
+    }
+    bool ok = lab_json_save(root, path, err);
+    json_decref(root);
+    return ok;
+}
+
+/* Loads a stopped round robin into l (its sums) after checking it is this
+ * run; *table receives the table under way and *table_state its state
+ * (NULL when it had not begun). False with *err naming a mismatch. */
+static bool ladder_state_load(pips_ladder *l, const char *path, unsigned long *table,
+                              json_t **table_state, pips_error *err)
+{
+    json_t *root = lab_json_load(path, err);
+    if (!root)
+        return false;
+    bool ok = false;
+    const char *game = json_string_value(json_object_get(root, "game"));
+    const char *opts = json_string_value(json_object_get(root, "options"));
+    json_t *mine = agents_json(l), *theirs = json_object_get(root, "agents");
+    double prior = 0;
+    bool mismatch = true; /* of the run's identity, not of the file's form */
+    if (json_integer_value(json_object_get(root, "pips_ladder_state")) != LADDER_STATE_FORMAT) {
+        mismatch = false;
+        pips_fail(err, PIPS_ERR_ARG, "%s is not a saved ladder state", path);
+    } else if (!game || strcmp(game, l->game))
+        pips_fail(err, PIPS_ERR_ARG, "the folder holds a run of %s, not %s", game ? game : "?",
+                  l->game);
+    else if (!opts || strcmp(opts, l->options))
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the options differ: the folder's run has '%s', this one '%s'",
+                  opts ? opts : "?", l->options);
+    else if (!json_equal(mine, theirs)) {
+        char *a = json_dumps(theirs, JSON_COMPACT), *b = json_dumps(mine, JSON_COMPACT);
+        pips_fail(err, PIPS_ERR_ARG, "the agents differ: the folder's run has %s, this one %s",
+                  a ? a : "?", b ? b : "?");
+        free(a);
+        free(b);
+    } else if ((uint64_t)json_integer_value(json_object_get(root, "seed")) != l->seed)
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the seed differs: the folder's run has %llu, this one %llu",
+                  (unsigned long long)json_integer_value(json_object_get(root, "seed")),
+                  (unsigned long long)l->seed);
+    else if ((unsigned long)json_integer_value(json_object_get(root, "games")) !=
+             l->games_per_table)
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the game count differs: the folder's run has %lld a table, this one %lu",
+                  (long long)json_integer_value(json_object_get(root, "games")),
+                  l->games_per_table);
+    else if (!lab_doubles_of(json_object_get(root, "prior"), &prior, 1) || prior != l->prior)
+        pips_fail(err, PIPS_ERR_ARG, "the prior differs: the folder's run has %g, this one %g",
+                  prior, l->prior);
+    else {
+        double sums[LADDER_SUMS];
+        size_t n = ladder_sums(l, sums, false);
+        json_int_t t = json_integer_value(json_object_get(root, "table"));
+        json_t *ts = json_object_get(root, "table_state");
+        if (t < 0 || (unsigned long)t > l->tables ||
+            !lab_doubles_of(json_object_get(root, "sums"), sums, n) ||
+            !(json_is_null(ts) || json_is_object(ts))) {
+            mismatch = false;
+            pips_fail(err, PIPS_ERR_ARG, "a malformed saved ladder state in %s", path);
+        } else {
+            ladder_sums(l, sums, true);
+            *table = (unsigned long)t;
+            *table_state = json_is_object(ts) ? json_incref(ts) : NULL;
+            ok = true;
+        }
+    }
+    if (!ok && mismatch)
+        pips_error_prefix(err, "cannot resume from %s: ", path);
+    json_decref(mine);
+    json_decref(root);
     return ok;
 }
 
@@ -360,18 +500,34 @@ pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
         l->tables++;
     for (int s = 0; s < l->np; s++)
         combo[s] = (size_t)s;
+    unsigned long first = 0; /* a resumed run's table under way */
+    json_t *resume = NULL, *stopped = NULL;
+    if (o->resume_state && !ladder_state_load(l, o->resume_state, &first, &resume, err)) {
+        pips_free(NULL, l);
+        return NULL;
+    }
+    for (unsigned long t = 0; t < first; t++)
+        next_combination(combo, l->np, l->n);
     double t0 = pips_now();
-    for (unsigned long t = 0; ok && t < l->tables && !l->partial; t++) {
+    unsigned long t = first;
+    for (; ok && t < l->tables && !l->partial; t++) {
         if (o->stop && *o->stop) {
             l->partial = true;
             break;
         }
         pips_rng rng;
         pips_rng_derive(&rng, o->seed, t);
-        ok = play_table(l, o, combo, pips_rng_next(&rng), t, err);
+        ok = play_table(l, o, combo, pips_rng_next(&rng), t, t == first ? resume : NULL,
+                        &stopped, err);
+        if (l->partial)
+            break;
         next_combination(combo, l->np, l->n);
     }
     l->seconds = pips_now() - t0;
+    json_decref(resume);
+    if (ok && l->partial && o->save_state)
+        ok = ladder_state_save(l, t, stopped, o->save_state, err);
+    json_decref(stopped);
     double pts[PIPS_LADDER_MAX_AGENTS * PIPS_LADDER_MAX_AGENTS];
     double gms[PIPS_LADDER_MAX_AGENTS * PIPS_LADDER_MAX_AGENTS];
     double elo[PIPS_LADDER_MAX_AGENTS], se[PIPS_LADDER_MAX_AGENTS];

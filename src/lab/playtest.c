@@ -31,6 +31,7 @@
  * and a view of the playtest with the variant's seat count. */
 typedef struct run_ctx {
     const pips_playtest_opts *o;
+    const lab_run_hooks *h; /* may be NULL */
     const pips_game *g;
     const pips_playtest *pt;
 } run_ctx;
@@ -231,6 +232,8 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
         goto done;
     }
     const pips_match *played = pips_table_match(table);
+    if (c->h && c->h->on_game)
+        c->h->on_game(c->h->ud, index, played);
     if (!pips_table_over(table)) {
         r->unfinished = true;
         for (int s = 0; s < np; s++)
@@ -312,6 +315,7 @@ done:
 /* The jobs of a run, shared by the worker threads. */
 typedef struct pool {
     const pips_playtest_opts *o;
+    const lab_run_hooks *h; /* may be NULL */
     pips_playtest *pt;
     run_ctx *ctx;      /* per variant */
     lab_acc *acc;      /* per variant */
@@ -357,6 +361,8 @@ static void *worker(void *arg)
         }
         if (ok)
             p->done_bits[j / 8] |= (uint8_t)(1u << (j % 8));
+        if (ok && p->h && p->h->on_result)
+            p->h->on_result(p->h->ud, i, r.returns);
         if (!ok && !p->failed) {
             p->failed = true;
             p->err = err;
@@ -692,6 +698,12 @@ static void *exact_thread(void *arg)
 
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
 {
+    return lab_playtest_run(o, NULL, err);
+}
+
+pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks *h,
+                                pips_error *err)
+{
     if (!o) {
         pips_fail(err, PIPS_ERR_ARG, "playtest: no options (NULL)");
         return NULL;
@@ -752,7 +764,7 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         int np = pt->variants[v].np;
         views[v] = *pt;
         views[v].np = np;
-        ctx[v] = (run_ctx){.o = o, .g = games[v], .pt = &views[v]};
+        ctx[v] = (run_ctx){.o = o, .h = h, .g = games[v], .pt = &views[v]};
         if (!lab_acc_init(&acc[v], np)) {
             pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
             goto done;
@@ -765,13 +777,14 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
         goto done;
     }
-    if (o->resume_state) {
+    if (o->resume_state || (h && h->resume)) {
         if (size > 1 || o->keep_records) {
             pips_fail(err, PIPS_ERR_ARG, "a run is resumed %s",
                       size > 1 ? "in one process, not under MPI" : "without --records");
             goto done;
         }
-        if (!lab_state_load(pt, o->resume_state, acc, pt->done, err))
+        if (h && h->resume ? !lab_state_apply(pt, h->resume, h->resume_where, acc, pt->done, err)
+                           : !lab_state_load(pt, o->resume_state, acc, pt->done, err))
             goto done;
     }
     /* exact values first (rank 0 alone writes the report): the solve forks,
@@ -781,7 +794,7 @@ pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
     if (rank == 0 && o->exact_seconds > 0)
         exact_thread(&ex);
     double t0 = pips_now();
-    pool p = {.o = o, .pt = pt, .ctx = ctx, .acc = acc, .jobs = jobs,
+    pool p = {.o = o, .h = h, .pt = pt, .ctx = ctx, .acc = acc, .jobs = jobs,
               .first = (unsigned long)rank, .stride = (unsigned long)size,
               .done_bits = pt->done};
     p.total = p.jobs > p.first ? (p.jobs - p.first + p.stride - 1) / p.stride : 0;

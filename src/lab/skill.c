@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +120,256 @@ static void on_game(void *ud, unsigned long done, unsigned long total)
     p->o->progress(p->o->progress_ud, p->before + done, p->total);
 }
 
+/* ---- perfect play (docs/playtest.md, "Skill depth") ------------------------------ */
+
+/* The check of every move along the games against the solved values: one
+ * solver (it keeps its table), used by one game at a time. */
+typedef struct perfect_ctx {
+    pips_skill *s;
+    pips_game *g;
+    pips_solver *solver;
+    pthread_mutex_t mu;
+    size_t step; /* the step under way: budgets step (weaker) and step + 1 */
+    void *child;
+} perfect_ctx;
+
+/* Solves the start as the playtest lab does (in a child process bounded by
+ * processor time, so a loaded machine gives the same verdict); false (with
+ * s->exact_note) when it is not settled. Then one solver in this process
+ * checks the moves (no time limit: each of its solves is part of the start's). */
+static bool perfect_begin(perfect_ctx *c, const pips_skill_opts *o)
+{
+    pips_skill *s = c->s;
+    pips_error err;
+    if (o->exact_seconds <= 0) {
+        snprintf(s->exact_note, sizeof s->exact_note, "not checked (no solver time given)");
+        return false;
+    }
+    c->g = pips_game_new(o->game, o->opts, o->n_opts, NULL, &err);
+    if (!c->g) {
+        snprintf(s->exact_note, sizeof s->exact_note, "%.190s", err.msg);
+        return false;
+    }
+    size_t mb = o->exact_mb ? o->exact_mb : 256;
+    lab_exact ex;
+    lab_exact_solve(c->g, o->exact_seconds, mb, &ex);
+    if (ex.state != LAB_EXACT_SOLVED) {
+        snprintf(s->exact_note, sizeof s->exact_note, "not checked: %.180s", ex.note);
+        return false;
+    }
+    pips_solve_opts so = {.threads = 1, .table_mb = mb};
+    c->solver = pips_solver_new(c->g, &so, true, &err);
+    c->child = pips_state_new(c->g, NULL);
+    if (!c->solver || !c->child) {
+        snprintf(s->exact_note, sizeof s->exact_note, "not checked: %.180s",
+                 c->solver ? "out of memory" : err.msg);
+        return false;
+    }
+    s->solved = true;
+    s->value = ex.value;
+    pthread_mutex_init(&c->mu, NULL);
+    return true;
+}
+
+static void perfect_end(perfect_ctx *c)
+{
+    if (c->s->solved)
+        pthread_mutex_destroy(&c->mu);
+    pips_solver_free(c->solver);
+    pips_state_free(c->g, c->child);
+    pips_game_free(c->g);
+}
+
+/* One finished game of the step under way: each move checked against the
+ * solved value of the position it was made in. */
+static void perfect_game(void *ud, unsigned long game, const pips_match *m)
+{
+    (void)game;
+    perfect_ctx *c = ud;
+    pips_skill *s = c->s;
+    pthread_mutex_lock(&c->mu);
+    const pips_skill_step *st = &s->steps[c->step];
+    size_t size = m->game->def->state_size;
+    bool played[2] = {false, false};
+    for (size_t i = 0; i < m->n_moves; i++) {
+        const void *state = m->history + i * size;
+        int seat = pips_to_move(m->game, state);
+        if (seat < 0)
+            continue;
+        int stronger = !strcmp(m->seats[seat], st->stronger_spec);
+        pips_skill_perfect *p = &s->perfect[c->step + (size_t)stronger];
+        played[stronger] = true;
+        p->moves++;
+        /* the position's value and the value after the move, both for the
+         * mover (a game's own solver may list only one move of each
+         * symmetric class, so the move's child is solved, not looked up) */
+        const pips_game_def *d = c->g->def;
+        pips_solve_result res, after;
+        pips_error err;
+        memcpy(c->child, state, d->state_size);
+        d->apply(c->g, c->child, m->moves[i]);
+        int next = pips_to_move(c->g, c->child);
+        if (!pips_solver_moves(c->solver, state, NULL, NULL, &res, &err)) {
+            p->unsettled++;
+            continue;
+        }
+        if (next == PIPS_OVER) {
+            double r[PIPS_MAX_PLAYERS];
+            d->returns(c->g, c->child, r);
+            after.value = r[seat] > 0.75 ? PIPS_WIN : r[seat] < 0.25 ? PIPS_LOSS : PIPS_DRAW;
+        } else if (!pips_solver_moves(c->solver, c->child, NULL, NULL, &after, &err)) {
+            p->unsettled++;
+            continue;
+        } else if (next != seat) {
+            after.value = after.value == PIPS_WIN    ? PIPS_LOSS
+                          : after.value == PIPS_LOSS ? PIPS_WIN
+                                                     : PIPS_DRAW;
+        }
+        p->kept += after.value == res.value;
+    }
+    s->perfect[c->step].games += played[0];
+    s->perfect[c->step + 1].games += played[1];
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* ---- a stopped run's state (--resume) ------------------------------------------ */
+
+#define SKILL_STATE_FORMAT 1
+#define STEP_FIELDS 11
+
+/* A finished step's figures, flat (store: back into st). */
+static void step_fields(pips_skill_step *st, double *f, bool store)
+{
+    double games = (double)st->games, sig = st->significant;
+    double *x[STEP_FIELDS] = {&games, &st->wins, &st->draws, &st->score, &st->win_rate,
+                              &st->win_lo, &st->win_hi, &st->score_rate, &st->score_lo,
+                              &st->score_hi, &sig};
+    for (int i = 0; i < STEP_FIELDS; i++) {
+        if (store)
+            *x[i] = f[i];
+        else
+            f[i] = *x[i];
+    }
+    if (store) {
+        st->games = (unsigned long)games;
+        st->significant = sig != 0;
+    }
+}
+
+static json_t *specs_json(const pips_skill *s, size_t n_budgets)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i + 1 < n_budgets; i++)
+        json_array_append_new(a, json_string(s->steps[i].weaker_spec));
+    json_array_append_new(a, json_string(s->steps[n_budgets - 2].stronger_spec));
+    return a;
+}
+
+static bool skill_state_save(pips_skill *s, size_t n_budgets, size_t step, json_t *step_state,
+                             const char *path, pips_error *err)
+{
+    double f[(PIPS_SKILL_MAX_BUDGETS - 1) * STEP_FIELDS];
+    for (size_t k = 0; k < step; k++)
+        step_fields(&s->steps[k], f + k * STEP_FIELDS, false);
+    json_t *root = json_object();
+    if (root) {
+        json_object_set_new(root, "pips_skill_state", json_integer(SKILL_STATE_FORMAT));
+        json_object_set_new(root, "game", json_string(s->game));
+        json_object_set_new(root, "options", json_string(s->options));
+        json_object_set_new(root, "agents", specs_json(s, n_budgets));
+        json_object_set_new(root, "games", json_integer((json_int_t)s->games_per_step));
+        json_object_set_new(root, "seed", json_integer((json_int_t)s->seed));
+        json_object_set_new(root, "step", json_integer((json_int_t)step));
+        json_object_set_new(root, "steps", lab_hex_doubles(f, step * STEP_FIELDS));
+        double pf[PIPS_SKILL_MAX_BUDGETS * 4];
+        for (size_t b = 0; b < n_budgets; b++) {
+            pf[4 * b] = s->perfect[b].games;
+            pf[4 * b + 1] = s->perfect[b].moves;
+            pf[4 * b + 2] = s->perfect[b].kept;
+            pf[4 * b + 3] = s->perfect[b].unsettled;
+        }
+        json_object_set_new(root, "perfect", lab_hex_doubles(pf, 4 * n_budgets));
+        json_object_set_new(root, "step_state", step_state ? json_incref(step_state)
+                                                           : json_null());
+    }
+    bool ok = lab_json_save(root, path, err);
+    json_decref(root);
+    return ok;
+}
+
+/* Loads a stopped run's finished steps into s after checking it is this
+ * run (game, options, the agent at every budget, games, seed); *step
+ * receives the step under way and *step_state its state (NULL when it had
+ * not begun). False with *err naming a mismatch. */
+static bool skill_state_load(pips_skill *s, size_t n_budgets, const char *path, size_t *step,
+                             json_t **step_state, pips_error *err)
+{
+    json_t *root = lab_json_load(path, err);
+    if (!root)
+        return false;
+    bool ok = false, mismatch = true;
+    const char *game = json_string_value(json_object_get(root, "game"));
+    const char *opts = json_string_value(json_object_get(root, "options"));
+    json_t *mine = specs_json(s, n_budgets), *theirs = json_object_get(root, "agents");
+    if (json_integer_value(json_object_get(root, "pips_skill_state")) != SKILL_STATE_FORMAT) {
+        mismatch = false;
+        pips_fail(err, PIPS_ERR_ARG, "%s is not a saved skill state", path);
+    } else if (!game || strcmp(game, s->game)) {
+        pips_fail(err, PIPS_ERR_ARG, "the folder holds a run of %s, not %s", game ? game : "?",
+                  s->game);
+    } else if (!opts || strcmp(opts, s->options)) {
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the options differ: the folder's run has '%s', this one '%s'",
+                  opts ? opts : "?", s->options);
+    } else if (!json_equal(mine, theirs)) {
+        char *a = json_dumps(theirs, JSON_COMPACT), *b = json_dumps(mine, JSON_COMPACT);
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the agent or budgets differ: the folder's run has %s, this one %s",
+                  a ? a : "?", b ? b : "?");
+        free(a);
+        free(b);
+    } else if ((uint64_t)json_integer_value(json_object_get(root, "seed")) != s->seed) {
+        pips_fail(err, PIPS_ERR_ARG, "the seed differs: the folder's run has %llu, this one %llu",
+                  (unsigned long long)json_integer_value(json_object_get(root, "seed")),
+                  (unsigned long long)s->seed);
+    } else if ((unsigned long)json_integer_value(json_object_get(root, "games")) !=
+               s->games_per_step) {
+        pips_fail(err, PIPS_ERR_ARG,
+                  "the game count differs: the folder's run has %lld a step, this one %lu",
+                  (long long)json_integer_value(json_object_get(root, "games")),
+                  s->games_per_step);
+    } else {
+        mismatch = false;
+        json_int_t k = json_integer_value(json_object_get(root, "step"));
+        json_t *ss = json_object_get(root, "step_state");
+        double f[(PIPS_SKILL_MAX_BUDGETS - 1) * STEP_FIELDS], pf[PIPS_SKILL_MAX_BUDGETS * 4];
+        if (k < 0 || (size_t)k >= n_budgets ||
+            !lab_doubles_of(json_object_get(root, "steps"), f, (size_t)k * STEP_FIELDS) ||
+            !lab_doubles_of(json_object_get(root, "perfect"), pf, 4 * n_budgets) ||
+            !(json_is_null(ss) || json_is_object(ss))) {
+            pips_fail(err, PIPS_ERR_ARG, "a malformed saved skill state in %s", path);
+        } else {
+            for (json_int_t i = 0; i < k; i++)
+                step_fields(&s->steps[i], f + i * STEP_FIELDS, true);
+            for (size_t b = 0; b < n_budgets; b++) {
+                s->perfect[b].games = pf[4 * b];
+                s->perfect[b].moves = pf[4 * b + 1];
+                s->perfect[b].kept = pf[4 * b + 2];
+                s->perfect[b].unsettled = pf[4 * b + 3];
+            }
+            s->n_steps = (size_t)k;
+            *step = (size_t)k;
+            *step_state = json_is_object(ss) ? json_incref(ss) : NULL;
+            ok = true;
+        }
+    }
+    if (!ok && mismatch)
+        pips_error_prefix(err, "cannot resume from %s: ", path);
+    json_decref(mine);
+    json_decref(root);
+    return ok;
+}
+
 pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
 {
     pips_skill *s = pips_calloc(NULL, 1, sizeof *s);
@@ -133,10 +384,22 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
     s->seed = o->seed;
     s->games_per_step = o->games;
     double t0 = pips_now();
-    size_t steps = o->n_budgets - 1;
+    size_t steps = o->n_budgets - 1, first = 0;
+    json_t *resume = NULL, *stopped = NULL;
+    s->n_budgets = o->n_budgets;
+    for (size_t b = 0; b < o->n_budgets; b++)
+        s->perfect[b].budget = o->budgets[b];
+    perfect_ctx pc = {.s = s};
+    if (o->resume_state &&
+        !skill_state_load(s, o->n_budgets, o->resume_state, &first, &resume, err)) {
+        pips_free(NULL, s);
+        return NULL;
+    }
+    bool check_perfect = perfect_begin(&pc, o);
     step_progress prog = {o, 0, (unsigned long)steps * o->games};
     bool ok = true;
-    for (size_t k = 0; ok && k < steps; k++) {
+    size_t k = first;
+    for (; ok && k < steps; k++) {
         if (o->stop && *o->stop) {
             s->partial = true;
             break;
@@ -164,7 +427,10 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             po.progress = on_game;
             po.progress_ud = &prog;
         }
-        pips_playtest *pt = pips_playtest_run(&po, err);
+        pc.step = k;
+        lab_run_hooks h = {k == first ? resume : NULL, o->resume_state, NULL,
+                           check_perfect ? perfect_game : NULL, &pc};
+        pips_playtest *pt = lab_playtest_run(&po, &h, err);
         if (pt && pips_playtest_failure(pt, err)) { /* a script failed: stop with it */
             pips_playtest_free(pt);
             pt = NULL;
@@ -175,9 +441,12 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             break;
         }
         const wdl *a = &pt->variants[0].st.agent[0]; /* the stronger: the first spec */
-        if (pt->partial) /* stopped inside the step: only whole steps count */
+        if (pt->partial) { /* stopped inside the step: only whole steps count */
             s->partial = true;
-        else {
+            stopped = lab_state_json(pt);
+            if (!stopped)
+                ok = pips_fail(err, PIPS_ERR_NOMEM, "out of memory saving the run's state");
+        } else {
             st->games = pt->variants[0].st.games;
             st->wins = a->w;
             st->draws = a->d;
@@ -197,13 +466,25 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             break;
     }
     s->seconds = pips_now() - t0;
+    json_decref(resume);
+    if (ok && s->partial && o->save_state)
+        ok = skill_state_save(s, o->n_budgets, k, stopped, o->save_state, err);
+    json_decref(stopped);
     if (!ok) {
+        perfect_end(&pc);
         pips_free(NULL, s);
         return NULL;
     }
+    perfect_end(&pc);
     s->chain_length = 0;
     while ((size_t)s->chain_length < s->n_steps && s->steps[s->chain_length].significant)
         s->chain_length++;
+    for (size_t b = 0; s->solved && b < s->n_budgets; b++) {
+        pips_skill_perfect *p = &s->perfect[b];
+        p->perfect = p->moves > 0 && p->unsettled == 0 && p->kept == p->moves;
+        if (p->perfect && !s->perfect_budget)
+            s->perfect_budget = p->budget;
+    }
     return s;
 }
 
@@ -231,6 +512,26 @@ void pips_skill_text(const pips_skill *s, pips_str *out)
     pips_str_catf(out, "skill chain length: %d of %zu step%s%s\n", s->chain_length, s->n_steps,
                   s->n_steps == 1 ? "" : "s",
                   s->partial ? " (partial: the run was stopped; later steps not played)" : "");
+    if (!s->solved) {
+        pips_str_catf(out, "perfect play: %s\n", s->exact_note);
+        return;
+    }
+    pips_str_catf(out, "# perfect play: the start is a %s for the first player; each budget's "
+                       "moves that kept the solved value%s\n",
+                  pips_value_name(s->value), s->partial ? " (partial: the games played)" : "");
+    for (size_t b = 0; b < s->n_budgets; b++) {
+        const pips_skill_perfect *p = &s->perfect[b];
+        if (p->moves == 0)
+            continue;
+        pips_str_catf(out, "# budget %ld: %.0f of %.0f moves in %.0f games%s\n", p->budget,
+                      p->kept, p->moves, p->games,
+                      p->unsettled ? " (some positions not settled by the solver)" : "");
+    }
+    if (s->perfect_budget)
+        pips_str_catf(out, "smallest budget that plays perfectly from the start: %ld\n",
+                      s->perfect_budget);
+    else
+        pips_str_cat(out, "smallest budget that plays perfectly from the start: none of these\n");
 }
 
 bool pips_skill_json(const pips_skill *s, pips_str *out)
@@ -248,11 +549,28 @@ bool pips_skill_json(const pips_skill *s, pips_str *out)
                       st->win_lo, "hi", st->win_hi, "score", "value", st->score_rate, "lo",
                       st->score_lo, "hi", st->score_hi, "significant", st->significant));
     }
+    json_t *perfect = json_array();
+    for (size_t b = 0; s->solved && b < s->n_budgets; b++) {
+        const pips_skill_perfect *p = &s->perfect[b];
+        json_array_append_new(perfect, json_pack("{s:I,s:I,s:I,s:I,s:I,s:b}", "budget",
+                                                 (json_int_t)p->budget, "games",
+                                                 (json_int_t)p->games, "moves",
+                                                 (json_int_t)p->moves, "kept",
+                                                 (json_int_t)p->kept, "unsettled",
+                                                 (json_int_t)p->unsettled, "perfect",
+                                                 p->perfect));
+    }
+    json_t *exact = json_pack("{s:b,s:s,s:s}", "solved", s->solved, "value",
+                              s->solved ? pips_value_name(s->value) : "", "note",
+                              s->solved ? "" : s->exact_note);
     json_t *root = json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:I,s:b,s:f,s:o,s:i}", "game", s->game, "title", s->title,
-        "options", s->options, "agent", s->kind, "budget", s->param, "players", s->np, "seed",
-        (json_int_t)s->seed, "games_per_step", (json_int_t)s->games_per_step, "partial",
-        s->partial, "fair_share", 1.0 / s->np, "steps", steps, "chain_length", s->chain_length);
+        "{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:I,s:b,s:f,s:o,s:i,s:o,s:o,s:o}", "game", s->game,
+        "title", s->title, "options", s->options, "agent", s->kind, "budget", s->param,
+        "players", s->np, "seed", (json_int_t)s->seed, "games_per_step",
+        (json_int_t)s->games_per_step, "partial", s->partial, "fair_share", 1.0 / s->np, "steps",
+        steps, "chain_length", s->chain_length, "exact", exact, "perfect_play", perfect,
+        "perfect_budget",
+        s->perfect_budget ? json_integer((json_int_t)s->perfect_budget) : json_null());
     char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
                                               JSON_REAL_PRECISION(10))
                       : NULL;

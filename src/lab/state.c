@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lab/lab_impl.h"
 
@@ -43,6 +44,8 @@ static json_t *hex_doubles(const double *d, size_t n)
     return s;
 }
 
+json_t *lab_hex_doubles(const double *d, size_t n) { return hex_doubles(d, n); }
+
 /* Decodes a hex string of words into a new array; *n receives the count. */
 static uint64_t *words_of(json_t *s, size_t *n)
 {
@@ -66,6 +69,17 @@ static uint64_t *words_of(json_t *s, size_t *n)
     return w;
 }
 
+bool lab_doubles_of(json_t *s, double *out, size_t n)
+{
+    size_t got = 0;
+    uint64_t *w = words_of(s, &got);
+    bool ok = w && got == n;
+    if (ok && n)
+        memcpy(out, w, n * sizeof *out);
+    pips_free(NULL, w);
+    return ok;
+}
+
 /* The seat specs as given (pooled agents expanded). */
 static json_t *specs_json(const pips_playtest *pt)
 {
@@ -75,7 +89,7 @@ static json_t *specs_json(const pips_playtest *pt)
     return a;
 }
 
-bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err)
+json_t *lab_state_json(const pips_playtest *pt)
 {
     unsigned long jobs = (unsigned long)pt->n_variants * pt->games;
     json_t *root = json_object(), *vars = json_array();
@@ -106,7 +120,6 @@ bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err)
     for (unsigned long j = 0; ok && j < jobs; j++)
         if (pt->done[j / 8] >> (j % 8) & 1)
             bits[j / 64] |= 1ull << (j % 64);
-    char *text = NULL;
     if (ok) {
         json_object_set_new(root, "pips_playtest_state", json_integer(STATE_FORMAT));
         json_object_set_new(root, "game", json_string(pt->game));
@@ -118,13 +131,35 @@ bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err)
         json_object_set_new(root, "done", hex_words(bits, n_words));
         json_object_set_new(root, "variants", vars);
         vars = NULL;
-        text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     }
     pips_free(NULL, bits);
     json_decref(vars);
-    json_decref(root);
+    if (!ok) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+bool lab_json_save(json_t *root, const char *path, pips_error *err)
+{
+    char *text =
+        root ? json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+             : NULL;
     if (!text)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory saving the run's state");
+    /* the folder of a run stopped before its reports were written */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            free(text);
+            return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", dir,
+                             strerror(errno));
+        }
+    }
     FILE *f = fopen(path, "w");
     bool written = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
     if (f && fclose(f) != 0)
@@ -133,6 +168,14 @@ bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err)
     if (!written)
         return pips_fail(err, PIPS_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     return true;
+}
+
+bool lab_state_save(const pips_playtest *pt, const char *path, pips_error *err)
+{
+    json_t *root = lab_state_json(pt);
+    bool ok = lab_json_save(root, path, err);
+    json_decref(root);
+    return ok;
 }
 
 bool pips_playtest_save_state(const pips_playtest *pt, const char *path, pips_error *err)
@@ -231,14 +274,27 @@ static bool load_variant(json_t *x, lab_acc *a, pips_error *err)
     return ok ? true : pips_fail(err, PIPS_ERR_ARG, "a malformed saved state (lists)");
 }
 
-bool lab_state_load(const pips_playtest *pt, const char *path, lab_acc *acc, uint8_t *done,
-                    pips_error *err)
+json_t *lab_json_load(const char *path, pips_error *err)
 {
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
     if (!root)
-        return pips_fail(err, errno == ENOENT ? PIPS_ERR_ARG : PIPS_ERR_ARG,
-                         "cannot resume from %s: %s", path, je.text);
+        pips_fail(err, PIPS_ERR_ARG, "cannot resume from %s: %s", path, je.text);
+    return root;
+}
+
+bool lab_state_load(const pips_playtest *pt, const char *path, lab_acc *acc, uint8_t *done,
+                    pips_error *err)
+{
+    json_t *root = lab_json_load(path, err);
+    bool ok = root && lab_state_apply(pt, root, path, acc, done, err);
+    json_decref(root);
+    return ok;
+}
+
+bool lab_state_apply(const pips_playtest *pt, json_t *root, const char *path, lab_acc *acc,
+                     uint8_t *done, pips_error *err)
+{
     bool ok = false;
     if (json_integer_value(json_object_get(root, "pips_playtest_state")) != STATE_FORMAT) {
         pips_fail(err, PIPS_ERR_ARG, "%s is not a saved playtest state", path);
@@ -268,6 +324,5 @@ bool lab_state_load(const pips_playtest *pt, const char *path, lab_acc *acc, uin
         }
     ok = true;
 out:
-    json_decref(root);
     return ok;
 }

@@ -4,7 +4,8 @@
 # says so at the top) and exit 130; `--resume DIR` finishes the run with
 # exactly the report of an uninterrupted run (run and timing aside); a
 # folder from another seed or seats is refused, naming the mismatch, and
-# left untouched; an unwritable --out is refused before any game by
+# left untouched; the same for `pips ladder` and `pips skill` (stopped
+# mid-run with two threads, resumed, compared with an uninterrupted run); an unwritable --out is refused before any game by
 # playtest, ladder and skill; `pips skill` on a small budget ladder, its
 # files and its bad input; the ladder's progress bar on a terminal.
 set -u
@@ -97,6 +98,87 @@ out=$("$PIPS" skill tictacdoh --agent random --budgets 1,2 2>&1); [ $? = 2 ]
 check "a kind without a budget is refused ($out)" $?
 "$PIPS" skill tictacdoh --agent mcts --budgets 4,x >/dev/null 2>&1; [ $? = 2 ]
 check "a budget that is not a number is refused" $?
+
+# ladder and skill: stopped mid-run, then resumed to exactly the uninterrupted
+# run's output; a folder from another run is refused, naming the mismatch,
+# and left as it was. $1 names the case, $2 the files to compare, the rest
+# the command; $MISMATCH holds "extra args|text the message must hold" pairs.
+resume_case() {
+    local name=$1 files=$2
+    shift 2
+    local dir="$tmp/$name-stopped" full="$tmp/$name-full"
+    "$PIPS" "$@" --threads 2 --out "$dir" >"$tmp/$name.stop.txt" 2>"$tmp/$name.stop.err" &
+    local pid=$!
+    sleep 1
+    kill -INT $pid
+    wait $pid; local rc=$?
+    [ $rc = 130 ]; check "$name: SIGINT stops it with status 130 ($rc: $(tail -n 1 "$tmp/$name.stop.err"))" $?
+    [ -s "$dir/state.json" ]; check "$name: the state is saved in the folder" $?
+    grep -q -- "--resume $dir" "$tmp/$name.stop.err"; check "$name: stderr says how to continue" $?
+    local before
+    before=$(cat "$dir"/* | md5sum)
+    local m
+    for m in "${MISMATCH[@]}"; do
+        local extra=${m%%|*} want=${m#*|} out
+        # shellcheck disable=SC2086
+        out=$("$PIPS" "$@" $extra --resume "$dir" 2>&1 >/dev/null); [ $? = 2 ]
+        check "$name: --resume with $extra is refused" $?
+        grep -q "$want" <<<"$out"; check "$name: naming the mismatch ($out)" $?
+    done
+    [ "$(cat "$dir"/* | md5sum)" = "$before" ]; check "$name: the refused folder is left as it was" $?
+    "$PIPS" "$@" --resume "$dir" >"$tmp/$name.resumed.txt" 2>"$tmp/$name.resume.err"
+    check "$name: --resume finishes the run ($(tail -n 1 "$tmp/$name.resume.err"))" $?
+    [ ! -e "$dir/state.json" ]; check "$name: a finished run leaves no state" $?
+    "$PIPS" "$@" --out "$full" >"$tmp/$name.full.txt" 2>/dev/null
+    cmp -s "$tmp/$name.resumed.txt" "$tmp/$name.full.txt"
+    check "$name: the resumed run prints what an uninterrupted one prints" $?
+    local f same=0
+    for f in $files; do cmp -s "$dir/$f" "$full/$f" || same=1; done
+    check "$name: and writes the same $files" $same
+}
+MISMATCH=("--seed 5|seed differs" "--agents random,greedy,mcts:iters=30|agents differ"
+          "--opt max_turns=500|options differ" "--games 10|game count differs")
+resume_case ladder "ratings.txt ratings.csv pairs.csv ratings.svg" \
+    ladder ziggurat --agents random,greedy,mcts:iters=20 --opt players=2 --games 300 --seed 4
+# (a solved board: the perfect-play sums are part of the state too)
+MISMATCH=("--seed 5|seed differs" "--budgets 10,100,1000,4001|budgets differ"
+          "--opt sets=2|options differ" "--games 10|game count differs")
+resume_case skill "report.json skill.csv skill.svg" \
+    skill nimitz --opt board=2x3 --opt colors=3 --agent mcts --budgets 10,100,1000,4000 \
+    --games 40 --seed 4
+"$PIPS" skill nimitz --agent mcts --budgets 10,40 --games 2 --resume "$tmp/ladder-full" >/dev/null 2>&1; [ $? = 2 ]
+check "skill: --resume on a folder without a stopped run is refused" $?
+
+# skill: the perfect-play check on a solved board (Nimitz 2x3 with 3 colours,
+# a loss for the first player). Alphabeta at depth 1 keeps the solved value
+# with every move of these games; MCTS at 1 and 4 iterations does not, so
+# the check is not passed by construction.
+"$PIPS" skill nimitz --opt board=2x3 --opt colors=3 --agent alphabeta --budgets 1,2 --games 4 \
+    --out "$tmp/p" >"$tmp/p.txt" 2>&1
+check "skill with the perfect-play check runs" $?
+grep -q '^smallest budget that plays perfectly from the start: 1$' "$tmp/p.txt"
+check "it names the smallest budget that plays perfectly ($(tail -n 1 "$tmp/p.txt"))" $?
+$PY - "$tmp/p/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["exact"] == {"solved": True, "value": "loss", "note": ""}, r["exact"]
+pp = r["perfect_play"]
+assert [p["budget"] for p in pp] == [1, 2], pp
+for p in pp:
+    assert p["games"] == 4 and 0 < p["kept"] <= p["moves"] and p["unsettled"] == 0, p
+    assert p["perfect"] == (p["kept"] == p["moves"]), p
+assert pp[0]["perfect"] and r["perfect_budget"] == 1, r
+PY
+check "report.json: exact, perfect_play[] and perfect_budget" $?
+"$PIPS" skill nimitz --opt board=2x3 --opt colors=3 --agent mcts --budgets 1,4 --games 6 \
+    --out "$tmp/q" >"$tmp/q.txt" 2>&1
+$PY -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["perfect_budget"] is None; assert any(p["kept"] < p["moves"] for p in r["perfect_play"])' "$tmp/q/report.json"
+check "weak MCTS budgets are found to lose the solved value" $?
+grep -q '^smallest budget that plays perfectly from the start: none of these$' "$tmp/q.txt"
+check "and the last line says none played perfectly" $?
+"$PIPS" skill ziggurat --opt players=2 --agent mcts --budgets 1,2 --games 2 >"$tmp/z.txt" 2>&1
+grep -q '^perfect play: not checked: not a two-player deterministic game' "$tmp/z.txt"
+check "a game with dice is not checked, and says so" $?
 
 # the ladder shows its progress on a terminal
 script -qec "$PIPS ladder tictacdoh --agents random,greedy --games 4" /dev/null >"$tmp/tty.txt" 2>&1
