@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "pips/agent.h"
+#include "core/unchecked.h"
 
 typedef struct tree_state {
     uint8_t ply, path; /* path: the moves so far, first move highest */
@@ -215,12 +216,12 @@ static void analyze_ab(pips_game *g, const char *spec, uint64_t seed, pips_move_
         fail_msg("%s: %s", spec, err.msg);
     void *s = pips_state_new(g, &err);
     pips_move_eval out[2];
-    assert_int_equal(pips_agent_analyze(a, s, out, 2, &err), 2);
+    assert_int_equal(agent_analyze_unchecked(a, s, out, 2, &err), 2);
     for (int i = 0; i < 2; i++)
         ev[out[i].move] = out[i];
     if (choice) {
         pips_agent *b = pips_agent_new(g, spec, seed, &err);
-        assert_true(pips_agent_choose(b, s, choice, &err));
+        assert_true(agent_choose_unchecked(b, s, choice, &err));
         pips_agent_free(b);
     }
     pips_state_free(g, s);
@@ -290,7 +291,7 @@ static void test_brs_ttd(void **unused)
         pips_agent *a = pips_agent_new(g, "brs:depth=3", seed, &err);
         assert_non_null(a);
         pips_move m;
-        assert_true(pips_agent_choose(a, s, &m, &err));
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
         void *t = pips_state_new(g, &err);
         memcpy(t, s, g->def->state_size);
         g->def->apply(g, t, m);
@@ -306,7 +307,7 @@ static void test_brs_ttd(void **unused)
     void *start = pips_state_new(g, &err);
     pips_move m;
     double t0 = pips_now();
-    assert_true(pips_agent_choose(a, start, &m, &err));
+    assert_true(agent_choose_unchecked(a, start, &m, &err));
     assert_true(pips_now() - t0 < 2.0); /* generous: a loaded machine */
     pips_agent_free(a);
     pips_state_free(g, start);
@@ -516,7 +517,7 @@ static void test_mcts_progressive_history(void **unused)
             pips_agent *a = pips_agent_new(g, specs[k], 11, &err);
             assert_non_null(a);
             pips_move m;
-            assert_true(pips_agent_choose(a, s, &m, &err));
+            assert_true(agent_choose_unchecked(a, s, &m, &err));
             if (rep == 0)
                 first = m;
             assert_int_equal(m, first); /* the same seed, the same move */
