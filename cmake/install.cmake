@@ -89,6 +89,8 @@ function(pips_write_pc)
       else()
         list(APPEND requires_private ${module})
       endif()
+    elseif(PIPS_LUA_STATIC AND dep STREQUAL PIPS_LUA_STATIC) # the static Lua (CMakeLists.txt)
+      list(APPEND requires_private ${LUA_MODULE_NAME})
     elseif(dep STREQUAL "Threads::Threads")
       list(APPEND libs_private -lpthread)
     elseif(dep MATCHES "^MPI::") # an MPI build's libpips calls MPI

@@ -18,6 +18,7 @@
 
 #include "pips/agent.h"
 #include "toy_game.h"
+#include "core/unchecked.h"
 
 static pips_game *ttd(void)
 {
@@ -109,7 +110,7 @@ static void test_alphabeta_paranoid(void **unused)
         assert_non_null(a);
         assert_string_equal(pips_agent_spec(a), "alphabeta:depth=3,shuffle=1,paranoid=1");
         pips_move m;
-        assert_true(pips_agent_choose(a, s, &m, &err));
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
         void *child = pips_state_new(g, &err);
         memcpy(child, s, g->def->state_size);
         g->def->apply(g, child, m);
@@ -246,7 +247,7 @@ static void test_alphabeta_shuffle(void **st)
     g->def->initial(g, s);
     pips_agent *ref = pips_agent_new(g, "alphabeta:depth=2", 1, &err);
     pips_move_eval ev[512];
-    size_t n = pips_agent_analyze(ref, s, ev, 512, &err);
+    size_t n = agent_analyze_unchecked(ref, s, ev, 512, &err);
     assert_true(n > 1);
     pips_move first_plain = PIPS_MOVE_NONE, seen[32];
     size_t distinct = 0;
@@ -256,8 +257,8 @@ static void test_alphabeta_shuffle(void **st)
         assert_non_null(plain);
         assert_non_null(mixed);
         pips_move mp, mm;
-        assert_true(pips_agent_choose(plain, s, &mp, &err));
-        assert_true(pips_agent_choose(mixed, s, &mm, &err));
+        assert_true(agent_choose_unchecked(plain, s, &mp, &err));
+        assert_true(agent_choose_unchecked(mixed, s, &mm, &err));
         if (first_plain == PIPS_MOVE_NONE)
             first_plain = mp;
         assert_true(mp == first_plain);
@@ -298,7 +299,7 @@ static void check_level_plays(const char *name, const char *const *opts, size_t 
     void *s = pips_state_new(g, &err);
     g->def->initial(g, s);
     pips_move m;
-    if (!pips_agent_choose(a, s, &m, &err))
+    if (!agent_choose_unchecked(a, s, &m, &err))
         fail_msg("%s %s ('%s'): %s", name, level, spec, err.msg);
     assert_true(pips_check_move(g, s, m, &err));
     pips_state_free(g, s);
@@ -382,13 +383,13 @@ static size_t play_game(const pips_game *g, const char *spec, uint64_t seed, pip
             size_t k = g->def->chance_outcomes(g, state, buf, prob);
             m = buf[pips_sample_chance(&rng, prob, k)];
         } else {
-            if (!pips_agent_choose(agents[who], state, &m, &err))
+            if (!agent_choose_unchecked(agents[who], state, &m, &err))
                 fail_msg("spec '%s': choose failed: %s", spec, err.msg);
             if (!pips_check_move(g, state, m, &err))
                 fail_msg("spec '%s' chose an illegal move: %s", spec, err.msg);
         }
         for (int s = 0; s < np; s++)
-            pips_agent_observe(agents[s], state, m);
+            agent_observe_unchecked(agents[s], state, m);
         g->def->apply(g, state, m);
         assert_true(n < cap);
         out[n++] = m;
@@ -550,7 +551,7 @@ static void test_win_in_one(void **unused)
         pips_agent *a = pips_agent_new(g, searchers[i], 7, &err);
         assert_non_null(a);
         pips_move m;
-        assert_true(pips_agent_choose(a, s, &m, &err));
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
         if (move_value(g, s, m) != 1)
             fail_msg("%s missed the win in one", searchers[i]);
         double v;
@@ -593,7 +594,7 @@ static void test_forced_win_in_three(void **unused)
                         pips_error err;
                         pips_agent *a = pips_agent_new(g, searchers[k], seed, &err);
                         pips_move m;
-                        assert_true(pips_agent_choose(a, state, &m, &err));
+                        assert_true(agent_choose_unchecked(a, state, &m, &err));
                         if (move_value(g, state, m) != 1) {
                             pips_str t;
                             pips_str_init(&t, NULL);
@@ -630,11 +631,11 @@ static void test_chance_choice(void **unused)
         pips_agent *a = pips_agent_new(g, specs[i], 3, &err);
         assert_non_null(a);
         pips_move m;
-        assert_true(pips_agent_choose(a, s, &m, &err));
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
         if (m < 2000)
             fail_msg("%s chose step %llu at 8", specs[i], (unsigned long long)(m / 1000));
         pips_move_eval ev[4];
-        size_t n = pips_agent_analyze(a, s, ev, 4, &err);
+        size_t n = agent_analyze_unchecked(a, s, ev, 4, &err);
         assert_int_equal(n, 3);
         assert_true(ev[0].value > 0.95 && ev[0].move >= 2000);
         for (size_t k = 1; k < n; k++)
@@ -659,7 +660,7 @@ static void test_analyze_ranks_all(void **unused)
         pips_error err;
         pips_agent *a = pips_agent_new(g, specs[i], 5, &err);
         pips_move_eval ev[128];
-        size_t n = pips_agent_analyze(a, s, ev, 128, &err);
+        size_t n = agent_analyze_unchecked(a, s, ev, 128, &err);
         assert_int_equal(n, legal);
         for (size_t k = 0; k < n; k++) {
             assert_true(ev[k].value >= 0 && ev[k].value <= 1);
@@ -672,7 +673,7 @@ static void test_analyze_ranks_all(void **unused)
     pips_error err;
     pips_agent *a = pips_agent_new(g, "mcts:iters=10", 1, &err);
     pips_move_eval ev[4];
-    assert_int_equal(pips_agent_analyze(a, over, ev, 4, &err), 0);
+    assert_int_equal(agent_analyze_unchecked(a, over, ev, 4, &err), 0);
     assert_non_null(strstr(err.msg, "game is over"));
     pips_agent_free(a);
     pips_state_free(g, over);
@@ -722,7 +723,7 @@ static void test_analyze_proven_and_sorted(void **unused)
         pips_error err;
         pips_agent *a = pips_agent_new(g, specs[i], 5, &err);
         pips_move_eval ev[128];
-        size_t n = pips_agent_analyze(a, s, ev, 128, &err);
+        size_t n = agent_analyze_unchecked(a, s, ev, 128, &err);
         assert_true(n > 10);
         assert_true(ev[0].proven && ev[0].value == 1);
         char text[32];
@@ -750,7 +751,7 @@ static void test_analyze_proven_and_sorted(void **unused)
     pips_error err;
     pips_agent *m = pips_agent_new(g, "mcts:iters=3000", 5, &err);
     pips_move_eval ev[128];
-    size_t n = pips_agent_analyze(m, open, ev, 128, &err);
+    size_t n = agent_analyze_unchecked(m, open, ev, 128, &err);
     uint64_t total = 0;
     for (size_t k = 0; k < n; k++) {
         total += ev[k].visits;
@@ -791,14 +792,14 @@ static void test_analyze_proven_draw(void **unused)
             g->def->apply(g, s, line[i]);
         pips_agent *a = pips_agent_new(g, "alphabeta:depth=8", 1, &err);
         pips_move_eval ev[128];
-        size_t n = pips_to_move(g, s) >= 0 ? pips_agent_analyze(a, s, ev, 128, &err) : 0;
+        size_t n = pips_to_move(g, s) >= 0 ? agent_analyze_unchecked(a, s, ev, 128, &err) : 0;
         for (size_t k = 0; k < n; k++) {
             if (!ev[k].proven || ev[k].value != 0.5)
                 continue;
             memcpy(walk, s, g->def->state_size);
             g->def->apply(g, walk, ev[k].move);
             pips_solve_result res;
-            assert_true(pips_solve_from(g, walk, false, NULL, &res, &err));
+            assert_true(solve_from_unchecked(g, walk, false, NULL, &res, &err));
             assert_int_equal(res.value, PIPS_DRAW);
             char text[32];
             pips_move_eval_text(&ev[k], 2, text, sizeof text);
@@ -827,15 +828,15 @@ static void test_mcts_tree_reuse(void **unused)
                                        9, &err);
         void *s = state_from(g, "-");
         pips_move m;
-        assert_true(pips_agent_choose(a, s, &m, &err));
-        pips_agent_observe(a, s, m);
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
+        agent_observe_unchecked(a, s, m);
         g->def->apply(g, s, m);
         pips_move moves[128];
         assert_true(g->def->legal_moves(g, s, moves) > 0);
-        pips_agent_observe(a, s, moves[0]);
+        agent_observe_unchecked(a, s, moves[0]);
         g->def->apply(g, s, moves[0]);
         pips_move_eval ev[128];
-        size_t n = pips_agent_analyze(a, s, ev, 128, &err);
+        size_t n = agent_analyze_unchecked(a, s, ev, 128, &err);
         uint64_t total = 0;
         for (size_t i = 0; i < n; i++)
             total += ev[i].visits;
@@ -857,7 +858,7 @@ static uint64_t expectimax_nodes(const pips_game *g, const void *s, const char *
     pips_agent *a = pips_agent_new(g, spec, 1, &err);
     if (!a)
         fail_msg("spec '%s': %s", spec, err.msg);
-    *n = pips_agent_analyze(a, s, ev, 128, &err);
+    *n = agent_analyze_unchecked(a, s, ev, 128, &err);
     assert_true(*n > 0);
     uint64_t total = 0;
     for (size_t i = 0; i < *n; i++)
@@ -902,8 +903,8 @@ static void test_expectimax_pruning_is_exact(void **unused)
         if (pips_to_move(g, s) < 0)
             continue;
         positions++;
-        size_t n = pips_agent_analyze(full, s, ev_full, cap, &err);
-        assert_int_equal(pips_agent_analyze(cut, s, ev_cut, cap, &err), n);
+        size_t n = agent_analyze_unchecked(full, s, ev_full, cap, &err);
+        assert_int_equal(agent_analyze_unchecked(cut, s, ev_cut, cap, &err), n);
         for (size_t i = 0; i < n; i++) {
             size_t j = 0;
             while (j < n && ev_cut[j].move != ev_full[i].move)
@@ -914,7 +915,7 @@ static void test_expectimax_pruning_is_exact(void **unused)
             nodes_cut += ev_cut[j].visits;
         }
         pips_move m;
-        assert_true(pips_agent_choose(cut, s, &m, &err));
+        assert_true(agent_choose_unchecked(cut, s, &m, &err));
         for (size_t i = 0; i < n; i++)
             if (ev_full[i].move == m)
                 assert_true(fabs(ev_full[i].value - ev_full[0].value) < 1e-9);
@@ -981,9 +982,9 @@ static void test_mcts_beats_random(void **unused)
         while (pips_to_move(g, s) >= 0) {
             pips_move m;
             int who = pips_to_move(g, s);
-            assert_true(pips_agent_choose(ag[who], s, &m, &err));
-            pips_agent_observe(ag[0], s, m);
-            pips_agent_observe(ag[1], s, m);
+            assert_true(agent_choose_unchecked(ag[who], s, &m, &err));
+            agent_observe_unchecked(ag[0], s, m);
+            agent_observe_unchecked(ag[1], s, m);
             g->def->apply(g, s, m);
         }
         double r[2];
@@ -1044,7 +1045,7 @@ static void test_time_cap_binds_every_kind(void **unused)
                 pips_agent_set_time_cap(a, 0.1);
                 pips_move m;
                 double t0 = pips_now();
-                if (!pips_agent_choose(a, s, &m, &err))
+                if (!agent_choose_unchecked(a, s, &m, &err))
                     fail_msg("%s %s %s: %s", games[gi], opt, spec, err.msg);
                 double took = pips_now() - t0;
                 if (took > 1.0)

@@ -56,12 +56,20 @@ static void test_null_games_and_states(void **unused)
     void *s = pips_state_new(g, &err);
     pips_move m;
     assert_refused(pips_parse_move(g, s, NULL, &m, &err), &err, PIPS_ERR_ARG, "no move text");
-    assert_refused(pips_state_view(g, NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no state");
+    assert_refused(pips_state_view(g, NULL, &err) != NULL, &err, PIPS_ERR_ARG,
+                   "no tictacdoh state");
     assert_refused(pips_state_json(NULL, s, &err) != NULL, &err, PIPS_ERR_ARG, "no game");
     pips_solve_result res;
     assert_refused(pips_solve_position(NULL, s, NULL, &res, &err), &err, PIPS_ERR_ARG, "no game");
-    assert_refused(pips_solve_position(g, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG, "no state");
-    assert_refused(pips_solve_moves(g, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG, "no state");
+    assert_refused(pips_solve_position(g, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG,
+                   "no tictacdoh state");
+    assert_refused(pips_solve_moves(g, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG,
+                   "no tictacdoh state");
+    assert_refused(pips_solve_from(g, NULL, true, NULL, &res, &err), &err, PIPS_ERR_ARG,
+                   "no tictacdoh state");
+    assert_refused(pips_solver_new(NULL, NULL, true, &err) != NULL, &err, PIPS_ERR_ARG, "no game");
+    assert_refused(pips_solver_moves(NULL, s, NULL, NULL, &res, &err), &err, PIPS_ERR_ARG,
+                   "no solver");
     assert_refused(pips_playtest_run(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no options");
     assert_refused(pips_ladder_run(NULL, &err) != NULL, &err, PIPS_ERR_ARG, "no options");
     assert_refused(pips_match_from_game(NULL, 1, &err) != NULL, &err, PIPS_ERR_ARG, "no game");
@@ -95,7 +103,16 @@ static void test_null_agents(void **unused)
     assert_refused(pips_agent_choose(NULL, s, &m, &err), &err, PIPS_ERR_ARG, "no agent");
     pips_agent *a = pips_agent_new(g, "random", 1, &err);
     assert_non_null(a);
-    assert_refused(pips_agent_choose(a, NULL, &m, &err), &err, PIPS_ERR_ARG, "no state");
+    assert_refused(pips_agent_choose(a, NULL, &m, &err), &err, PIPS_ERR_ARG, "no nimitz state");
+    pips_move_eval ev[4];
+    assert_int_equal(pips_agent_analyze(NULL, s, ev, 4, &err), 0);
+    assert_refused(false, &err, PIPS_ERR_ARG, "no agent");
+    assert_int_equal(pips_agent_analyze(a, NULL, ev, 4, &err), 0);
+    assert_refused(false, &err, PIPS_ERR_ARG, "no nimitz state");
+    assert_int_equal(pips_agent_analyze(a, s, NULL, 4, &err), 0);
+    assert_refused(false, &err, PIPS_ERR_ARG, "nowhere");
+    pips_agent_observe(NULL, s, 0); /* nothing to tell: ignored */
+    pips_agent_observe(a, NULL, 0);
     assert_refused(pips_agent_choose(a, s, NULL, &err), &err, PIPS_ERR_ARG, "nowhere");
     assert_true(pips_agent_choose(a, s, &m, &err));
     pips_agent_free(a);
@@ -265,8 +282,31 @@ static void refused_everywhere(const pips_game *g, void *state, pips_agent *a, c
     assert_refused(pips_state_perft(g, state, 2, &count, &err), &err, PIPS_ERR_ARG, part);
     assert_refused(pips_solve_json(g, state, NULL, &out, &err), &err, PIPS_ERR_ARG, part);
     assert_refused(pips_state_check(g, state, &err), &err, PIPS_ERR_ARG, part);
-    if (a)
+    /* the agent, solver and view calls of the C API check their state too */
+    pips_value values[1024];
+    pips_solve_result res;
+    pips_solve_opts so = {.threads = 1, .max_nodes = 1000, .moves = moves, .move_values = values};
+    assert_refused(pips_solve_position(g, state, &so, &res, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_solve_moves(g, state, &so, &res, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_solve_from(g, state, true, &so, &res, &err), &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_view(g, state, &err) != NULL, &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_object(g, state, &err) != NULL, &err, PIPS_ERR_ARG, part);
+    assert_refused(pips_state_json(g, state, &err) != NULL, &err, PIPS_ERR_ARG, part);
+    if (g) {
+        pips_solver *ps = pips_solver_new(g, &so, true, &err);
+        if (ps) /* a game the generic solver refuses at once has no solver to ask */
+            assert_refused(pips_solver_moves(ps, state, moves, values, &res, &err), &err,
+                           PIPS_ERR_ARG, part);
+        pips_solver_free(ps);
+    }
+    if (a) {
         assert_refused(pips_agent_move(a, state, &m, &err), &err, PIPS_ERR_ARG, part);
+        assert_refused(pips_agent_choose(a, state, &m, &err), &err, PIPS_ERR_ARG, part);
+        pips_move_eval ev[8];
+        assert_int_equal(pips_agent_analyze(a, state, ev, 8, &err), 0);
+        assert_refused(false, &err, PIPS_ERR_ARG, part);
+        pips_agent_observe(a, state, 0); /* ignored: its tree is not touched */
+    }
     assert_int_equal(out.len, 0); /* nothing was written */
     pips_str_free(&out);
 }
@@ -279,7 +319,8 @@ static void test_ffi_refuses_foreign_states(void **unused)
     pips_game *noname = pips_game_new("noname", NULL, 0, NULL, &err);
     pips_game *noname4 = pips_game_new("noname", big, 1, NULL, &err);
     pips_game *nimitz = pips_game_new("nimitz", NULL, 0, NULL, &err);
-    pips_agent *a = pips_agent_new(noname, "random", 1, &err);
+    /* MCTS reuses its tree after observe: a foreign state there would be read */
+    pips_agent *a = pips_agent_new(noname, "mcts:iters=50", 1, &err);
     assert_non_null(a);
     void *own = pips_state_new(noname, &err);
     void *other_game = pips_state_new(nimitz, &err);
@@ -313,6 +354,21 @@ static void test_ffi_refuses_foreign_states(void **unused)
     assert_true(n > 0);
     assert_int_equal(err.code, PIPS_OK);
     assert_true(pips_agent_move(a, own, &m, &err));
+    assert_true(pips_agent_choose(a, own, &m, &err));
+    pips_move_eval ev[8];
+    assert_true(pips_agent_analyze(a, own, ev, 8, &err) > 0);
+    pips_agent_observe(a, own, m);
+    char *json = pips_state_json(noname, own, &err);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "\"game\":\"noname\""));
+    free(json);
+    json_t *view = pips_state_view(noname, own, &err);
+    assert_non_null(view);
+    json_decref(view);
+    pips_solve_result res;
+    pips_solve_opts so = {.threads = 1, .max_nodes = 1000};
+    if (!pips_solve_position(noname, own, &so, &res, &err)) /* past the check: a budget */
+        assert_int_not_equal(err.code, PIPS_ERR_ARG);
     assert_true(pips_play(noname, own, m, &err));
     assert_int_equal(pips_state_to_move(noname, own), 1);
     assert_int_equal(pips_state_to_move(noname4, other_options), 0);

@@ -18,6 +18,7 @@
 
 #include "pips/agent.h"
 #include "pips/game.h"
+#include "core/unchecked.h"
 
 static pips_game *game_with(const char *name, const char *opt1, const char *opt2)
 {
@@ -92,7 +93,7 @@ static double greedy_value(const pips_game *g, const void *s, const char *move)
     size_t mm = pips_max_moves(g);
     pips_move_eval *evals = calloc(mm, sizeof *evals);
     assert_non_null(evals);
-    size_t n = pips_agent_analyze(a, s, evals, mm, &err);
+    size_t n = agent_analyze_unchecked(a, s, evals, mm, &err);
     pips_agent_free(a);
     double v = -1;
     for (size_t i = 0; i < n; i++)

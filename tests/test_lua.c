@@ -23,6 +23,7 @@
 #include "pips/match.h"
 #include "pips/table.h"
 #include "pips/view.h"
+#include "core/unchecked.h"
 
 #define EXAMPLES PIPS_SOURCE_DIR "/examples"
 #define NO_JUMP EXAMPLES "/rules/icefrogs-no-jump-on-entry.lua"
@@ -453,7 +454,7 @@ static void test_lua_game_hooks(void **unused)
     }
     assert_false(pips_game_failed(g, NULL));
     assert_true(plies >= 3);
-    json_t *o = pips_state_object(g, s, &err);
+    json_t *o = state_object_unchecked(g, s, &err);
     assert_non_null(o);
     json_t *view = json_object_get(o, "view");
     assert_string_equal(json_string_value(json_object_get(view, "kind")), "grid");
@@ -506,7 +507,7 @@ static void expect_game_failure(const char *patch, const char *want)
     g->def->render(g, s, &(pips_render_opts){0}, &out);
     pips_str_free(&out);
     g->def->hash(g, s);
-    json_t *o = pips_state_object(g, s, NULL);
+    json_t *o = state_object_unchecked(g, s, NULL);
     json_decref(o);
     assert_true(pips_game_failed(g, &err));
     if (!strstr(err.msg, want))

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pips/game.h"
+#include "core/unchecked.h"
 
 static pips_game *make_game(const char *opts)
 {
@@ -157,7 +158,7 @@ static void test_growing_table(void **st)
         pips_solve_opts so = {1, 64, NULL, NULL, 0, 0, moves, first};
         pips_solve_result res;
         pips_error err;
-        assert_true(pips_solve_moves(g, s, &so, &res, &err));
+        assert_true(solve_moves_unchecked(g, s, &so, &res, &err));
         assert_int_equal(res.value, PIPS_WIN);
         size_t n = res.n_moves;
         assert_true(n == g->def->legal_moves(g, s, moves) && n > 0);
@@ -165,7 +166,7 @@ static void test_growing_table(void **st)
         const size_t mb[] = {64, 2};
         for (int run = 0; run < 2; run++) {
             pips_solve_opts other = {threads[run], mb[run], NULL, NULL, 0, 0, moves, values};
-            assert_true(pips_solve_moves(g, s, &other, &res, &err));
+            assert_true(solve_moves_unchecked(g, s, &other, &res, &err));
             assert_int_equal(res.value, PIPS_WIN);
             assert_int_equal(res.n_moves, n);
             assert_memory_equal(values, first, n * sizeof *values);
@@ -254,7 +255,7 @@ static void test_each_move_matches_minimax(void **st)
             pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, moves, values};
             pips_solve_result res;
             pips_error err;
-            if (!pips_solve_moves(g, s, &so, &res, &err))
+            if (!solve_moves_unchecked(g, s, &so, &res, &err))
                 fail_msg("%s", err.msg);
             assert_int_equal(res.n_moves, g->def->legal_moves(g, s, buf));
             bool any_win = false;
@@ -279,7 +280,7 @@ static void test_each_move_matches_minimax(void **st)
     pips_solve_opts so = {1, 16, NULL, NULL, 0, 1000, f.moves, f.values};
     pips_solve_result res;
     pips_error err;
-    assert_false(pips_solve_moves(f.g, f.s, &so, &res, &err));
+    assert_false(solve_moves_unchecked(f.g, f.s, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_LIMIT);
     assert_non_null(strstr(err.msg, "budget of 1000 nodes"));
     start_free(&f);
@@ -379,13 +380,13 @@ static void test_value_without_moves(void **st)
     pips_solve_opts so = {1, 16, NULL, NULL, 0, 0, NULL, NULL};
     pips_solve_result alone, res;
     pips_error err;
-    assert_true(pips_solve_position(g, s, &so, &alone, &err));
+    assert_true(solve_position_unchecked(g, s, &so, &alone, &err));
     assert_int_equal(alone.value, PIPS_WIN);
     assert_false(alone.value_known);
     so.max_nodes = alone.nodes + alone.nodes / 4;
     so.moves = f.moves;
     so.move_values = f.values;
-    assert_false(pips_solve_moves(g, s, &so, &res, &err));
+    assert_false(solve_moves_unchecked(g, s, &so, &res, &err));
     assert_int_equal(err.code, PIPS_ERR_LIMIT);
     assert_true(res.value_known);
     assert_int_equal(res.value, PIPS_WIN);
@@ -396,7 +397,7 @@ static void test_value_without_moves(void **st)
     so.max_nodes = 0;
     so.moves = NULL;
     so.move_values = NULL;
-    assert_true(pips_solve_position(g, s, &so, &alone, &err));
+    assert_true(solve_position_unchecked(g, s, &so, &alone, &err));
     assert_int_equal(alone.value, PIPS_LOSS);
     start_free(&f);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "pips/agent.h"
+#include "core/unchecked.h"
 
 typedef struct tree_state {
     uint8_t ply, path; /* path: the moves so far, first move highest */
@@ -215,12 +216,12 @@ static void analyze_ab(pips_game *g, const char *spec, uint64_t seed, pips_move_
         fail_msg("%s: %s", spec, err.msg);
     void *s = pips_state_new(g, &err);
     pips_move_eval out[2];
-    assert_int_equal(pips_agent_analyze(a, s, out, 2, &err), 2);
+    assert_int_equal(agent_analyze_unchecked(a, s, out, 2, &err), 2);
     for (int i = 0; i < 2; i++)
         ev[out[i].move] = out[i];
     if (choice) {
         pips_agent *b = pips_agent_new(g, spec, seed, &err);
-        assert_true(pips_agent_choose(b, s, choice, &err));
+        assert_true(agent_choose_unchecked(b, s, choice, &err));
         pips_agent_free(b);
     }
     pips_state_free(g, s);
@@ -290,7 +291,7 @@ static void test_brs_ttd(void **unused)
         pips_agent *a = pips_agent_new(g, "brs:depth=3", seed, &err);
         assert_non_null(a);
         pips_move m;
-        assert_true(pips_agent_choose(a, s, &m, &err));
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
         void *t = pips_state_new(g, &err);
         memcpy(t, s, g->def->state_size);
         g->def->apply(g, t, m);
@@ -306,7 +307,7 @@ static void test_brs_ttd(void **unused)
     void *start = pips_state_new(g, &err);
     pips_move m;
     double t0 = pips_now();
-    assert_true(pips_agent_choose(a, start, &m, &err));
+    assert_true(agent_choose_unchecked(a, start, &m, &err));
     assert_true(pips_now() - t0 < 2.0); /* generous: a loaded machine */
     pips_agent_free(a);
     pips_state_free(g, start);
@@ -342,6 +343,83 @@ static void test_mcts_opp_greedy(void **unused)
     pips_game_free(g);
 }
 
+/* opp=topk: each opponent plays, of its k best moves by the evaluation,
+ * the one worst for seat 0. With k=2 (both moves here) that is paranoid:
+ * A,0 -> min(0.6, 0.1), A,1 -> min(0.7, 0.5), so A is worth 0.1; B,0 ->
+ * min(0.4, 0.45), B,1 -> min(0.4, 0.05): B 0.05; A is chosen. With k=1 it
+ * is the greedy model's answer (0.5 and 0.4, test_mcts_opp_greedy). */
+static void test_mcts_opp_topk(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_move_eval ev[2];
+        pips_move choice;
+        analyze_ab(g, "mcts:iters=400,opp=topk", seed, ev, &choice);
+        assert_true(ev[0].proven && ev[1].proven);
+        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.05) < 1e-5);
+        assert_int_equal(choice, 0);
+        analyze_ab(g, "mcts:iters=400,opp=topk,k=1", seed, ev, &choice);
+        assert_true(ev[0].proven && ev[1].proven);
+        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
+        assert_int_equal(choice, 0);
+    }
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=topk,k=3", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=topk,k=3");
+    pips_agent_free(a);
+    pips_game_free(g);
+}
+
+/* opp=search: each opponent's reply in the first round after the root's
+ * move is found by its own search (the others greedy). After A, seat 1
+ * expects seat 2's greedy replies: A,0 -> leaf 1 (0.1 to it), A,1 -> leaf 3
+ * (0.0), so it plays A,0; seat 2 then takes leaf 1 (0.8): A is worth 0.1.
+ * After B: B,0 -> leaf 4 (0.3), B,1 -> leaf 6 (0.1): B,0, then leaf 4: 0.4.
+ * B is chosen. opp=adapt models a seat so only once it was seen to play a
+ * move the greedy policy would not: before that it is the greedy model
+ * (A 0.5, B 0.4); after seat 1 is seen playing A,0 (greedy plays A,1), seat
+ * 1 searches and seat 2 stays greedy: A 0.1, B 0.4. */
+static void test_mcts_opp_search_and_adapt(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_move_eval ev[2];
+        pips_move choice;
+        analyze_ab(g, "mcts:iters=400,opp=search", seed, ev, &choice);
+        assert_true(ev[0].proven && ev[1].proven);
+        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
+        assert_int_equal(choice, 1);
+        analyze_ab(g, "mcts:iters=400,opp=adapt", seed, ev, &choice);
+        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
+        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
+        assert_int_equal(choice, 0);
+    }
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=adapt,oppiters=50", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=adapt,oppiters=50");
+    void *s = pips_state_new(g, &err);
+    pips_move_eval out[2], ev[2];
+    g->def->apply(g, s, 0);  /* A: seat 1 to move */
+    pips_agent_observe(a, s, 1); /* the greedy move: still greedy */
+    pips_agent_observe(a, s, 0); /* off the greedy policy: a searcher */
+    g->def->initial(g, s);
+    assert_int_equal(pips_agent_analyze(a, s, out, 2, &err), 2);
+    for (int i = 0; i < 2; i++)
+        ev[out[i].move] = out[i];
+    assert_true(fabs(ev[0].value - 0.1) < 1e-5);
+    assert_true(fabs(ev[1].value - 0.4) < 1e-5);
+    pips_state_free(g, s);
+    pips_agent_free(a);
+    pips_game_free(g);
+}
+
 /* opp=softmax: each opponent picks a child with probability proportional
  * to exp(its value / temp); the proven value of A is that expectation. */
 static void test_mcts_opp_softmax(void **unused)
@@ -368,7 +446,7 @@ static void test_mcts_opp_softmax(void **unused)
     assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=softmax,temp=0.5");
     pips_agent_free(a);
     assert_null(pips_agent_new(g, "mcts:opp=paranoid", 1, &err));
-    assert_non_null(strstr(err.msg, "opp='paranoid' must be max, greedy or softmax"));
+    assert_non_null(strstr(err.msg, "opp='paranoid' must be max, greedy, softmax, topk, adapt or search"));
     pips_game_free(g);
 }
 
@@ -439,7 +517,7 @@ static void test_mcts_progressive_history(void **unused)
             pips_agent *a = pips_agent_new(g, specs[k], 11, &err);
             assert_non_null(a);
             pips_move m;
-            assert_true(pips_agent_choose(a, s, &m, &err));
+            assert_true(agent_choose_unchecked(a, s, &m, &err));
             if (rep == 0)
                 first = m;
             assert_int_equal(m, first); /* the same seed, the same move */
@@ -503,6 +581,8 @@ int main(void)
         cmocka_unit_test(test_brs_ttd),
         cmocka_unit_test(test_mcts_opp_greedy),
         cmocka_unit_test(test_mcts_opp_softmax),
+        cmocka_unit_test(test_mcts_opp_topk),
+        cmocka_unit_test(test_mcts_opp_search_and_adapt),
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),
         cmocka_unit_test(test_mcts_progressive_history),

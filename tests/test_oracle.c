@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pips/agent.h"
+#include "core/unchecked.h"
 
 static pips_game *make_game(const char *name, const char *const *kv, size_t n)
 {
@@ -41,11 +42,11 @@ static double play(const pips_game *g, const char *spec0, const char *spec1, uin
     int who;
     while ((who = pips_to_move(g, s)) >= 0) {
         pips_move m;
-        if (!pips_agent_choose(seat[who], s, &m, &err))
+        if (!agent_choose_unchecked(seat[who], s, &m, &err))
             fail_msg("seat %d: %s", who + 1, err.msg);
         assert_true(pips_check_move(g, s, m, &err));
-        pips_agent_observe(seat[0], s, m);
-        pips_agent_observe(seat[1], s, m);
+        agent_observe_unchecked(seat[0], s, m);
+        agent_observe_unchecked(seat[1], s, m);
         g->def->apply(g, s, m);
     }
     assert_int_equal(who, PIPS_OVER);
@@ -97,7 +98,7 @@ static void test_fallback_and_note(void **st)
     void *s = pips_state_new(g, &err);
     g->def->initial(g, s);
     pips_move m;
-    assert_true(pips_agent_choose(a, s, &m, &err));
+    assert_true(agent_choose_unchecked(a, s, &m, &err));
     assert_true(pips_check_move(g, s, m, &err));
     assert_non_null(strstr(pips_agent_note(a), "not solved"));
     assert_non_null(strstr(pips_agent_note(a), "greedy"));
@@ -111,7 +112,7 @@ static void test_fallback_and_note(void **st)
     s = pips_state_new(g, &err);
     g->def->initial(g, s);
     pips_move_eval ev[256];
-    size_t n = pips_agent_analyze(a, s, ev, 256, &err);
+    size_t n = agent_analyze_unchecked(a, s, ev, 256, &err);
     assert_int_equal(n, pips_perft(g, s, 1));
     for (size_t i = 0; i < n; i++)
         assert_true(ev[i].value == 0.0 || ev[i].value == 1.0);
@@ -148,7 +149,7 @@ static void test_book_coaster(void **st)
             g->def->initial(g, s);
             pips_move m;
             char text[PIPS_MOVE_TEXT_MAX];
-            assert_true(pips_agent_choose(a, s, &m, &err));
+            assert_true(agent_choose_unchecked(a, s, &m, &err));
             move_text(g, s, m, text);
             assert_non_null(strstr(pips_agent_note(a), "book"));
             if (misere)
@@ -158,7 +159,7 @@ static void test_book_coaster(void **st)
             /* a losing first move (a small piece in the centre, in both
              * modes): the reply's position is one the book holds as lost */
             assert_true(pips_play_text(g, s, seed % 2 ? "gS@b2:E" : "yS@b2:U", &err));
-            assert_true(pips_agent_choose(a, s, &m, &err));
+            assert_true(agent_choose_unchecked(a, s, &m, &err));
             assert_non_null(strstr(pips_agent_note(a), "book"));
             memcpy(c, s, g->def->state_size);
             g->def->apply(g, c, m);
@@ -170,7 +171,7 @@ static void test_book_coaster(void **st)
         pips_agent *a = pips_agent_new(g, "oracle:positions=2000,book=0,fallback=greedy", 1, &err);
         g->def->initial(g, s);
         pips_move m;
-        assert_true(pips_agent_choose(a, s, &m, &err));
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
         assert_non_null(strstr(pips_agent_note(a), "not solved"));
         pips_agent_free(a);
         pips_state_free(g, s);

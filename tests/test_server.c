@@ -24,6 +24,7 @@
 #include "pips/agent.h"
 #include "pips/game.h"
 #include "pips/server.h"
+#include "core/unchecked.h"
 
 typedef struct reply {
     int status;
@@ -1097,7 +1098,7 @@ static void test_perfect_play_hints(void **st)
     pips_value *values = calloc(cap, sizeof *values);
     pips_solve_opts so = {1, 64, NULL, NULL, 0, 0, moves, values};
     pips_solve_result sr;
-    assert_true(pips_solve_moves(g, state, &so, &sr, &err));
+    assert_true(solve_moves_unchecked(g, state, &so, &sr, &err));
     reply r = hints(s, id, "");
     assert_int_equal(r.status, 200);
     assert_string_equal(json_string_value(json_object_get(r.json, "status")), "solved");

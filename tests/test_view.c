@@ -19,6 +19,7 @@
 
 #include "pips/view.h"
 #include "toy_game.h"
+#include "core/unchecked.h"
 
 #define GAMES_PER_CONFIG 4
 #define MAX_PLIES 300
@@ -133,7 +134,7 @@ static void check_game_members(const pips_game *g, json_t *v)
 static json_t *checked_object(const pips_game *g, const void *state)
 {
     pips_error err;
-    char *text = pips_state_json(g, state, &err);
+    char *text = state_json_unchecked(g, state, &err);
     if (!text)
         fail_msg("%s: %s", g->def->name, err.msg);
     json_error_t jerr;
@@ -283,7 +284,7 @@ static void test_out_of_memory_in_jansson(void **st)
             json_allocs = 0;
             json_fail_at = k;
             pips_error_clear(&err);
-            char *text = pips_state_json(g, s, &err);
+            char *text = state_json_unchecked(g, s, &err);
             json_fail_at = 0;
             if (text) {
                 free(text);
@@ -316,7 +317,7 @@ static void test_out_of_memory_in_the_game(void **st)
             assert_non_null(g);
             fa.fail_at = fa.count + k;
             pips_error_clear(&err);
-            json_t *o = pips_state_object(g, s, &err);
+            json_t *o = state_object_unchecked(g, s, &err);
             pips_game_free(g);
             if (o) {
                 json_decref(o);

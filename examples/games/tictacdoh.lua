@@ -101,25 +101,34 @@ local function placements(s, first_only)
     return out
   end
   local cells = s.cells
+  local has1, has2, has3 = stash[1] > 0, stash[2] > 0, stash[3] > 0
+  -- a place lies in a 3 x 3 frame with every piece (TTD-R2) and next to a
+  -- piece (TTD-R1), so within one cell of the pieces' box
   local minx, maxx, miny, maxy = bbox(cells)
-  for x = maxx - 2, minx + 2 do
-    for k = key_of(x, maxy - 2), key_of(x, miny + 2) do
+  local x0, x1, y0, y1 = maxx - 2, minx + 2, maxy - 2, miny + 2
+  if x0 < minx - 1 then x0 = minx - 1 end
+  if x1 > maxx + 1 then x1 = maxx + 1 end
+  if y0 < miny - 1 then y0 = miny - 1 end
+  if y1 > maxy + 1 then y1 = maxy + 1 end
+  for x = x0, x1 do
+    for k = key_of(x, y0), key_of(x, y1) do
       local stack = cells[k]
       if stack then
-        for _, r in ipairs(on_top(stack)) do
+        local sizes = ON_TOP[stack] or on_top(stack)
+        for i = 1, #sizes do
+          local r = sizes[i]
           if stash[r] > 0 then
             if first_only then return true end
-            n = n + 1; out[n] = move_name(r, k)
+            n = n + 1; out[n] = NAMES[k * 4 + r] or move_name(r, k)
           end
         end
       elseif cells[k - 17] or cells[k - 16] or cells[k - 15] or cells[k - 1]
           or cells[k + 1] or cells[k + 15] or cells[k + 16] or cells[k + 17] then
-        for r = 1, 3 do -- an empty cell touching a piece
-          if stash[r] > 0 then
-            if first_only then return true end
-            n = n + 1; out[n] = move_name(r, k)
-          end
-        end
+        -- an empty cell touching a piece
+        if first_only and (has1 or has2 or has3) then return true end
+        if has1 then n = n + 1; out[n] = NAMES[k * 4 + 1] or move_name(1, k) end
+        if has2 then n = n + 1; out[n] = NAMES[k * 4 + 2] or move_name(2, k) end
+        if has3 then n = n + 1; out[n] = NAMES[k * 4 + 3] or move_name(3, k) end
       end
     end
   end
@@ -132,11 +141,12 @@ end
 -- directions as key steps: x (16), y (1) and the two diagonals (17, 15).
 local STEPS = {16, 1, 17, 15}
 local function has_line(cells, k)
-  for _, d in ipairs(STEPS) do
-    for back = 0, 2 do
-      local s = k - back * d
+  for i = 1, 4 do
+    local d = STEPS[i]
+    for s = k - 2 * d, k, d do -- the three lines through k in this direction
       local a, b, c = cells[s], cells[s + d], cells[s + 2 * d]
-      if a and b and c and counts_as(a) & counts_as(b) & counts_as(c) ~= 0 then
+      if a and b and c and (COUNTS[a] or counts_as(a)) & (COUNTS[b] or counts_as(b))
+          & (COUNTS[c] or counts_as(c)) ~= 0 then
         return true
       end
     end
@@ -150,7 +160,7 @@ local game = {
   description = "Tic Tac Doh! written in Lua: 2-4 players, 1-3 stashes (TTD-R1..R10)",
   players = {2, 4},
   max_moves = 96,
-  state_bytes = 256, -- the longest state text is about 170 bytes; the solver stores states whole
+  state_bytes = 200, -- the longest state text is about 175 bytes; the solver stores states whole
   options = {
     stashes = {type = "int", min = 1, max = 3, default = 1,
                description = "stashes of 5 S, 5 M and 5 L pieces shared by all (TTD-R10)"},

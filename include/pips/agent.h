@@ -48,7 +48,10 @@ const pips_game *pips_agent_game(const pips_agent *a);
  * returns buf. */
 #define PIPS_AGENT_LABEL_MAX 176
 const char *pips_agent_label(const pips_agent *a, char *buf, size_t size);
-/* Chooses a move for the seat to move in state (a decision node). */
+/* Chooses a move for the seat to move in state (a decision node). state must
+ * come from pips_state_new for the agent's game and options: another is
+ * refused with PIPS_ERR_ARG (pips_state_check), as in analyze; observe,
+ * which cannot fail, ignores it. */
 bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err);
 /* Ranks up to max moves best first; returns how many were written. */
 size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,

@@ -132,6 +132,10 @@ bool pips_game_opt_choice(const pips_game *g, const char *key, int *out, pips_er
  * Defaults are strings, as options are given ("key=value"). */
 bool pips_game_schema_json(const pips_game_def *def, pips_str *out, pips_error *err);
 
+/* A game definition: its hooks take (game, state) pairs unchecked, by
+ * contract (the engine-level interface, called per ply in searches): the
+ * caller answers that state is one of g's. The checked calls are listed at
+ * pips_state_check. */
 struct pips_game_def {
     const char *name;       /* lower-case id used on the command line: "tictacdoh" */
     const char *title;      /* "Tic Tac Doh!" */
@@ -365,10 +369,16 @@ void *pips_state_new(const pips_game *g, pips_error *err);
  * definition and options; false with *err (PIPS_ERR_ARG) for NULL, a state
  * of another game or of other options, or a pointer that is not one of
  * pips_state_new's (when its tag's bytes say so; a state freed or not from
- * pips_state_new cannot always be told). Every call of pips/ffi.h checks
- * its state with it. The helpers below and the def's hooks trust the
- * (game, state) pair instead: they are the engine's own interface, run on
- * states on the stack and in search buffers, millions of times a second. */
+ * pips_state_new cannot always be told). These calls check their state with
+ * it (PIPS_ERR_ARG, nothing read as a position): every call of pips/ffi.h;
+ * pips_agent_choose, pips_agent_analyze and pips_agent_observe (which
+ * ignores such a state); pips_solve_position, pips_solve_moves,
+ * pips_solve_from and pips_solver_moves; pips_state_view, pips_state_object
+ * and pips_state_json. They take only states from pips_state_new. The
+ * helpers below (pips_node_moves, pips_perft, pips_play_text ...) and the
+ * def's hooks trust the (game, state) pair instead, by contract: they are
+ * the engine's own interface, run on states on the stack and in search
+ * buffers, millions of times a second. */
 bool pips_state_check(const pips_game *g, const void *state, pips_error *err);
 /* Frees a state from pips_state_new (NULL is a no-op), with the allocator
  * of the game that made it: g is not dereferenced, and may be freed already (a
@@ -467,7 +477,9 @@ bool pips_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result
 /* The same from any live position (through the game's own solver when it
  * has one). Fails with PIPS_ERR_LIMIT when the time, node or memory budget
  * runs out (the message names it), PIPS_ERR_UNSUPPORTED at once for a game
- * or position the solver cannot handle. */
+ * or position the solver cannot handle. state must come from pips_state_new
+ * (PIPS_ERR_ARG for another game's or options', see pips_state_check), as
+ * for every solving call below. */
 bool pips_solve_position(const pips_game *g, const void *state, const pips_solve_opts *so,
                          pips_solve_result *res, pips_error *err);
 /* Solves every legal move of a live position: so->moves[i] and

@@ -33,7 +33,9 @@ extern "C" {
 #endif
 
 /* The view of state: the generic members and the game's. NULL with *err
- * (PIPS_ERR_NOMEM) when an allocation fails. */
+ * (PIPS_ERR_NOMEM) when an allocation fails. These three take only states
+ * from pips_state_new of g's game and options: NULL with *err
+ * (PIPS_ERR_ARG) for another (pips_state_check). */
 json_t *pips_state_view(const pips_game *g, const void *state, pips_error *err);
 
 /* The whole state object (see above). NULL with *err on allocation failure. */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ai/agent_impl.h"
+#include "core/unchecked.h"
 
 /* ---- random ---------------------------------------------------------------- */
 
@@ -278,7 +279,7 @@ static bool check_decision(const pips_agent *a, const void *state, pips_error *e
     return true;
 }
 
-bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+bool agent_choose_unchecked(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
     if (!out)
         return pips_fail(err, PIPS_ERR_ARG, "agent: nowhere to put the move (NULL)");
@@ -288,8 +289,8 @@ bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_er
     return a->choose(a, state, out, err);
 }
 
-size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
-                          pips_error *err)
+size_t agent_analyze_unchecked(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
+                               pips_error *err)
 {
     if (!check_decision(a, state, err))
         return 0;
@@ -306,10 +307,44 @@ size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out,
     return 1;
 }
 
-void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
+void agent_observe_unchecked(pips_agent *a, const void *state_before, pips_move m)
 {
     if (a->observe)
         a->observe(a, state_before, m);
+}
+
+/* The public calls take only states from pips_state_new, of the agent's game
+ * and options (pips_state_check): a state of another game is an error, never
+ * a read out of bounds. The library's own callers use the unchecked twins. */
+bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+{
+    if (!a)
+        return pips_fail(err, PIPS_ERR_ARG, "agent: no agent (NULL)");
+    if (!pips_state_check(a->game, state, err))
+        return false;
+    return agent_choose_unchecked(a, state, out, err);
+}
+
+size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
+                          pips_error *err)
+{
+    if (!a) {
+        pips_fail(err, PIPS_ERR_ARG, "agent: no agent (NULL)");
+        return 0;
+    }
+    if (!out && max > 0) {
+        pips_fail(err, PIPS_ERR_ARG, "agent: nowhere to put the analysis (NULL)");
+        return 0;
+    }
+    if (!pips_state_check(a->game, state, err))
+        return 0;
+    return agent_analyze_unchecked(a, state, out, max, err);
+}
+
+void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
+{
+    if (a && pips_state_check(a->game, state_before, NULL))
+        agent_observe_unchecked(a, state_before, m);
 }
 
 const char *pips_agent_note(const pips_agent *a) { return a->note; }

@@ -46,6 +46,18 @@
  *   every leaf is valued with the same seat to move: evaluations favour the
  *   seat to move, and leaves at mixed seats would rank a move by how deep
  *   its subtree happened to grow.
+ * - opp=topk (k=K, default 2): an opponent plays, of its K best children
+ *   by prior (ties to the earlier), the one worst for the root seat (UCT on
+ *   one minus the root seat's mean): paranoid on the plausible moves.
+ * - opp=search (oppiters=N, default 300): in the first round of replies
+ *   after the root's move (no root-seat turn between), each opponent plays
+ *   the move its own search of N passes chooses, a search in which every
+ *   other seat, the root's too, follows the greedy policy (a searcher that
+ *   models the others as greedy, as opp=greedy does); later turns follow
+ *   the greedy policy. Trees are not kept between moves.
+ * - opp=adapt: opp=search's first-round searches only for the seats seen
+ *   (pips_agent_observe, this game) playing a move the greedy policy would
+ *   not; the others are modelled greedy, as they have played.
  * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
@@ -74,10 +86,13 @@ typedef struct mnode {
     int8_t to_move; /* mover at this node, once expanded */
     uint8_t expanded;
     uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
+    uint8_t top;    /* opp=topk: one of its mover's k best children by prior;
+                     * opp=search: the reply its mover's own search chose */
+    uint8_t searched; /* opp=search: the mover plays the child marked top */
     float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
 
-enum { OPP_MAX, OPP_GREEDY, OPP_SOFTMAX };
+enum { OPP_MAX, OPP_GREEDY, OPP_SOFTMAX, OPP_TOPK, OPP_ADAPT, OPP_SEARCH };
 enum { ORDER_SHUFFLE, ORDER_HOOK, ORDER_EVAL };
 
 /* Progressive History: summed returns and counts by (seat, move), open
@@ -108,6 +123,11 @@ typedef struct mtree {
     int order_mode;   /* ORDER_*: how unvisited children are tried */
     int opp;          /* OPP_*: how seats other than root_seat choose */
     double temp;      /* softmax temperature */
+    int topk;         /* opp=topk: how many of an opponent's best moves it considers */
+    bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
+    struct mtree *inner; /* opp=search: the tree of the opponents' own searches */
+    long inner_iters;    /* opp=search: passes of each of those searches */
+    bool first_round;    /* the node being expanded: no root-seat turn since the root */
     double ph;        /* Progressive History weight (0 = off) */
     int root_seat;    /* the seat to move at the root of this search */
     bool settle;      /* evaluate leaves only where the root seat moves */
@@ -132,6 +152,9 @@ typedef struct mcts_impl {
     int opp;
     bool settle;
     double temp, ph;
+    int topk;
+    bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
+    long inner_iters;
     bool uniform;
     double widen, widen_base;
     mtree trees[MCTS_MAX_THREADS];
@@ -208,7 +231,7 @@ static size_t policy_pick(mtree *t, const double *prior, size_t n, double *weigh
     double total = 0;
     for (size_t i = 0; i < n; i++) {
         double p = prior[i], w;
-        if (t->opp == OPP_GREEDY)
+        if (t->opp != OPP_SOFTMAX) /* greedy; topk's playouts too */
             w = p >= best - 1e-6 ? 1.0 : 0.0;
         else
             w = exp((p - best) / t->temp);
@@ -228,6 +251,13 @@ static size_t policy_pick(mtree *t, const double *prior, size_t n, double *weigh
         if (t->weights[i] > 0)
             return i;
     return 0;
+}
+
+/* Whether seat who's tree nodes follow the opponent model's policy (not
+ * UCT on its own return): every seat but the root's unless opp=max. */
+static bool follows_policy(const mtree *t, int who)
+{
+    return t->opp != OPP_MAX && who != t->root_seat;
 }
 
 static uint64_t hist_key(pips_move m, int seat)
@@ -252,6 +282,42 @@ static hist_entry *hist_find(mtree *t, pips_move m, int seat, bool insert)
         }
     }
     return NULL;
+}
+
+static void one_pass(mtree *t);
+static bool expand(mtree *t, uint32_t node, const void *state);
+static bool rank_before(const pips_move_eval *e, int cls, const pips_move_eval *f, int fc);
+
+/* opp=search: seat who's own move at state, by a search of t->inner_iters
+ * passes in which every other seat (the root's too) follows the greedy
+ * policy; chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE
+ * when the arena is full. */
+static pips_move inner_choice(mtree *t, const void *state, int who)
+{
+    mtree *in = t->inner;
+    pips_rng_derive(&in->rng, pips_rng_next(&t->rng), 0);
+    in->root_seat = who;
+    tree_reset(in, state);
+    if (!expand(in, 0, in->root_state))
+        return PIPS_MOVE_NONE;
+    for (long i = 0; i < t->inner_iters && !in->nodes[0].proven; i++)
+        one_pass(in);
+    const mnode *root = &in->nodes[0];
+    pips_move_eval best = {PIPS_MOVE_NONE, 0, 0, false};
+    int best_cls = -1;
+    for (uint32_t i = 0; i < root->n_children; i++) {
+        uint32_t c = root->first_child + i;
+        const mnode *cn = &in->nodes[c];
+        double mean = cn->visits ? in->sums[(size_t)c * in->np + who] / cn->visits : 0;
+        bool proven = cn->proven && cn->visits;
+        pips_move_eval e = {cn->move, mean, cn->visits, proven};
+        int cls = !proven ? 1 : mean >= 1 - 1e-6 ? 2 : mean <= 1e-6 ? 0 : 1;
+        if (best_cls < 0 || rank_before(&e, cls, &best, best_cls)) {
+            best = e;
+            best_cls = cls;
+        }
+    }
+    return best.move;
 }
 
 /* Creates the children of node at state (the moves drawn once, here). */
@@ -318,9 +384,34 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         c->move = t->moves[i];
         c->prob = who == PIPS_CHANCE ? (float)t->prob[i] : 0.0f;
         c->prior = want_priors ? (float)prior[i] : -1.0f;
+        c->top = 0;
+        c->searched = 0;
         memset(t->sums + (t->count + i) * (size_t)t->np, 0, (size_t)t->np * sizeof(float));
     }
+    if (t->opp == OPP_TOPK && who >= 0 && who != t->root_seat) {
+        /* the k best priors, ties to the earlier child (the shuffle's or
+         * order=eval's order) */
+        mnode *kids = &t->nodes[t->count];
+        for (int r = 0; r < t->topk && (size_t)r < n; r++) {
+            size_t best = n;
+            for (size_t i = 0; i < n; i++)
+                if (!kids[i].top && (best == n || kids[i].prior > kids[best].prior))
+                    best = i;
+            kids[best].top = 1;
+        }
+    }
     t->count += n;
+    if (t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
+        (t->opp == OPP_SEARCH || t->searcher[who])) {
+        pips_move m = inner_choice(t, state, who);
+        mnode *kids = &t->nodes[t->count - n];
+        for (size_t i = 0; i < n; i++)
+            if (kids[i].move == m) {
+                kids[i].top = 1;
+                t->nodes[node].searched = 1;
+                break;
+            }
+    }
     return true;
 }
 
@@ -338,7 +429,31 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
-    if (t->opp != OPP_MAX && who != t->root_seat && t->nodes[first].prior >= 0) {
+    if (nd->searched)
+        for (uint32_t i = 0; i < n; i++)
+            if (t->nodes[first + i].top)
+                return first + i;
+    if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
+        /* the opponent's k best moves; among them, by UCT, the worst for the
+         * root seat */
+        double log_n = log((double)(nd->visits > 0 ? nd->visits : 1)), best = -1;
+        uint32_t pick = first;
+        for (uint32_t i = 0; i < n; i++) {
+            const mnode *c = &t->nodes[first + i];
+            if (!c->top)
+                continue;
+            if (c->visits == 0)
+                return first + i;
+            double against = 1 - t->sums[(size_t)(first + i) * t->np + t->root_seat] / c->visits;
+            double u = c->proven ? against : against + t->c * sqrt(log_n / c->visits);
+            if (u > best) {
+                best = u;
+                pick = first + i;
+            }
+        }
+        return pick;
+    }
+    if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
         for (uint32_t i = 0; i < n; i++)
             t->pbuf[i] = t->nodes[first + i].prior;
         return first + (uint32_t)policy_pick(t, t->pbuf, n, NULL);
@@ -400,7 +515,47 @@ static bool try_prove(mtree *t, uint32_t n)
             for (int p = 0; p < np; p++)
                 v[p] += t->nodes[c].prob * proven_value(t, c, p);
         }
-    } else if (t->opp != OPP_MAX && who != t->root_seat && t->nodes[first].prior >= 0) {
+    } else if (nd->searched) {
+        uint32_t c = first;
+        while (!t->nodes[c].top)
+            c++;
+        if (!t->nodes[c].proven || t->nodes[c].visits == 0)
+            return false;
+        for (int p = 0; p < np; p++)
+            v[p] = proven_value(t, c, p);
+    } else if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
+        /* the worst of the top children for the root seat: settled by a
+         * proven loss for it among them, or by all of them (the mean over
+         * ties) */
+        bool all = true;
+        double worst = 2;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].top)
+                continue;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0) {
+                all = false;
+                continue;
+            }
+            double rv = proven_value(t, c, t->root_seat);
+            if (rv < worst - 1e-6)
+                worst = rv;
+        }
+        if (worst > 1e-6 && !all)
+            return false;
+        int ties = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].top || !t->nodes[c].proven || t->nodes[c].visits == 0 ||
+                proven_value(t, c, t->root_seat) > worst + 1e-6)
+                continue;
+            ties++;
+            for (int p = 0; p < np; p++)
+                v[p] += proven_value(t, c, p);
+        }
+        for (int p = 0; p < np; p++)
+            v[p] /= ties;
+    } else if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
         for (uint32_t i = 0; i < k; i++)
             t->pbuf[i] = t->nodes[first + i].prior;
         policy_pick(t, t->pbuf, k, t->pbuf); /* pbuf: each child's probability */
@@ -493,10 +648,13 @@ static void one_pass(mtree *t)
     uint32_t node = 0;
     size_t len = 0;
     t->path[len++] = 0;
+    t->first_round = true;
     for (;;) {
         mnode *nd = &t->nodes[node];
         if (nd->proven)
             break;
+        if (node != 0 && nd->expanded && nd->to_move == t->root_seat)
+            t->first_round = false;
         if (!nd->expanded) {
             if (d->to_move(g, t->work) == PIPS_OVER) {
                 nd->proven = 1;
@@ -640,9 +798,13 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         if (t->root_seat != me) /* priors were taken for another root seat */
             t->valid = false;
         t->root_seat = me;
+        memcpy(t->searcher, mi->searcher, sizeof t->searcher);
         if (t->hist)
             memset(t->hist, 0, ((size_t)1 << HIST_BITS) * sizeof *t->hist);
-        if (!mi->reuse || !t->valid || memcmp(t->root_state, state, t->state_size) != 0)
+        /* opp=search marks only the replies of the first round after the
+         * root; a kept subtree would have later rounds unmarked */
+        if (!mi->reuse || !t->valid || t->inner ||
+            memcmp(t->root_state, state, t->state_size) != 0)
             tree_reset(t, state);
         if (!t->nodes[0].expanded && !expand(t, 0, t->root_state))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree"), 0;
@@ -806,9 +968,33 @@ static void reroot(mtree *t, const void *state_before, pips_move m)
     g->def->apply(g, t->root_state, m);
 }
 
+/* opp=adapt: seat who, to move in state, played m. A move the greedy policy
+ * would not play (its prior below the best of the seat's moves) marks the
+ * seat a searcher for the rest of the game; its nodes then use UCT on its
+ * own return, and the trees, built on the greedy model, are dropped. */
+static void adapt_observe(mcts_impl *mi, const void *state, pips_move m)
+{
+    mtree *t = &mi->trees[0]; /* its scratch; its rng is re-drawn at every search */
+    const pips_game *g = t->game;
+    int who = g->def->to_move(g, state);
+    if (who < 0 || mi->searcher[who])
+        return;
+    double played = child_prior(t, state, m, who);
+    size_t n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
+    for (size_t i = 0; i < n; i++)
+        if (child_prior(t, state, t->moves[i], who) > played + 1e-6) {
+            mi->searcher[who] = true;
+            for (int k = 0; k < mi->threads; k++)
+                mi->trees[k].valid = false;
+            return;
+        }
+}
+
 static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
 {
     mcts_impl *mi = a->impl;
+    if (mi->opp == OPP_ADAPT && a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
+        adapt_observe(mi, state_before, m);
     for (int k = 0; k < mi->threads; k++) {
         if (mi->reuse)
             reroot(&mi->trees[k], state_before, m);
@@ -817,28 +1003,35 @@ static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
     }
 }
 
+static void tree_free(const pips_allocator *al, mtree *t)
+{
+    if (t->inner) {
+        tree_free(al, t->inner);
+        pips_free(al, t->inner);
+    }
+    pips_free(al, t->nodes);
+    pips_free(al, t->sums);
+    pips_free(al, t->root_state);
+    pips_free(al, t->work);
+    pips_free(al, t->moves);
+    pips_free(al, t->playout_buf);
+    pips_free(al, t->prob);
+    pips_free(al, t->path);
+    pips_free(al, t->order);
+    pips_free(al, t->child_state);
+    pips_free(al, t->weights);
+    pips_free(al, t->pbuf);
+    pips_free(al, t->hist);
+}
+
 static void mcts_destroy(pips_agent *a)
 {
     mcts_impl *mi = a->impl;
     if (!mi)
         return;
     const pips_allocator *al = a->game->alloc;
-    for (int k = 0; k < MCTS_MAX_THREADS; k++) {
-        mtree *t = &mi->trees[k];
-        pips_free(al, t->nodes);
-        pips_free(al, t->sums);
-        pips_free(al, t->root_state);
-        pips_free(al, t->work);
-        pips_free(al, t->moves);
-        pips_free(al, t->playout_buf);
-        pips_free(al, t->prob);
-        pips_free(al, t->path);
-        pips_free(al, t->order);
-        pips_free(al, t->child_state);
-        pips_free(al, t->weights);
-        pips_free(al, t->pbuf);
-        pips_free(al, t->hist);
-    }
+    for (int k = 0; k < MCTS_MAX_THREADS; k++)
+        tree_free(al, &mi->trees[k]);
     pips_free(al, mi->evals);
     pips_free(al, mi->proven);
     pips_free(al, mi->rank_class);
@@ -859,6 +1052,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->opp = mi->opp;
     t->temp = mi->temp;
     t->ph = mi->ph;
+    t->topk = mi->topk;
     t->root_seat = -1;
     t->settle = mi->settle;
     t->child_state = pips_calloc(al, 1, t->state_size);
@@ -877,6 +1071,16 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->prob = pips_calloc(al, t->max_moves, sizeof *t->prob);
     t->path_cap = 256;
     t->path = pips_calloc(al, t->path_cap, sizeof *t->path);
+    t->inner_iters = mi->inner_iters;
+    if (mi->opp == OPP_SEARCH || mi->opp == OPP_ADAPT) { /* the opponents' searches: greedy models, no nesting */
+        mcts_impl level1 = *mi;
+        level1.opp = OPP_GREEDY;
+        level1.settle = false;
+        level1.ph = 0;
+        t->inner = pips_calloc(al, 1, sizeof *t->inner);
+        if (!t->inner || !tree_init(t->inner, g, &level1))
+            return false;
+    }
     return t->order && t->child_state && t->weights && t->pbuf && (mi->ph == 0 || t->hist) &&
            t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
            tree_reserve(t, 1);
@@ -888,7 +1092,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0;
-    long settle = 0;
+    long settle = 0, topk = 2, inner_iters = 300;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -932,9 +1136,19 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                 opp = OPP_MAX;
             else if (!strcmp(value, "greedy") || !strcmp(value, "softmax"))
                 opp = !strcmp(value, "greedy") ? OPP_GREEDY : OPP_SOFTMAX;
+            else if (!strcmp(value, "topk") || !strcmp(value, "adapt"))
+                opp = !strcmp(value, "topk") ? OPP_TOPK : OPP_ADAPT;
+            else if (!strcmp(value, "search"))
+                opp = OPP_SEARCH;
             else
                 return pips_fail(err, PIPS_ERR_ARG,
-                                 "mcts: opp='%s' must be max, greedy or softmax", value);
+                                 "mcts: opp='%s' must be max, greedy, softmax, topk, adapt or "
+                                 "search",
+                                 value);
+        } else if (!strcmp(key, "oppiters")) {
+            ok = agent_param_long("mcts", key, value, 1, 10000000L, &inner_iters, err);
+        } else if (!strcmp(key, "k")) {
+            ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "settle"))
             ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
         else if (!strcmp(key, "temp"))
@@ -965,7 +1179,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, settle, ph, widen, widen_base, nodes, reuse)",
+                             "playout, order, opp, temp, k, oppiters, settle, ph, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
             return false;
@@ -991,6 +1205,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->opp = opp;
     mi->temp = temp;
     mi->ph = ph;
+    mi->topk = (int)topk;
+    mi->inner_iters = inner_iters;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->uniform = uniform;
     mi->widen = widen;
@@ -1029,7 +1245,16 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                         order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "opp=%s,",
-                        opp == OPP_GREEDY ? "greedy" : "softmax");
+                        opp == OPP_GREEDY    ? "greedy"
+                        : opp == OPP_SOFTMAX ? "softmax"
+                        : opp == OPP_TOPK    ? "topk"
+                        : opp == OPP_ADAPT   ? "adapt"
+                                             : "search");
+    if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_iters != 300)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "oppiters=%ld,",
+                        inner_iters);
+    if (opp == OPP_TOPK && topk != 2)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "k=%ld,", topk);
     if (opp == OPP_SOFTMAX && temp != 0.05)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
     if (mi->settle)

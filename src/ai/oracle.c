@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "ai/agent_impl.h"
+#include "core/unchecked.h"
 
 #define ORACLE_DEFAULT_SECONDS 2.0
 #define ORACLE_DEFAULT_TABLE_MB 256
@@ -78,7 +79,7 @@ static bool oracle_solve(pips_agent *a, const void *state, size_t *n, pips_value
                  pips_agent_spec(o->fallback));
         return false;
     }
-    if (!pips_solver_moves(o->solver, state, a->moves, o->values, &res, &err)) {
+    if (!solver_moves_unchecked(o->solver, state, a->moves, o->values, &res, &err)) {
         if (res.value_known && res.value == PIPS_WIN && res.best_move != PIPS_MOVE_NONE) {
             o->won = res.best_move;
             snprintf(a->note, sizeof a->note, "solved: win, the solver's move (%s)", err.msg);
@@ -141,10 +142,10 @@ static bool oracle_choose(pips_agent *a, const void *state, pips_move *out, pips
             *out = o->won;
             return true;
         }
-        return pips_agent_choose(o->fallback, state, out, err);
+        return agent_choose_unchecked(o->fallback, state, out, err);
     }
     if (best == PIPS_LOSS)
-        return pips_agent_choose(o->fallback, state, out, err);
+        return agent_choose_unchecked(o->fallback, state, out, err);
     size_t count = 0;
     for (size_t i = 0; i < n; i++)
         count += o->values[i] == best;
@@ -164,7 +165,7 @@ static size_t oracle_analyze(pips_agent *a, const void *state, pips_move_eval *o
     size_t n;
     pips_value best;
     if (!oracle_solve(a, state, &n, &best))
-        return pips_agent_analyze(o->fallback, state, out, max, err);
+        return agent_analyze_unchecked(o->fallback, state, out, max, err);
     size_t k = 0;
     for (size_t i = 0; i < n && k < max; i++) {
         out[k].move = a->moves[i];

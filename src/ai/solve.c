@@ -10,6 +10,7 @@
  * out fails with PIPS_ERR_LIMIT naming the budget, never grows further.
  */
 #include "pips/game.h"
+#include "core/unchecked.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -212,7 +213,7 @@ bool pips_solve(const pips_game *g, const pips_solve_opts *so, pips_solve_result
     if (!root)
         return false;
     g->def->initial(g, root);
-    bool ok = pips_solve_position(g, root, so, res, err);
+    bool ok = solve_position_unchecked(g, root, so, res, err);
     pips_state_free(g, root);
     return ok;
 }
@@ -269,8 +270,8 @@ static bool generic_supports(const pips_game *g, const void *state, pips_error *
     return true;
 }
 
-bool pips_solve_position(const pips_game *g, const void *state, const pips_solve_opts *so,
-                         pips_solve_result *res, pips_error *err)
+bool solve_position_unchecked(const pips_game *g, const void *state, const pips_solve_opts *so,
+                              pips_solve_result *res, pips_error *err)
 {
     if (!res)
         return pips_fail(err, PIPS_ERR_ARG, "solve: nowhere to put the result (NULL)");
@@ -289,11 +290,11 @@ bool pips_solve_position(const pips_game *g, const void *state, const pips_solve
         plain.move_values = NULL;
         return g->def->solve(g, state, &plain, res, err);
     }
-    return pips_solve_from(g, state, true, so, res, err);
+    return solve_from_unchecked(g, state, true, so, res, err);
 }
 
-bool pips_solve_moves(const pips_game *g, const void *state, const pips_solve_opts *so,
-                      pips_solve_result *res, pips_error *err)
+bool solve_moves_unchecked(const pips_game *g, const void *state, const pips_solve_opts *so,
+                           pips_solve_result *res, pips_error *err)
 {
     if (!g || !g->def || !state || !res)
         return pips_fail(err, PIPS_ERR_ARG, "solve: no %s (NULL)",
@@ -304,7 +305,7 @@ bool pips_solve_moves(const pips_game *g, const void *state, const pips_solve_op
     pips_solver *ps = pips_solver_new(g, so, true, err);
     if (!ps)
         return false;
-    bool ok = pips_solver_moves(ps, state, so->moves, so->move_values, res, err);
+    bool ok = solver_moves_unchecked(ps, state, so->moves, so->move_values, res, err);
     pips_solver_free(ps);
     return ok;
 }
@@ -320,6 +321,8 @@ struct pips_solver {
 pips_solver *pips_solver_new(const pips_game *g, const pips_solve_opts *so, bool use_canonical,
                              pips_error *err)
 {
+    if (!g || !g->def)
+        return pips_fail(err, PIPS_ERR_ARG, "solve: no game (NULL)"), NULL;
     const pips_game_def *d = g->def;
     if (!d->solve && pips_num_players(g) != 2)
         return pips_fail(err, PIPS_ERR_UNSUPPORTED,
@@ -424,8 +427,8 @@ static bool generic_value(pips_solver *ps, const void *state, int *value, pips_e
 
 static pips_value value_of(int v) { return v > 0 ? PIPS_WIN : v < 0 ? PIPS_LOSS : PIPS_DRAW; }
 
-bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
-                       pips_value *values, pips_solve_result *res, pips_error *err)
+bool solver_moves_unchecked(pips_solver *ps, const void *state, pips_move *moves,
+                            pips_value *values, pips_solve_result *res, pips_error *err)
 {
     const pips_game *g = ps->g;
     const pips_game_def *d = g->def;
@@ -481,8 +484,8 @@ bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
     return true;
 }
 
-bool pips_solve_from(const pips_game *g, const void *start, bool use_canonical,
-                     const pips_solve_opts *so, pips_solve_result *res, pips_error *err)
+bool solve_from_unchecked(const pips_game *g, const void *start, bool use_canonical,
+                          const pips_solve_opts *so, pips_solve_result *res, pips_error *err)
 {
     if (pips_to_move(g, start) < 0)
         return pips_fail(err, PIPS_ERR_ARG, "%s: the game is over (nothing to solve)",
@@ -491,7 +494,46 @@ bool pips_solve_from(const pips_game *g, const void *start, bool use_canonical,
     if (!ps)
         return false;
     ps->generic = true;
-    bool ok = pips_solver_moves(ps, start, NULL, NULL, res, err);
+    bool ok = solver_moves_unchecked(ps, start, NULL, NULL, res, err);
     pips_solver_free(ps);
     return ok;
+}
+
+/* The public solving calls take only states from pips_state_new, of g's
+ * definition and options (pips_state_check); the library's own callers use
+ * the unchecked twins on states of their own. */
+bool pips_solve_position(const pips_game *g, const void *state, const pips_solve_opts *so,
+                         pips_solve_result *res, pips_error *err)
+{
+    if (!pips_state_check(g, state, err))
+        return false;
+    return solve_position_unchecked(g, state, so, res, err);
+}
+
+bool pips_solve_moves(const pips_game *g, const void *state, const pips_solve_opts *so,
+                      pips_solve_result *res, pips_error *err)
+{
+    if (!pips_state_check(g, state, err))
+        return false;
+    return solve_moves_unchecked(g, state, so, res, err);
+}
+
+bool pips_solver_moves(pips_solver *ps, const void *state, pips_move *moves,
+                       pips_value *values, pips_solve_result *res, pips_error *err)
+{
+    if (!ps || !res)
+        return pips_fail(err, PIPS_ERR_ARG, "solve: no %s (NULL)", !ps ? "solver" : "result");
+    if (!pips_state_check(ps->g, state, err))
+        return false;
+    return solver_moves_unchecked(ps, state, moves, values, res, err);
+}
+
+bool pips_solve_from(const pips_game *g, const void *state, bool use_canonical,
+                     const pips_solve_opts *so, pips_solve_result *res, pips_error *err)
+{
+    if (!res)
+        return pips_fail(err, PIPS_ERR_ARG, "solve: nowhere to put the result (NULL)");
+    if (!pips_state_check(g, state, err))
+        return false;
+    return solve_from_unchecked(g, state, use_canonical, so, res, err);
 }

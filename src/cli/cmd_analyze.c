@@ -12,6 +12,7 @@
 #include "cli/help.h"
 #include "pips/agent.h"
 #include "pips/match.h"
+#include "core/unchecked.h"
 
 /* Loads the record at path, which must be of the game `name` with at least
  * `ply` moves. Prints the error and returns NULL on failure, with *status 1
@@ -122,7 +123,7 @@ int cli_analyze(int argc, char **argv)
         goto fail;
     }
     double t0 = pips_now();
-    size_t n = pips_agent_analyze(agent, state, evals, cap, &err);
+    size_t n = agent_analyze_unchecked(agent, state, evals, cap, &err);
     double dt = pips_now() - t0;
     if (n == 0)
         goto fail;

@@ -20,6 +20,7 @@
 #include "cli/help.h"
 #include "pips/agent.h"
 #include "pips/match.h"
+#include "core/unchecked.h"
 
 #define ENGINE_DEFAULT_AGENT "hard"
 #define ENGINE_LINE_MAX (1u << 20)
@@ -233,7 +234,7 @@ static bool eng_genmove(engine *e, char *args, pips_error *err)
     if (!a)
         return false;
     pips_move mv;
-    bool ok = pips_agent_choose(a, e->m->state, &mv, err) && pips_match_play(e->m, mv, err);
+    bool ok = agent_choose_unchecked(a, e->m->state, &mv, err) && pips_match_play(e->m, mv, err);
     pips_agent_free(a);
     if (ok)
         cat_last_move(e);
@@ -249,7 +250,7 @@ static bool eng_analyze(engine *e, char *args, pips_error *err)
         return false;
     size_t cap = 2 * pips_max_moves(e->m->game);
     pips_move_eval *ev = pips_calloc(NULL, cap, sizeof *ev);
-    size_t n = ev ? pips_agent_analyze(a, e->m->state, ev, cap, err) : 0;
+    size_t n = ev ? agent_analyze_unchecked(a, e->m->state, ev, cap, err) : 0;
     if (!ev)
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/help.h"
 #include "pips/match.h"
+#include "core/unchecked.h"
 
 int cli_rules(int argc, char **argv)
 {
@@ -239,9 +240,9 @@ int cli_solve(int argc, char **argv)
                                                       : "a chance event is due: not solvable");
     }
     if (ok && (from_start || best_only)) {
-        ok = pips_solve_position(g, state, &so, &res, &err);
+        ok = solve_position_unchecked(g, state, &so, &res, &err);
     } else if (ok) {
-        ok = pips_solve_moves(g, state, &so, &res, &err);
+        ok = solve_moves_unchecked(g, state, &so, &res, &err);
     }
     if (meter.tty && meter.shown)
         fprintf(stderr, "\n");

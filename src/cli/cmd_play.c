@@ -18,6 +18,7 @@
 #include "pips/agent.h"
 #include "pips/match.h"
 #include "pips/table.h"
+#include "core/unchecked.h"
 
 #define HINT_AGENT "hard"
 
@@ -81,7 +82,7 @@ static void print_hint(pips_match *m, uint64_t seed)
     if (!a)
         a = pips_agent_new(m->game, "random", seed, &err);
     pips_move_eval ev[5];
-    size_t n = a ? pips_agent_analyze(a, m->state, ev, 5, &err) : 0;
+    size_t n = a ? agent_analyze_unchecked(a, m->state, ev, 5, &err) : 0;
     if (!n) {
         printf("no hint: %s\n", err.msg);
     } else {

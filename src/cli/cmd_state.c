@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/help.h"
 #include "pips/view.h"
+#include "core/unchecked.h"
 
 static void state_usage(FILE *f) { cli_print_usage(f, cli_doc_find("state")); }
 
@@ -60,7 +61,7 @@ int cli_state(int argc, char **argv)
         goto done;
     }
     if (json) {
-        text = pips_state_json(g, state, &err);
+        text = state_json_unchecked(g, state, &err);
         if (!text) {
             rc = 1;
             goto done;

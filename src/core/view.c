@@ -9,6 +9,7 @@
  * setters then fail without leaking, so the build goes on and reports once.
  */
 #include "pips/view.h"
+#include "core/unchecked.h"
 
 #include <stdlib.h>
 
@@ -38,7 +39,7 @@ void pips_view_push(json_t *arr, json_t *value, bool *ok)
 }
 
 
-json_t *pips_state_view(const pips_game *g, const void *state, pips_error *err)
+json_t *state_view_unchecked(const pips_game *g, const void *state, pips_error *err)
 {
     if (!g || !g->def || !state) {
         pips_fail(err, PIPS_ERR_ARG, "view: no %s (NULL)", !g || !g->def ? "game" : "state");
@@ -84,9 +85,9 @@ json_t *pips_state_view(const pips_game *g, const void *state, pips_error *err)
     return v;
 }
 
-json_t *pips_state_object(const pips_game *g, const void *state, pips_error *err)
+json_t *state_object_unchecked(const pips_game *g, const void *state, pips_error *err)
 {
-    json_t *view = pips_state_view(g, state, err);
+    json_t *view = state_view_unchecked(g, state, err);
     if (!view)
         return NULL;
     json_t *o = json_object(), *opts = json_object();
@@ -119,9 +120,9 @@ json_t *pips_state_object(const pips_game *g, const void *state, pips_error *err
     return o;
 }
 
-char *pips_state_json(const pips_game *g, const void *state, pips_error *err)
+char *state_json_unchecked(const pips_game *g, const void *state, pips_error *err)
 {
-    json_t *o = pips_state_object(g, state, err);
+    json_t *o = state_object_unchecked(g, state, err);
     if (!o)
         return NULL;
     /* 12 significant digits print tenths as 14.3, not 14.300000000000001 */
@@ -130,4 +131,22 @@ char *pips_state_json(const pips_game *g, const void *state, pips_error *err)
     if (!text)
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory writing the state object");
     return text;
+}
+
+/* The public views take only states from pips_state_new, of g's definition
+ * and options (pips_state_check); the library's own callers (the CLI, the
+ * server, the state_view hooks of Lua games) use the unchecked twins. */
+json_t *pips_state_view(const pips_game *g, const void *state, pips_error *err)
+{
+    return pips_state_check(g, state, err) ? state_view_unchecked(g, state, err) : NULL;
+}
+
+json_t *pips_state_object(const pips_game *g, const void *state, pips_error *err)
+{
+    return pips_state_check(g, state, err) ? state_object_unchecked(g, state, err) : NULL;
+}
+
+char *pips_state_json(const pips_game *g, const void *state, pips_error *err)
+{
+    return pips_state_check(g, state, err) ? state_json_unchecked(g, state, err) : NULL;
 }

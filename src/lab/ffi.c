@@ -21,6 +21,7 @@
 #include "pips/version.h"
 #include "pips/view.h"
 #include "play/play_json.h"
+#include "core/unchecked.h"
 
 /* The check at the entry of every call taking a (game, state) pair. */
 static bool given(const pips_game *g, const void *state, pips_error *err)
@@ -130,7 +131,7 @@ bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_erro
 {
     if (!a)
         return pips_fail(err, PIPS_ERR_ARG, "no agent (NULL)");
-    return given(pips_agent_game(a), state, err) && pips_agent_choose(a, state, out, err);
+    return given(pips_agent_game(a), state, err) && agent_choose_unchecked(a, state, out, err);
 }
 
 bool pips_play(const pips_game *g, void *state, pips_move m, pips_error *err)
@@ -199,7 +200,7 @@ bool pips_state_view_json(const pips_game *g, const void *state, pips_str *out,
 {
     if (!given(g, state, err) || !out_given(out, err))
         return false;
-    json_t *o = pips_state_object(g, state, err);
+    json_t *o = state_object_unchecked(g, state, err);
     return o && put_json(o, out, err);
 }
 
@@ -403,10 +404,10 @@ bool pips_solve_json(const pips_game *g, const void *state, const char *request,
     if (moves) {
         so.moves = pips_malloc(g->alloc, max * sizeof *so.moves);
         so.move_values = pips_malloc(g->alloc, max * sizeof *so.move_values);
-        ok = so.moves && so.move_values ? pips_solve_moves(g, state, &so, &res, err)
+        ok = so.moves && so.move_values ? solve_moves_unchecked(g, state, &so, &res, err)
                                         : pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     } else {
-        ok = pips_solve_position(g, state, &so, &res, err);
+        ok = solve_position_unchecked(g, state, &so, &res, err);
     }
     json_t *doc = NULL;
     if (ok) {

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "lab/lab_impl.h"
+#include "core/unchecked.h"
 
 /* The budget parameter of a kind, or NULL when it takes none. */
 static const char *budget_param(const char *kind)
@@ -209,7 +210,7 @@ static void perfect_game(void *ud, unsigned long game, const pips_match *m)
         memcpy(c->child, state, d->state_size);
         d->apply(c->g, c->child, m->moves[i]);
         int next = pips_to_move(c->g, c->child);
-        if (!pips_solver_moves(c->solver, state, NULL, NULL, &res, &err)) {
+        if (!solver_moves_unchecked(c->solver, state, NULL, NULL, &res, &err)) {
             p->unsettled++;
             continue;
         }
@@ -217,7 +218,7 @@ static void perfect_game(void *ud, unsigned long game, const pips_match *m)
             double r[PIPS_MAX_PLAYERS];
             d->returns(c->g, c->child, r);
             after.value = r[seat] > 0.75 ? PIPS_WIN : r[seat] < 0.25 ? PIPS_LOSS : PIPS_DRAW;
-        } else if (!pips_solver_moves(c->solver, c->child, NULL, NULL, &after, &err)) {
+        } else if (!solver_moves_unchecked(c->solver, c->child, NULL, NULL, &after, &err)) {
             p->unsettled++;
             continue;
         } else if (next != seat) {

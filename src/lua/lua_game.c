@@ -397,7 +397,10 @@ static void remember(lua_State *L, const void *s)
 static int p_to_move(lua_State *L)
 {
     gcall *a = lua_touserdata(L, 1);
-    a->who = ensure_who(L, a->g, fetch(L, a->g, a->s));
+    gentry *e = fetch(L, a->g, a->s);
+    a->who = ensure_who(L, a->g, e);
+    if (a->who >= 0 && a->out) /* legal_moves comes next: one protected call for both */
+        ensure_moves(L, a->g, e, NULL);
     return 0;
 }
 
@@ -592,6 +595,22 @@ static bool run(const pips_game *g, const char *hook, lua_CFunction fn, gcall *a
     return c && lrt_run(c, hook, fn, a, 0);
 }
 
+/* The thread's cache entry of state s when s is the position it looked at
+ * last and its table needs no check: to_move and legal_moves then answer
+ * without calling into Lua. NULL otherwise. */
+static const gentry *recent_entry(const pips_game *g, const void *s)
+{
+    lrt_ctx *c = ctx(g);
+    if (!c)
+        return NULL;
+    const gentry *e = ((gctx *)c->user)->recent;
+    uint32_t len = state_len(s);
+    if (!e || e->tref == LUA_NOREF || e->played >= 0 || e->len != len ||
+        memcmp(e->text, state_text(s), len) != 0)
+        return NULL;
+    return e;
+}
+
 /* ---- the interface's hooks ------------------------------------------------------- */
 
 static int g_num_players(const pips_game *g) { return cfg_of(g)->np; }
@@ -606,12 +625,22 @@ static void g_initial(const pips_game *g, void *s)
 
 static int g_to_move(const pips_game *g, const void *s)
 {
-    gcall a = {.g = g, .s = s};
+    const gentry *e = recent_entry(g, s);
+    if (e && e->who != WHO_UNKNOWN)
+        return e->who;
+    pips_move spare;
+    gcall a = {.g = g, .s = s, .out = &spare}; /* (out: list the moves too) */
     return run(g, "to_move", p_to_move, &a) ? a.who : PIPS_OVER;
 }
 
 static size_t g_legal_moves(const pips_game *g, const void *s, pips_move *out)
 {
+    const gentry *e = recent_entry(g, s);
+    if (e && e->who >= 0 && e->n >= 0 && e->mref != LUA_NOREF) {
+        for (int i = 0; i < e->n; i++)
+            out[i] = (pips_move)i;
+        return (size_t)e->n;
+    }
     gcall a = {.g = g, .s = s, .out = out};
     return run(g, "moves", p_moves, &a) ? a.n : 0;
 }

@@ -27,6 +27,7 @@
 #include "lua/lua_rt.h"
 
 #include "pips/view.h"
+#include "core/unchecked.h"
 
 #include <jansson.h>
 #include <lauxlib.h>
@@ -96,7 +97,7 @@ static int proxy_index(lua_State *L)
     if (vc->proxy == vc->fresh)
         vc->fresh_read = true;
     pips_error e = {0};
-    json_t *obj = pips_state_object(vc->cur_g, vc->cur_state, &e);
+    json_t *obj = state_object_unchecked(vc->cur_g, vc->cur_state, &e);
     if (!obj)
         return lrt_raise(L, "cannot build the state object: %s", e.msg);
     const char *key;

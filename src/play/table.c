@@ -11,6 +11,7 @@
  * agents[s] is NULL exactly for a human seat.
  */
 #include "pips/table.h"
+#include "core/unchecked.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,7 +215,7 @@ static bool apply_moves(pips_table *t, pips_move m, bool by_agent, double second
         const void *before = mt->history + i * ss;
         for (int s = 0; s < mt->n_seats; s++)
             if (t->agents[s])
-                pips_agent_observe(t->agents[s], before, mt->moves[i]);
+                agent_observe_unchecked(t->agents[s], before, mt->moves[i]);
         int who = pips_to_move(mt->game, before);
         pips_table_event ev = {who == PIPS_CHANCE ? PIPS_TABLE_CHANCE : PIPS_TABLE_MOVE,
                                who >= 0 ? who : -1,
@@ -276,7 +277,7 @@ bool pips_table_think(pips_table *t, int seat, const void *state, pips_move *out
     if (!a)
         return pips_fail(err, PIPS_ERR_ARG, "seat %d is not played by an agent", seat + 1);
     double t0 = pips_now();
-    bool ok = pips_agent_choose(a, state, out, err);
+    bool ok = agent_choose_unchecked(a, state, out, err);
     if (seconds)
         *seconds = pips_now() - t0;
     if (script_failed(t, err))

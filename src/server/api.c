@@ -16,6 +16,7 @@
 #include "server/server_impl.h"
 
 #include "play/play_json.h"
+#include "core/unchecked.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -761,7 +762,7 @@ static void get_hints(pips_server *s, srv_game *g, const pips_http_request *req,
     size_t table_mb = s->cfg.hint_table_mb ? s->cfg.hint_table_mb : HINT_TABLE_MB;
     pips_solve_opts so = {1, table_mb, NULL, NULL, budget, 0, moves, values};
     pips_solve_result sr;
-    bool ok = pips_solve_moves(game, copy, &so, &sr, &err);
+    bool ok = solve_moves_unchecked(game, copy, &so, &sr, &err);
     int status = 200;
     json_t *o = json_object();
     json_object_set_new(o, "ply", json_integer((json_int_t)at));

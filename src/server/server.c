@@ -14,6 +14,7 @@
 #include "pips/view.h"
 
 #include "play/play_json.h"
+#include "core/unchecked.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -867,7 +868,7 @@ char *srv_game_json(pips_server *s, srv_game *g, long ply)
     json_object_set_new(o, "render", json_string(pips_str_cstr(&text)));
     pips_str_clear(&text);
     /* the structured view the board modules draw from (pips/view.h) */
-    json_t *view = pips_state_view(game, state, NULL);
+    json_t *view = state_view_unchecked(game, state, NULL);
     json_object_set_new(o, "view", view ? view : json_null());
 
     int who = current ? pips_table_to_move(g->t) : pips_to_move(game, state);

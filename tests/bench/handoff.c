@@ -33,6 +33,7 @@
 
 #include "pips/agent.h"
 #include "pips/game.h"
+#include "core/unchecked.h"
 
 #define MAX_PLIES 4000
 
@@ -201,12 +202,12 @@ int main(int argc, char **argv)
             if (who == PIPS_CHANCE) {
                 size_t n = pips_node_moves(g, st, &dice, sc.moves, sc.prob);
                 m = sc.moves[pips_sample_chance(&dice, sc.prob, n)];
-            } else if (!pips_agent_choose(agents[who], st, &m, &err)) {
+            } else if (!agent_choose_unchecked(agents[who], st, &m, &err)) {
                 fprintf(stderr, "game %ld: %s\n", gi, err.msg);
                 return 1;
             }
             for (int s = 0; s < np; s++)
-                pips_agent_observe(agents[s], st, m);
+                agent_observe_unchecked(agents[s], st, m);
             for (int b = 0; b < 8; b++)
                 digest = (digest ^ (m >> (8 * b) & 0xFF)) * 1099511628211ull;
             mover[plies] = who;

@@ -260,10 +260,13 @@ for (const size of SIZES) {
 
   test(`every board fits the window and opens at the top; the text board's notation (${size.name})`, async () => {
     const page = await newPage(size.browser);
-    for (const game of ['tictacdoh', 'icefrogs', 'ziggurat', 'noname', 'nimitz']) {
-      const info = (await apiCall(server.url, 'GET', `agents?game=${game}&options=${encodeURIComponent('{}')}`)).json;
+    // every game as the lobby starts it, and the most seats (the most rows above the board)
+    const games = [['tictacdoh', {}], ['icefrogs', {}], ['ziggurat', {}], ['noname', {}], ['nimitz', {}],
+      ['icefrogs', { players: 6 }], ['noname', { players: 6 }], ['ziggurat', { players: 4, queen: true }]];
+    for (const [game, options] of games) {
+      const info = (await apiCall(server.url, 'GET', `agents?game=${game}&options=${encodeURIComponent(JSON.stringify(options))}`)).json;
       const seats = Array.from({ length: info.players }, (_, i) => (i === 0 ? 'human' : 'random'));
-      const r = await apiCall(server.url, 'POST', 'games', { game, options: {}, seats, seed: 3 });
+      const r = await apiCall(server.url, 'POST', 'games', { game, options, seats, seed: 3 });
       assert.equal(r.status, 201);
       await openGame(page, server.url, r.json);
       await page.waitForSelector('#board svg');
@@ -273,10 +276,10 @@ for (const size of SIZES) {
         const b = svg.getBoundingClientRect();
         return { bottom: b.bottom, h: innerHeight, y: scrollY, overflow: document.documentElement.scrollWidth - innerWidth };
       });
-      assert.equal(fit.y, 0, `${game}: opens at the top`);
-      assert.ok(fit.bottom <= fit.h + 1, `${game}: the board ends at ${fit.bottom}px of ${fit.h}`);
+      assert.equal(fit.y, 0, `${game} ${JSON.stringify(options)}: opens at the top`);
+      assert.ok(fit.bottom <= fit.h + 1, `${game} ${JSON.stringify(options)}: the board ends at ${fit.bottom}px of ${fit.h}`);
       assert.ok(fit.overflow <= 1, `${game}: ${fit.overflow}px wider than the window`);
-      await shot(page, `fit-${game}`, size);
+      await shot(page, `fit-${game}${Object.entries(options).map(([k, v]) => `-${k}${v}`).join('')}`, size);
     }
     // the text board names seats as the page does (not the library's X/O)
     const t = await apiCall(server.url, 'POST', 'games', { game: 'tictacdoh', seats: ['human', 'human'] });

@@ -157,11 +157,19 @@ export function createBoard(container, ctx) {
     if (routeFrom && lastTo && routeFrom !== lastTo)
       moveArrow(svg, ...at(routeFrom), ...at(lastTo), R * 0.5);
 
-    // supplies: one row per player; the mover's sizes are buttons when live
+    // supplies: one row per player; the mover's sizes are buttons when live.
+    // With three or more players the others' rows are counts in small type,
+    // so the rows above the board stay short and the board keeps its room.
+    const compact = pos.supply.length >= 3;
     supplyBox.replaceChildren(...pos.supply.map((sup, i) => {
       const p = i + 1;
       const row = html('div', { class: `if-supply p${p}${p === mover ? ' to-move' : ''}`, 'data-player': p },
         html('span', { class: 'who' }, html('span', { class: `dot p${p}` }), seatName(view, i)));
+      if (compact && p !== mover) {
+        row.classList.add('compact');
+        row.append(...SIZES.map((s) => html('span', { class: 'count', 'aria-label': `${sup[s]} ${SIZE_NAME[s]}` }, `${s}×${sup[s]}`)));
+        return row;
+      }
       for (const s of SIZES) {
         const can = p === mover && bySource.has(s);
         const b = html('button', {

@@ -240,13 +240,20 @@ export function createBoard(container, ctx) {
     if (pick && !pad.some((e) => e.colour === pick.colour && e.size === pick.size)) pick = null;
     if (live && !pick && pad.length) pick = { colour: pad[0].colour, size: pad[0].size };
 
-    // pads and scores, one block per seat
+    // pads and scores, one block per seat; with three or more seats the pads
+    // of those not to move are counts in small type (the board keeps its room)
     pads.replaceChildren(...st.seats.map((c, i) => {
       const box = html('div', { class: `nn-pad${c === st.toMove ? ' to-move' : ''}`, 'data-colour': c },
         html('span', { class: 'who' }, html('span', { class: `dot c-${c}` }),
           `Player ${i + 1} (${COLOUR_NAME[c]}) · score ${st.scores[c]}`));
       const list = st.pads[c] || [];
       if (!list.length) box.append(html('span', { class: 'help' }, 'pad empty'));
+      if (st.seats.length >= 3 && c !== st.toMove) {
+        box.classList.add('compact');
+        box.append(...list.map((e) => html('span', { class: 'count', 'data-piece': e.colour + e.size,
+          'aria-label': `${e.n} ${COLOUR_NAME[e.colour]} ${SIZE_NAME[e.size]}` }, html('span', { class: `sw c-${e.colour}` }), `${e.size}×${e.n}`)));
+        return box;
+      }
       for (const e of list) {
         const mine = c === mover;
         const on = mine && pick && pick.colour === e.colour && pick.size === e.size;

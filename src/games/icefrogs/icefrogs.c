@@ -1254,7 +1254,7 @@ const pips_game_def pips_icefrogs_def = {
      * plays (hard would win 1/4). Medium there is a small max^n search,
      * which parries, and hard a larger one. */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
-                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"},
+                  "mcts:iters=1000,order=eval,opp=adapt,settle=1"},
                  {"random", "mcts:iters=100,order=eval", "mcts:iters=1000,order=eval",
                   "mcts:iters=1000,order=eval,opp=greedy,settle=1"},
                  {"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
