@@ -1066,5 +1066,5 @@ const pips_game_def pips_nimitz_def = {
                "oracle:time=4,threads=2,fallback=greedy"},
     /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats" */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,time=0.45,opp=greedy",
-                  "mcts:iters=10000,time=4,threads=2,opp=greedy"}},
+                  "mcts:iters=3000,time=2,opp=adapt,oppiters=100"}},
 };
