@@ -84,6 +84,7 @@ int cli_playtest(int argc, char **argv)
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
     bool no_drama = false;
+    long drama_every = 1;
     char command[2048];
     command_text(argc, argv, command, sizeof command);
     for (int i = 1; i < argc; i++) {
@@ -137,6 +138,9 @@ int cli_playtest(int argc, char **argv)
                 return 2;
             }
             no_drama = !strcmp(v, "off");
+        } else if (!strcmp(a, "--drama-every") && has_value) {
+            if (!cli_parse_long(prog, a, argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &drama_every))
+                return 2;
         } else if (!strcmp(a, "--resume") && has_value) {
             resume_dir = argv[++i];
         } else if (!strcmp(a, "--fixed-seats")) {
@@ -209,7 +213,8 @@ int cli_playtest(int argc, char **argv)
                             .progress_ud = &progress,
                             .stop = cli_catch_stop(),
                             .resume_state = resume_dir ? state_path : NULL,
-                            .no_drama = no_drama};
+                            .no_drama = no_drama,
+                            .drama_every = (unsigned long)drama_every};
     pips_error err;
     if (!pips_lab_mpi_begin(&argc, &argv)) {
         fprintf(stderr, "%s: MPI did not start\n", prog);

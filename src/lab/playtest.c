@@ -207,7 +207,7 @@ static bool play_one(run_ctx *c, unsigned long index, turn_rows *rows, game_resu
     bool ok = false;
     game_log lg = {.g = g, .r = r, .br_cap = 64, .est_cap = 64, .np = np, .per_round = np,
                    .turn_seat = -1, .value_seat = -1, .rows = rows,
-                   .drama = d->evaluate && !c->o->no_drama};
+                   .drama = d->evaluate && pt->drama_every && index % pt->drama_every == 0};
     pips_rng_derive(&lg.branch_rng, c->o->seed ^ 0x9e3779b97f4a7c15ull, index);
     lg.buf = pips_calloc(g->alloc, pips_max_moves(g), sizeof *lg.buf);
     lg.est = pips_malloc(g->alloc, lg.est_cap * 2 * sizeof *lg.est);
@@ -756,6 +756,7 @@ pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks
         goto done;
     }
     pt->threshold = o->decisive_threshold > 0 ? o->decisive_threshold : 0.8;
+    pt->drama_every = o->no_drama ? 0 : o->drama_every ? o->drama_every : 1;
     run_info(o, pt);
     if (!build_variants(o, pt, games, err))
         goto done;
