@@ -88,6 +88,14 @@ void agent_leaf_values(const pips_game *g, const void *state, pips_rng *rng, int
 /* Longest random playout before it is cut off. */
 #define AGENT_PLAYOUT_MAX_PLIES 100000
 
+/* The greedy agent's value of st for mover: the returns at the end, else
+ * (with expand_chance, at a chance node) the mean over its outcomes of the
+ * same without expanding, else the evaluate hook, else 0.5. scratch holds
+ * state_size bytes, outcomes and prob max_moves entries (unused unless
+ * expand_chance). */
+double agent_greedy_value(const pips_game *g, const void *st, int mover, bool expand_chance,
+                          void *scratch, pips_move *outcomes, double *prob);
+
 /* Sorts evaluations best first (value, then visits, then move order kept). */
 void agent_sort_evals(pips_move_eval *ev, size_t n);
 
