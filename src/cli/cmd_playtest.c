@@ -97,6 +97,7 @@ int cli_playtest(int argc, char **argv)
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
     bool no_drama = false;
+    long drama_every = 1;
     char command[2048];
     command_text(argc, argv, command, sizeof command);
     const cli_flag flags[] = {
@@ -113,6 +114,7 @@ int cli_playtest(int argc, char **argv)
                    "a number between 0.5 and 1"),
         CLI_TEXT("--out", &out_dir),
         CLI_CHOICE("--drama", &no_drama, parse_drama_off, "on or off"),
+        CLI_LONG("--drama-every", &drama_every, 1, (long)PIPS_LAB_MAX_GAMES),
         CLI_TEXT("--resume", &resume_dir),
         CLI_SWITCH("--fixed-seats", &fixed),
         CLI_CHOICE("--seatings", &seating, parse_seating, "rotate, all or fixed"),
@@ -171,7 +173,8 @@ int cli_playtest(int argc, char **argv)
                             .progress_ud = &progress,
                             .stop = cli_catch_stop(),
                             .resume_state = resume_dir ? state_path : NULL,
-                            .no_drama = no_drama};
+                            .no_drama = no_drama,
+                            .drama_every = (unsigned long)drama_every};
     pips_error err;
     if (!pips_lab_mpi_begin(&argc, &argv)) {
         fprintf(stderr, "%s: MPI did not start\n", prog);

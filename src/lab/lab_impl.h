@@ -179,6 +179,7 @@ struct pips_playtest {
     int threads;
     pips_seating seating;
     double threshold;
+    unsigned long drama_every; /* 0: drama off; K: measured in games whose number K divides */
     bool has_mcts;
     bool from_vs; /* the second variant came from --vs-opt */
     size_t n_vary;
