@@ -134,18 +134,13 @@ int cli_playtest(int argc, char **argv)
         playtest_usage(stderr);
         return 2;
     }
-    char *copy = strdup(seats_text);
     char *seats[PIPS_LAB_MAX_SEATS];
-    if (!copy) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
-    }
-    size_t n_seats = cli_split_specs(copy, seats, PIPS_LAB_MAX_SEATS);
-    if (n_seats > PIPS_LAB_MAX_SEATS) {
-        fprintf(stderr, "%s: at most %d seats\n", prog, PIPS_LAB_MAX_SEATS);
-        free(copy);
-        return 2;
-    }
+    size_t n_seats;
+    int status;
+    char *copy = cli_split_list(prog, seats_text, seats, PIPS_LAB_MAX_SEATS, "seats", &n_seats,
+                                &status);
+    if (!copy)
+        return status;
     if (out_dir && !cli_check_out_dir(prog, out_dir)) {
         free(copy);
         return 2;
@@ -195,10 +190,7 @@ int cli_playtest(int argc, char **argv)
         if (root)
             fprintf(stderr, "%s: %s\n", prog, err.msg);
         pips_lab_mpi_end();
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
-                       err.code == PIPS_ERR_SCRIPT
-                   ? 1
-                   : 2;
+        return cli_exit_code(&err);
     }
     if (!root) { /* only rank 0 reports */
         pips_playtest_free(pt);

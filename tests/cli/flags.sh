@@ -60,6 +60,13 @@ done
         "$PIPS" $(base playtest) --vs-opt
 }
 
+# lists longer than a run takes (checked before any game)
+many=$(printf 'random,%.0s' $(seq 16))greedy
+expect_exit 2 "ladder: more than 16 agents" "^pips ladder: at most 16 agents" \
+    "$PIPS" ladder tictacdoh --agents "$many"
+expect_exit 2 "playtest: more seats than a game can have" "^pips playtest: at most 8 seats" \
+    "$PIPS" playtest tictacdoh --seats "$many"
+
 # the flags reach the run: numbers, a switch, choices and lists
 for drama in on off; do
     "$PIPS" playtest tictacdoh --seats random,greedy --games 4 --seed 3 --fixed-seats \
