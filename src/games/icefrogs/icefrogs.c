@@ -1254,12 +1254,13 @@ const pips_game_def pips_icefrogs_def = {
      * so against greedy every lone seat but the first loses whatever it
      * plays (hard would win 1/4). Medium there is a small max^n search,
      * which parries, and hard a larger one; max models the searching seats
-     * as searchers (opp=adapt), docs/ai.md "Max: opponents that search". */
+     * as searchers (opp=adapt), docs/ai.md "Max: opponents that search"; at
+     * five and six seats too (docs/ai.md "Five and six seats: max"). */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
                   "mcts:iters=1000,order=eval,opp=adapt,settle=1"},
                  {"random", "mcts:iters=100,order=eval", "mcts:iters=1000,order=eval",
                   "mcts:iters=10000,order=eval,opp=adapt"},
                  {"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
-                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"}},
+                  "mcts:iters=1000,order=eval,opp=adapt,settle=1"}},
     .canonical = icf_canonical,
 };
