@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "pips/agent.h"
+#include "ai/model_solve.h"
 #include "core/unchecked.h"
 
 typedef struct tree_state {
@@ -32,7 +33,7 @@ typedef struct tree_config {
 } tree_config;
 
 /* Leaves by path (A = 0, B = 1; seat 1's and seat 2's moves after). */
-static const double tree_leaves[2][8][3] = {
+static const double tree_leaves[3][8][3] = {
     /* table 0: BRS and the opponent model disagree (worked out in
      * test_brs_known_answer and test_mcts_opp_greedy) */
     {{0.6, 0.2, 0.2},
@@ -52,17 +53,26 @@ static const double tree_leaves[2][8][3] = {
      {0.45, 0.3, 0.25},
      {0.45, 0.3, 0.25},
      {0.45, 0.3, 0.25}},
+    /* table 2: wins (a return of 1) under A, none under B (test_mcts_exact) */
+    {{1, 0, 0},
+     {0, 1, 0},
+     {0, 0, 1},
+     {1, 0, 0},
+     {0.9, 0.05, 0.05},
+     {0.9, 0, 0.1},
+     {0.9, 0, 0.1},
+     {0.9, 0.1, 0}},
 };
 
 static const pips_option_def tree_options[1] = {
-    {"table", "0", "leaf table", .type = PIPS_OPT_INT, .min = 0, .max = 1},
+    {"table", "0", "leaf table", .type = PIPS_OPT_INT, .min = 0, .max = 2},
 };
 
 static bool tree_configure(const pips_game *g, void *config, pips_error *err)
 {
     long t;
-    if (!pips_parse_int(pips_options_get(&g->options, "table"), 0, 1, &t))
-        return pips_fail(err, PIPS_ERR_ARG, "option table: expected 0 or 1");
+    if (!pips_parse_int(pips_options_get(&g->options, "table"), 0, 2, &t))
+        return pips_fail(err, PIPS_ERR_ARG, "option table: expected 0, 1 or 2");
     ((tree_config *)config)->table = (int)t;
     return true;
 }
@@ -228,6 +238,50 @@ static void analyze_ab(pips_game *g, const char *spec, uint64_t seed, pips_move_
     pips_agent_free(a);
 }
 
+/* For seeds 1..seeds, spec values A at va and B at vb for seat 0 (within
+ * tol), proves the first `proven` of them (0: none, 1: A, 2: both), and
+ * plays choice (-1: unchecked). */
+static void expect_ab(pips_game *g, const char *spec, uint64_t seeds, double va, double vb,
+                      double tol, int proven, int choice)
+{
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
+        pips_move_eval ev[2];
+        pips_move played;
+        analyze_ab(g, spec, seed, ev, choice >= 0 ? &played : NULL);
+        if (fabs(ev[0].value - va) > tol || fabs(ev[1].value - vb) > tol)
+            fail_msg("%s, seed %llu: A %.6f, B %.6f (want %.6f, %.6f)", spec,
+                     (unsigned long long)seed, ev[0].value, ev[1].value, va, vb);
+        for (int i = 0; i < proven; i++)
+            if (!ev[i].proven)
+                fail_msg("%s, seed %llu: %c is not proven", spec, (unsigned long long)seed,
+                         "AB"[i]);
+        if (choice >= 0)
+            assert_int_equal(played, choice);
+    }
+}
+
+/* An agent of spec reads its spec back unchanged. */
+static void expect_spec(pips_game *g, const char *spec)
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, 1, &err);
+    if (!a)
+        fail_msg("%s: %s", spec, err.msg);
+    assert_string_equal(pips_agent_spec(a), spec);
+    pips_agent_free(a);
+}
+
+/* Tic Tac Doh! with three seats. */
+static pips_game *ttd3_game(void)
+{
+    const char *three[] = {"players=3"};
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", three, 1, NULL, &err);
+    if (!g)
+        fail_msg("tictacdoh players=3: %s", err.msg);
+    return g;
+}
+
 /* BRS, depth 2 (my move, then the best reply), others=greedy. After A,
  * seat 1's policy move is 1 (its mean 0.2 against 0.15) and seat 2's greedy
  * reply is the leaf best for it. The reply phases: seat 1 searches (seat 2
@@ -242,33 +296,16 @@ static void test_brs_known_answer(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 4; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "brs:depth=2", seed, ev, &choice);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-9);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-9);
-        assert_int_equal(choice, 1);
-    }
+    expect_ab(g, "brs:depth=2", 4, 0.1, 0.4, 1e-9, 0, 1);
     /* depth 1 values the children by the evaluation alone: A's mean for
      * seat 0 is 0.475, B's 0.325 */
-    pips_move_eval ev[2];
-    pips_move choice;
-    analyze_ab(g, "brs:depth=1", 1, ev, &choice);
-    assert_true(fabs(ev[0].value - 0.475) < 1e-9);
-    assert_true(fabs(ev[1].value - 0.325) < 1e-9);
-    assert_int_equal(choice, 0);
+    expect_ab(g, "brs:depth=1", 1, 0.475, 0.325, 1e-9, 0, 0);
     /* others=order: the other opponent plays its first move (0): A's lines
      * are min(0.6, 0.7) with seat 1 searching and min(0.6, 0.1) with seat 2
      * searching, so 0.1; B's 0.4 as before */
-    analyze_ab(g, "brs:depth=2,others=order", 1, ev, &choice);
-    assert_true(fabs(ev[0].value - 0.1) < 1e-9);
-    assert_true(fabs(ev[1].value - 0.4) < 1e-9);
+    expect_ab(g, "brs:depth=2,others=order", 1, 0.1, 0.4, 1e-9, 0, -1);
+    expect_spec(g, "brs:depth=2,others=order");
     pips_error err;
-    pips_agent *a = pips_agent_new(g, "brs:depth=2,others=order", 1, &err);
-    assert_non_null(a);
-    assert_string_equal(pips_agent_spec(a), "brs:depth=2,others=order");
-    pips_agent_free(a);
     assert_null(pips_agent_new(g, "brs:others=paranoid", 1, &err));
     assert_non_null(strstr(err.msg, "others='paranoid' must be greedy or order"));
     pips_game_free(g);
@@ -279,10 +316,8 @@ static void test_brs_known_answer(void **unused)
 static void test_brs_ttd(void **unused)
 {
     (void)unused;
-    const char *three[] = {"players=3"};
+    pips_game *g = ttd3_game();
     pips_error err;
-    pips_game *g = pips_game_new("tictacdoh", three, 1, NULL, &err);
-    assert_non_null(g);
     void *s = pips_state_new(g, &err);
     /* the third seat moves: an L beside the two wins (TTD-R5) */
     assert_true(g->def->state_from_text(g, "0,0:L 1,0:L", s, &err));
@@ -326,20 +361,8 @@ static void test_mcts_opp_greedy(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=400,opp=greedy", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 0);
-        analyze_ab(g, "mcts:iters=400", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 1);
-    }
+    expect_ab(g, "mcts:iters=400,opp=greedy", 3, 0.5, 0.4, 1e-5, 2, 0);
+    expect_ab(g, "mcts:iters=400", 3, 0.1, 0.4, 1e-5, 2, 1);
     pips_game_free(g);
 }
 
@@ -352,25 +375,9 @@ static void test_mcts_opp_topk(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=400,opp=topk", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.05) < 1e-5);
-        assert_int_equal(choice, 0);
-        analyze_ab(g, "mcts:iters=400,opp=topk,k=1", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 0);
-    }
-    pips_error err;
-    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=topk,k=3", 1, &err);
-    assert_non_null(a);
-    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=topk,k=3");
-    pips_agent_free(a);
+    expect_ab(g, "mcts:iters=400,opp=topk", 3, 0.1, 0.05, 1e-5, 2, 0);
+    expect_ab(g, "mcts:iters=400,opp=topk,k=1", 3, 0.5, 0.4, 1e-5, 2, 0);
+    expect_spec(g, "mcts:iters=400,opp=topk,k=3");
     pips_game_free(g);
 }
 
@@ -387,19 +394,8 @@ static void test_mcts_opp_search_and_adapt(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=400,opp=search", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 1);
-        analyze_ab(g, "mcts:iters=400,opp=adapt", seed, ev, &choice);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 0);
-    }
+    expect_ab(g, "mcts:iters=400,opp=search", 3, 0.1, 0.4, 1e-5, 2, 1);
+    expect_ab(g, "mcts:iters=400,opp=adapt", 3, 0.5, 0.4, 1e-5, 0, 0);
     pips_error err;
     pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=adapt,oppiters=50", 1, &err);
     assert_non_null(a);
@@ -441,10 +437,8 @@ static void test_mcts_opp_softmax(void **unused)
     analyze_ab(g, "mcts:iters=400,opp=softmax,temp=0.5", 5, ev, NULL);
     assert_true(ev[0].proven);
     assert_true(fabs(ev[0].value - want) < 1e-4);
+    expect_spec(g, "mcts:iters=400,opp=softmax,temp=0.5");
     pips_error err;
-    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=softmax,temp=0.5", 1, &err);
-    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=softmax,temp=0.5");
-    pips_agent_free(a);
     assert_null(pips_agent_new(g, "mcts:opp=paranoid", 1, &err));
     assert_non_null(strstr(err.msg, "opp='paranoid' must be max, greedy, softmax, topk, adapt or search"));
     pips_game_free(g);
@@ -459,15 +453,7 @@ static void test_mcts_solver_ties_take_the_mean(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(1);
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=300", seed, ev, &choice);
-        assert_true(ev[0].proven);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.45) < 1e-5);
-        assert_int_equal(choice, 0);
-    }
+    expect_ab(g, "mcts:iters=300", 6, 0.5, 0.45, 1e-5, 1, 0);
     pips_game_free(g);
 }
 
@@ -504,10 +490,8 @@ static void test_mcts_progressive_history(void **unused)
     assert_true(fabs(ev[0].value - 0.1) < 1e-5);
     assert_int_equal(choice, 1);
     pips_game_free(g);
-    const char *three[] = {"players=3"};
+    g = ttd3_game();
     pips_error err;
-    g = pips_game_new("tictacdoh", three, 1, NULL, &err);
-    assert_non_null(g);
     void *s = pips_state_new(g, &err);
     static const char *const specs[] = {"mcts:iters=3000,ph=2,opp=greedy",
                                         "mcts:iters=3000,ph=2,threads=2"};
@@ -532,6 +516,95 @@ static void test_mcts_progressive_history(void **unused)
  * count from 2 to its maximum (up to 6), the resolved spec is the one the
  * level's agent reads back, and a kind that cannot play the seat count is
  * an error naming the count and the kinds that can. */
+/* exact=N: the root's moves solved under the opponent model. Table 0 has
+ * no wins, so the expected return decides: with every seat greedy A 0.5
+ * and B 0.4 (test_mcts_opp_greedy); with seat 1 a searcher (opp=search),
+ * seat 1 plays A,0 (0.1 to it, seat 2 greedy then takes leaf 1) over A,1
+ * (0.0) and B,0 (0.3) over B,1 (0.1): A 0.1, B 0.4, as opp=search found.
+ * Table 2: after A, seat 1 plays A,0 (greedy: its mean 0.5 against 0; as a
+ * searcher: 0.5 against 0, below), where
+ * seat 2 gets 0 either way: leaf 0 is seat 0's win, leaf 1 is not. Every
+ * leaf under B gives seat 0 0.9 and no win. So A is a win half the time
+ * (seat 2's tie each way as likely), none at worst (the tie against seat
+ * 0), B never; exact_worst=1 plays for the worst case, where A and B tie at
+ * 0, and B's return (0.9 against 0.5) decides. A greedy seat's ties are
+ * its rng's, never taken at worst. */
+static void test_mcts_exact(void **unused)
+{
+    (void)unused;
+    static const struct {
+        int table;
+        const char *spec;
+        pips_move want;
+    } cases[] = {
+        {0, "mcts:iters=50,opp=greedy,exact=1000", 0},
+        {0, "mcts:iters=50,opp=search,exact=1000", 1},
+        {2, "mcts:iters=50,opp=search,exact=1000", 0},
+        {2, "mcts:iters=50,opp=search,exact=1000,exact_worst=1", 1},
+        {2, "mcts:iters=50,opp=greedy,exact=1000,exact_worst=1", 0},
+    };
+    pips_error err;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        pips_game *g = tree_game(cases[c].table);
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            pips_agent *a = pips_agent_new(g, cases[c].spec, seed, &err);
+            if (!a)
+                fail_msg("%s: %s", cases[c].spec, err.msg);
+            assert_string_equal(pips_agent_spec(a), cases[c].spec);
+            void *s = pips_state_new(g, &err);
+            pips_move m;
+            assert_true(pips_agent_choose(a, s, &m, &err));
+            if (m != cases[c].want)
+                fail_msg("table %d, %s, seed %llu: played %llu", cases[c].table, cases[c].spec,
+                         (unsigned long long)seed, (unsigned long long)m);
+            assert_non_null(strstr(pips_agent_note(a), "exact: "));
+            pips_state_free(g, s);
+            pips_agent_free(a);
+        }
+        pips_game_free(g);
+    }
+    /* the values themselves */
+    pips_game *g = tree_game(2);
+    model_solver *ms = model_solver_new(g, 1000, 0);
+    assert_non_null(ms);
+    void *s = pips_state_new(g, &err);
+    const pips_move moves[2] = {0, 1};
+    const bool searcher[3] = {false, false, true};
+    model_value v[2];
+    assert_true(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
+    assert_true(fabs(v[0].win - 0.5) < 1e-6 && fabs(v[0].worst) < 1e-6);
+    assert_true(fabs(v[0].ret - 0.5) < 1e-6);
+    assert_true(fabs(v[1].win) < 1e-6 && fabs(v[1].ret - 0.9) < 1e-6);
+    double own[2];
+    /* seat 1 to move after A, maximising its own return with seat 2 greedy:
+     * after A,0 seat 2's tie gives it leaf 1 (1 to seat 1) half the time,
+     * after A,1 seat 2 takes leaf 2 (0 to seat 1) */
+    g->def->apply(g, s, 0);
+    assert_true(model_own_values(ms, s, moves, 2, own));
+    assert_true(fabs(own[0] - 0.5) < 1e-6 && fabs(own[1]) < 1e-6);
+    model_solver_free(ms);
+    /* a budget too small gives up, and the search's move stands */
+    ms = model_solver_new(g, 1, 0);
+    g->def->initial(g, s);
+    assert_false(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
+    model_solver_free(ms);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    g = ttd3_game();
+    pips_agent *a = pips_agent_new(g, "mcts:iters=100,opp=adapt,exact=1000", 1, &err);
+    assert_non_null(a);
+    s = pips_state_new(g, &err);
+    pips_move m;
+    assert_true(pips_agent_choose(a, s, &m, &err));
+    assert_non_null(strstr(pips_agent_note(a), "exact: gave up"));
+    assert_true(pips_check_move(g, s, m, &err));
+    pips_state_free(g, s);
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:exact=-1", 1, &err));
+    assert_null(pips_agent_new(g, "mcts:exact=10,exact_worst=2", 1, &err));
+    pips_game_free(g);
+}
+
 static void test_levels_per_seat_count(void **unused)
 {
     (void)unused;
@@ -586,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),
         cmocka_unit_test(test_mcts_progressive_history),
+        cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

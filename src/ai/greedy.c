@@ -21,12 +21,9 @@ typedef struct greedy_impl {
     pips_move_eval *evals;
 } greedy_impl;
 
-/* The value for mover of st; a chance node is averaged over its outcomes
- * once (expand_chance), deeper ones fall back to evaluate or 0.5. */
-static double value_of(pips_agent *a, greedy_impl *gi, const void *st, int mover,
-                       bool expand_chance)
+double agent_greedy_value(const pips_game *g, const void *st, int mover, bool expand_chance,
+                          void *scratch, pips_move *outcomes, double *prob)
 {
-    const pips_game *g = a->game;
     const pips_game_def *d = g->def;
     double v[PIPS_MAX_PLAYERS];
     int who = d->to_move(g, st);
@@ -35,12 +32,12 @@ static double value_of(pips_agent *a, greedy_impl *gi, const void *st, int mover
         return v[mover];
     }
     if (who == PIPS_CHANCE && expand_chance) {
-        size_t n = d->chance_outcomes(g, st, gi->outcomes, gi->prob);
+        size_t n = d->chance_outcomes(g, st, outcomes, prob);
         double total = 0;
         for (size_t i = 0; i < n; i++) {
-            memcpy(gi->grandchild, st, d->state_size);
-            d->apply(g, gi->grandchild, gi->outcomes[i]);
-            total += gi->prob[i] * value_of(a, gi, gi->grandchild, mover, false);
+            memcpy(scratch, st, d->state_size);
+            d->apply(g, scratch, outcomes[i]);
+            total += prob[i] * agent_greedy_value(g, scratch, mover, false, NULL, NULL, NULL);
         }
         return total;
     }
@@ -71,7 +68,8 @@ static size_t greedy_rank(pips_agent *a, const void *state, pips_error *err)
         memcpy(gi->child, state, d->state_size);
         d->apply(g, gi->child, a->moves[i]);
         gi->evals[i].move = a->moves[i];
-        gi->evals[i].value = value_of(a, gi, gi->child, mover, true);
+        gi->evals[i].value =
+            agent_greedy_value(g, gi->child, mover, true, gi->grandchild, gi->outcomes, gi->prob);
         gi->evals[i].visits = 1;
         gi->evals[i].proven = d->to_move(g, gi->child) == PIPS_OVER;
     }

@@ -58,6 +58,15 @@
  * - opp=adapt: opp=search's first-round searches only for the seats seen
  *   (pips_agent_observe, this game) playing a move the greedy policy would
  *   not; the others are modelled greedy, as they have played.
+ * - exact=N: after the search, the root's moves are solved to the end of
+ *   the game under the opponent model of model_solve.c (greedy seats as
+ *   greedy, with opp=adapt the seats seen searching as searchers that model
+ *   the others greedy) in at most N stored positions; of the moves best
+ *   for the root seat there (its chance of a win, then its expected
+ *   return) the search's favourite is played. When the solve gives up, the
+ *   search's move stands. exact_worst=W (0..1, default 0): the root plays
+ *   for 1-W times its chance of a win with a searcher's tied moves equally
+ *   likely plus W times that chance with every such tie against it.
  * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
@@ -73,6 +82,7 @@
 #include <string.h>
 
 #include "ai/agent_impl.h"
+#include "ai/model_solve.h"
 
 #define MCTS_MAX_THREADS 64
 #define NODE_NONE 0u
@@ -158,6 +168,12 @@ typedef struct mcts_impl {
     bool uniform;
     double widen, widen_base;
     mtree trees[MCTS_MAX_THREADS];
+    long exact;                  /* exact=N: positions of the model solve, 0 = off */
+    model_solver *exact_solver;  /* exact > 0 */
+    pips_move *exact_moves;      /* 2 * max_moves each: the root moves and */
+    model_value *exact_values;   /* their values under the model */
+    double exact_worst;          /* exact_worst=W: the solver's weight of the worst case */
+    bool *exact_best;
     pips_move_eval *evals; /* 2 * max_moves */
     double *proven;        /* per merged move: its proven value, or -1 */
     int *rank_class;       /* per merged move: 2 proven win, 1 open, 0 proven loss */
@@ -889,12 +905,56 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
     return n;
 }
 
+/* exact=N: solves the n root moves in mi->evals under the opponent model
+ * (model_solve.c; the seats opp=adapt has seen search, all others with
+ * opp=search or max, none otherwise) and plays, of the moves of the best
+ * value, the one the search ranks first. Keeps the search's move when the
+ * solve gives up. */
+static void exact_choice(pips_agent *a, const void *state, size_t n, double start,
+                         pips_move *out)
+{
+    mcts_impl *mi = a->impl;
+    const pips_game *g = a->game;
+    int me = g->def->to_move(g, state);
+    bool searcher[PIPS_MAX_PLAYERS];
+    for (int p = 0; p < PIPS_MAX_PLAYERS; p++)
+        searcher[p] = p != me && (mi->opp == OPP_ADAPT    ? mi->searcher[p]
+                                  : mi->opp == OPP_SEARCH ? true
+                                                          : mi->opp == OPP_MAX);
+    for (size_t i = 0; i < n; i++)
+        mi->exact_moves[i] = mi->evals[i].move;
+    double budget = agent_time_budget(a, mi->time_limit);
+    double deadline = budget > 0 ? start + budget * AGENT_TIME_SAFETY : 0;
+    if (!model_solve_moves(mi->exact_solver, state, searcher, mi->exact_moves, n, deadline,
+                           mi->exact_values)) {
+        snprintf(a->note, sizeof a->note, "exact: gave up (%zu positions); the search chose",
+                 model_solver_positions(mi->exact_solver));
+        return;
+    }
+    size_t k = model_solve_best(mi->exact_solver, mi->exact_values, n, mi->exact_best);
+    for (size_t i = 0; i < n; i++)
+        if (mi->exact_best[i]) {
+            *out = mi->evals[i].move;
+            snprintf(a->note, sizeof a->note,
+                     "exact: a win %.3f (%.3f at worst), return %.3f under the model (%zu of "
+                     "%zu moves tie; %zu positions)",
+                     mi->exact_values[i].win, mi->exact_values[i].worst, mi->exact_values[i].ret,
+                     k, n,
+                     model_solver_positions(mi->exact_solver));
+            return;
+        }
+}
+
 static bool mcts_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
     mcts_impl *mi = a->impl;
-    if (!mcts_search(a, state, err))
+    double start = pips_now();
+    size_t n = mcts_search(a, state, err);
+    if (!n)
         return false;
     *out = mi->evals[0].move;
+    if (mi->exact_solver)
+        exact_choice(a, state, n, start, out);
     return true;
 }
 
@@ -1032,6 +1092,10 @@ static void mcts_destroy(pips_agent *a)
     const pips_allocator *al = a->game->alloc;
     for (int k = 0; k < MCTS_MAX_THREADS; k++)
         tree_free(al, &mi->trees[k]);
+    model_solver_free(mi->exact_solver);
+    pips_free(al, mi->exact_moves);
+    pips_free(al, mi->exact_values);
+    pips_free(al, mi->exact_best);
     pips_free(al, mi->evals);
     pips_free(al, mi->proven);
     pips_free(al, mi->rank_class);
@@ -1091,8 +1155,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     const pips_game *g = a->game;
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
-    double temp = 0.05, ph = 0;
-    long settle = 0, topk = 2, inner_iters = 300;
+    double temp = 0.05, ph = 0, exact_worst = 0;
+    long settle = 0, topk = 2, inner_iters = 300, exact = 0;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -1149,6 +1213,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, 10000000L, &inner_iters, err);
         } else if (!strcmp(key, "k")) {
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
+        } else if (!strcmp(key, "exact")) {
+            ok = agent_param_long("mcts", key, value, 0, 100000000L, &exact, err);
+        } else if (!strcmp(key, "exact_worst")) {
+            ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
         } else if (!strcmp(key, "settle"))
             ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
         else if (!strcmp(key, "temp"))
@@ -1179,7 +1247,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, k, oppiters, settle, ph, widen, widen_base, nodes, reuse)",
+                             "playout, order, opp, temp, k, oppiters, exact, exact_worst, settle, ph, widen, widen_base, nodes, "
+                             "reuse)",
                              key);
         if (!ok)
             return false;
@@ -1219,6 +1288,16 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->rank_class = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->rank_class);
     if (!mi->evals || !mi->proven || !mi->rank_class)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    mi->exact = exact;
+    if (exact > 0) {
+        size_t cap = 2 * pips_max_moves(g);
+        mi->exact_solver = model_solver_new(g, (size_t)exact, exact_worst);
+        mi->exact_moves = pips_calloc(al, cap, sizeof *mi->exact_moves);
+        mi->exact_values = pips_calloc(al, cap, sizeof *mi->exact_values);
+        mi->exact_best = pips_calloc(al, cap, sizeof *mi->exact_best);
+        if (!mi->exact_solver || !mi->exact_moves || !mi->exact_values || !mi->exact_best)
+            return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for exact=%ld", exact);
+    }
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
     a->observe = mcts_observe;
@@ -1257,6 +1336,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "k=%ld,", topk);
     if (opp == OPP_SOFTMAX && temp != 0.05)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
+    if (exact > 0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "exact=%ld,", exact);
+    if (exact > 0 && exact_worst > 0)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "exact_worst=%g,",
+                        exact_worst);
     if (mi->settle)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "settle=1,");
     if (ph > 0)

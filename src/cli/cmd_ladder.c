@@ -24,35 +24,18 @@ int cli_ladder(int argc, char **argv)
     long games = 100, threads = 1;
     uint64_t seed = 1;
     double prior = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(a, "--agents") && has_value) {
-            agents_text = argv[++i];
-        } else if (!strcmp(a, "--games") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &games))
-                return 2;
-        } else if (!strcmp(a, "--threads") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
-                return 2;
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!cli_parse_seed(prog, argv[++i], &seed))
-                return 2;
-        } else if (!strcmp(a, "--prior") && has_value) {
-            if (!cli_parse_double(prog, a, argv[++i], 0, 1000, "a number of games in 0..1000",
-                                  &prior))
-                return 2;
-        } else if (!strcmp(a, "--out") && has_value) {
-            out_dir = argv[++i];
-        } else if (!strcmp(a, "--resume") && has_value) {
-            resume_dir = argv[++i];
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_TEXT("--agents", &agents_text),
+        CLI_LONG("--games", &games, 1, (long)PIPS_LAB_MAX_GAMES),
+        CLI_LONG("--threads", &threads, 1, 64),
+        CLI_SEED(&seed),
+        CLI_DOUBLE("--prior", &prior, 0, 1000, "a number of games in 0..1000"),
+        CLI_TEXT("--out", &out_dir),
+        CLI_TEXT("--resume", &resume_dir),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     if (!name || !agents_text) {
         fprintf(stderr, "%s: %s\n", prog, !name ? "missing GAME" : "missing --agents A,B,...");
         ladder_usage(stderr);

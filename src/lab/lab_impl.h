@@ -245,6 +245,24 @@ json_t *lab_json_load(const char *path, pips_error *err);
 /* Doubles by their bits as a hex string, and back (false unless exactly n). */
 json_t *lab_hex_doubles(const double *d, size_t n);
 bool lab_doubles_of(json_t *s, double *out, size_t n);
+/* The checks that a saved state (root) belongs to this run, shared by the
+ * playtest, ladder and skill states: each is true on a match, else false
+ * with *err naming the difference ("the seed differs: the folder's run has
+ * A, this one B"); the caller prefixes "cannot resume from PATH: ".
+ * lab_is_state checks the form's marker root[key] == format ("PATH is not
+ * a saved KIND state"). specs: "the WHAT differ"; per: after the saved
+ * game count (" a table"). */
+bool lab_is_state(json_t *root, const char *key, int format, const char *kind,
+                  const char *path, pips_error *err);
+/* lab_json_load, then lab_is_state; NULL with *err set on either failing. */
+json_t *lab_state_open(const char *path, const char *key, int format, const char *kind,
+                       pips_error *err);
+bool lab_same_game(json_t *root, const char *game, pips_error *err);
+bool lab_same_options(const char *theirs, const char *mine, pips_error *err);
+bool lab_same_specs(json_t *theirs, json_t *mine, const char *what, pips_error *err);
+bool lab_same_seed(json_t *root, uint64_t seed, pips_error *err);
+bool lab_same_games(json_t *root, unsigned long games, const char *per, pips_error *err);
+bool lab_same_number(const char *what, double theirs, double mine, pips_error *err);
 
 /* A playtest as the ladder and skill runs play it: resumed from a state
  * object (resume, may be NULL), with on_result called (serialised) for

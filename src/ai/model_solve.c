@@ -1,0 +1,427 @@
+/*
+ * model_solve.c — an exact search of the rest of a game under an opponent
+ * model, for mcts's exact=N (issue 24; docs/ai.md, "Max: opponents that
+ * search").
+ *
+ * The model: the root seat maximises its chance of winning (a return of 1),
+ * then its expected return; a greedy seat plays as the greedy agent does,
+ * each of its best moves by agent_greedy_value equally likely (greedy breaks
+ * ties with its rng); a searching seat plays, each equally likely, the moves
+ * that maximise its own expected return in a game where every other seat,
+ * the root's too, is greedy: the model the hard levels search with
+ * (mcts opp=greedy), solved exactly. Chance nodes take the mean over their
+ * outcomes. A searcher with several moves of its best value may not pick
+ * among them at random (a search picks by visits, and a seat that has lost
+ * may hand the game to anyone), so the root's chance of a win is also kept
+ * with every such tie going against the root seat (model_value.worst), and
+ * the root plays for a weighted mean of the two (exact_worst=W).
+ *
+ * Values are kept in one open-addressed table of 64-bit keys: the hash of
+ * the position's canonical form (def->canonical when the game has one)
+ * mixed with what the value depends on (the root seat and which seats
+ * search, or the searching seat of a searcher's own value), so the table
+ * stays valid from move to move and from game to game. Two positions with
+ * one 64-bit key would share a value; at a million positions that has odds
+ * near 1e-7, and it can only make a move worse, never illegal.
+ *
+ * Budget: at most max_positions positions are stored; a solve that would
+ * store more gives up (so does one past its deadline, or deeper than
+ * MODEL_MAX_PLY), and the caller plays its own search's move. The table is
+ * emptied before a solve once it is half full.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "ai/agent_impl.h"
+#include "ai/model_solve.h"
+
+#define MODEL_MAX_PLY 64
+#define MODEL_TIE 1e-6 /* values are stored as floats */
+
+typedef struct model_entry {
+    uint64_t key; /* 0 = empty */
+    float win;    /* the root seat's chance of a win; a searcher's own value */
+    float ret;    /* the root seat's expected return */
+    float worst;  /* its chance of a win when indifferent searchers choose against it */
+} model_entry;
+
+typedef struct model_frame {
+    unsigned char *child;
+    pips_move *moves;
+    double *prob, *value;
+    size_t *best; /* indices of the moves the mover may play */
+} model_frame;
+
+struct model_solver {
+    const pips_game *g;
+    size_t ss, mm, max_positions, used, slots;
+    model_entry *table;
+    model_frame frames[MODEL_MAX_PLY];
+    unsigned char *canon, *scratch;
+    pips_move *outcomes;
+    double *oprob;
+    int np, root_seat;
+    bool searcher[PIPS_MAX_PLAYERS];
+    uint64_t context; /* the root seat and the searching seats, mixed into keys */
+    double worst; /* weight of model_value.worst in the root seat's objective */
+    double deadline;
+    uint64_t visited;
+    bool gave_up;
+};
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dull;
+    return x ^ (x >> 33);
+}
+
+static uint64_t position_key(model_solver *ms, const void *st, uint64_t context)
+{
+    const pips_game_def *d = ms->g->def;
+    uint64_t h;
+    if (d->canonical) {
+        d->canonical(ms->g, st, ms->canon);
+        h = d->hash(ms->g, ms->canon);
+    } else {
+        h = d->hash(ms->g, st);
+    }
+    return (h ^ mix(context)) | 1;
+}
+
+static model_entry *lookup(model_solver *ms, uint64_t key, bool *found)
+{
+    size_t mask = ms->slots - 1;
+    for (size_t i = key & mask;; i = (i + 1) & mask) {
+        if (ms->table[i].key == key || ms->table[i].key == 0) {
+            *found = ms->table[i].key == key;
+            return &ms->table[i];
+        }
+    }
+}
+
+/* Whether the solve must stop: the table is at its budget or time is up. */
+static bool out_of_budget(model_solver *ms)
+{
+    if (ms->used >= ms->max_positions)
+        ms->gave_up = true;
+    else if (ms->deadline > 0 && (++ms->visited & 1023) == 0 && pips_now() > ms->deadline)
+        ms->gave_up = true;
+    return ms->gave_up;
+}
+
+/* The moves at st for the frame at ply (chance outcomes with prob). */
+static size_t frame_moves(model_solver *ms, int ply, const void *st)
+{
+    return agent_search_moves(ms->g, st, 0, ms->frames[ply].moves, ms->frames[ply].prob);
+}
+
+/* Fills frame ply's best[] with the greedy seat who's best moves at st
+ * (value within 1e-12 of the best, as greedy compares); returns how many. */
+static size_t greedy_moves(model_solver *ms, int ply, const void *st, size_t n, int who)
+{
+    model_frame *f = &ms->frames[ply];
+    const pips_game_def *d = ms->g->def;
+    double best = -1;
+    size_t ties = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(f->child, st, ms->ss);
+        d->apply(ms->g, f->child, f->moves[i]);
+        double v = agent_greedy_value(ms->g, f->child, who, true, ms->scratch, ms->outcomes,
+                                      ms->oprob);
+        if (v > best + 1e-12) {
+            best = v;
+            ties = 0;
+        }
+        if (fabs(v - best) <= 1e-12)
+            f->best[ties++] = i;
+    }
+    return ties;
+}
+
+/* Seat h's expected return at st when h maximises it and every other seat
+ * is greedy. */
+static double own_value(model_solver *ms, const void *st, int ply, int h)
+{
+    const pips_game_def *d = ms->g->def;
+    int who = d->to_move(ms->g, st);
+    if (who == PIPS_OVER) {
+        double r[PIPS_MAX_PLAYERS];
+        d->returns(ms->g, st, r);
+        return r[h];
+    }
+    if (ply >= MODEL_MAX_PLY) {
+        ms->gave_up = true;
+        return 0;
+    }
+    bool found;
+    uint64_t key = position_key(ms, st, 0x5ea5c4e7ull + (uint64_t)h);
+    model_entry *e = lookup(ms, key, &found);
+    if (found)
+        return e->win;
+    if (out_of_budget(ms))
+        return 0;
+    model_frame *f = &ms->frames[ply];
+    size_t n = frame_moves(ms, ply, st);
+    double v = 0;
+    if (who == PIPS_CHANCE) {
+        for (size_t i = 0; i < n && !ms->gave_up; i++) {
+            memcpy(f->child, st, ms->ss);
+            d->apply(ms->g, f->child, f->moves[i]);
+            v += f->prob[i] * own_value(ms, f->child, ply + 1, h);
+        }
+    } else if (who == h) {
+        v = -1;
+        for (size_t i = 0; i < n && !ms->gave_up; i++) {
+            memcpy(f->child, st, ms->ss);
+            d->apply(ms->g, f->child, f->moves[i]);
+            double c = own_value(ms, f->child, ply + 1, h);
+            if (c > v)
+                v = c;
+        }
+    } else {
+        size_t k = greedy_moves(ms, ply, st, n, who);
+        for (size_t i = 0; i < k && !ms->gave_up; i++) {
+            memcpy(f->child, st, ms->ss);
+            d->apply(ms->g, f->child, f->moves[f->best[i]]);
+            v += own_value(ms, f->child, ply + 1, h) / (double)k;
+        }
+    }
+    if (ms->gave_up)
+        return 0;
+    e = lookup(ms, key, &found); /* the recursion may have taken the free slot */
+    e->key = key;
+    e->win = (float)v;
+    ms->used++;
+    return e->win; /* as a later lookup will read it */
+}
+
+/* The root seat's values at st under the model (model_value). */
+static void root_value(model_solver *ms, const void *st, int ply, model_value *out);
+
+/* The root seat's values after move i of frame ply at st. */
+static void child_value(model_solver *ms, const void *st, int ply, size_t i, model_value *out)
+{
+    model_frame *f = &ms->frames[ply];
+    memcpy(f->child, st, ms->ss);
+    ms->g->def->apply(ms->g, f->child, f->moves[i]);
+    root_value(ms, f->child, ply + 1, out);
+}
+
+/* What the root seat plays for: its chance of a win, the searchers'
+ * indifference taken as a mean and as the worst with weight ms->worst. */
+static double objective(const model_solver *ms, const model_value *v)
+{
+    return (1 - ms->worst) * v->win + ms->worst * v->worst;
+}
+
+static bool better_for_root(const model_solver *ms, const model_value *a, const model_value *b)
+{
+    double oa = objective(ms, a), ob = objective(ms, b);
+    return oa > ob + MODEL_TIE || (oa > ob - MODEL_TIE && a->ret > b->ret + MODEL_TIE);
+}
+
+static void add_scaled(model_value *sum, const model_value *v, double w)
+{
+    sum->win += w * v->win;
+    sum->ret += w * v->ret;
+    sum->worst += w * v->worst;
+}
+
+static void root_value(model_solver *ms, const void *st, int ply, model_value *out)
+{
+    const pips_game_def *d = ms->g->def;
+    int who = d->to_move(ms->g, st);
+    *out = (model_value){0, 0, 0};
+    if (who == PIPS_OVER) {
+        double r[PIPS_MAX_PLAYERS];
+        d->returns(ms->g, st, r);
+        out->win = out->worst = r[ms->root_seat] >= 1 - 1e-9 ? 1.0 : 0.0;
+        out->ret = r[ms->root_seat];
+        return;
+    }
+    if (ply >= MODEL_MAX_PLY) {
+        ms->gave_up = true;
+        return;
+    }
+    bool found;
+    uint64_t key = position_key(ms, st, ms->context);
+    model_entry *e = lookup(ms, key, &found);
+    if (found) {
+        *out = (model_value){e->win, e->ret, e->worst};
+        return;
+    }
+    if (out_of_budget(ms))
+        return;
+    model_frame *f = &ms->frames[ply];
+    size_t n = frame_moves(ms, ply, st), k = 0;
+    model_value c;
+    if (who == PIPS_CHANCE) {
+        for (size_t i = 0; i < n && !ms->gave_up; i++) {
+            child_value(ms, st, ply, i, &c);
+            add_scaled(out, &c, f->prob[i]);
+        }
+    } else if (who == ms->root_seat) {
+        for (size_t i = 0; i < n && !ms->gave_up; i++) {
+            child_value(ms, st, ply, i, &c);
+            if (i == 0 || better_for_root(ms, &c, out))
+                *out = c;
+        }
+    } else if (ms->searcher[who]) { /* its moves of the best own value, each as likely */
+        double best = -1;
+        for (size_t i = 0; i < n && !ms->gave_up; i++) {
+            memcpy(f->child, st, ms->ss);
+            d->apply(ms->g, f->child, f->moves[i]);
+            f->value[i] = own_value(ms, f->child, ply + 1, who);
+            if (f->value[i] > best)
+                best = f->value[i];
+        }
+        for (size_t i = 0; i < n; i++)
+            if (f->value[i] >= best - MODEL_TIE)
+                f->best[k++] = i;
+        out->worst = 1;
+        for (size_t i = 0; i < k && !ms->gave_up; i++) {
+            child_value(ms, st, ply, f->best[i], &c);
+            out->win += c.win / (double)k;
+            out->ret += c.ret / (double)k;
+            if (c.worst < out->worst)
+                out->worst = c.worst;
+        }
+    } else { /* greedy: its best moves, each as likely (its rng breaks ties) */
+        k = greedy_moves(ms, ply, st, n, who);
+        for (size_t i = 0; i < k && !ms->gave_up; i++) {
+            child_value(ms, st, ply, f->best[i], &c);
+            add_scaled(out, &c, 1.0 / (double)k);
+        }
+    }
+    if (ms->gave_up)
+        return;
+    e = lookup(ms, key, &found);
+    e->key = key;
+    e->win = (float)out->win;
+    e->ret = (float)out->ret;
+    e->worst = (float)out->worst;
+    ms->used++;
+    *out = (model_value){e->win, e->ret, e->worst}; /* as a later lookup will read them */
+}
+
+bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
+                       const pips_move *moves, size_t n, double deadline, model_value *out)
+{
+    const pips_game_def *d = ms->g->def;
+    int who = d->to_move(ms->g, state);
+    if (who < 0)
+        return false;
+    if (ms->used * 2 > ms->max_positions) {
+        memset(ms->table, 0, ms->slots * sizeof *ms->table);
+        ms->used = 0;
+    }
+    ms->root_seat = who;
+    ms->context = 1 + (uint64_t)who;
+    for (int p = 0; p < ms->np; p++) {
+        ms->searcher[p] = p != who && searcher[p];
+        ms->context = ms->context * 3 + ms->searcher[p];
+    }
+    ms->deadline = deadline;
+    ms->gave_up = false;
+    unsigned char *child = ms->frames[0].child;
+    for (size_t i = 0; i < n && !ms->gave_up; i++) {
+        memcpy(child, state, ms->ss);
+        d->apply(ms->g, child, moves[i]);
+        root_value(ms, child, 1, &out[i]);
+    }
+    return !ms->gave_up;
+}
+
+bool model_own_values(model_solver *ms, const void *state, const pips_move *moves, size_t n,
+                      double *out)
+{
+    const pips_game_def *d = ms->g->def;
+    int who = d->to_move(ms->g, state);
+    if (who < 0)
+        return false;
+    ms->deadline = 0;
+    ms->gave_up = false;
+    unsigned char *child = ms->frames[0].child;
+    for (size_t i = 0; i < n && !ms->gave_up; i++) {
+        memcpy(child, state, ms->ss);
+        d->apply(ms->g, child, moves[i]);
+        out[i] = own_value(ms, child, 1, who);
+    }
+    return !ms->gave_up;
+}
+
+size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, bool *best)
+{
+    size_t top = 0, k = 0;
+    for (size_t i = 1; i < n; i++)
+        if (better_for_root(ms, &v[i], &v[top]))
+            top = i;
+    for (size_t i = 0; i < n; i++) {
+        best[i] = !better_for_root(ms, &v[top], &v[i]);
+        k += best[i];
+    }
+    return k;
+}
+
+size_t model_solver_positions(const model_solver *ms) { return ms->used; }
+
+void model_solver_free(model_solver *ms)
+{
+    if (!ms)
+        return;
+    const pips_allocator *al = ms->g->alloc;
+    for (int p = 0; p < MODEL_MAX_PLY; p++) {
+        model_frame *f = &ms->frames[p];
+        pips_free(al, f->child);
+        pips_free(al, f->moves);
+        pips_free(al, f->prob);
+        pips_free(al, f->value);
+        pips_free(al, f->best);
+    }
+    pips_free(al, ms->table);
+    pips_free(al, ms->canon);
+    pips_free(al, ms->scratch);
+    pips_free(al, ms->outcomes);
+    pips_free(al, ms->oprob);
+    pips_free(al, ms);
+}
+
+model_solver *model_solver_new(const pips_game *g, size_t max_positions, double worst)
+{
+    const pips_allocator *al = g->alloc;
+    model_solver *ms = pips_calloc(al, 1, sizeof *ms);
+    if (!ms)
+        return NULL;
+    ms->g = g;
+    ms->ss = g->def->state_size;
+    ms->mm = pips_max_moves(g);
+    ms->np = pips_num_players(g);
+    ms->max_positions = max_positions;
+    ms->worst = worst;
+    ms->slots = 1024;
+    while (ms->slots < max_positions + max_positions / 2) /* load at most 2/3 */
+        ms->slots *= 2;
+    bool ok = true;
+    for (int p = 0; p < MODEL_MAX_PLY && ok; p++) {
+        model_frame *f = &ms->frames[p];
+        f->child = pips_calloc(al, 1, ms->ss);
+        f->moves = pips_calloc(al, ms->mm, sizeof *f->moves);
+        f->prob = pips_calloc(al, ms->mm, sizeof *f->prob);
+        f->value = pips_calloc(al, ms->mm, sizeof *f->value);
+        f->best = pips_calloc(al, ms->mm, sizeof *f->best);
+        ok = f->child && f->moves && f->prob && f->value && f->best;
+    }
+    ms->table = pips_calloc(al, ms->slots, sizeof *ms->table);
+    ms->canon = pips_calloc(al, 1, ms->ss);
+    ms->scratch = pips_calloc(al, 1, ms->ss);
+    ms->outcomes = pips_calloc(al, ms->mm, sizeof *ms->outcomes);
+    ms->oprob = pips_calloc(al, ms->mm, sizeof *ms->oprob);
+    if (!ok || !ms->table || !ms->canon || !ms->scratch || !ms->outcomes || !ms->oprob) {
+        model_solver_free(ms);
+        return NULL;
+    }
+    return ms;
+}

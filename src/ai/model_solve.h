@@ -1,0 +1,42 @@
+/*
+ * model_solve.h — the exact search under an opponent model behind mcts's
+ * exact=N (model_solve.c explains the model). Private to src/ai.
+ */
+#ifndef PIPS_MODEL_SOLVE_H
+#define PIPS_MODEL_SOLVE_H
+
+#include "pips/game.h"
+
+typedef struct model_solver model_solver;
+
+/* The root seat's prospects after a move, under the model. */
+typedef struct model_value {
+    double win;   /* its chance of a win, a searcher's tied moves each as likely */
+    double ret;   /* its expected return, the same way */
+    double worst; /* its chance of a win when every searcher's tie goes against it */
+} model_value;
+
+/* A solver that stores at most max_positions positions and whose root seat
+ * plays for (1 - worst) * win + worst * worst (then ret); NULL when out of
+ * memory. */
+model_solver *model_solver_new(const pips_game *g, size_t max_positions, double worst);
+void model_solver_free(model_solver *ms);
+
+/* Values of the n moves at state for the seat to move, with the seats
+ * marked in searcher[] (one per seat) modelled as searchers and the other
+ * seats as greedy. false when the solve gave up (position budget, deadline
+ * if above 0, or depth): then out is not all filled. */
+bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
+                       const pips_move *moves, size_t n, double deadline, model_value *out);
+/* The searcher model's own values: out[i] is the expected return of the
+ * seat to move at state after moves[i] when it maximises that and every
+ * other seat is greedy. false when the solve gave up. */
+bool model_own_values(model_solver *ms, const void *state, const pips_move *moves, size_t n,
+                      double *out);
+/* Marks in best[] the moves best for the root seat (within 1e-6); returns
+ * how many. */
+size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, bool *best);
+/* Positions stored now. */
+size_t model_solver_positions(const model_solver *ms);
+
+#endif
