@@ -115,6 +115,18 @@ bool cli_check_out_dir(const char *prog, const char *dir);
  * ("" without a folder). False with a message on stderr. */
 bool cli_resume_dir(const char *prog, const char *resume_dir, const char **out_dir,
                     char *state_path, size_t cap);
+/* The --seats or --agents list split into a new copy of text (free it):
+ * cli_split_specs, at most cap entries in out (*n of them). NULL, with the
+ * message on stderr and the exit status in *status, when memory runs out
+ * or the list is longer ("at most CAP WHAT"). */
+char *cli_split_list(const char *prog, const char *text, char **out, size_t cap,
+                     const char *what, size_t *n, int *status);
+/* The end of a lab run whose reports are written (rc: 0, or 1 when they
+ * could not be): a stopped run (partial) says what its results cover and
+ * how to go on, and exits 130 unless rc already failed; a finished run with
+ * a folder removes its state (nothing to resume). Returns the exit status. */
+int cli_lab_end(const char *prog, bool partial, const char *covers, const char *out_dir,
+                const char *state_path, int rc);
 /* A flag of a lab command, for cli_parse_flags: its name ("--games"), how
  * its value is read, and where it goes (out). */
 typedef enum cli_flag_kind {

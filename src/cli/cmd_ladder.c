@@ -44,18 +44,13 @@ int cli_ladder(int argc, char **argv)
     char state_path[4200] = "";
     if (!cli_resume_dir(prog, resume_dir, &out_dir, state_path, sizeof state_path))
         return 2;
-    char *copy = strdup(agents_text);
-    if (!copy) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
-    }
     char *agents[PIPS_LADDER_MAX_AGENTS];
-    size_t n = cli_split_specs(copy, agents, PIPS_LADDER_MAX_AGENTS);
-    if (n > PIPS_LADDER_MAX_AGENTS) {
-        fprintf(stderr, "%s: at most %d agents\n", prog, PIPS_LADDER_MAX_AGENTS);
-        free(copy);
-        return 2;
-    }
+    size_t n;
+    int status;
+    char *copy = cli_split_list(prog, agents_text, agents, PIPS_LADDER_MAX_AGENTS, "agents", &n,
+                                &status);
+    if (!copy)
+        return status;
     if (out_dir && !cli_check_out_dir(prog, out_dir)) {
         free(copy);
         return 2;
@@ -87,10 +82,7 @@ int cli_ladder(int argc, char **argv)
             return 130;
         }
         fprintf(stderr, "%s: %s\n", prog, err.msg);
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
-                       err.code == PIPS_ERR_SCRIPT
-                   ? 1
-                   : 2;
+        return cli_exit_code(&err);
     }
     pips_str s;
     pips_str_init(&s, NULL);
@@ -102,19 +94,8 @@ int cli_ladder(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         rc = 1;
     }
-    if (l->partial) {
-        if (out_dir)
-            fprintf(stderr, "%s: stopped; the ratings rest on the games finished. Continue "
-                            "with the same command and --resume %s\n",
-                    prog, out_dir);
-        else
-            fprintf(stderr, "%s: stopped; the ratings rest on the games finished (give --out "
-                            "DIR to be able to resume)\n",
-                    prog);
-        rc = rc ? rc : 130;
-    } else if (out_dir && rc == 0) {
-        unlink(state_path); /* a finished run leaves no state to resume */
-    }
+    rc = cli_lab_end(prog, l->partial, "the ratings rest on the games finished", out_dir,
+                     state_path, rc);
     pips_ladder_free(l);
     return rc;
 }

@@ -97,6 +97,7 @@ int cli_playtest(int argc, char **argv)
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
     bool no_drama = false;
+    long drama_every = 1;
     char command[2048];
     command_text(argc, argv, command, sizeof command);
     const cli_flag flags[] = {
@@ -113,6 +114,7 @@ int cli_playtest(int argc, char **argv)
                    "a number between 0.5 and 1"),
         CLI_TEXT("--out", &out_dir),
         CLI_CHOICE("--drama", &no_drama, parse_drama_off, "on or off"),
+        CLI_LONG("--drama-every", &drama_every, 1, (long)PIPS_LAB_MAX_GAMES),
         CLI_TEXT("--resume", &resume_dir),
         CLI_SWITCH("--fixed-seats", &fixed),
         CLI_CHOICE("--seatings", &seating, parse_seating, "rotate, all or fixed"),
@@ -132,18 +134,13 @@ int cli_playtest(int argc, char **argv)
         playtest_usage(stderr);
         return 2;
     }
-    char *copy = strdup(seats_text);
     char *seats[PIPS_LAB_MAX_SEATS];
-    if (!copy) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
-    }
-    size_t n_seats = cli_split_specs(copy, seats, PIPS_LAB_MAX_SEATS);
-    if (n_seats > PIPS_LAB_MAX_SEATS) {
-        fprintf(stderr, "%s: at most %d seats\n", prog, PIPS_LAB_MAX_SEATS);
-        free(copy);
-        return 2;
-    }
+    size_t n_seats;
+    int status;
+    char *copy = cli_split_list(prog, seats_text, seats, PIPS_LAB_MAX_SEATS, "seats", &n_seats,
+                                &status);
+    if (!copy)
+        return status;
     if (out_dir && !cli_check_out_dir(prog, out_dir)) {
         free(copy);
         return 2;
@@ -176,7 +173,8 @@ int cli_playtest(int argc, char **argv)
                             .progress_ud = &progress,
                             .stop = cli_catch_stop(),
                             .resume_state = resume_dir ? state_path : NULL,
-                            .no_drama = no_drama};
+                            .no_drama = no_drama,
+                            .drama_every = (unsigned long)drama_every};
     pips_error err;
     if (!pips_lab_mpi_begin(&argc, &argv)) {
         fprintf(stderr, "%s: MPI did not start\n", prog);
@@ -192,10 +190,7 @@ int cli_playtest(int argc, char **argv)
         if (root)
             fprintf(stderr, "%s: %s\n", prog, err.msg);
         pips_lab_mpi_end();
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
-                       err.code == PIPS_ERR_SCRIPT
-                   ? 1
-                   : 2;
+        return cli_exit_code(&err);
     }
     if (!root) { /* only rank 0 reports */
         pips_playtest_free(pt);

@@ -112,10 +112,7 @@ int cli_skill(int argc, char **argv)
     pips_skill *s = pips_skill_run(&o, &err);
     if (!s) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
-                       err.code == PIPS_ERR_SCRIPT
-                   ? 1
-                   : 2;
+        return cli_exit_code(&err);
     }
     pips_str t;
     pips_str_init(&t, NULL);
@@ -127,19 +124,8 @@ int cli_skill(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         rc = 1;
     }
-    if (s->partial) {
-        if (out_dir)
-            fprintf(stderr, "%s: stopped; the table covers the steps finished. Continue with "
-                            "the same command and --resume %s\n",
-                    prog, out_dir);
-        else
-            fprintf(stderr, "%s: stopped; the table covers the steps finished (give --out DIR "
-                            "to be able to resume)\n",
-                    prog);
-        rc = rc ? rc : 130;
-    } else if (out_dir && rc == 0) {
-        unlink(state_path); /* a finished run leaves no state to resume */
-    }
+    rc = cli_lab_end(prog, s->partial, "the table covers the steps finished", out_dir,
+                     state_path, rc);
     pips_skill_free(s);
     return rc;
 }

@@ -179,6 +179,7 @@ struct pips_playtest {
     int threads;
     pips_seating seating;
     double threshold;
+    unsigned long drama_every; /* 0: drama off; K: measured in games whose number K divides */
     bool has_mcts;
     bool from_vs; /* the second variant came from --vs-opt */
     size_t n_vary;
@@ -278,6 +279,31 @@ typedef struct lab_run_hooks {
 } lab_run_hooks;
 pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks *h,
                                 pips_error *err);
+
+/* part.c: one playtest inside a longer run (a ladder's table, a skill
+ * step). The run's settings, and where this part's games stand in it. */
+typedef struct lab_part {
+    const char *game;
+    const char *const *opts;
+    size_t n_opts;
+    unsigned long games; /* this part's */
+    int threads;
+    const volatile int *stop;
+    void (*progress)(void *ud, unsigned long done, unsigned long total); /* the run's */
+    void *progress_ud;
+    unsigned long before, total; /* the run's games before this part, and in all */
+} lab_part;
+/* The lab_part of run options o (a pips_ladder_opts or pips_skill_opts:
+ * their fields have the same names). */
+#define LAB_PART_OF(o, before_, total_)                                                    \
+    {.game = (o)->game, .opts = (o)->opts, .n_opts = (o)->n_opts, .games = (o)->games,     \
+     .threads = (o)->threads, .stop = (o)->stop, .progress = (o)->progress,                \
+     .progress_ud = (o)->progress_ud, .before = (before_), .total = (total_)}
+/* The part's playtest options: np seats, every seating at 3+ seats (each
+ * rotation at 2), the seed; progress goes through part, which must outlive
+ * the playtest. */
+pips_playtest_opts lab_part_opts(const lab_part *part, const char *const *seats, int np,
+                                 uint64_t seed);
 /* Fills acc (n_variants, initialised) and done from the state at path,
  * after checking it is a state of the same run (game, variants, seats,
  * seatings, seed, games, threshold); false with *err naming a mismatch. */

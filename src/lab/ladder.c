@@ -222,19 +222,6 @@ static void add_game(pips_ladder *l, const size_t *agent_of_seat, const double *
         }
 }
 
-/* Progress over the whole round robin: the tables before plus this one's games. */
-typedef struct table_progress {
-    const pips_ladder_opts *o;
-    unsigned long before, total;
-} table_progress;
-
-static void on_game(void *ud, unsigned long done, unsigned long total)
-{
-    (void)total;
-    table_progress *p = ud;
-    p->o->progress(p->o->progress_ud, p->before + done, p->total);
-}
-
 /* The table being played: each finished game adds its pairwise points. */
 typedef struct table_ctx {
     pips_ladder *l;
@@ -265,22 +252,8 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     const char *seats[PIPS_MAX_PLAYERS];
     for (int s = 0; s < l->np; s++)
         seats[s] = l->agent[combo[s]].spec;
-    pips_playtest_opts po = {0};
-    po.game = o->game;
-    po.opts = o->opts;
-    po.n_opts = o->n_opts;
-    po.seats = seats;
-    po.n_seats = (size_t)l->np;
-    po.games = o->games;
-    po.seed = table_seed;
-    po.threads = o->threads;
-    po.seating = l->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
-    po.stop = o->stop;
-    table_progress tp = {o, table * o->games, l->tables * o->games};
-    if (o->progress) {
-        po.progress = on_game;
-        po.progress_ud = &tp;
-    }
+    lab_part part = LAB_PART_OF(o, table * o->games, l->tables * o->games);
+    pips_playtest_opts po = lab_part_opts(&part, seats, l->np, table_seed);
     table_ctx tc = {l, combo, po.seating};
     lab_run_hooks h = {resume, o->resume_state, on_result, NULL, &tc};
     pips_playtest *pt = lab_playtest_run(&po, &h, err);

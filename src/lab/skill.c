@@ -108,19 +108,6 @@ static bool check(pips_skill *s, const pips_skill_opts *o, pips_error *err)
     return ok;
 }
 
-/* Progress over the whole run: the steps before plus this step's games. */
-typedef struct step_progress {
-    const pips_skill_opts *o;
-    unsigned long before, total;
-} step_progress;
-
-static void on_game(void *ud, unsigned long done, unsigned long total)
-{
-    (void)total;
-    step_progress *p = ud;
-    p->o->progress(p->o->progress_ud, p->before + done, p->total);
-}
-
 /* ---- perfect play (docs/playtest.md, "Skill depth") ------------------------------ */
 
 /* The check of every move along the games against the solved values: one
@@ -372,7 +359,6 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
         return NULL;
     }
     bool check_perfect = perfect_begin(&pc, o);
-    step_progress prog = {o, 0, (unsigned long)steps * o->games};
     bool ok = true;
     size_t k = first;
     for (; ok && k < steps; k++) {
@@ -387,22 +373,9 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             seats[i] = st->weaker_spec;
         pips_rng rng;
         pips_rng_derive(&rng, o->seed, k);
-        pips_playtest_opts po = {0};
-        po.game = o->game;
-        po.opts = o->opts;
-        po.n_opts = o->n_opts;
-        po.seats = seats;
-        po.n_seats = (size_t)s->np;
-        po.games = o->games;
-        po.seed = pips_rng_next(&rng);
-        po.threads = o->threads;
-        po.seating = s->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
-        po.stop = o->stop;
-        if (o->progress) {
-            prog.before = (unsigned long)k * o->games;
-            po.progress = on_game;
-            po.progress_ud = &prog;
-        }
+        lab_part part = LAB_PART_OF(o, (unsigned long)k * o->games,
+                                    (unsigned long)steps * o->games);
+        pips_playtest_opts po = lab_part_opts(&part, seats, s->np, pips_rng_next(&rng));
         pc.step = k;
         lab_run_hooks h = {k == first ? resume : NULL, o->resume_state, NULL,
                            check_perfect ? perfect_game : NULL, &pc};

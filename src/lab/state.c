@@ -128,6 +128,7 @@ json_t *lab_state_json(const pips_playtest *pt)
         json_object_set_new(root, "seed", json_integer((json_int_t)pt->seed));
         json_object_set_new(root, "games", json_integer((json_int_t)pt->games));
         json_object_set_new(root, "threshold", json_real(pt->threshold));
+        json_object_set_new(root, "drama_every", json_integer((json_int_t)pt->drama_every));
         json_object_set_new(root, "done", hex_words(bits, n_words));
         json_object_set_new(root, "variants", vars);
         vars = NULL;
@@ -183,6 +184,17 @@ bool pips_playtest_save_state(const pips_playtest *pt, const char *path, pips_er
     if (!pt->acc || !pt->done)
         return pips_fail(err, PIPS_ERR_ARG, "this run has no state to save");
     return lab_state_save(pt, path, err);
+}
+
+/* The drama setting as the command line gives it. */
+static void drama_text(json_int_t every, char *out, size_t cap)
+{
+    if (every == 0)
+        snprintf(out, cap, "--drama off");
+    else if (every == 1)
+        snprintf(out, cap, "drama in every game");
+    else
+        snprintf(out, cap, "--drama-every %lld", (long long)every);
 }
 
 bool lab_is_state(json_t *root, const char *key, int format, const char *kind,
@@ -287,9 +299,22 @@ static bool same_run(const pips_playtest *pt, json_t *root, pips_error *err)
         return pips_fail(err, PIPS_ERR_ARG,
                          "the seatings differ: the folder's run has %s, this one %s",
                          seating ? seating : "?", pips_seating_name(pt->seating));
-    return lab_same_seed(root, pt->seed, err) && lab_same_games(root, pt->games, "", err) &&
-           lab_same_number("threshold", json_real_value(json_object_get(root, "threshold")),
-                           pt->threshold, err);
+    if (!lab_same_seed(root, pt->seed, err) || !lab_same_games(root, pt->games, "", err) ||
+        !lab_same_number("threshold", json_real_value(json_object_get(root, "threshold")),
+                         pt->threshold, err))
+        return false;
+    /* a state written before drama could be sampled has no key: every game */
+    json_t *every = json_object_get(root, "drama_every");
+    json_int_t was = every ? json_integer_value(every) : 1;
+    if ((unsigned long)was != pt->drama_every) {
+        char theirs[48], ours[48];
+        drama_text(was, theirs, sizeof theirs);
+        drama_text((json_int_t)pt->drama_every, ours, sizeof ours);
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "the drama games differ: the folder's run has %s, this one %s", theirs,
+                         ours);
+    }
+    return true;
 }
 
 static bool load_variant(json_t *x, lab_acc *a, pips_error *err)

@@ -60,6 +60,13 @@ done
         "$PIPS" $(base playtest) --vs-opt
 }
 
+# lists longer than a run takes (checked before any game)
+many=$(printf 'random,%.0s' $(seq 16))greedy
+expect_exit 2 "ladder: more than 16 agents" "^pips ladder: at most 16 agents" \
+    "$PIPS" ladder tictacdoh --agents "$many"
+expect_exit 2 "playtest: more seats than a game can have" "^pips playtest: at most 8 seats" \
+    "$PIPS" playtest tictacdoh --seats "$many"
+
 # the flags reach the run: numbers, a switch, choices and lists
 for drama in on off; do
     "$PIPS" playtest tictacdoh --seats random,greedy --games 4 --seed 3 --fixed-seats \
@@ -73,7 +80,7 @@ assert (on["seed"], on["games"]) == (3, 4), "--seed or --games lost"
 assert on["fixed_seats"] and on["seatings"] == "fixed", "--fixed-seats lost"
 assert [v["options"] for v in on["variants"]] == ["players=2 stashes=1", "players=2 stashes=2"], [v["options"] for v in on["variants"]]
 lead = lambda r: r["variants"][0]["drama"]["lead_changes"]["value"]
-assert lead(on) > 0 and lead(off) == 0, "--drama off not applied: %s %s" % (lead(on), lead(off))
+assert lead(on) > 0 and lead(off) is None, "--drama off not applied (n/a): %s %s" % (lead(on), lead(off))
 PY
 check "--seed, --games, --fixed-seats, --opt, --vs-opt and --drama reach the report" $?
 "$PIPS" playtest tictacdoh --seats random --games 3 --seed 9 --records >/dev/null 2>"$tmp/err"

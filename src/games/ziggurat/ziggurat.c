@@ -2297,15 +2297,23 @@ static void zig_evaluate(const pips_game *gm, const void *state, double *out)
 {
     const zig_config *k = gm->config;
     const zig_state *s = state;
+    /* whole numbers, so the sums are exact in any order: the occupied board
+     * squares from their mask (the playtest lab calls this after every
+     * turn), then the Starts */
     double dist[4] = {0, 0, 0, 0};
-    for (int l = 0; l < ZIG_LOCS; l++)
+    FOR_BITS(l, s->occ)
         for (int i = 0; i < s->height[l]; i++) {
             int c = pc_colour(s->pile[l][i]);
-            if (l == k->goal[c])
+            if ((int)l == k->goal[c])
                 continue;
             dist[c] += (ZIG_PATH - 1) - k->pidx[c][l];
-            if (l < ZIG_BOARD && i + 1 < s->height[l])
+            if (i + 1 < s->height[l])
                 dist[c] += EVAL_BURIED;
+        }
+    for (int l = ZIG_BOARD; l < ZIG_LOCS; l++)
+        for (int i = 0; i < s->height[l]; i++) {
+            int c = pc_colour(s->pile[l][i]);
+            dist[c] += (ZIG_PATH - 1) - k->pidx[c][l];
         }
     if (s->phase == PH_ROLL || s->phase == PH_RA)
         dist[s->mover] -= EVAL_ROLL_IN_HAND;
