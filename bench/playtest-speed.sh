@@ -7,8 +7,8 @@
 # on / off. With OLD, a pips built from a revision before the lab had turns,
 # drama and distinct games (commit a4880f2), its games/s ("before") and on /
 # before as well; its agents are that revision's, so only the random rows
-# compare like with like. Random Nimitz is run a third way, with
-# `--drama-every 64` (drama in one game of 64, docs/playtest.md "Speed").
+# compare like with like. Random Nimitz and Tic Tac Doh! are also run with
+# `--drama-every 64` and `16` (drama in one game of K, docs/playtest.md "Speed").
 # Each figure is the best of REPEAT (default 3) runs, timed by the processor
 # time the run used (getrusage of the child, so a loaded machine disturbs it
 # less than wall time would). SCALE (default 1) multiplies the game counts.
@@ -82,7 +82,8 @@ row() { # game agent games label extra-args...
 while read -r game agent n; do
     n=$((n * SCALE))
     row "$game" "$agent" "$n" "$agent"
-    if [ "$game $agent" = "nimitz random" ]; then
-        row "$game" "$agent" "$n" "random, --drama-every 64" --drama-every 64
-    fi
+    case "$game $agent" in
+    "nimitz random") row "$game" "$agent" "$n" "random, --drama-every 64" --drama-every 64 ;;
+    "tictacdoh random") row "$game" "$agent" "$n" "random, --drama-every 16" --drama-every 16 ;;
+    esac
 done <<<"$RUNS"
