@@ -552,7 +552,7 @@ static void test_mcts_progressive_history(void **unused)
  * seat 2 gets 0 either way: leaf 0 is seat 0's win, leaf 1 is not. Every
  * leaf under B gives seat 0 0.9 and no win. So A is a win half the time
  * (seat 2's tie each way as likely), none at worst (the tie against seat
- * 0), B never; exact_worst=1 plays for the worst case, where A and B tie at
+ * 0), B never; worst=1 plays for the worst case, where A and B tie at
  * 0, and B's return (0.9 against 0.5) decides. A greedy seat's ties are
  * its rng's, never taken at worst. */
 static void test_mcts_exact(void **unused)
@@ -566,8 +566,8 @@ static void test_mcts_exact(void **unused)
         {0, "mcts:iters=50,opp=greedy,exact=1000", 0},
         {0, "mcts:iters=50,opp=search,exact=1000", 1},
         {2, "mcts:iters=50,opp=search,exact=1000", 0},
-        {2, "mcts:iters=50,opp=search,exact=1000,exact_worst=1", 1},
-        {2, "mcts:iters=50,opp=greedy,exact=1000,exact_worst=1", 0},
+        {2, "mcts:iters=50,opp=search,exact=1000,worst=1", 1},
+        {2, "mcts:iters=50,opp=greedy,exact=1000,worst=1", 0},
     };
     pips_error err;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -626,10 +626,27 @@ static void test_mcts_exact(void **unused)
     assert_true(pips_agent_choose(a, s, &m, &err));
     assert_non_null(strstr(pips_agent_note(a), "exact: gave up"));
     assert_true(pips_check_move(g, s, m, &err));
-    pips_state_free(g, s);
     pips_agent_free(a);
     assert_null(pips_agent_new(g, "mcts:exact=-1", 1, &err));
-    assert_null(pips_agent_new(g, "mcts:exact=10,exact_worst=2", 1, &err));
+    assert_null(pips_agent_new(g, "mcts:exact=10,worst=2", 1, &err));
+    /* pick=1 asks the searcher's own search where its tie matters */
+    assert_null(pips_agent_new(g, "mcts:opp=greedy,exact=10,pick=1", 1, &err));
+    assert_non_null(strstr(err.msg, "pick=1 needs exact=N and opp=adapt or opp=search"));
+    a = pips_agent_new(g, "mcts:iters=100,opp=search,exact=100000,pick=1,oppiters=50", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a),
+                        "mcts:iters=100,opp=search,oppiters=50,exact=100000,pick=1");
+    static const char *const played[] = {"M@0,0", "S@0,0", "L@1,0", "L@2,0", "M@2,-1",
+                                         "S@1,1", "S@2,-1", "L@1,-1", "L@0,1"};
+    for (size_t i = 0; i < sizeof played / sizeof played[0]; i++) {
+        assert_true(g->def->move_from_text(g, s, played[i], &m, &err));
+        g->def->apply(g, s, m);
+    }
+    assert_true(pips_agent_choose(a, s, &m, &err));
+    assert_non_null(strstr(pips_agent_note(a), "exact: a win"));
+    assert_true(pips_check_move(g, s, m, &err));
+    pips_agent_free(a);
+    pips_state_free(g, s);
     pips_game_free(g);
 }
 

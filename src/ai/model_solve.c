@@ -14,7 +14,9 @@
  * among them at random (a search picks by visits, and a seat that has lost
  * may hand the game to anyone), so the root's chance of a win is also kept
  * with every such tie going against the root seat (model_value.worst), and
- * the root plays for a weighted mean of the two (exact_worst=W).
+ * the root plays for a weighted mean of the two (mcts worst=W); or the
+ * caller's pick function says which move the searcher plays there (mcts's
+ * pick=1: its own search, as opp=search's).
  *
  * Values are kept in one open-addressed table of 64-bit keys: the hash of
  * the position's canonical form (def->canonical when the game has one)
@@ -50,6 +52,7 @@ typedef struct model_frame {
     pips_move *moves;
     double *prob, *value;
     size_t *best; /* indices of the moves the mover may play */
+    model_value *tied; /* a searcher's tied moves' values, by best[] */
 } model_frame;
 
 struct model_solver {
@@ -64,6 +67,8 @@ struct model_solver {
     bool searcher[PIPS_MAX_PLAYERS];
     uint64_t context; /* the root seat and the searching seats, mixed into keys */
     double worst; /* weight of model_value.worst in the root seat's objective */
+    model_pick_fn pick; /* a searcher's choice where its tie matters, or NULL */
+    void *pick_ctx;
     double deadline;
     uint64_t visited;
     bool gave_up;
@@ -282,12 +287,30 @@ static void root_value(model_solver *ms, const void *st, int ply, model_value *o
             if (f->value[i] >= best - MODEL_TIE)
                 f->best[k++] = i;
         out->worst = 1;
+        double lo = 2, hi = -1;
         for (size_t i = 0; i < k && !ms->gave_up; i++) {
-            child_value(ms, st, ply, f->best[i], &c);
-            out->win += c.win / (double)k;
-            out->ret += c.ret / (double)k;
-            if (c.worst < out->worst)
-                out->worst = c.worst;
+            child_value(ms, st, ply, f->best[i], &f->tied[i]);
+            out->win += f->tied[i].win / (double)k;
+            out->ret += f->tied[i].ret / (double)k;
+            if (f->tied[i].worst < out->worst)
+                out->worst = f->tied[i].worst;
+            double o = objective(ms, &f->tied[i]);
+            lo = o < lo ? o : lo;
+            hi = o > hi ? o : hi;
+        }
+        if (ms->pick && !ms->gave_up && hi - lo > MODEL_TIE) { /* the tie matters: ask */
+            pips_move m = ms->pick(ms->pick_ctx, st, who);
+            for (size_t i = 0; i < n; i++)
+                if (f->moves[i] == m) {
+                    size_t j = 0;
+                    while (j < k && f->best[j] != i)
+                        j++;
+                    if (j < k)
+                        *out = f->tied[j];
+                    else
+                        child_value(ms, st, ply, i, out);
+                    break;
+                }
         }
     } else { /* greedy: its best moves, each as likely (its rng breaks ties) */
         k = greedy_moves(ms, ply, st, n, who);
@@ -368,6 +391,12 @@ size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, 
 
 size_t model_solver_positions(const model_solver *ms) { return ms->used; }
 
+void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx)
+{
+    ms->pick = pick;
+    ms->pick_ctx = ctx;
+}
+
 void model_solver_free(model_solver *ms)
 {
     if (!ms)
@@ -380,6 +409,7 @@ void model_solver_free(model_solver *ms)
         pips_free(al, f->prob);
         pips_free(al, f->value);
         pips_free(al, f->best);
+        pips_free(al, f->tied);
     }
     pips_free(al, ms->table);
     pips_free(al, ms->canon);
@@ -412,7 +442,8 @@ model_solver *model_solver_new(const pips_game *g, size_t max_positions, double 
         f->prob = pips_calloc(al, ms->mm, sizeof *f->prob);
         f->value = pips_calloc(al, ms->mm, sizeof *f->value);
         f->best = pips_calloc(al, ms->mm, sizeof *f->best);
-        ok = f->child && f->moves && f->prob && f->value && f->best;
+        f->tied = pips_calloc(al, ms->mm, sizeof *f->tied);
+        ok = f->child && f->moves && f->prob && f->value && f->best && f->tied;
     }
     ms->table = pips_calloc(al, ms->slots, sizeof *ms->table);
     ms->canon = pips_calloc(al, 1, ms->ss);
