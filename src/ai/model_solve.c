@@ -19,8 +19,7 @@
  * pick=1: its own search, as opp=search's).
  *
  * Values are kept in one open-addressed table of 64-bit keys: the hash of
- * the position's canonical form (def->canonical when the game has one)
- * mixed with what the value depends on (the root seat and which seats
+ * the position mixed with what the value depends on (the root seat and which seats
  * search, or the searching seat of a searcher's own value), so the table
  * stays valid from move to move and from game to game. Two positions with
  * one 64-bit key would share a value; at a million positions that has odds
@@ -60,7 +59,7 @@ struct model_solver {
     size_t ss, mm, max_positions, used, slots;
     model_entry *table;
     model_frame frames[MODEL_MAX_PLY];
-    unsigned char *canon, *scratch;
+    unsigned char *scratch;
     pips_move *outcomes;
     double *oprob;
     int np, root_seat;
@@ -83,17 +82,12 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 33);
 }
 
+/* The position's key: its hash (not of its canonical form: in three-seat
+ * Tic Tac Doh! that merged 2.7 times fewer positions than it cost, 0.89 s
+ * against 1.99 s for one move) mixed with the context. */
 static uint64_t position_key(model_solver *ms, const void *st, uint64_t context)
 {
-    const pips_game_def *d = ms->g->def;
-    uint64_t h;
-    if (d->canonical) {
-        d->canonical(ms->g, st, ms->canon);
-        h = d->hash(ms->g, ms->canon);
-    } else {
-        h = d->hash(ms->g, st);
-    }
-    return (h ^ mix(context)) | 1;
+    return (ms->g->def->hash(ms->g, st) ^ mix(context)) | 1;
 }
 
 static model_entry *lookup(model_solver *ms, uint64_t key, bool *found)
@@ -412,7 +406,6 @@ void model_solver_free(model_solver *ms)
         pips_free(al, f->tied);
     }
     pips_free(al, ms->table);
-    pips_free(al, ms->canon);
     pips_free(al, ms->scratch);
     pips_free(al, ms->outcomes);
     pips_free(al, ms->oprob);
@@ -446,11 +439,10 @@ model_solver *model_solver_new(const pips_game *g, size_t max_positions, double 
         ok = f->child && f->moves && f->prob && f->value && f->best && f->tied;
     }
     ms->table = pips_calloc(al, ms->slots, sizeof *ms->table);
-    ms->canon = pips_calloc(al, 1, ms->ss);
     ms->scratch = pips_calloc(al, 1, ms->ss);
     ms->outcomes = pips_calloc(al, ms->mm, sizeof *ms->outcomes);
     ms->oprob = pips_calloc(al, ms->mm, sizeof *ms->oprob);
-    if (!ok || !ms->table || !ms->canon || !ms->scratch || !ms->outcomes || !ms->oprob) {
+    if (!ok || !ms->table || !ms->scratch || !ms->outcomes || !ms->oprob) {
         model_solver_free(ms);
         return NULL;
     }
