@@ -609,6 +609,23 @@ static void test_mcts_exact(void **unused)
     assert_true(model_own_values(ms, s, moves, 2, own));
     assert_true(fabs(own[0] - 0.5) < 1e-6 && fabs(own[1]) < 1e-6);
     model_solver_free(ms);
+    /* the evidence on how a seat plays (table 0): after A, greedy seat 1
+     * plays A,1 (its mean 0.2 against 0.15), a searcher A,0 (0.1 against 0
+     * with seat 2 greedy after) */
+    pips_game *g0 = tree_game(0);
+    void *a0 = pips_state_new(g0, &err);
+    g0->def->apply(g0, a0, 0);
+    for (pips_move played = 0; played < 2; played++) {
+        ms = model_solver_new(g0, 1000, 0);
+        assert_false(model_is_searcher(ms, 2, false)); /* not seen: as unknown= says */
+        assert_true(model_is_searcher(ms, 2, true));
+        model_observe(ms, a0, played);
+        assert_int_equal(model_is_searcher(ms, 1, false), played == 0);
+        assert_int_equal(model_is_searcher(ms, 1, true), played == 0);
+        model_solver_free(ms);
+    }
+    pips_state_free(g0, a0);
+    pips_game_free(g0);
     /* a budget too small gives up, and the search's move stands */
     ms = model_solver_new(g, 1, 0);
     g->def->initial(g, s);
@@ -629,6 +646,8 @@ static void test_mcts_exact(void **unused)
     pips_agent_free(a);
     assert_null(pips_agent_new(g, "mcts:exact=-1", 1, &err));
     assert_null(pips_agent_new(g, "mcts:exact=10,worst=2", 1, &err));
+    assert_null(pips_agent_new(g, "mcts:exact=10,unknown=max", 1, &err));
+    assert_non_null(strstr(err.msg, "unknown='max' must be greedy or search"));
     /* pick=1 asks the searcher's own search where its tie matters */
     assert_null(pips_agent_new(g, "mcts:opp=greedy,exact=10,pick=1", 1, &err));
     assert_non_null(strstr(err.msg, "pick=1 needs exact=N and opp=adapt or opp=search"));

@@ -60,8 +60,11 @@
  *   not; the others are modelled greedy, as they have played.
  * - exact=N: after the search, the root's moves are solved to the end of
  *   the game under the opponent model of model_solve.c (greedy seats as
- *   greedy, with opp=adapt the seats seen searching as searchers that model
- *   the others greedy) in at most N stored positions; of the moves best
+ *   greedy, searchers as maximisers that model the others greedy: with
+ *   opp=search every other seat, with opp=adapt each seat whose moves so
+ *   far are likelier a searcher's than greedy's, model_observe; one whose
+ *   moves fit both alike is greedy, or with unknown=search a searcher) in
+ *   at most N stored positions; of the moves best
  *   for the root seat there (its chance of a win, then its expected
  *   return) the search's favourite is played. When the solve gives up, the
  *   search's move stands. worst=W (0..1, default 0): the root plays
@@ -177,6 +180,7 @@ typedef struct mcts_impl {
     pips_move *exact_moves;      /* 2 * max_moves each: the root moves and */
     model_value *exact_values;   /* their values under the model */
     double exact_worst;          /* worst=W: the solver's weight of the worst case */
+    bool exact_unknown;          /* unknown=search: a seat whose moves fit both models searches */
     bool *exact_best;
     pips_move_eval *evals; /* 2 * max_moves */
     double *proven;        /* per merged move: its proven value, or -1 */
@@ -922,7 +926,8 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
     int me = g->def->to_move(g, state);
     bool searcher[PIPS_MAX_PLAYERS];
     for (int p = 0; p < PIPS_MAX_PLAYERS; p++)
-        searcher[p] = p != me && (mi->opp == OPP_ADAPT    ? mi->searcher[p]
+        searcher[p] = p != me && (mi->opp == OPP_ADAPT
+                                      ? model_is_searcher(mi->exact_solver, p, mi->exact_unknown)
                                   : mi->opp == OPP_SEARCH ? true
                                                           : mi->opp == OPP_MAX);
     for (size_t i = 0; i < n; i++)
@@ -1066,6 +1071,9 @@ static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
     mcts_impl *mi = a->impl;
     if (mi->opp == OPP_ADAPT && a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
         adapt_observe(mi, state_before, m);
+    if (mi->exact_solver && mi->opp == OPP_ADAPT &&
+        a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
+        model_observe(mi->exact_solver, state_before, m);
     for (int k = 0; k < mi->threads; k++) {
         if (mi->reuse)
             reroot(&mi->trees[k], state_before, m);
@@ -1168,6 +1176,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0;
+    bool unknown_search = false;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -1226,6 +1235,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "exact")) {
             ok = agent_param_long("mcts", key, value, 0, 100000000L, &exact, err);
+        } else if (!strcmp(key, "unknown")) {
+            ok = !strcmp(value, "greedy") || !strcmp(value, "search");
+            if (!ok)
+                return pips_fail(err, PIPS_ERR_ARG, "mcts: unknown='%s' must be greedy or search",
+                                 value);
+            unknown_search = !strcmp(value, "search");
         } else if (!strcmp(key, "pick")) {
             ok = agent_param_long("mcts", key, value, 0, 1, &pick, err);
         } else if (!strcmp(key, "worst")) {
@@ -1260,7 +1275,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, k, oppiters, exact, pick, worst, "
+                             "playout, order, opp, temp, k, oppiters, exact, pick, worst, unknown, "
                              "settle, ph, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
@@ -1308,6 +1323,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (exact > 0) {
         size_t cap = 2 * pips_max_moves(g);
         mi->exact_solver = model_solver_new(g, (size_t)exact, exact_worst);
+        mi->exact_unknown = unknown_search;
         mi->exact_moves = pips_calloc(al, cap, sizeof *mi->exact_moves);
         mi->exact_values = pips_calloc(al, cap, sizeof *mi->exact_values);
         mi->exact_best = pips_calloc(al, cap, sizeof *mi->exact_best);
@@ -1358,6 +1374,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "exact=%ld,", exact);
     if (pick)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "pick=1,");
+    if (exact > 0 && unknown_search)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "unknown=search,");
     if (exact > 0 && exact_worst > 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "worst=%g,",
                         exact_worst);

@@ -38,6 +38,9 @@
 
 #define MODEL_MAX_PLY 64
 #define MODEL_TIE 1e-6 /* values are stored as floats */
+/* model_observe: the chance that a searcher plays a move off the model's
+ * best (a search of a few thousand passes is not exact) */
+#define MODEL_SLIP 0.1
 
 typedef struct model_entry {
     uint64_t key; /* 0 = empty */
@@ -67,6 +70,9 @@ struct model_solver {
     uint64_t context; /* the root seat and the searching seats, mixed into keys */
     double worst; /* weight of model_value.worst in the root seat's objective */
     model_pick_fn pick; /* a searcher's choice where its tie matters, or NULL */
+    /* model_observe's evidence per seat: the log-likelihood of its moves so
+     * far as a greedy seat and as a searcher (-INFINITY once ruled out) */
+    double greedy_ll[PIPS_MAX_PLAYERS], search_ll[PIPS_MAX_PLAYERS];
     void *pick_ctx;
     double deadline;
     uint64_t visited;
@@ -324,6 +330,15 @@ static void root_value(model_solver *ms, const void *st, int ply, model_value *o
     *out = (model_value){e->win, e->ret, e->worst}; /* as a later lookup will read them */
 }
 
+/* Empties the table once it is half full, before a solve. */
+static void make_room(model_solver *ms)
+{
+    if (ms->used * 2 > ms->max_positions) {
+        memset(ms->table, 0, ms->slots * sizeof *ms->table);
+        ms->used = 0;
+    }
+}
+
 bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
                        const pips_move *moves, size_t n, double deadline, model_value *out)
 {
@@ -331,10 +346,7 @@ bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher
     int who = d->to_move(ms->g, state);
     if (who < 0)
         return false;
-    if (ms->used * 2 > ms->max_positions) {
-        memset(ms->table, 0, ms->slots * sizeof *ms->table);
-        ms->used = 0;
-    }
+    make_room(ms);
     ms->root_seat = who;
     ms->context = 1 + (uint64_t)who;
     for (int p = 0; p < ms->np; p++) {
@@ -381,6 +393,52 @@ size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, 
         k += best[i];
     }
     return k;
+}
+
+void model_observe(model_solver *ms, const void *state, pips_move m)
+{
+    const pips_game_def *d = ms->g->def;
+    int who = d->to_move(ms->g, state);
+    if (who < 0 || ms->greedy_ll[who] == -INFINITY) /* a searcher for good */
+        return;
+    make_room(ms);
+    model_frame *f = &ms->frames[0];
+    size_t n = frame_moves(ms, 0, state), played = n;
+    for (size_t i = 0; i < n; i++)
+        if (f->moves[i] == m)
+            played = i;
+    if (played == n)
+        return;
+    size_t k = greedy_moves(ms, 0, state, n, who);
+    bool in = false;
+    for (size_t i = 0; i < k; i++)
+        in = in || f->best[i] == played;
+    ms->greedy_ll[who] += in ? -log((double)k) : -INFINITY;
+    /* as a searcher: the moves of its best own value */
+    ms->deadline = 0;
+    ms->gave_up = false;
+    double best = -1;
+    for (size_t i = 0; i < n && !ms->gave_up; i++) {
+        memcpy(f->child, state, ms->ss);
+        d->apply(ms->g, f->child, f->moves[i]);
+        f->value[i] = own_value(ms, f->child, 1, who);
+        best = f->value[i] > best ? f->value[i] : best;
+    }
+    if (ms->gave_up)
+        return; /* no evidence either way */
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += f->value[i] >= best - MODEL_TIE;
+    /* a search only approximates the model: a move off it keeps MODEL_SLIP */
+    ms->search_ll[who] += f->value[played] >= best - MODEL_TIE
+                              ? log((k < n ? 1 - MODEL_SLIP : 1.0) / (double)k)
+                              : log(MODEL_SLIP / (double)(n - k));
+}
+
+bool model_is_searcher(const model_solver *ms, int seat, bool unknown_searches)
+{
+    double s = ms->search_ll[seat], gr = ms->greedy_ll[seat];
+    return s > gr || (s == gr && unknown_searches);
 }
 
 size_t model_solver_positions(const model_solver *ms) { return ms->used; }
