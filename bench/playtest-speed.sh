@@ -1,49 +1,89 @@
 #!/usr/bin/env bash
-# playtest-speed.sh NEW [OLD] [GAMES] — the playtest lab's own cost: games
-# per processor second of `pips playtest` self-play, per game, for two
-# workloads where the lab's bookkeeping weighs most (random and greedy
-# agents; one thread, exact solve off), with the drama and tension figures
-# on (the default) and off. With OLD (a pips built from an earlier
-# revision) its figure is printed beside and the ratio NEW/OLD. Each figure
-# is the best of REPEAT (default 3) runs, to damp a loaded machine. Greedy
-# plays GAMES/10 games (its Nimitz games cost 40 ms each).
-# Usage: bench/playtest-speed.sh build/pips /tmp/base/build/pips 2000
+# playtest-speed.sh NEW [OLD] — what the lab's turns, drama and distinct games
+# cost a playtest: games per processor second of `pips playtest` self-play for
+# each game and agent kind (random, greedy, mcts:iters=100; the game's default
+# options, one thread, exact solve off), with drama on (the default) and with
+# `--drama off` (turns and distinct games stay on: they have no switch), and
+# on / off. With OLD, a pips built from a revision before the lab had turns,
+# drama and distinct games (commit a4880f2), its games/s ("before") and on /
+# before as well; its agents are that revision's, so only the random rows
+# compare like with like. Random Nimitz and Tic Tac Doh! are also run with
+# `--drama-every 64` and `16` (drama in one game of K, docs/playtest.md "Speed").
+# Each figure is the best of REPEAT (default 3) runs, timed by the processor
+# time the run used (getrusage of the child, so a loaded machine disturbs it
+# less than wall time would). SCALE (default 1) multiplies the game counts.
+# Usage: nice -n 5 bench/playtest-speed.sh build/pips /tmp/base/build/pips
 set -u
-NEW=$1 OLD=${2:-} N=${3:-2000}
-REPEAT=${REPEAT:-3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+NEW=$1 OLD=${2:-}
+REPEAT=${REPEAT:-3} SCALE=${SCALE:-1}
+PY=$(command -v python3 || echo /usr/bin/python3)
 
-# games per processor second: the best of REPEAT runs
+# games per processor second: the best of REPEAT runs of the command
 rate() {
-    local best=0 n=$1
+    local n=$1
     shift
-    for _ in $(seq "$REPEAT"); do
-        /usr/bin/time -f "%U %S" -o "$tmp/t" "$@" >/dev/null 2>&1 || { echo "failed"; return; }
-        best=$(awk -v n="$n" -v b="$best" '{ s = $1 + $2; if (s < 0.005) s = 0.005; r = n / s;
-                                             print (r > b ? r : b) }' "$tmp/t")
-    done
-    printf '%.0f' "$best"
+    "$PY" - "$n" "$REPEAT" "$@" <<'EOF'
+import resource, subprocess, sys
+n, repeat, cmd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+best = None
+for _ in range(repeat):
+    t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode:
+        print("failed")
+        sys.exit(0)
+    s = max(t1.ru_utime + t1.ru_stime - t0.ru_utime - t0.ru_stime, 1e-6)
+    best = s if best is None or s < best else best
+print("%.0f" % (n / best))
+EOF
 }
 
-printf '| game | agents | games/s, drama on | drama off |'
-[ -n "$OLD" ] && printf ' before | on / before | off / before |'
-printf '\n|---|---|---|---|'
-[ -n "$OLD" ] && printf -- '---|---|---|'
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a > 0) printf "%.2f", a / b; else printf "-" }'; }
+
+# game, agent, games (RUNS replaces the list): each run about a second, idle
+RUNS=${RUNS:-"tictacdoh random 200000
+tictacdoh greedy 4000
+tictacdoh mcts:iters=100 1000
+nimitz random 20000
+nimitz greedy 40
+nimitz mcts:iters=100 60
+icefrogs random 16000
+icefrogs greedy 4000
+icefrogs mcts:iters=100 800
+noname random 2000
+noname greedy 400
+noname mcts:iters=100 60
+ziggurat random 1000
+ziggurat greedy 80
+ziggurat mcts:iters=100 50"}
+
+printf '| game | agents | games | games/s, drama on | drama off | on / off |'
+[ -n "$OLD" ] && printf ' before | on / before |'
+printf '\n|---|---|---|---|---|---|'
+[ -n "$OLD" ] && printf -- '---|---|'
 printf '\n'
-for game in tictacdoh nimitz icefrogs noname ziggurat; do
-    for agent in random greedy; do
-        n=$N
-        [ "$agent" = greedy ] && n=$((N / 10))
-        args=(playtest "$game" --seats "$agent" --games "$n" --seed 1 --exact-seconds 0)
-        on=$(rate "$n" "$NEW" "${args[@]}")
-        off=$(rate "$n" "$NEW" "${args[@]}" --drama off)
-        printf '| %s | %s | %s | %s |' "$game" "$agent" "$on" "$off"
-        if [ -n "$OLD" ]; then
-            old=$(rate "$n" "$OLD" "${args[@]}")
-            awk -v a="$on" -v b="$off" -v o="$old" \
-                'BEGIN { printf " %s | %.2f | %.2f |", o, a / o, b / o }'
-        fi
-        printf '\n'
-    done
-done
+row() { # game agent games label extra-args...
+    local game=$1 agent=$2 n=$3 label=$4
+    shift 4
+    local args=(playtest "$game" --seats "$agent" --games "$n" --seed 1 --threads 1
+                --exact-seconds 0)
+    local on off
+    on=$(rate "$n" "$NEW" "${args[@]}" "$@")
+    off=$(rate "$n" "$NEW" "${args[@]}" --drama off)
+    printf '| %s | %s | %s | %s | %s | %s |' "$game" "$label" "$n" "$on" "$off" "$(ratio "$on" "$off")"
+    if [ -n "$OLD" ]; then
+        local old
+        old=$(rate "$n" "$OLD" "${args[@]}")
+        printf ' %s | %s |' "$old" "$(ratio "$on" "$old")"
+    fi
+    printf '\n'
+}
+while read -r game agent n; do
+    n=$((n * SCALE))
+    row "$game" "$agent" "$n" "$agent"
+    case "$game $agent" in
+    "nimitz random") row "$game" "$agent" "$n" "random, --drama-every 64" --drama-every 64 ;;
+    "tictacdoh random") row "$game" "$agent" "$n" "random, --drama-every 16" --drama-every 16 ;;
+    esac
+done <<<"$RUNS"

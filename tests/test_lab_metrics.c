@@ -118,6 +118,60 @@ static void test_turns_one_decision_each(void **unused)
     pips_playtest_free(pt);
 }
 
+static json_t *drama_of_run(pips_playtest_opts *o)
+{
+    pips_error err;
+    pips_playtest *pt = pips_playtest_run(o, &err);
+    if (!pt)
+        fail_msg("%s", err.msg);
+    json_t *j = report_json(pt);
+    json_t *d = json_object_get(json_array_get(json_object_get(j, "variants"), 0), "drama");
+    json_incref(d);
+    json_decref(j);
+    pips_playtest_free(pt);
+    return d;
+}
+
+/* --drama off reports nothing measured (not zeros); --drama-every K
+ * measures games 0, K, 2K, ... only: the same figures as a run of those
+ * games alone would give, for any thread count. */
+static void test_drama_off_and_sampled(void **unused)
+{
+    (void)unused;
+    const char *seats[] = {"random"};
+    pips_playtest_opts o = {.game = "icefrogs", .seats = seats, .n_seats = 1, .games = 6,
+                            .seed = 5, .threads = 1, .no_drama = true};
+    json_t *off = drama_of_run(&o);
+    assert_true(num(off, "games", NULL) == 0 && num(off, "every", NULL) == 0);
+    assert_true(json_is_null(json_object_get(json_object_get(off, "lead_changes"), "value")));
+    assert_true(json_is_null(json_object_get(json_object_get(off, "comeback_rate"), "value")));
+    json_decref(off);
+
+    o.no_drama = false;
+    o.games = 1; /* game 0 alone, measured */
+    json_t *one = drama_of_run(&o);
+    o.games = 6;
+    o.drama_every = 100; /* of six games, game 0 only */
+    json_t *first = drama_of_run(&o);
+    assert_true(num(one, "games", NULL) == 1 && num(first, "games", NULL) == 1);
+    assert_true(num(first, "every", NULL) == 100 && num(one, "every", NULL) == 1);
+    const char *keys[] = {"lead_changes", "comeback_rate", "drama", "uncertainty"};
+    for (size_t k = 0; k < 4; k++)
+        assert_true(json_equal(json_object_get(one, keys[k]), json_object_get(first, keys[k])));
+    json_decref(one);
+    json_decref(first);
+
+    o.games = 9;
+    o.drama_every = 3;
+    json_t *serial = drama_of_run(&o);
+    o.threads = 2;
+    json_t *parallel = drama_of_run(&o);
+    assert_true(num(serial, "games", NULL) == 3);
+    assert_true(json_equal(serial, parallel));
+    json_decref(serial);
+    json_decref(parallel);
+}
+
 /* Ziggurat's hook: a game cut by max_turns=10 lasts exactly 10 turns (a
  * turn holds a roll and several decisions), 3 rounds of 4 colours. */
 static void test_turns_ziggurat_hook(void **unused)
@@ -301,6 +355,11 @@ static void test_stop_save_resume(void **unused)
     assert_null(pips_playtest_run(&o, &err));
     assert_non_null(strstr(err.msg, "seed differs"));
     o.seed = 9;
+    o.drama_every = 4;
+    assert_null(pips_playtest_run(&o, &err));
+    assert_non_null(strstr(err.msg, "drama games differ"));
+    assert_non_null(strstr(err.msg, "--drama-every 4"));
+    o.drama_every = 0;
     pips_playtest *resumed = pips_playtest_run(&o, &err);
     assert_non_null(resumed);
     assert_false(pips_playtest_partial(resumed));
@@ -326,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_drama_two_seats),
         cmocka_unit_test(test_drama_three_seats_with_ties),
         cmocka_unit_test(test_drama_leader_throughout_and_draw),
+        cmocka_unit_test(test_drama_off_and_sampled),
         cmocka_unit_test(test_turns_one_decision_each),
         cmocka_unit_test(test_turns_ziggurat_hook),
         cmocka_unit_test(test_distinct_games_counted),

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pips/ladder.h"
+#include "pips/skill.h"
 
 #define ELO_PER_NAT (400.0 / log(10.0))
 
@@ -173,6 +174,56 @@ static void test_three_seats_and_errors(void **st)
     assert_non_null(strstr(err.msg, "agent 2"));
 }
 
+/* What a progress callback saw: calls, the last count, the totals. */
+typedef struct seen_progress {
+    unsigned long calls, last, total;
+    bool steady; /* each call one game on from the last, under one total */
+} seen_progress;
+
+static void note_progress(void *ud, unsigned long done, unsigned long total)
+{
+    seen_progress *p = ud;
+    if (p->calls++ == 0)
+        p->total = total;
+    p->steady = p->steady && done == p->last + 1 && total == p->total;
+    p->last = done;
+}
+
+/* The ladder's and the skill run's progress count the whole run: every
+ * table (step) after the ones before it, up to the games of all of them. */
+static void test_progress_counts_the_whole_run(void **st)
+{
+    (void)st;
+    const char *agents[] = {"random", "greedy", "mcts:iters=20"};
+    seen_progress p = {.steady = true};
+    pips_ladder_opts o = {.game = "tictacdoh", .agents = agents, .n_agents = 3, .games = 4,
+                          .seed = 1, .threads = 1, .prior = -1, .progress = note_progress,
+                          .progress_ud = &p};
+    pips_error err;
+    pips_ladder *l = pips_ladder_run(&o, &err);
+    if (!l)
+        fail_msg("%s", err.msg);
+    assert_int_equal(l->tables, 3);
+    assert_true(p.steady);
+    assert_int_equal(p.calls, 12);
+    assert_int_equal(p.last, 12);
+    assert_int_equal(p.total, 12);
+    pips_ladder_free(l);
+    const long budgets[] = {2, 4, 8};
+    seen_progress q = {.steady = true};
+    pips_skill_opts so = {.game = "tictacdoh", .agent = "mcts", .budgets = budgets,
+                          .n_budgets = 3, .games = 4, .seed = 1, .threads = 1,
+                          .progress = note_progress, .progress_ud = &q};
+    pips_skill *s = pips_skill_run(&so, &err);
+    if (!s)
+        fail_msg("%s", err.msg);
+    assert_true(q.steady);
+    assert_int_equal(q.calls, 8);
+    assert_int_equal(q.last, 8);
+    assert_int_equal(q.total, 8);
+    pips_skill_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_fit_errors),
         cmocka_unit_test(test_round_robin),
         cmocka_unit_test(test_three_seats_and_errors),
+        cmocka_unit_test(test_progress_counts_the_whole_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

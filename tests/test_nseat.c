@@ -238,6 +238,50 @@ static void analyze_ab(pips_game *g, const char *spec, uint64_t seed, pips_move_
     pips_agent_free(a);
 }
 
+/* For seeds 1..seeds, spec values A at va and B at vb for seat 0 (within
+ * tol), proves the first `proven` of them (0: none, 1: A, 2: both), and
+ * plays choice (-1: unchecked). */
+static void expect_ab(pips_game *g, const char *spec, uint64_t seeds, double va, double vb,
+                      double tol, int proven, int choice)
+{
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
+        pips_move_eval ev[2];
+        pips_move played;
+        analyze_ab(g, spec, seed, ev, choice >= 0 ? &played : NULL);
+        if (fabs(ev[0].value - va) > tol || fabs(ev[1].value - vb) > tol)
+            fail_msg("%s, seed %llu: A %.6f, B %.6f (want %.6f, %.6f)", spec,
+                     (unsigned long long)seed, ev[0].value, ev[1].value, va, vb);
+        for (int i = 0; i < proven; i++)
+            if (!ev[i].proven)
+                fail_msg("%s, seed %llu: %c is not proven", spec, (unsigned long long)seed,
+                         "AB"[i]);
+        if (choice >= 0)
+            assert_int_equal(played, choice);
+    }
+}
+
+/* An agent of spec reads its spec back unchanged. */
+static void expect_spec(pips_game *g, const char *spec)
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, 1, &err);
+    if (!a)
+        fail_msg("%s: %s", spec, err.msg);
+    assert_string_equal(pips_agent_spec(a), spec);
+    pips_agent_free(a);
+}
+
+/* Tic Tac Doh! with three seats. */
+static pips_game *ttd3_game(void)
+{
+    const char *three[] = {"players=3"};
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", three, 1, NULL, &err);
+    if (!g)
+        fail_msg("tictacdoh players=3: %s", err.msg);
+    return g;
+}
+
 /* BRS, depth 2 (my move, then the best reply), others=greedy. After A,
  * seat 1's policy move is 1 (its mean 0.2 against 0.15) and seat 2's greedy
  * reply is the leaf best for it. The reply phases: seat 1 searches (seat 2
@@ -252,33 +296,16 @@ static void test_brs_known_answer(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 4; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "brs:depth=2", seed, ev, &choice);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-9);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-9);
-        assert_int_equal(choice, 1);
-    }
+    expect_ab(g, "brs:depth=2", 4, 0.1, 0.4, 1e-9, 0, 1);
     /* depth 1 values the children by the evaluation alone: A's mean for
      * seat 0 is 0.475, B's 0.325 */
-    pips_move_eval ev[2];
-    pips_move choice;
-    analyze_ab(g, "brs:depth=1", 1, ev, &choice);
-    assert_true(fabs(ev[0].value - 0.475) < 1e-9);
-    assert_true(fabs(ev[1].value - 0.325) < 1e-9);
-    assert_int_equal(choice, 0);
+    expect_ab(g, "brs:depth=1", 1, 0.475, 0.325, 1e-9, 0, 0);
     /* others=order: the other opponent plays its first move (0): A's lines
      * are min(0.6, 0.7) with seat 1 searching and min(0.6, 0.1) with seat 2
      * searching, so 0.1; B's 0.4 as before */
-    analyze_ab(g, "brs:depth=2,others=order", 1, ev, &choice);
-    assert_true(fabs(ev[0].value - 0.1) < 1e-9);
-    assert_true(fabs(ev[1].value - 0.4) < 1e-9);
+    expect_ab(g, "brs:depth=2,others=order", 1, 0.1, 0.4, 1e-9, 0, -1);
+    expect_spec(g, "brs:depth=2,others=order");
     pips_error err;
-    pips_agent *a = pips_agent_new(g, "brs:depth=2,others=order", 1, &err);
-    assert_non_null(a);
-    assert_string_equal(pips_agent_spec(a), "brs:depth=2,others=order");
-    pips_agent_free(a);
     assert_null(pips_agent_new(g, "brs:others=paranoid", 1, &err));
     assert_non_null(strstr(err.msg, "others='paranoid' must be greedy or order"));
     pips_game_free(g);
@@ -289,10 +316,8 @@ static void test_brs_known_answer(void **unused)
 static void test_brs_ttd(void **unused)
 {
     (void)unused;
-    const char *three[] = {"players=3"};
+    pips_game *g = ttd3_game();
     pips_error err;
-    pips_game *g = pips_game_new("tictacdoh", three, 1, NULL, &err);
-    assert_non_null(g);
     void *s = pips_state_new(g, &err);
     /* the third seat moves: an L beside the two wins (TTD-R5) */
     assert_true(g->def->state_from_text(g, "0,0:L 1,0:L", s, &err));
@@ -336,20 +361,8 @@ static void test_mcts_opp_greedy(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=400,opp=greedy", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 0);
-        analyze_ab(g, "mcts:iters=400", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 1);
-    }
+    expect_ab(g, "mcts:iters=400,opp=greedy", 3, 0.5, 0.4, 1e-5, 2, 0);
+    expect_ab(g, "mcts:iters=400", 3, 0.1, 0.4, 1e-5, 2, 1);
     pips_game_free(g);
 }
 
@@ -362,25 +375,9 @@ static void test_mcts_opp_topk(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=400,opp=topk", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.05) < 1e-5);
-        assert_int_equal(choice, 0);
-        analyze_ab(g, "mcts:iters=400,opp=topk,k=1", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 0);
-    }
-    pips_error err;
-    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=topk,k=3", 1, &err);
-    assert_non_null(a);
-    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=topk,k=3");
-    pips_agent_free(a);
+    expect_ab(g, "mcts:iters=400,opp=topk", 3, 0.1, 0.05, 1e-5, 2, 0);
+    expect_ab(g, "mcts:iters=400,opp=topk,k=1", 3, 0.5, 0.4, 1e-5, 2, 0);
+    expect_spec(g, "mcts:iters=400,opp=topk,k=3");
     pips_game_free(g);
 }
 
@@ -397,19 +394,8 @@ static void test_mcts_opp_search_and_adapt(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(0);
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=400,opp=search", seed, ev, &choice);
-        assert_true(ev[0].proven && ev[1].proven);
-        assert_true(fabs(ev[0].value - 0.1) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 1);
-        analyze_ab(g, "mcts:iters=400,opp=adapt", seed, ev, &choice);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.4) < 1e-5);
-        assert_int_equal(choice, 0);
-    }
+    expect_ab(g, "mcts:iters=400,opp=search", 3, 0.1, 0.4, 1e-5, 2, 1);
+    expect_ab(g, "mcts:iters=400,opp=adapt", 3, 0.5, 0.4, 1e-5, 0, 0);
     pips_error err;
     pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=adapt,oppiters=50", 1, &err);
     assert_non_null(a);
@@ -451,10 +437,8 @@ static void test_mcts_opp_softmax(void **unused)
     analyze_ab(g, "mcts:iters=400,opp=softmax,temp=0.5", 5, ev, NULL);
     assert_true(ev[0].proven);
     assert_true(fabs(ev[0].value - want) < 1e-4);
+    expect_spec(g, "mcts:iters=400,opp=softmax,temp=0.5");
     pips_error err;
-    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=softmax,temp=0.5", 1, &err);
-    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=softmax,temp=0.5");
-    pips_agent_free(a);
     assert_null(pips_agent_new(g, "mcts:opp=paranoid", 1, &err));
     assert_non_null(strstr(err.msg, "opp='paranoid' must be max, greedy, softmax, topk, adapt or search"));
     pips_game_free(g);
@@ -469,15 +453,7 @@ static void test_mcts_solver_ties_take_the_mean(void **unused)
 {
     (void)unused;
     pips_game *g = tree_game(1);
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        pips_move_eval ev[2];
-        pips_move choice;
-        analyze_ab(g, "mcts:iters=300", seed, ev, &choice);
-        assert_true(ev[0].proven);
-        assert_true(fabs(ev[0].value - 0.5) < 1e-5);
-        assert_true(fabs(ev[1].value - 0.45) < 1e-5);
-        assert_int_equal(choice, 0);
-    }
+    expect_ab(g, "mcts:iters=300", 6, 0.5, 0.45, 1e-5, 1, 0);
     pips_game_free(g);
 }
 
@@ -514,10 +490,8 @@ static void test_mcts_progressive_history(void **unused)
     assert_true(fabs(ev[0].value - 0.1) < 1e-5);
     assert_int_equal(choice, 1);
     pips_game_free(g);
-    const char *three[] = {"players=3"};
+    g = ttd3_game();
     pips_error err;
-    g = pips_game_new("tictacdoh", three, 1, NULL, &err);
-    assert_non_null(g);
     void *s = pips_state_new(g, &err);
     static const char *const specs[] = {"mcts:iters=3000,ph=2,opp=greedy",
                                         "mcts:iters=3000,ph=2,threads=2"};
@@ -633,9 +607,7 @@ static void test_mcts_exact(void **unused)
     model_solver_free(ms);
     pips_state_free(g, s);
     pips_game_free(g);
-    const char *kv[] = {"players=3"};
-    g = pips_game_new("tictacdoh", kv, 1, NULL, &err);
-    assert_non_null(g);
+    g = ttd3_game();
     pips_agent *a = pips_agent_new(g, "mcts:iters=100,opp=adapt,exact=1000", 1, &err);
     assert_non_null(a);
     s = pips_state_new(g, &err);

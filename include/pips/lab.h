@@ -100,6 +100,12 @@ typedef struct pips_playtest_opts {
     /* Leave out the drama and tension figures (they evaluate the position
      * after every turn, the costliest part of a run with cheap agents). */
     bool no_drama;
+    /* Measure drama only in the games whose number (from 0) is a multiple
+     * of drama_every: 0 and 1 mean every game. For agents so cheap that the
+     * evaluations after every turn cost more than the play (random agents in
+     * Nimitz, whose evaluation plays 24 playouts; docs/playtest.md, "Speed").
+     * The figures then rest on that subset, and report its size. */
+    unsigned long drama_every;
 } pips_playtest_opts;
 
 typedef struct pips_playtest pips_playtest;

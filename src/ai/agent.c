@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +504,37 @@ static int eval_cmp(const void *x, const void *y)
     if (a->visits != b->visits)
         return a->visits > b->visits ? -1 : 1;
     return 0;
+}
+
+bool agent_ranked_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
+{
+    if (!a->rank(a, state, false, err))
+        return false;
+    *out = a->ranked[0].move;
+    return true;
+}
+
+size_t agent_ranked_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
+                            pips_error *err)
+{
+    size_t n = a->rank(a, state, true, err);
+    if (n > max)
+        n = max;
+    memcpy(out, a->ranked, n * sizeof *out);
+    return n;
+}
+
+void agent_spec_add(pips_agent *a, const char *fmt, ...)
+{
+    size_t len = strlen(a->spec);
+    if (len + 2 >= sizeof a->spec)
+        return;
+    a->spec[len] = strchr(a->spec, ':') ? ',' : ':';
+    len++;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->spec + len, sizeof a->spec - len, fmt, ap);
+    va_end(ap);
 }
 
 void agent_sort_evals(pips_move_eval *ev, size_t n)

@@ -29,7 +29,24 @@ struct pips_agent {
                       pips_error *err);
     void (*observe)(pips_agent *a, const void *state_before, pips_move m);
     void (*destroy)(pips_agent *a);
+    /* The depth-first kinds (alphabeta, expectimax, brs): a search that
+     * leaves the root moves, best first, in ranked and returns their count
+     * (0 with *err set); exact asks every move's value with a full window
+     * (analysis). choose and analyze are then agent_ranked_choose/analyze. */
+    size_t (*rank)(pips_agent *a, const void *state, bool exact, pips_error *err);
+    const pips_move_eval *ranked;
 };
+
+/* choose: the first of the ranked moves; analyze: as many of them as fit. */
+bool agent_ranked_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err);
+size_t agent_ranked_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
+                            pips_error *err);
+
+/* Appends a parameter to the stored spec: "kind" becomes "kind:KEY=VALUE",
+ * then "kind:KEY=VALUE,KEY=VALUE" (printf-style; cut short at the spec's
+ * size). */
+void agent_spec_add(pips_agent *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Kind constructors: params is the text after "kind:" ("" when none), with
  * any strength level already replaced by its parameters. */

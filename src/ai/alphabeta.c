@@ -348,26 +348,6 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
     return n;
 }
 
-static bool ab_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
-{
-    ab_impl *ab = a->impl;
-    if (!ab_search(a, state, false, err))
-        return false;
-    *out = ab->root[0].move;
-    return true;
-}
-
-static size_t ab_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
-                         pips_error *err)
-{
-    ab_impl *ab = a->impl;
-    size_t n = ab_search(a, state, true, err);
-    if (n > max)
-        n = max;
-    memcpy(out, ab->root, n * sizeof *out);
-    return n;
-}
-
 static void ab_destroy(pips_agent *a)
 {
     ab_impl *ab = a->impl;
@@ -465,21 +445,22 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
     if (!ab->tt || !ab->tt_states || !ab->moves || !ab->order || !ab->states || !ab->scratch ||
         !ab->playout_moves || !ab->root)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tables");
-    a->choose = ab_choose;
-    a->analyze = ab_analyze;
-    int len = snprintf(a->spec, sizeof a->spec, "alphabeta:");
+    a->rank = ab_search;
+    a->ranked = ab->root;
+    a->choose = agent_ranked_choose;
+    a->analyze = agent_ranked_analyze;
+    snprintf(a->spec, sizeof a->spec, "alphabeta");
     if (depth)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "depth=%ld,", depth);
+        agent_spec_add(a, "depth=%ld", depth);
     if (time > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+        agent_spec_add(a, "time=%g", time);
     if (playouts != 4 && !g->def->evaluate)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
+        agent_spec_add(a, "playouts=%ld", playouts);
     if (tt_mb != 16)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "tt=%ld,", tt_mb);
+        agent_spec_add(a, "tt=%ld", tt_mb);
     if (shuffle)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "shuffle=1,");
+        agent_spec_add(a, "shuffle=1");
     if (ab->paranoid)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "paranoid=1,");
-    a->spec[len - 1] = '\0';
+        agent_spec_add(a, "paranoid=1");
     return true;
 }

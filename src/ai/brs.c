@@ -306,26 +306,6 @@ static size_t brs_run(pips_agent *a, const void *state, bool all, pips_error *er
     return n;
 }
 
-static bool brs_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
-{
-    brs_impl *b = a->impl;
-    if (!brs_run(a, state, false, err))
-        return false;
-    *out = b->root[0].move;
-    return true;
-}
-
-static size_t brs_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
-                          pips_error *err)
-{
-    brs_impl *b = a->impl;
-    size_t n = brs_run(a, state, true, err);
-    if (n > max)
-        n = max;
-    memcpy(out, b->root, n * sizeof *out);
-    return n;
-}
-
 static void brs_destroy(pips_agent *a)
 {
     brs_impl *b = a->impl;
@@ -403,19 +383,20 @@ bool agent_brs_init(pips_agent *a, const char *params, pips_error *err)
     if (!b->states || !b->moves || !b->prob || !b->order || !b->scratch || !b->playout_moves ||
         !b->root || !b->root_values)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
-    a->choose = brs_choose;
-    a->analyze = brs_analyze;
-    int len = snprintf(a->spec, sizeof a->spec, "brs:");
+    a->rank = brs_run;
+    a->ranked = b->root;
+    a->choose = agent_ranked_choose;
+    a->analyze = agent_ranked_analyze;
+    snprintf(a->spec, sizeof a->spec, "brs");
     if (depth)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "depth=%ld,", depth);
+        agent_spec_add(a, "depth=%ld", depth);
     if (time > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+        agent_spec_add(a, "time=%g", time);
     if (nodes)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", nodes);
+        agent_spec_add(a, "nodes=%ld", nodes);
     if (playouts != 4 && !g->def->evaluate)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
+        agent_spec_add(a, "playouts=%ld", playouts);
     if (others == OTHERS_ORDER)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "others=order,");
-    a->spec[len - 1] = '\0';
+        agent_spec_add(a, "others=order");
     return true;
 }

@@ -293,26 +293,6 @@ static size_t em_search(pips_agent *a, const void *state, bool exact_root, pips_
     return n;
 }
 
-static bool em_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
-{
-    em_impl *em = a->impl;
-    if (!em_search(a, state, false, err))
-        return false;
-    *out = em->saved[0].move;
-    return true;
-}
-
-static size_t em_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
-                         pips_error *err)
-{
-    em_impl *em = a->impl;
-    size_t n = em_search(a, state, true, err);
-    if (n > max)
-        n = max;
-    memcpy(out, em->saved, n * sizeof *out);
-    return n;
-}
-
 static void em_destroy(pips_agent *a)
 {
     em_impl *em = a->impl;
@@ -388,19 +368,20 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
     if (!em->moves || !em->prob || !em->states || !em->scratch || !em->playout_moves ||
         !em->root || !em->saved)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search");
-    a->choose = em_choose;
-    a->analyze = em_analyze;
-    int len = snprintf(a->spec, sizeof a->spec, "expectimax:");
+    a->rank = em_search;
+    a->ranked = em->saved;
+    a->choose = agent_ranked_choose;
+    a->analyze = agent_ranked_analyze;
+    snprintf(a->spec, sizeof a->spec, "expectimax");
     if (depth)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "depth=%ld,", depth);
+        agent_spec_add(a, "depth=%ld", depth);
     if (time > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+        agent_spec_add(a, "time=%g", time);
     if (nodes)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", nodes);
+        agent_spec_add(a, "nodes=%ld", nodes);
     if (!prune && pips_num_players(g) == 2)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "prune=0,");
+        agent_spec_add(a, "prune=0");
     if (playouts != 4 && !g->def->evaluate)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playouts=%ld,", playouts);
-    a->spec[len - 1] = '\0';
+        agent_spec_add(a, "playouts=%ld", playouts);
     return true;
 }

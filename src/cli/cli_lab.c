@@ -3,8 +3,9 @@
  * share: a progress bar with the time left, drawn only when stderr is a
  * terminal; SIGINT and SIGTERM turned into a stop at the next game
  * boundary (the command then reports the games finished and exits 130);
- * and the check that an --out folder can be written, made before any game
- * is played.
+ * the check that an --out folder can be written, made before any game is
+ * played; the split of their --seats/--agents lists; and how a run that
+ * was stopped ends.
  *
  * The stop flag is the one piece of process state: a signal handler can
  * only reach a global.
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -136,4 +138,40 @@ bool cli_resume_dir(const char *prog, const char *resume_dir, const char **out_d
         return false;
     }
     return true;
+}
+
+char *cli_split_list(const char *prog, const char *text, char **out, size_t cap,
+                     const char *what, size_t *n, int *status)
+{
+    char *copy = strdup(text);
+    if (!copy) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        *status = 1;
+        return NULL;
+    }
+    *n = cli_split_specs(copy, out, cap);
+    if (*n > cap) {
+        fprintf(stderr, "%s: at most %zu %s\n", prog, cap, what);
+        free(copy);
+        *status = 2;
+        return NULL;
+    }
+    return copy;
+}
+
+int cli_lab_end(const char *prog, bool partial, const char *covers, const char *out_dir,
+                const char *state_path, int rc)
+{
+    if (partial) {
+        if (out_dir)
+            fprintf(stderr, "%s: stopped; %s. Continue with the same command and --resume %s\n",
+                    prog, covers, out_dir);
+        else
+            fprintf(stderr, "%s: stopped; %s (give --out DIR to be able to resume)\n", prog,
+                    covers);
+        return rc ? rc : 130;
+    }
+    if (out_dir && rc == 0)
+        unlink(state_path); /* a finished run leaves no state to resume */
+    return rc;
 }

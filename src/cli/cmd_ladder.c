@@ -24,35 +24,18 @@ int cli_ladder(int argc, char **argv)
     long games = 100, threads = 1;
     uint64_t seed = 1;
     double prior = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(a, "--agents") && has_value) {
-            agents_text = argv[++i];
-        } else if (!strcmp(a, "--games") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &games))
-                return 2;
-        } else if (!strcmp(a, "--threads") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
-                return 2;
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!cli_parse_seed(prog, argv[++i], &seed))
-                return 2;
-        } else if (!strcmp(a, "--prior") && has_value) {
-            if (!cli_parse_double(prog, a, argv[++i], 0, 1000, "a number of games in 0..1000",
-                                  &prior))
-                return 2;
-        } else if (!strcmp(a, "--out") && has_value) {
-            out_dir = argv[++i];
-        } else if (!strcmp(a, "--resume") && has_value) {
-            resume_dir = argv[++i];
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_TEXT("--agents", &agents_text),
+        CLI_LONG("--games", &games, 1, (long)PIPS_LAB_MAX_GAMES),
+        CLI_LONG("--threads", &threads, 1, 64),
+        CLI_SEED(&seed),
+        CLI_DOUBLE("--prior", &prior, 0, 1000, "a number of games in 0..1000"),
+        CLI_TEXT("--out", &out_dir),
+        CLI_TEXT("--resume", &resume_dir),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     if (!name || !agents_text) {
         fprintf(stderr, "%s: %s\n", prog, !name ? "missing GAME" : "missing --agents A,B,...");
         ladder_usage(stderr);
@@ -61,18 +44,13 @@ int cli_ladder(int argc, char **argv)
     char state_path[4200] = "";
     if (!cli_resume_dir(prog, resume_dir, &out_dir, state_path, sizeof state_path))
         return 2;
-    char *copy = strdup(agents_text);
-    if (!copy) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
-    }
     char *agents[PIPS_LADDER_MAX_AGENTS];
-    size_t n = cli_split_specs(copy, agents, PIPS_LADDER_MAX_AGENTS);
-    if (n > PIPS_LADDER_MAX_AGENTS) {
-        fprintf(stderr, "%s: at most %d agents\n", prog, PIPS_LADDER_MAX_AGENTS);
-        free(copy);
-        return 2;
-    }
+    size_t n;
+    int status;
+    char *copy = cli_split_list(prog, agents_text, agents, PIPS_LADDER_MAX_AGENTS, "agents", &n,
+                                &status);
+    if (!copy)
+        return status;
     if (out_dir && !cli_check_out_dir(prog, out_dir)) {
         free(copy);
         return 2;
@@ -104,10 +82,7 @@ int cli_ladder(int argc, char **argv)
             return 130;
         }
         fprintf(stderr, "%s: %s\n", prog, err.msg);
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
-                       err.code == PIPS_ERR_SCRIPT
-                   ? 1
-                   : 2;
+        return cli_exit_code(&err);
     }
     pips_str s;
     pips_str_init(&s, NULL);
@@ -119,19 +94,8 @@ int cli_ladder(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         rc = 1;
     }
-    if (l->partial) {
-        if (out_dir)
-            fprintf(stderr, "%s: stopped; the ratings rest on the games finished. Continue "
-                            "with the same command and --resume %s\n",
-                    prog, out_dir);
-        else
-            fprintf(stderr, "%s: stopped; the ratings rest on the games finished (give --out "
-                            "DIR to be able to resume)\n",
-                    prog);
-        rc = rc ? rc : 130;
-    } else if (out_dir && rc == 0) {
-        unlink(state_path); /* a finished run leaves no state to resume */
-    }
+    rc = cli_lab_end(prog, l->partial, "the ratings rest on the games finished", out_dir,
+                     state_path, rc);
     pips_ladder_free(l);
     return rc;
 }

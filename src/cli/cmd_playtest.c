@@ -40,6 +40,20 @@ static void command_text(int argc, char **argv, char *out, size_t cap)
 
 static void playtest_usage(FILE *f) { cli_print_usage(f, cli_doc_find("playtest")); }
 
+/* --drama on|off into "no drama" (a bool). */
+static bool parse_drama_off(const char *text, void *no_drama)
+{
+    if (strcmp(text, "on") && strcmp(text, "off"))
+        return false;
+    *(bool *)no_drama = !strcmp(text, "off");
+    return true;
+}
+
+static bool parse_seating(const char *text, void *seating)
+{
+    return pips_seating_parse(text, seating);
+}
+
 /* Splits the --seats list at commas, except a comma followed by KEY=VALUE
  * (an agent's own parameter): "mcts:iters=9,threads=2,random" is two seats. */
 size_t cli_split_specs(char *list, char **out, size_t cap)
@@ -73,86 +87,41 @@ int cli_playtest(int argc, char **argv)
         return 0;
     }
     const char *prog = "pips playtest";
-    const char *name = NULL, *out_dir = NULL, *resume_dir = NULL;
+    const char *name = NULL, *out_dir = NULL, *resume_dir = NULL, *seats_text = NULL;
     const char *opts[PIPS_MAX_OPTIONS * 2], *vs_opts[PIPS_MAX_OPTIONS * 2];
     const char *vary[PIPS_MAX_OPTIONS];
     size_t nopts = 0, nvs = 0, nvary = 0;
-    char *seats_text = NULL;
     long games = 100, threads = 1, exact_mb = 256;
     uint64_t seed = 1;
     double threshold = 0.8, exact_seconds = 10;
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
     bool no_drama = false;
+    long drama_every = 1;
     char command[2048];
     command_text(argc, argv, command, sizeof command);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt") || !strcmp(a, "--vs-opt") || !strcmp(a, "--vary")) {
-            bool vs = !strcmp(a, "--vs-opt"), var = !strcmp(a, "--vary");
-            size_t *count = vs ? &nvs : var ? &nvary : &nopts;
-            size_t cap = var ? PIPS_MAX_OPTIONS : PIPS_MAX_OPTIONS * 2;
-            if (!has_value) {
-                fprintf(stderr, "%s: %s needs %s\n", prog, a,
-                        var ? "KEY=V1,V2,..." : "KEY=VALUE");
-                return 2;
-            }
-            if (*count == cap) {
-                fprintf(stderr, "%s: too many %s\n", prog, a);
-                return 2;
-            }
-            (vs ? vs_opts : var ? vary : opts)[(*count)++] = argv[++i];
-        } else if (!strcmp(a, "--seats") && has_value) {
-            seats_text = argv[++i];
-        } else if (!strcmp(a, "--games") && has_value) {
-            if (!pips_parse_int(argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &games)) {
-                fprintf(stderr, "%s: --games '%s': expected a whole number from 1 to %lu\n",
-                        prog, argv[i], PIPS_LAB_MAX_GAMES);
-                return 2;
-            }
-        } else if (!strcmp(a, "--exact-seconds") && has_value) {
-            if (!cli_parse_double(prog, a, argv[++i], 0, 86400,
-                                  "seconds from 0 (off) to 86400", &exact_seconds))
-                return 2;
-        } else if (!strcmp(a, "--exact-mb") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, 1L << 20, &exact_mb))
-                return 2;
-        } else if (!strcmp(a, "--threads") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
-                return 2;
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!cli_parse_seed(prog, argv[++i], &seed))
-                return 2;
-        } else if (!strcmp(a, "--threshold") && has_value) {
-            if (!cli_parse_double(prog, a, argv[++i], nextafter(0.5, 1), nextafter(1, 0),
-                                  "a number between 0.5 and 1", &threshold))
-                return 2;
-        } else if (!strcmp(a, "--out") && has_value) {
-            out_dir = argv[++i];
-        } else if (!strcmp(a, "--drama") && has_value) {
-            const char *v = argv[++i];
-            if (strcmp(v, "on") && strcmp(v, "off")) {
-                fprintf(stderr, "%s: --drama '%s': expected on or off\n", prog, v);
-                return 2;
-            }
-            no_drama = !strcmp(v, "off");
-        } else if (!strcmp(a, "--resume") && has_value) {
-            resume_dir = argv[++i];
-        } else if (!strcmp(a, "--fixed-seats")) {
-            fixed = true;
-        } else if (!strcmp(a, "--seatings") && has_value) {
-            if (!pips_seating_parse(argv[++i], &seating)) {
-                fprintf(stderr, "%s: --seatings '%s': expected rotate, all or fixed\n", prog,
-                        argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "--records")) {
-            records = true;
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS * 2, "KEY=VALUE"),
+        CLI_LIST("--vs-opt", vs_opts, &nvs, PIPS_MAX_OPTIONS * 2, "KEY=VALUE"),
+        CLI_LIST("--vary", vary, &nvary, PIPS_MAX_OPTIONS, "KEY=V1,V2,..."),
+        CLI_TEXT("--seats", &seats_text),
+        CLI_LONG("--games", &games, 1, (long)PIPS_LAB_MAX_GAMES),
+        CLI_DOUBLE("--exact-seconds", &exact_seconds, 0, 86400, "seconds from 0 (off) to 86400"),
+        CLI_LONG("--exact-mb", &exact_mb, 1, 1L << 20),
+        CLI_LONG("--threads", &threads, 1, 64),
+        CLI_SEED(&seed),
+        CLI_DOUBLE("--threshold", &threshold, nextafter(0.5, 1), nextafter(1, 0),
+                   "a number between 0.5 and 1"),
+        CLI_TEXT("--out", &out_dir),
+        CLI_CHOICE("--drama", &no_drama, parse_drama_off, "on or off"),
+        CLI_LONG("--drama-every", &drama_every, 1, (long)PIPS_LAB_MAX_GAMES),
+        CLI_TEXT("--resume", &resume_dir),
+        CLI_SWITCH("--fixed-seats", &fixed),
+        CLI_CHOICE("--seatings", &seating, parse_seating, "rotate, all or fixed"),
+        CLI_SWITCH("--records", &records),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     char state_path[4200];
     if (!cli_resume_dir(prog, resume_dir, &out_dir, state_path, sizeof state_path))
         return 2;
@@ -165,18 +134,13 @@ int cli_playtest(int argc, char **argv)
         playtest_usage(stderr);
         return 2;
     }
-    char *copy = strdup(seats_text);
     char *seats[PIPS_LAB_MAX_SEATS];
-    if (!copy) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
-    }
-    size_t n_seats = cli_split_specs(copy, seats, PIPS_LAB_MAX_SEATS);
-    if (n_seats > PIPS_LAB_MAX_SEATS) {
-        fprintf(stderr, "%s: at most %d seats\n", prog, PIPS_LAB_MAX_SEATS);
-        free(copy);
-        return 2;
-    }
+    size_t n_seats;
+    int status;
+    char *copy = cli_split_list(prog, seats_text, seats, PIPS_LAB_MAX_SEATS, "seats", &n_seats,
+                                &status);
+    if (!copy)
+        return status;
     if (out_dir && !cli_check_out_dir(prog, out_dir)) {
         free(copy);
         return 2;
@@ -209,7 +173,8 @@ int cli_playtest(int argc, char **argv)
                             .progress_ud = &progress,
                             .stop = cli_catch_stop(),
                             .resume_state = resume_dir ? state_path : NULL,
-                            .no_drama = no_drama};
+                            .no_drama = no_drama,
+                            .drama_every = (unsigned long)drama_every};
     pips_error err;
     if (!pips_lab_mpi_begin(&argc, &argv)) {
         fprintf(stderr, "%s: MPI did not start\n", prog);
@@ -225,10 +190,7 @@ int cli_playtest(int argc, char **argv)
         if (root)
             fprintf(stderr, "%s: %s\n", prog, err.msg);
         pips_lab_mpi_end();
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
-                       err.code == PIPS_ERR_SCRIPT
-                   ? 1
-                   : 2;
+        return cli_exit_code(&err);
     }
     if (!root) { /* only rank 0 reports */
         pips_playtest_free(pt);

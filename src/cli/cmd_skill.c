@@ -62,40 +62,20 @@ int cli_skill(int argc, char **argv)
     long games = 100, threads = 1, exact_mb = 256;
     uint64_t seed = 1;
     double exact_seconds = 10;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(a, "--agent") && has_value) {
-            agent = argv[++i];
-        } else if (!strcmp(a, "--budgets") && has_value) {
-            budgets_text = argv[++i];
-        } else if (!strcmp(a, "--games") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, (long)PIPS_LAB_MAX_GAMES, &games))
-                return 2;
-        } else if (!strcmp(a, "--threads") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, 64, &threads))
-                return 2;
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!cli_parse_seed(prog, argv[++i], &seed))
-                return 2;
-        } else if (!strcmp(a, "--exact-seconds") && has_value) {
-            if (!cli_parse_double(prog, a, argv[++i], 0, 86400,
-                                  "seconds from 0 (off) to 86400", &exact_seconds))
-                return 2;
-        } else if (!strcmp(a, "--exact-mb") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, 1L << 20, &exact_mb))
-                return 2;
-        } else if (!strcmp(a, "--out") && has_value) {
-            out_dir = argv[++i];
-        } else if (!strcmp(a, "--resume") && has_value) {
-            resume_dir = argv[++i];
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_TEXT("--agent", &agent),
+        CLI_TEXT("--budgets", &budgets_text),
+        CLI_LONG("--games", &games, 1, (long)PIPS_LAB_MAX_GAMES),
+        CLI_LONG("--threads", &threads, 1, 64),
+        CLI_SEED(&seed),
+        CLI_DOUBLE("--exact-seconds", &exact_seconds, 0, 86400, "seconds from 0 (off) to 86400"),
+        CLI_LONG("--exact-mb", &exact_mb, 1, 1L << 20),
+        CLI_TEXT("--out", &out_dir),
+        CLI_TEXT("--resume", &resume_dir),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     if (!name || !agent || !budgets_text) {
         fprintf(stderr, "%s: %s\n", prog,
                 !name ? "missing GAME" : !agent ? "missing --agent KIND" : "missing --budgets B1,B2,...");
@@ -132,10 +112,7 @@ int cli_skill(int argc, char **argv)
     pips_skill *s = pips_skill_run(&o, &err);
     if (!s) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
-        return err.code == PIPS_ERR_NOMEM || err.code == PIPS_ERR_IO ||
-                       err.code == PIPS_ERR_SCRIPT
-                   ? 1
-                   : 2;
+        return cli_exit_code(&err);
     }
     pips_str t;
     pips_str_init(&t, NULL);
@@ -147,19 +124,8 @@ int cli_skill(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         rc = 1;
     }
-    if (s->partial) {
-        if (out_dir)
-            fprintf(stderr, "%s: stopped; the table covers the steps finished. Continue with "
-                            "the same command and --resume %s\n",
-                    prog, out_dir);
-        else
-            fprintf(stderr, "%s: stopped; the table covers the steps finished (give --out DIR "
-                            "to be able to resume)\n",
-                    prog);
-        rc = rc ? rc : 130;
-    } else if (out_dir && rc == 0) {
-        unlink(state_path); /* a finished run leaves no state to resume */
-    }
+    rc = cli_lab_end(prog, s->partial, "the table covers the steps finished", out_dir,
+                     state_path, rc);
     pips_skill_free(s);
     return rc;
 }

@@ -71,6 +71,7 @@ static const cli_opt_doc playtest_opts[] = {
     {"--seatings", "rotate|all|fixed", "rotate seats (default), play every seating, or fix them"},
     {"--fixed-seats", NULL, "keep every agent in its seat instead of rotating"},
     {"--drama", "on|off", "measure drama and tension (default on; off is faster)"},
+    {"--drama-every", "K", "measure drama only in games 0, K, 2K, ... (default 1: every game)"},
     {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
     {"--out", "DIR", "write report.md, report.json, sweep.csv and the plots into DIR"},
     {"--records", NULL, "with --out: also write every game's record into DIR/records"},
@@ -246,8 +247,8 @@ static const cli_cmd_doc docs[] = {
     {"playtest", "play many games between agents and report statistics",
      "GAME --seats A[,B,...] [--games N] [--seed S] [--threads T]\n"
      "[--opt K=V]... [--vary K=V1,V2,...]... [--vs-opt K=V]...\n"
-     "[--seatings rotate|all|fixed] [--drama on|off] [--resume DIR]\n"
-     "[--out DIR [--records]] [--threshold X]\n"
+     "[--seatings rotate|all|fixed] [--drama on|off] [--drama-every K]\n"
+     "[--resume DIR] [--out DIR [--records]] [--threshold X]\n"
      "[--exact-seconds S] [--exact-mb M]",
      "Plays N games between the agents (one spec per seat, e.g.\n"
      "mcts:iters=1000,random, or one spec for every seat) and prints a Markdown\n"

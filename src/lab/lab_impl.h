@@ -179,6 +179,7 @@ struct pips_playtest {
     int threads;
     pips_seating seating;
     double threshold;
+    unsigned long drama_every; /* 0: drama off; K: measured in games whose number K divides */
     bool has_mcts;
     bool from_vs; /* the second variant came from --vs-opt */
     size_t n_vary;
@@ -245,6 +246,24 @@ json_t *lab_json_load(const char *path, pips_error *err);
 /* Doubles by their bits as a hex string, and back (false unless exactly n). */
 json_t *lab_hex_doubles(const double *d, size_t n);
 bool lab_doubles_of(json_t *s, double *out, size_t n);
+/* The checks that a saved state (root) belongs to this run, shared by the
+ * playtest, ladder and skill states: each is true on a match, else false
+ * with *err naming the difference ("the seed differs: the folder's run has
+ * A, this one B"); the caller prefixes "cannot resume from PATH: ".
+ * lab_is_state checks the form's marker root[key] == format ("PATH is not
+ * a saved KIND state"). specs: "the WHAT differ"; per: after the saved
+ * game count (" a table"). */
+bool lab_is_state(json_t *root, const char *key, int format, const char *kind,
+                  const char *path, pips_error *err);
+/* lab_json_load, then lab_is_state; NULL with *err set on either failing. */
+json_t *lab_state_open(const char *path, const char *key, int format, const char *kind,
+                       pips_error *err);
+bool lab_same_game(json_t *root, const char *game, pips_error *err);
+bool lab_same_options(const char *theirs, const char *mine, pips_error *err);
+bool lab_same_specs(json_t *theirs, json_t *mine, const char *what, pips_error *err);
+bool lab_same_seed(json_t *root, uint64_t seed, pips_error *err);
+bool lab_same_games(json_t *root, unsigned long games, const char *per, pips_error *err);
+bool lab_same_number(const char *what, double theirs, double mine, pips_error *err);
 
 /* A playtest as the ladder and skill runs play it: resumed from a state
  * object (resume, may be NULL), with on_result called (serialised) for
@@ -260,6 +279,31 @@ typedef struct lab_run_hooks {
 } lab_run_hooks;
 pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks *h,
                                 pips_error *err);
+
+/* part.c: one playtest inside a longer run (a ladder's table, a skill
+ * step). The run's settings, and where this part's games stand in it. */
+typedef struct lab_part {
+    const char *game;
+    const char *const *opts;
+    size_t n_opts;
+    unsigned long games; /* this part's */
+    int threads;
+    const volatile int *stop;
+    void (*progress)(void *ud, unsigned long done, unsigned long total); /* the run's */
+    void *progress_ud;
+    unsigned long before, total; /* the run's games before this part, and in all */
+} lab_part;
+/* The lab_part of run options o (a pips_ladder_opts or pips_skill_opts:
+ * their fields have the same names). */
+#define LAB_PART_OF(o, before_, total_)                                                    \
+    {.game = (o)->game, .opts = (o)->opts, .n_opts = (o)->n_opts, .games = (o)->games,     \
+     .threads = (o)->threads, .stop = (o)->stop, .progress = (o)->progress,                \
+     .progress_ud = (o)->progress_ud, .before = (before_), .total = (total_)}
+/* The part's playtest options: np seats, every seating at 3+ seats (each
+ * rotation at 2), the seed; progress goes through part, which must outlive
+ * the playtest. */
+pips_playtest_opts lab_part_opts(const lab_part *part, const char *const *seats, int np,
+                                 uint64_t seed);
 /* Fills acc (n_variants, initialised) and done from the state at path,
  * after checking it is a state of the same run (game, variants, seats,
  * seatings, seed, games, threshold); false with *err naming a mismatch. */

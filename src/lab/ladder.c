@@ -222,19 +222,6 @@ static void add_game(pips_ladder *l, const size_t *agent_of_seat, const double *
         }
 }
 
-/* Progress over the whole round robin: the tables before plus this one's games. */
-typedef struct table_progress {
-    const pips_ladder_opts *o;
-    unsigned long before, total;
-} table_progress;
-
-static void on_game(void *ud, unsigned long done, unsigned long total)
-{
-    (void)total;
-    table_progress *p = ud;
-    p->o->progress(p->o->progress_ud, p->before + done, p->total);
-}
-
 /* The table being played: each finished game adds its pairwise points. */
 typedef struct table_ctx {
     pips_ladder *l;
@@ -265,22 +252,8 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     const char *seats[PIPS_MAX_PLAYERS];
     for (int s = 0; s < l->np; s++)
         seats[s] = l->agent[combo[s]].spec;
-    pips_playtest_opts po = {0};
-    po.game = o->game;
-    po.opts = o->opts;
-    po.n_opts = o->n_opts;
-    po.seats = seats;
-    po.n_seats = (size_t)l->np;
-    po.games = o->games;
-    po.seed = table_seed;
-    po.threads = o->threads;
-    po.seating = l->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
-    po.stop = o->stop;
-    table_progress tp = {o, table * o->games, l->tables * o->games};
-    if (o->progress) {
-        po.progress = on_game;
-        po.progress_ud = &tp;
-    }
+    lab_part part = LAB_PART_OF(o, table * o->games, l->tables * o->games);
+    pips_playtest_opts po = lab_part_opts(&part, seats, l->np, table_seed);
     table_ctx tc = {l, combo, po.seating};
     lab_run_hooks h = {resume, o->resume_state, on_result, NULL, &tc};
     pips_playtest *pt = lab_playtest_run(&po, &h, err);
@@ -372,46 +345,22 @@ static bool ladder_state_save(pips_ladder *l, unsigned long table, json_t *table
 static bool ladder_state_load(pips_ladder *l, const char *path, unsigned long *table,
                               json_t **table_state, pips_error *err)
 {
-    json_t *root = lab_json_load(path, err);
+    json_t *root = lab_state_open(path, "pips_ladder_state", LADDER_STATE_FORMAT, "ladder", err);
     if (!root)
         return false;
     bool ok = false;
-    const char *game = json_string_value(json_object_get(root, "game"));
-    const char *opts = json_string_value(json_object_get(root, "options"));
-    json_t *mine = agents_json(l), *theirs = json_object_get(root, "agents");
-    double prior = 0;
-    bool mismatch = true; /* of the run's identity, not of the file's form */
-    if (json_integer_value(json_object_get(root, "pips_ladder_state")) != LADDER_STATE_FORMAT) {
-        mismatch = false;
-        pips_fail(err, PIPS_ERR_ARG, "%s is not a saved ladder state", path);
-    } else if (!game || strcmp(game, l->game))
-        pips_fail(err, PIPS_ERR_ARG, "the folder holds a run of %s, not %s", game ? game : "?",
-                  l->game);
-    else if (!opts || strcmp(opts, l->options))
-        pips_fail(err, PIPS_ERR_ARG,
-                  "the options differ: the folder's run has '%s', this one '%s'",
-                  opts ? opts : "?", l->options);
-    else if (!json_equal(mine, theirs)) {
-        char *a = json_dumps(theirs, JSON_COMPACT), *b = json_dumps(mine, JSON_COMPACT);
-        pips_fail(err, PIPS_ERR_ARG, "the agents differ: the folder's run has %s, this one %s",
-                  a ? a : "?", b ? b : "?");
-        free(a);
-        free(b);
-    } else if ((uint64_t)json_integer_value(json_object_get(root, "seed")) != l->seed)
-        pips_fail(err, PIPS_ERR_ARG,
-                  "the seed differs: the folder's run has %llu, this one %llu",
-                  (unsigned long long)json_integer_value(json_object_get(root, "seed")),
-                  (unsigned long long)l->seed);
-    else if ((unsigned long)json_integer_value(json_object_get(root, "games")) !=
-             l->games_per_table)
-        pips_fail(err, PIPS_ERR_ARG,
-                  "the game count differs: the folder's run has %lld a table, this one %lu",
-                  (long long)json_integer_value(json_object_get(root, "games")),
-                  l->games_per_table);
-    else if (!lab_doubles_of(json_object_get(root, "prior"), &prior, 1) || prior != l->prior)
-        pips_fail(err, PIPS_ERR_ARG, "the prior differs: the folder's run has %g, this one %g",
-                  prior, l->prior);
-    else {
+    json_t *mine = agents_json(l);
+    double prior = NAN; /* a prior the file does not hold differs from every one */
+    lab_doubles_of(json_object_get(root, "prior"), &prior, 1);
+    if (!lab_same_game(root, l->game, err) ||
+        !lab_same_options(json_string_value(json_object_get(root, "options")), l->options,
+                          err) ||
+        !lab_same_specs(json_object_get(root, "agents"), mine, "agents", err) ||
+        !lab_same_seed(root, l->seed, err) ||
+        !lab_same_games(root, l->games_per_table, " a table", err) ||
+        !lab_same_number("prior", prior, l->prior, err)) {
+        pips_error_prefix(err, "cannot resume from %s: ", path);
+    } else {
         double sums[LADDER_SUMS];
         size_t n = ladder_sums(l, sums, false);
         json_int_t t = json_integer_value(json_object_get(root, "table"));
@@ -419,7 +368,6 @@ static bool ladder_state_load(pips_ladder *l, const char *path, unsigned long *t
         if (t < 0 || (unsigned long)t > l->tables ||
             !lab_doubles_of(json_object_get(root, "sums"), sums, n) ||
             !(json_is_null(ts) || json_is_object(ts))) {
-            mismatch = false;
             pips_fail(err, PIPS_ERR_ARG, "a malformed saved ladder state in %s", path);
         } else {
             ladder_sums(l, sums, true);
@@ -428,8 +376,6 @@ static bool ladder_state_load(pips_ladder *l, const char *path, unsigned long *t
             ok = true;
         }
     }
-    if (!ok && mismatch)
-        pips_error_prefix(err, "cannot resume from %s: ", path);
     json_decref(mine);
     json_decref(root);
     return ok;

@@ -38,6 +38,16 @@ typedef struct run_ctx {
 
 static bool is_mcts_spec(const char *spec) { return !strncmp(spec, "mcts", 4); }
 
+/* The evaluations after every turn (drama.c): rows of np values, and the
+ * seat whose turn each row closes. A worker keeps them from game to game,
+ * so they stop growing after its first long game instead of reallocating
+ * turn by turn between the match's own growing history. */
+typedef struct turn_rows {
+    double *eval; /* cap rows of up to LAB_MAX_N values */
+    int *seat;
+    size_t cap;
+} turn_rows;
+
 /* What one game's listener gathers while the table plays it. */
 typedef struct game_log {
     const pips_game *g;
@@ -56,10 +66,8 @@ typedef struct game_log {
     int turn_seat;       /* the seat of the last decision of the turn under way (-1 none) */
     int value_seat;      /* a two-player MCTS seat's root value for the turn (-1 none) */
     double value;
-    /* evaluations after every turn: rows of np (drama.c) */
-    double *eval;
-    int *eval_seat;
-    size_t eval_n, eval_cap;
+    turn_rows *rows; /* the worker's; eval_n of them used */
+    size_t eval_n;
     bool failed; /* out of memory while logging */
 } game_log;
 
@@ -67,22 +75,22 @@ typedef struct game_log {
  * row instead when not NULL: the returns at the end). */
 static void log_turn_end(game_log *lg, const void *state, const double *given)
 {
-    if (lg->eval_n == lg->eval_cap) {
-        size_t cap = lg->eval_cap ? lg->eval_cap * 2 : 64;
-        const pips_allocator *al = lg->g->alloc;
-        double *ne = pips_realloc(al, lg->eval, cap * (size_t)lg->np * sizeof *ne);
+    turn_rows *tr = lg->rows;
+    if (lg->eval_n == tr->cap) {
+        size_t cap = tr->cap ? tr->cap * 2 : 1024;
+        double *ne = pips_realloc(NULL, tr->eval, cap * LAB_MAX_N * sizeof *ne);
         if (ne)
-            lg->eval = ne;
-        int *ns = pips_realloc(al, lg->eval_seat, cap * sizeof *ns);
+            tr->eval = ne;
+        int *ns = pips_realloc(NULL, tr->seat, cap * sizeof *ns);
         if (ns)
-            lg->eval_seat = ns;
+            tr->seat = ns;
         if (!ne || !ns) {
             lg->failed = true;
             return;
         }
-        lg->eval_cap = cap;
+        tr->cap = cap;
     }
-    double *row = lg->eval + lg->eval_n * (size_t)lg->np;
+    double *row = tr->eval + lg->eval_n * (size_t)lg->np;
     if (given) {
         memcpy(row, given, (size_t)lg->np * sizeof *row);
     } else if (lg->np == 2 && lg->value_seat >= 0 && lg->value_seat == lg->turn_seat) {
@@ -92,7 +100,7 @@ static void log_turn_end(game_log *lg, const void *state, const double *given)
     } else {
         lg->g->def->evaluate(lg->g, state, row);
     }
-    lg->eval_seat[lg->eval_n++] = lg->turn_seat;
+    tr->seat[lg->eval_n++] = lg->turn_seat;
     lg->value_seat = -1;
 }
 
@@ -189,7 +197,8 @@ static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
 /* Game `index` of the playtest: match seed pips_table_game_seed(seed,
  * index), seats rotated by index unless fixed, agents seeded by the table
  * (pips/table.h), so game 0 is exactly `pips play` with the same seed. */
-static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error *err)
+static bool play_one(run_ctx *c, unsigned long index, turn_rows *rows, game_result *r,
+                     pips_error *err)
 {
     const pips_game *g = c->g;
     const pips_game_def *d = g->def;
@@ -197,8 +206,8 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
     int np = pt->np;
     bool ok = false;
     game_log lg = {.g = g, .r = r, .br_cap = 64, .est_cap = 64, .np = np, .per_round = np,
-                   .turn_seat = -1, .value_seat = -1,
-                   .drama = d->evaluate && !c->o->no_drama};
+                   .turn_seat = -1, .value_seat = -1, .rows = rows,
+                   .drama = d->evaluate && pt->drama_every && index % pt->drama_every == 0};
     pips_rng_derive(&lg.branch_rng, c->o->seed ^ 0x9e3779b97f4a7c15ull, index);
     lg.buf = pips_calloc(g->alloc, pips_max_moves(g), sizeof *lg.buf);
     lg.est = pips_malloc(g->alloc, lg.est_cap * 2 * sizeof *lg.est);
@@ -266,7 +275,7 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
     r->turns = lg.turns;
     r->rounds = lg.per_round > 0 ? (lg.turns + (uint32_t)lg.per_round - 1) / (uint32_t)lg.per_round
                                  : lg.turns;
-    if (d->evaluate && lg.turns > 0) {
+    if (lg.drama && lg.turns > 0) {
         if (lg.eval_n > lg.turns - 1)
             lg.eval_n = lg.turns - 1;
         log_turn_end(&lg, played->state, r->returns);
@@ -274,7 +283,7 @@ static bool play_one(run_ctx *c, unsigned long index, game_result *r, pips_error
             pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
             goto done;
         }
-        lab_drama_of(lg.eval, lg.eval_seat, lg.eval_n, np, r->winner, &r->drama);
+        lab_drama_of(rows->eval, rows->seat, lg.eval_n, np, r->winner, &r->drama);
     } else {
         r->drama = (lab_drama){-1, -1, -1, -1}; /* not measured */
     }
@@ -307,8 +316,6 @@ done:
     pips_free(g->alloc, lg.buf);
     pips_free(g->alloc, lg.est);
     pips_free(g->alloc, lg.est_seat);
-    pips_free(g->alloc, lg.eval);
-    pips_free(g->alloc, lg.eval_seat);
     return ok;
 }
 
@@ -336,6 +343,7 @@ static void *worker(void *arg)
 {
     pool *p = arg;
     const pips_playtest *pt = p->pt;
+    turn_rows rows = {0};
     for (;;) {
         pthread_mutex_lock(&p->lock);
         unsigned long j = p->first + p->stride * p->next++;
@@ -351,7 +359,7 @@ static void *worker(void *arg)
         game_result r;
         memset(&r, 0, sizeof r);
         pips_error err;
-        bool ok = play_one(&p->ctx[v], i, &r, &err);
+        bool ok = play_one(&p->ctx[v], i, &rows, &r, &err);
         pthread_mutex_lock(&p->lock);
         if (ok && !lab_acc_add(&p->acc[v], &r))
             ok = pips_fail(&err, PIPS_ERR_NOMEM, "out of memory");
@@ -381,6 +389,8 @@ static void *worker(void *arg)
         pips_free(NULL, r.branching);
         pips_free(NULL, r.record);
     }
+    pips_free(NULL, rows.eval);
+    pips_free(NULL, rows.seat);
     return NULL;
 }
 
@@ -746,6 +756,7 @@ pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks
         goto done;
     }
     pt->threshold = o->decisive_threshold > 0 ? o->decisive_threshold : 0.8;
+    pt->drama_every = o->no_drama ? 0 : o->drama_every ? o->drama_every : 1;
     run_info(o, pt);
     if (!build_variants(o, pt, games, err))
         goto done;

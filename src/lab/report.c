@@ -324,10 +324,12 @@ static json_t *summary_json(const lab_summary *x)
     return o;
 }
 
-static json_t *drama_json(const ruleset_stats *st)
+static json_t *drama_json(const pips_playtest *pt, const ruleset_stats *st)
 {
     json_t *o = json_object();
     json_object_set_new(o, "games", json_integer((json_int_t)st->lead_games));
+    /* the games measured: those whose number this divides (0: none) */
+    json_object_set_new(o, "every", json_integer((json_int_t)pt->drama_every));
     json_object_set_new(o, "lead_changes",
                         interval_json(lab_mean_interval(st->lead_mean, st->lead_sd,
                                                         (double)st->lead_games)));
@@ -438,7 +440,7 @@ static json_t *variant_json(const pips_playtest *pt, const lab_variant *var)
     json_object_set_new(r, "turns", summary_json(&st->turns));
     json_object_set_new(r, "rounds", summary_json(&st->rounds));
     json_object_set_new(r, "distinct_games", json_integer((json_int_t)st->distinct_games));
-    json_object_set_new(r, "drama", drama_json(st));
+    json_object_set_new(r, "drama", drama_json(pt, st));
     json_object_set_new(r, "branching",
                         json_pack("{s:f,s:o}", "mean", st->branch_overall, "by_ply", branch));
     if (pt->has_mcts) {
@@ -630,7 +632,7 @@ static void markdown_summary(pips_str *out, const char *title, const char *unit,
     }
 }
 
-static void markdown_drama(pips_str *out, const ruleset_stats *st)
+static void markdown_drama(pips_str *out, const pips_playtest *pt, const ruleset_stats *st)
 {
     if (!st->lead_games) {
         pips_str_cat(out, "\n### Drama and tension\n\nNot measured (`--drama off`, or the "
@@ -638,7 +640,13 @@ static void markdown_drama(pips_str *out, const ruleset_stats *st)
         return;
     }
     pips_str_cat(out, "\n### Drama and tension\n\nFrom each seat's evaluation after every "
-                      "turn (docs/playtest.md).\n\n- lead changes per game: ");
+                      "turn (docs/playtest.md).");
+    if (pt->drama_every > 1)
+        pips_str_catf(out, " Measured only in the games numbered 0, %lu, %lu, ... "
+                           "(`--drama-every %lu`): %lu of %lu games.",
+                      pt->drama_every, 2 * pt->drama_every, pt->drama_every, st->lead_games,
+                      st->games);
+    pips_str_cat(out, "\n\n- lead changes per game: ");
     cat_interval(out, lab_mean_interval(st->lead_mean, st->lead_sd, (double)st->lead_games), "");
     pips_str_catf(out, " over %lu games\n- comeback rate (decisive games won by a seat not "
                        "leading at the halfway turn): ",
@@ -724,7 +732,7 @@ static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pi
     markdown_summary(out, "Game length (rounds)", "rounds", &st->rounds, false);
     pips_str_catf(out, "- distinct games (move sequences): %lu of %lu\n", st->distinct_games,
                   st->games);
-    markdown_drama(out, st);
+    markdown_drama(out, pt, st);
     pips_str_catf(out,
                   "\n### Game length (moves)\n\nmean %.2f (sd %.2f), median %.1f, p10 %.1f, "
                   "p25 %.1f, p75 %.1f, p90 %.1f, min %.0f, max %.0f\n\n",

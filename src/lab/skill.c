@@ -108,19 +108,6 @@ static bool check(pips_skill *s, const pips_skill_opts *o, pips_error *err)
     return ok;
 }
 
-/* Progress over the whole run: the steps before plus this step's games. */
-typedef struct step_progress {
-    const pips_skill_opts *o;
-    unsigned long before, total;
-} step_progress;
-
-static void on_game(void *ud, unsigned long done, unsigned long total)
-{
-    (void)total;
-    step_progress *p = ud;
-    p->o->progress(p->o->progress_ud, p->before + done, p->total);
-}
-
 /* ---- perfect play (docs/playtest.md, "Skill depth") ------------------------------ */
 
 /* The check of every move along the games against the solved values: one
@@ -305,42 +292,19 @@ static bool skill_state_save(pips_skill *s, size_t n_budgets, size_t step, json_
 static bool skill_state_load(pips_skill *s, size_t n_budgets, const char *path, size_t *step,
                              json_t **step_state, pips_error *err)
 {
-    json_t *root = lab_json_load(path, err);
+    json_t *root = lab_state_open(path, "pips_skill_state", SKILL_STATE_FORMAT, "skill", err);
     if (!root)
         return false;
-    bool ok = false, mismatch = true;
-    const char *game = json_string_value(json_object_get(root, "game"));
-    const char *opts = json_string_value(json_object_get(root, "options"));
-    json_t *mine = specs_json(s, n_budgets), *theirs = json_object_get(root, "agents");
-    if (json_integer_value(json_object_get(root, "pips_skill_state")) != SKILL_STATE_FORMAT) {
-        mismatch = false;
-        pips_fail(err, PIPS_ERR_ARG, "%s is not a saved skill state", path);
-    } else if (!game || strcmp(game, s->game)) {
-        pips_fail(err, PIPS_ERR_ARG, "the folder holds a run of %s, not %s", game ? game : "?",
-                  s->game);
-    } else if (!opts || strcmp(opts, s->options)) {
-        pips_fail(err, PIPS_ERR_ARG,
-                  "the options differ: the folder's run has '%s', this one '%s'",
-                  opts ? opts : "?", s->options);
-    } else if (!json_equal(mine, theirs)) {
-        char *a = json_dumps(theirs, JSON_COMPACT), *b = json_dumps(mine, JSON_COMPACT);
-        pips_fail(err, PIPS_ERR_ARG,
-                  "the agent or budgets differ: the folder's run has %s, this one %s",
-                  a ? a : "?", b ? b : "?");
-        free(a);
-        free(b);
-    } else if ((uint64_t)json_integer_value(json_object_get(root, "seed")) != s->seed) {
-        pips_fail(err, PIPS_ERR_ARG, "the seed differs: the folder's run has %llu, this one %llu",
-                  (unsigned long long)json_integer_value(json_object_get(root, "seed")),
-                  (unsigned long long)s->seed);
-    } else if ((unsigned long)json_integer_value(json_object_get(root, "games")) !=
-               s->games_per_step) {
-        pips_fail(err, PIPS_ERR_ARG,
-                  "the game count differs: the folder's run has %lld a step, this one %lu",
-                  (long long)json_integer_value(json_object_get(root, "games")),
-                  s->games_per_step);
+    bool ok = false;
+    json_t *mine = specs_json(s, n_budgets);
+    if (!lab_same_game(root, s->game, err) ||
+        !lab_same_options(json_string_value(json_object_get(root, "options")), s->options,
+                          err) ||
+        !lab_same_specs(json_object_get(root, "agents"), mine, "agent or budgets", err) ||
+        !lab_same_seed(root, s->seed, err) ||
+        !lab_same_games(root, s->games_per_step, " a step", err)) {
+        pips_error_prefix(err, "cannot resume from %s: ", path);
     } else {
-        mismatch = false;
         json_int_t k = json_integer_value(json_object_get(root, "step"));
         json_t *ss = json_object_get(root, "step_state");
         double f[(PIPS_SKILL_MAX_BUDGETS - 1) * STEP_FIELDS], pf[PIPS_SKILL_MAX_BUDGETS * 4];
@@ -364,8 +328,6 @@ static bool skill_state_load(pips_skill *s, size_t n_budgets, const char *path, 
             ok = true;
         }
     }
-    if (!ok && mismatch)
-        pips_error_prefix(err, "cannot resume from %s: ", path);
     json_decref(mine);
     json_decref(root);
     return ok;
@@ -397,7 +359,6 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
         return NULL;
     }
     bool check_perfect = perfect_begin(&pc, o);
-    step_progress prog = {o, 0, (unsigned long)steps * o->games};
     bool ok = true;
     size_t k = first;
     for (; ok && k < steps; k++) {
@@ -412,22 +373,9 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             seats[i] = st->weaker_spec;
         pips_rng rng;
         pips_rng_derive(&rng, o->seed, k);
-        pips_playtest_opts po = {0};
-        po.game = o->game;
-        po.opts = o->opts;
-        po.n_opts = o->n_opts;
-        po.seats = seats;
-        po.n_seats = (size_t)s->np;
-        po.games = o->games;
-        po.seed = pips_rng_next(&rng);
-        po.threads = o->threads;
-        po.seating = s->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
-        po.stop = o->stop;
-        if (o->progress) {
-            prog.before = (unsigned long)k * o->games;
-            po.progress = on_game;
-            po.progress_ud = &prog;
-        }
+        lab_part part = LAB_PART_OF(o, (unsigned long)k * o->games,
+                                    (unsigned long)steps * o->games);
+        pips_playtest_opts po = lab_part_opts(&part, seats, s->np, pips_rng_next(&rng));
         pc.step = k;
         lab_run_hooks h = {k == first ? resume : NULL, o->resume_state, NULL,
                            check_perfect ? perfect_game : NULL, &pc};

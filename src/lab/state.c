@@ -128,6 +128,7 @@ json_t *lab_state_json(const pips_playtest *pt)
         json_object_set_new(root, "seed", json_integer((json_int_t)pt->seed));
         json_object_set_new(root, "games", json_integer((json_int_t)pt->games));
         json_object_set_new(root, "threshold", json_real(pt->threshold));
+        json_object_set_new(root, "drama_every", json_integer((json_int_t)pt->drama_every));
         json_object_set_new(root, "done", hex_words(bits, n_words));
         json_object_set_new(root, "variants", vars);
         vars = NULL;
@@ -185,34 +186,112 @@ bool pips_playtest_save_state(const pips_playtest *pt, const char *path, pips_er
     return lab_state_save(pt, path, err);
 }
 
+/* The drama setting as the command line gives it. */
+static void drama_text(json_int_t every, char *out, size_t cap)
+{
+    if (every == 0)
+        snprintf(out, cap, "--drama off");
+    else if (every == 1)
+        snprintf(out, cap, "drama in every game");
+    else
+        snprintf(out, cap, "--drama-every %lld", (long long)every);
+}
+
+bool lab_is_state(json_t *root, const char *key, int format, const char *kind,
+                  const char *path, pips_error *err)
+{
+    if (json_integer_value(json_object_get(root, key)) == format)
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG, "%s is not a saved %s state", path, kind);
+}
+
+json_t *lab_state_open(const char *path, const char *key, int format, const char *kind,
+                       pips_error *err)
+{
+    json_t *root = lab_json_load(path, err);
+    if (root && !lab_is_state(root, key, format, kind, path, err)) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+bool lab_same_game(json_t *root, const char *game, pips_error *err)
+{
+    const char *theirs = json_string_value(json_object_get(root, "game"));
+    if (theirs && !strcmp(theirs, game))
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG, "the folder holds a run of %s, not %s",
+                     theirs ? theirs : "?", game);
+}
+
+bool lab_same_options(const char *theirs, const char *mine, pips_error *err)
+{
+    if (theirs && !strcmp(theirs, mine))
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG,
+                     "the options differ: the folder's run has '%s', this one '%s'",
+                     theirs ? theirs : "?", mine);
+}
+
+bool lab_same_specs(json_t *theirs, json_t *mine, const char *what, pips_error *err)
+{
+    if (json_equal(theirs, mine))
+        return true;
+    char *a = json_dumps(theirs, JSON_COMPACT), *b = json_dumps(mine, JSON_COMPACT);
+    pips_fail(err, PIPS_ERR_ARG, "the %s differ: the folder's run has %s, this one %s", what,
+              a ? a : "?", b ? b : "?");
+    free(a);
+    free(b);
+    return false;
+}
+
+bool lab_same_seed(json_t *root, uint64_t seed, pips_error *err)
+{
+    json_int_t theirs = json_integer_value(json_object_get(root, "seed"));
+    if ((uint64_t)theirs == seed)
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG, "the seed differs: the folder's run has %llu, "
+                                        "this one %llu",
+                     (unsigned long long)theirs, (unsigned long long)seed);
+}
+
+bool lab_same_games(json_t *root, unsigned long games, const char *per, pips_error *err)
+{
+    json_int_t theirs = json_integer_value(json_object_get(root, "games"));
+    if ((unsigned long)theirs == games)
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG, "the game count differs: the folder's run has %lld%s, "
+                                        "this one %lu",
+                     (long long)theirs, per, games);
+}
+
+bool lab_same_number(const char *what, double theirs, double mine, pips_error *err)
+{
+    if (theirs == mine)
+        return true;
+    return pips_fail(err, PIPS_ERR_ARG, "the %s differs: the folder's run has %g, this one %g",
+                     what, theirs, mine);
+}
+
 /* True when the saved run is this one; otherwise false with *err naming
  * the first difference. */
 static bool same_run(const pips_playtest *pt, json_t *root, pips_error *err)
 {
-    const char *game = json_string_value(json_object_get(root, "game"));
-    if (!game || strcmp(game, pt->game))
-        return pips_fail(err, PIPS_ERR_ARG, "the folder holds a run of %s, not %s",
-                         game ? game : "?", pt->game);
+    if (!lab_same_game(root, pt->game, err))
+        return false;
     json_t *vars = json_object_get(root, "variants");
     if (json_array_size(vars) != pt->n_variants)
         return pips_fail(err, PIPS_ERR_ARG, "the folder's run has %zu variants, this one %zu",
                          json_array_size(vars), pt->n_variants);
     for (size_t v = 0; v < pt->n_variants; v++) {
         const char *opts = json_string_value(json_object_get(json_array_get(vars, v), "options"));
-        if (!opts || strcmp(opts, pt->variants[v].st.options))
-            return pips_fail(err, PIPS_ERR_ARG,
-                             "the options differ: the folder's run has '%s', this one '%s'",
-                             opts ? opts : "?", pt->variants[v].st.options);
+        if (!lab_same_options(opts, pt->variants[v].st.options, err))
+            return false;
     }
-    json_t *seats = json_object_get(root, "seats"), *mine = specs_json(pt);
-    bool same = json_equal(seats, mine);
-    char *a = json_dumps(seats, JSON_COMPACT), *b = json_dumps(mine, JSON_COMPACT);
+    json_t *mine = specs_json(pt);
+    bool same = lab_same_specs(json_object_get(root, "seats"), mine, "seats", err);
     json_decref(mine);
-    if (!same)
-        pips_fail(err, PIPS_ERR_ARG, "the seats differ: the folder's run has %s, this one %s",
-                  a ? a : "?", b ? b : "?");
-    free(a);
-    free(b);
     if (!same)
         return false;
     const char *seating = json_string_value(json_object_get(root, "seatings"));
@@ -220,21 +299,21 @@ static bool same_run(const pips_playtest *pt, json_t *root, pips_error *err)
         return pips_fail(err, PIPS_ERR_ARG,
                          "the seatings differ: the folder's run has %s, this one %s",
                          seating ? seating : "?", pips_seating_name(pt->seating));
-    json_int_t seed = json_integer_value(json_object_get(root, "seed"));
-    if ((uint64_t)seed != pt->seed)
-        return pips_fail(err, PIPS_ERR_ARG, "the seed differs: the folder's run has %llu, "
-                                            "this one %llu",
-                         (unsigned long long)seed, (unsigned long long)pt->seed);
-    json_int_t games = json_integer_value(json_object_get(root, "games"));
-    if ((unsigned long)games != pt->games)
-        return pips_fail(err, PIPS_ERR_ARG, "the game count differs: the folder's run has %lld, "
-                                            "this one %lu",
-                         (long long)games, pt->games);
-    double th = json_real_value(json_object_get(root, "threshold"));
-    if (th != pt->threshold)
-        return pips_fail(err, PIPS_ERR_ARG, "the threshold differs: the folder's run has %g, "
-                                            "this one %g",
-                         th, pt->threshold);
+    if (!lab_same_seed(root, pt->seed, err) || !lab_same_games(root, pt->games, "", err) ||
+        !lab_same_number("threshold", json_real_value(json_object_get(root, "threshold")),
+                         pt->threshold, err))
+        return false;
+    /* a state written before drama could be sampled has no key: every game */
+    json_t *every = json_object_get(root, "drama_every");
+    json_int_t was = every ? json_integer_value(every) : 1;
+    if ((unsigned long)was != pt->drama_every) {
+        char theirs[48], ours[48];
+        drama_text(was, theirs, sizeof theirs);
+        drama_text((json_int_t)pt->drama_every, ours, sizeof ours);
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "the drama games differ: the folder's run has %s, this one %s", theirs,
+                         ours);
+    }
     return true;
 }
 
@@ -296,10 +375,8 @@ bool lab_state_apply(const pips_playtest *pt, json_t *root, const char *path, la
                      uint8_t *done, pips_error *err)
 {
     bool ok = false;
-    if (json_integer_value(json_object_get(root, "pips_playtest_state")) != STATE_FORMAT) {
-        pips_fail(err, PIPS_ERR_ARG, "%s is not a saved playtest state", path);
+    if (!lab_is_state(root, "pips_playtest_state", STATE_FORMAT, "playtest", path, err))
         goto out;
-    }
     if (!same_run(pt, root, err)) {
         pips_error_prefix(err, "cannot resume from %s: ", path);
         goto out;

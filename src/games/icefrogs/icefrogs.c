@@ -1115,14 +1115,15 @@ static void icf_evaluate(const pips_game *g, const void *state, double *out)
             out[p] = p == winner ? 1.0 : 0.0;
         return;
     }
+    /* each player's top pieces from its mask, in cell order as a scan of
+     * the grid would add them (the playtest lab calls this after every turn) */
     double score[ICF_MAX_PLAYERS] = {0};
-    for (int c = 0; c < ICF_GRID; c++) {
-        if (!s->top[c])
-            continue;
-        int p = powner(s->top[c]), d = cf->dist_goal[p][c];
-        double close = 9.0 - d;
-        score[p] += close * close * (1.0 + 0.2 * psize(s->top[c]));
-    }
+    for (int p = 0; p < cf->players; p++)
+        for (uint64_t mine = s->own[p]; mine; mine &= mine - 1) {
+            int c = __builtin_ctzll(mine);
+            double close = 9.0 - cf->dist_goal[p][c];
+            score[p] += close * close * (1.0 + 0.2 * psize(s->top[c]));
+        }
     for (int p = 0; p < cf->players; p++) {
         double best_other = -1e9;
         for (int o = 0; o < cf->players; o++)

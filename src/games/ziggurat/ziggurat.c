@@ -2297,16 +2297,26 @@ static void zig_evaluate(const pips_game *gm, const void *state, double *out)
 {
     const zig_config *k = gm->config;
     const zig_state *s = state;
-    double dist[4] = {0, 0, 0, 0};
-    for (int l = 0; l < ZIG_LOCS; l++)
+    /* whole numbers, summed as integers (the same values as a sum of
+     * doubles, which is exact for them): the occupied board squares from
+     * their mask (the playtest lab calls this after every turn), then the
+     * Starts */
+    int togo[4] = {0, 0, 0, 0};
+    FOR_BITS(l, s->occ)
         for (int i = 0; i < s->height[l]; i++) {
             int c = pc_colour(s->pile[l][i]);
-            if (l == k->goal[c])
+            if ((int)l == k->goal[c])
                 continue;
-            dist[c] += (ZIG_PATH - 1) - k->pidx[c][l];
-            if (l < ZIG_BOARD && i + 1 < s->height[l])
-                dist[c] += EVAL_BURIED;
+            togo[c] += (ZIG_PATH - 1) - k->pidx[c][l];
+            if (i + 1 < s->height[l])
+                togo[c] += (int)EVAL_BURIED;
         }
+    for (int l = ZIG_BOARD; l < ZIG_LOCS; l++)
+        for (int i = 0; i < s->height[l]; i++) {
+            int c = pc_colour(s->pile[l][i]);
+            togo[c] += (ZIG_PATH - 1) - k->pidx[c][l];
+        }
+    double dist[4] = {togo[0], togo[1], togo[2], togo[3]};
     if (s->phase == PH_ROLL || s->phase == PH_RA)
         dist[s->mover] -= EVAL_ROLL_IN_HAND;
     else if (s->phase == PH_STEP && (s->flags & F_MOVE))
@@ -2342,8 +2352,8 @@ static void zig_evaluate(const pips_game *gm, const void *state, double *out)
     double scale = EVAL_SCALE * sqrt(2.0 * total / k->n_seats + 16.0), best = 1e9, sum = 0;
     for (int i = 0; i < k->n_seats; i++)
         best = seat[i] < best ? seat[i] : best;
-    for (int i = 0; i < k->n_seats; i++) {
-        out[i] = exp(-(seat[i] - best) / scale);
+    for (int i = 0; i < k->n_seats; i++) { /* the leader's is exp(-0), exactly 1 */
+        out[i] = seat[i] == best ? 1.0 : exp(-(seat[i] - best) / scale);
         sum += out[i];
     }
     for (int i = 0; i < k->n_seats; i++)

@@ -1,0 +1,36 @@
+/*
+ * part.c — a playtest played as one part of a longer run (a ladder's
+ * table, a skill step): its options come from the run's (game, options,
+ * games, threads, stop flag), it seats every order of its seats at 3+
+ * seats (each rotation at 2), and its progress is reported to the run's
+ * callback counted on from the games of the parts before it.
+ */
+#include "lab/lab_impl.h"
+
+static void part_progress(void *ud, unsigned long done, unsigned long total)
+{
+    (void)total; /* this part's; the run's is part->total */
+    const lab_part *part = ud;
+    part->progress(part->progress_ud, part->before + done, part->total);
+}
+
+pips_playtest_opts lab_part_opts(const lab_part *part, const char *const *seats, int np,
+                                 uint64_t seed)
+{
+    pips_playtest_opts po = {0};
+    po.game = part->game;
+    po.opts = part->opts;
+    po.n_opts = part->n_opts;
+    po.seats = seats;
+    po.n_seats = (size_t)np;
+    po.games = part->games;
+    po.seed = seed;
+    po.threads = part->threads;
+    po.seating = np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
+    po.stop = part->stop;
+    if (part->progress) {
+        po.progress = part_progress;
+        po.progress_ud = (void *)part;
+    }
+    return po;
+}
