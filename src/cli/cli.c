@@ -391,25 +391,32 @@ void cli_print_reflowed(const char *text, int width)
     pips_str_free(&para);
 }
 
+bool cli_exe_dir(char *buf, size_t size)
+{
+    ssize_t n = size > 1 ? readlink("/proc/self/exe", buf, size - 1) : -1;
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    return true;
+}
+
 const char *cli_docs_path(const char *rel, char *buf, size_t size)
 {
     struct stat st;
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            char *prefix_end = strrchr(exe, '/'); /* PREFIX/bin -> PREFIX */
-            if (prefix_end)
-                *prefix_end = '\0';
-            bool absolute = PIPS_INSTALL_DOCDIR[0] == '/';
-            int len = snprintf(buf, size, "%s%s%s/%s", absolute ? "" : prefix_end ? exe : ".",
-                               absolute ? "" : "/", PIPS_INSTALL_DOCDIR, rel);
-            if (len > 0 && (size_t)len < size && stat(buf, &st) == 0)
-                return buf;
-        }
+    if (cli_exe_dir(exe, sizeof exe)) {
+        char *prefix_end = strrchr(exe, '/'); /* PREFIX/bin -> PREFIX */
+        if (prefix_end)
+            *prefix_end = '\0';
+        bool absolute = PIPS_INSTALL_DOCDIR[0] == '/';
+        int len = snprintf(buf, size, "%s%s%s/%s", absolute ? "" : prefix_end ? exe : ".",
+                           absolute ? "" : "/", PIPS_INSTALL_DOCDIR, rel);
+        if (len > 0 && (size_t)len < size && stat(buf, &st) == 0)
+            return buf;
     }
     int len = snprintf(buf, size, "%s/%s", PIPS_SOURCE_DOCS, rel);
     return len > 0 && (size_t)len < size && stat(buf, &st) == 0 ? buf : NULL;

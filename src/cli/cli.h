@@ -128,6 +128,9 @@ void cli_print_reflowed(const char *text, int width);
  * REL), else the source tree's docs/REL it was built from; NULL when
  * neither exists. buf holds the path. */
 const char *cli_docs_path(const char *rel, char *buf, size_t size);
+/* The folder of the running pips (PREFIX/bin) into buf; false when it
+ * cannot be known. */
+bool cli_exe_dir(char *buf, size_t size);
 /* Prints the moves of state whose text holds filter ("" for all): a heading
  * with the seat to move and the count, then the moves grouped by piece
  * (cmd_moves.c); flat: one move a line and nothing else. Returns how many
