@@ -194,9 +194,6 @@ static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
         log_turns_hook(lg, t);
 }
 
-/* Game `index` of the playtest: match seed pips_table_game_seed(seed,
- * index), seats rotated by index unless fixed, agents seeded by the table
- * (pips/table.h), so game 0 is exactly `pips play` with the same seed. */
 /* The game a worker plays its games of variant c on: configured once
  * (built-in games only read their config) and kept in *kept until the
  * worker ends. A rule script's game keeps per-game Lua state and a failure
@@ -213,6 +210,9 @@ static pips_match *game_match(const run_ctx *c, pips_game **kept, uint64_t seed,
     return pips_match_on_game(*kept, seed, err);
 }
 
+/* Game `index` of the playtest: match seed pips_table_game_seed(seed,
+ * index), seats rotated by index unless fixed, agents seeded by the table
+ * (pips/table.h), so game 0 is exactly `pips play` with the same seed. */
 static bool play_one(run_ctx *c, pips_game **kept, unsigned long index, turn_rows *rows,
                      game_result *r, pips_error *err)
 {
