@@ -21,6 +21,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default) /* exported from libpips.so */
+#endif
 
 #define PIPS_SKILL_MAX_BUDGETS 32
 
@@ -112,6 +115,9 @@ void pips_skill_svg(const pips_skill *s, pips_str *out);
 /* Writes report.json, skill.csv and skill.svg into dir (created). */
 bool pips_skill_write(const pips_skill *s, const char *dir, pips_error *err);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

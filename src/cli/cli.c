@@ -1,7 +1,8 @@
 /*
- * cli.c — the helpers every `pips` command shares: --opt collection, --help
- * detection, --seed values, making a game with its error printed, and how a
- * board is drawn on this terminal. Commands call in here and never into
+ * cli.c — the helpers every `pips` command shares: flags read from a table
+ * (cli_parse_flags), --opt collection, --help detection, --seed values,
+ * making a game with its error printed, and how a board is drawn on this
+ * terminal. Commands call in here and never into
  * each other.
  */
 #define _GNU_SOURCE /* fopencookie, for the escaping stderr */
@@ -236,6 +237,63 @@ int cli_take_name(const char *prog, const char *arg, const char **name)
     return 1;
 }
 
+/* Reads flag f (argv[*i] is its name) and its value, when it takes one;
+ * false with a message. */
+static bool read_flag(const char *prog, const cli_flag *f, int argc, char **argv, int *i)
+{
+    const char *flag = argv[*i];
+    if (f->kind == CLI_FLAG_SWITCH) {
+        *(bool *)f->out = true;
+        return true;
+    }
+    if (*i + 1 >= argc) { /* only a list gets here without its value */
+        fprintf(stderr, "%s: %s needs %s\n", prog, flag, f->expected);
+        return false;
+    }
+    const char *text = argv[++*i];
+    switch (f->kind) {
+    case CLI_FLAG_LONG:
+        return cli_parse_long(prog, flag, text, f->min, f->max, f->out);
+    case CLI_FLAG_DOUBLE:
+        return cli_parse_double(prog, flag, text, f->lo, f->hi, f->expected, f->out);
+    case CLI_FLAG_SEED:
+        return cli_parse_seed(prog, text, f->out);
+    case CLI_FLAG_CHOICE:
+        if (f->parse(text, f->out))
+            return true;
+        fprintf(stderr, "%s: %s '%s': expected %s\n", prog, flag, text, f->expected);
+        return false;
+    case CLI_FLAG_LIST:
+        if (*f->count >= f->cap) {
+            fprintf(stderr, "%s: too many %s (at most %zu)\n", prog, flag, f->cap);
+            return false;
+        }
+        ((const char **)f->out)[(*f->count)++] = text;
+        return true;
+    default: /* CLI_FLAG_TEXT */
+        *(const char **)f->out = text;
+        return true;
+    }
+}
+
+bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *flags,
+                     size_t n_flags, const char **name)
+{
+    for (int i = 1; i < argc; i++) {
+        const cli_flag *f = NULL;
+        for (size_t k = 0; k < n_flags && !f; k++)
+            if (!strcmp(argv[i], flags[k].name))
+                f = &flags[k];
+        /* a flag missing its value is taken for an unknown one ("unknown flag
+         * '--games' (or a missing value)"); a list says what it needs */
+        if (f && i + 1 >= argc && f->kind != CLI_FLAG_SWITCH && f->kind != CLI_FLAG_LIST)
+            f = NULL;
+        if (f ? !read_flag(prog, f, argc, argv, &i) : !cli_take_name(prog, argv[i], name))
+            return false;
+    }
+    return true;
+}
+
 int cli_parse_long(const char *prog, const char *flag, const char *text, long lo, long hi,
                    long *out)
 {
@@ -333,25 +391,32 @@ void cli_print_reflowed(const char *text, int width)
     pips_str_free(&para);
 }
 
+bool cli_exe_dir(char *buf, size_t size)
+{
+    ssize_t n = size > 1 ? readlink("/proc/self/exe", buf, size - 1) : -1;
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    return true;
+}
+
 const char *cli_docs_path(const char *rel, char *buf, size_t size)
 {
     struct stat st;
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            char *prefix_end = strrchr(exe, '/'); /* PREFIX/bin -> PREFIX */
-            if (prefix_end)
-                *prefix_end = '\0';
-            bool absolute = PIPS_INSTALL_DOCDIR[0] == '/';
-            int len = snprintf(buf, size, "%s%s%s/%s", absolute ? "" : prefix_end ? exe : ".",
-                               absolute ? "" : "/", PIPS_INSTALL_DOCDIR, rel);
-            if (len > 0 && (size_t)len < size && stat(buf, &st) == 0)
-                return buf;
-        }
+    if (cli_exe_dir(exe, sizeof exe)) {
+        char *prefix_end = strrchr(exe, '/'); /* PREFIX/bin -> PREFIX */
+        if (prefix_end)
+            *prefix_end = '\0';
+        bool absolute = PIPS_INSTALL_DOCDIR[0] == '/';
+        int len = snprintf(buf, size, "%s%s%s/%s", absolute ? "" : prefix_end ? exe : ".",
+                           absolute ? "" : "/", PIPS_INSTALL_DOCDIR, rel);
+        if (len > 0 && (size_t)len < size && stat(buf, &st) == 0)
+            return buf;
     }
     int len = snprintf(buf, size, "%s/%s", PIPS_SOURCE_DOCS, rel);
     return len > 0 && (size_t)len < size && stat(buf, &st) == 0 ? buf : NULL;

@@ -28,6 +28,48 @@ int cli_ladder(int argc, char **argv);
 int cli_moves(int argc, char **argv);
 int cli_agents(int argc, char **argv);
 
+/* A flag of a command, for cli_parse_flags: its name ("--games"), how
+ * its value is read, and where it goes (out). */
+typedef enum cli_flag_kind {
+    CLI_FLAG_TEXT,   /* const char **: the value as given */
+    CLI_FLAG_LONG,   /* long *: a whole number min..max */
+    CLI_FLAG_DOUBLE, /* double *: a number lo..hi ("expected EXPECTED" otherwise) */
+    CLI_FLAG_SEED,   /* uint64_t *: a --seed */
+    CLI_FLAG_SWITCH, /* bool *: set true; takes no value */
+    CLI_FLAG_CHOICE, /* parse(value, out) reads it ("expected EXPECTED" when false) */
+    CLI_FLAG_LIST,   /* const char *out[cap]: one more value at *count (of the form EXPECTED) */
+} cli_flag_kind;
+typedef struct cli_flag {
+    const char *name;
+    cli_flag_kind kind;
+    void *out;
+    long min, max;
+    double lo, hi;
+    const char *expected;
+    bool (*parse)(const char *text, void *out);
+    size_t *count, cap;
+} cli_flag;
+/* The table's rows, one a kind. */
+#define CLI_TEXT(flag, p) {.name = (flag), .kind = CLI_FLAG_TEXT, .out = (p)}
+#define CLI_LONG(flag, p, lo_, hi_)                                                        \
+    {.name = (flag), .kind = CLI_FLAG_LONG, .out = (p), .min = (lo_), .max = (hi_)}
+#define CLI_DOUBLE(flag, p, lo_, hi_, what)                                                \
+    {.name = (flag), .kind = CLI_FLAG_DOUBLE, .out = (p), .lo = (lo_), .hi = (hi_),        \
+     .expected = (what)}
+#define CLI_SEED(p) {.name = "--seed", .kind = CLI_FLAG_SEED, .out = (p)}
+#define CLI_SWITCH(flag, p) {.name = (flag), .kind = CLI_FLAG_SWITCH, .out = (p)}
+#define CLI_CHOICE(flag, p, parse_, what)                                                  \
+    {.name = (flag), .kind = CLI_FLAG_CHOICE, .out = (p), .parse = (parse_), .expected = (what)}
+#define CLI_LIST(flag, array, n, cap_, what)                                               \
+    {.name = (flag), .kind = CLI_FLAG_LIST, .out = (array), .count = (n), .cap = (cap_),    \
+     .expected = (what)}
+/* Reads argv[1..] by the table: each flag's value into its out, and the one
+ * argument that is no flag (the GAME) into *name. False, with the message
+ * on stderr, at the first flag that is unknown, lacks its value or has a
+ * bad one ("pips ladder: --games '0': expected a whole number from 1 to
+ * 100000000"). */
+bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *flags,
+                     size_t n_flags, const char **name);
 /* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
 int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
                     size_t *nopts);
@@ -86,6 +128,9 @@ void cli_print_reflowed(const char *text, int width);
  * REL), else the source tree's docs/REL it was built from; NULL when
  * neither exists. buf holds the path. */
 const char *cli_docs_path(const char *rel, char *buf, size_t size);
+/* The folder of the running pips (PREFIX/bin) into buf; false when it
+ * cannot be known. */
+bool cli_exe_dir(char *buf, size_t size);
 /* Prints the moves of state whose text holds filter ("" for all): a heading
  * with the seat to move and the count, then the moves grouped by piece
  * (cmd_moves.c); flat: one move a line and nothing else. Returns how many
@@ -127,48 +172,6 @@ char *cli_split_list(const char *prog, const char *text, char **out, size_t cap,
  * a folder removes its state (nothing to resume). Returns the exit status. */
 int cli_lab_end(const char *prog, bool partial, const char *covers, const char *out_dir,
                 const char *state_path, int rc);
-/* A flag of a lab command, for cli_parse_flags: its name ("--games"), how
- * its value is read, and where it goes (out). */
-typedef enum cli_flag_kind {
-    CLI_FLAG_TEXT,   /* const char **: the value as given */
-    CLI_FLAG_LONG,   /* long *: a whole number min..max */
-    CLI_FLAG_DOUBLE, /* double *: a number lo..hi ("expected EXPECTED" otherwise) */
-    CLI_FLAG_SEED,   /* uint64_t *: a --seed */
-    CLI_FLAG_SWITCH, /* bool *: set true; takes no value */
-    CLI_FLAG_CHOICE, /* parse(value, out) reads it ("expected EXPECTED" when false) */
-    CLI_FLAG_LIST,   /* const char *out[cap]: one more value at *count (of the form EXPECTED) */
-} cli_flag_kind;
-typedef struct cli_flag {
-    const char *name;
-    cli_flag_kind kind;
-    void *out;
-    long min, max;
-    double lo, hi;
-    const char *expected;
-    bool (*parse)(const char *text, void *out);
-    size_t *count, cap;
-} cli_flag;
-/* The table's rows, one a kind. */
-#define CLI_TEXT(flag, p) {.name = (flag), .kind = CLI_FLAG_TEXT, .out = (p)}
-#define CLI_LONG(flag, p, lo_, hi_)                                                        \
-    {.name = (flag), .kind = CLI_FLAG_LONG, .out = (p), .min = (lo_), .max = (hi_)}
-#define CLI_DOUBLE(flag, p, lo_, hi_, what)                                                \
-    {.name = (flag), .kind = CLI_FLAG_DOUBLE, .out = (p), .lo = (lo_), .hi = (hi_),        \
-     .expected = (what)}
-#define CLI_SEED(p) {.name = "--seed", .kind = CLI_FLAG_SEED, .out = (p)}
-#define CLI_SWITCH(flag, p) {.name = (flag), .kind = CLI_FLAG_SWITCH, .out = (p)}
-#define CLI_CHOICE(flag, p, parse_, what)                                                  \
-    {.name = (flag), .kind = CLI_FLAG_CHOICE, .out = (p), .parse = (parse_), .expected = (what)}
-#define CLI_LIST(flag, array, n, cap_, what)                                               \
-    {.name = (flag), .kind = CLI_FLAG_LIST, .out = (array), .count = (n), .cap = (cap_),    \
-     .expected = (what)}
-/* Reads argv[1..] by the table: each flag's value into its out, and the one
- * argument that is no flag (the GAME) into *name. False, with the message
- * on stderr, at the first flag that is unknown, lacks its value or has a
- * bad one ("pips ladder: --games '0': expected a whole number from 1 to
- * 100000000"). */
-bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *flags,
-                     size_t n_flags, const char **name);
 int cli_skill(int argc, char **argv);
 
 #endif

@@ -4,8 +4,8 @@
  * terminal; SIGINT and SIGTERM turned into a stop at the next game
  * boundary (the command then reports the games finished and exits 130);
  * the check that an --out folder can be written, made before any game is
- * played; and their flags, read from a table, so that a flag the three
- * share is read, and refused, the same way in each.
+ * played; the split of their --seats/--agents lists; and how a run that
+ * was stopped ends.
  *
  * The stop flag is the one piece of process state: a signal handler can
  * only reach a global.
@@ -136,63 +136,6 @@ bool cli_resume_dir(const char *prog, const char *resume_dir, const char **out_d
         fprintf(stderr, "%s: --resume %s: no stopped run there (%s: %s)\n", prog, resume_dir,
                 state_path, strerror(errno));
         return false;
-    }
-    return true;
-}
-
-/* Reads flag f (argv[*i] is its name) and its value, when it takes one;
- * false with a message. */
-static bool read_flag(const char *prog, const cli_flag *f, int argc, char **argv, int *i)
-{
-    const char *flag = argv[*i];
-    if (f->kind == CLI_FLAG_SWITCH) {
-        *(bool *)f->out = true;
-        return true;
-    }
-    if (*i + 1 >= argc) { /* only a list gets here without its value */
-        fprintf(stderr, "%s: %s needs %s\n", prog, flag, f->expected);
-        return false;
-    }
-    const char *text = argv[++*i];
-    switch (f->kind) {
-    case CLI_FLAG_LONG:
-        return cli_parse_long(prog, flag, text, f->min, f->max, f->out);
-    case CLI_FLAG_DOUBLE:
-        return cli_parse_double(prog, flag, text, f->lo, f->hi, f->expected, f->out);
-    case CLI_FLAG_SEED:
-        return cli_parse_seed(prog, text, f->out);
-    case CLI_FLAG_CHOICE:
-        if (f->parse(text, f->out))
-            return true;
-        fprintf(stderr, "%s: %s '%s': expected %s\n", prog, flag, text, f->expected);
-        return false;
-    case CLI_FLAG_LIST:
-        if (*f->count >= f->cap) {
-            fprintf(stderr, "%s: too many %s (at most %zu)\n", prog, flag, f->cap);
-            return false;
-        }
-        ((const char **)f->out)[(*f->count)++] = text;
-        return true;
-    default: /* CLI_FLAG_TEXT */
-        *(const char **)f->out = text;
-        return true;
-    }
-}
-
-bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *flags,
-                     size_t n_flags, const char **name)
-{
-    for (int i = 1; i < argc; i++) {
-        const cli_flag *f = NULL;
-        for (size_t k = 0; k < n_flags && !f; k++)
-            if (!strcmp(argv[i], flags[k].name))
-                f = &flags[k];
-        /* a flag missing its value is taken for an unknown one ("unknown flag
-         * '--games' (or a missing value)"); a list says what it needs */
-        if (f && i + 1 >= argc && f->kind != CLI_FLAG_SWITCH && f->kind != CLI_FLAG_LIST)
-            f = NULL;
-        if (f ? !read_flag(prog, f, argc, argv, &i) : !cli_take_name(prog, argv[i], name))
-            return false;
     }
     return true;
 }

@@ -35,14 +35,9 @@ int cli_agents(int argc, char **argv)
     const char *prog = "pips agents";
     const char *name = NULL, *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!cli_take_name(prog, argv[i], &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE")};
+    if (!cli_parse_flags(prog, argc, argv, flags, 1, &name))
+        return 2;
     if (nopts && !name) {
         fprintf(stderr, "%s: --opt needs GAME\n", prog);
         return 2;

@@ -169,22 +169,14 @@ int cli_moves(int argc, char **argv)
     const char *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
     bool flat = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(a, "--state") && has_value) {
-            state_text = argv[++i];
-        } else if (!strcmp(a, "--filter") && has_value) {
-            filter = argv[++i];
-        } else if (!strcmp(a, "--flat")) {
-            flat = true;
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_TEXT("--state", &state_text),
+        CLI_TEXT("--filter", &filter),
+        CLI_SWITCH("--flat", &flat),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     if (!name) {
         fprintf(stderr, "%s: missing GAME\n", prog);
         cli_print_usage(stderr, cli_doc_find("moves"));

@@ -43,19 +43,13 @@ static bool make_parent_dirs(const char *path)
 static const char *default_web_dir(char *buf, size_t size)
 {
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            struct stat st;
-            int len = snprintf(buf, size, "%s/../share/pips/web", exe);
-            char index[4200];
-            snprintf(index, sizeof index, "%s/index.html", buf);
-            if (len > 0 && (size_t)len < size && stat(index, &st) == 0)
-                return buf;
-        }
+    if (cli_exe_dir(exe, sizeof exe)) {
+        struct stat st;
+        int len = snprintf(buf, size, "%s/../share/pips/web", exe);
+        char index[4200];
+        snprintf(index, sizeof index, "%s/index.html", buf);
+        if (len > 0 && (size_t)len < size && stat(index, &st) == 0)
+            return buf;
     }
     return PIPS_WEB_DIR;
 }

@@ -26,19 +26,13 @@ int cli_state(int argc, char **argv)
     const char *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(a, "--state") && i + 1 < argc) {
-            state_text = argv[++i];
-        } else if (!strcmp(a, "--json")) {
-            json = true;
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_TEXT("--state", &state_text),
+        CLI_SWITCH("--json", &json),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     if (!name) {
         fprintf(stderr, "%s: missing GAME\n", prog);
         state_usage(stderr);

@@ -324,6 +324,8 @@ void lab_trust(const pips_playtest *pt, const lab_variant *var, lab_trust_line *
 
 /* Writes text to dir/name (report.c); false with *err naming the path. */
 bool lab_write_file(const char *dir, const char *name, const pips_str *text, pips_error *err);
+/* Creates folder dir unless it exists; false with *err naming it. */
+bool lab_make_dir(const char *dir, pips_error *err);
 
 /* Statistic helpers shared by the writers (stats.c). */
 #define LAB_Z95 1.959963984540054 /* the normal quantile of a 95% interval */

@@ -13,13 +13,11 @@
  */
 #include "pips/ladder.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "lab/lab_impl.h"
 #include "pips/match.h"
@@ -598,8 +596,8 @@ void pips_ladder_svg(const pips_ladder *l, pips_str *out)
 
 bool pips_ladder_write(const pips_ladder *l, const char *dir, pips_error *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", dir, strerror(errno));
+    if (!lab_make_dir(dir, err))
+        return false;
     pips_str s;
     pips_str_init(&s, NULL);
     pips_ladder_text(l, &s);

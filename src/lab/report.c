@@ -1145,6 +1145,13 @@ bool lab_write_file(const char *dir, const char *name, const pips_str *text, pip
     return write_file(dir, name, text, err);
 }
 
+bool lab_make_dir(const char *dir, pips_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", dir, strerror(errno));
+    return true;
+}
+
 /* A record file name of ours: capital letters, '-', six or more digits, ".json". */
 static bool is_record_name(const char *name)
 {
@@ -1190,8 +1197,8 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long
     unsigned long gone = 0;
     if (removed)
         *removed = 0;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", dir, strerror(errno));
+    if (!lab_make_dir(dir, err))
+        return false;
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/records", dir);
     /* records of an earlier run would pass for this run's */
@@ -1231,9 +1238,8 @@ bool pips_playtest_write(const pips_playtest *pt, const char *dir, unsigned long
     pips_str_free(&s);
     bool records = pt->n_variants && pt->variants[0].records;
     if (ok && records) {
-        if (mkdir(sub, 0777) != 0 && errno != EEXIST)
-            return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", sub,
-                             strerror(errno));
+        if (!lab_make_dir(sub, err))
+            return false;
         for (size_t v = 0; v < pt->n_variants && ok; v++)
             for (unsigned long i = 0; i < pt->games && ok; i++) {
                 const lab_variant *var = &pt->variants[v];

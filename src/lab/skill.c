@@ -10,13 +10,11 @@
  */
 #include "pips/skill.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "lab/lab_impl.h"
 #include "core/unchecked.h"
@@ -568,8 +566,8 @@ void pips_skill_svg(const pips_skill *s, pips_str *out)
 
 bool pips_skill_write(const pips_skill *s, const char *dir, pips_error *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", dir, strerror(errno));
+    if (!lab_make_dir(dir, err))
+        return false;
     pips_str t;
     pips_str_init(&t, NULL);
     bool ok = pips_skill_json(s, &t);

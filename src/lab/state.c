@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "lab/lab_impl.h"
 
@@ -155,10 +154,9 @@ bool lab_json_save(json_t *root, const char *path, pips_error *err)
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
         *slash = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        if (!lab_make_dir(dir, err)) {
             free(text);
-            return pips_fail(err, PIPS_ERR_IO, "cannot create folder %s: %s", dir,
-                             strerror(errno));
+            return false;
         }
     }
     FILE *f = fopen(path, "w");

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# flags.sh — the lab's long commands (skill, ladder, playtest) read their
-# flags from one table (cli_parse_flags): each bad flag is refused with exit
-# 2, the same message in each command, before any game is played; and the
-# flags still reach the run.
+# flags.sh — the commands that read their flags from a table
+# (cli_parse_flags: skill, ladder, playtest, moves, state, agents): each bad
+# flag is refused with exit 2, the same message in each command, before any
+# game is played; and the flags still reach the run.
 set -u
 . "$(dirname "$0")/lib/common.sh"
 
@@ -60,6 +60,31 @@ done
         "$PIPS" $(base playtest) --vs-opt
 }
 
+# the position commands read theirs the same way
+for cmd in "moves tictacdoh" "state tictacdoh" "agents tictacdoh"; do
+    name=${cmd%% *}
+    # shellcheck disable=SC2086
+    {
+        expect_exit 2 "$name: --opt without KEY=VALUE" "^pips $name: --opt needs KEY=VALUE" \
+            "$PIPS" $cmd --opt
+        expect_exit 2 "$name: too many --opt" "^pips $name: too many --opt (at most 16)" \
+            "$PIPS" $cmd $opts17
+        expect_exit 2 "$name: a second GAME" "^pips $name: unexpected argument 'nimitz'" \
+            "$PIPS" $cmd nimitz
+    }
+done
+for cmd in moves state; do
+    expect_exit 2 "$cmd: --state missing its value" \
+        "^pips $cmd: unknown flag '--state' (or a missing value)" "$PIPS" $cmd tictacdoh --state
+done
+# (the start has three moves up to symmetry: S@0,0 M@0,0 L@0,0)
+"$PIPS" moves tictacdoh --flat --filter L@ >"$tmp/moves.txt" 2>&1
+[ "$(cat "$tmp/moves.txt")" = "L@0,0" ]; st=$?
+check "moves: --flat and --filter reach it ($(head -c 80 "$tmp/moves.txt"))" $st
+"$PIPS" state tictacdoh --json --state "0,0:L" >"$tmp/state.json" 2>&1
+/usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/state.json"
+check "state: --json and --state reach it" $?
+
 # lists longer than a run takes (checked before any game)
 many=$(printf 'random,%.0s' $(seq 16))greedy
 expect_exit 2 "ladder: more than 16 agents" "^pips ladder: at most 16 agents" \
@@ -71,7 +96,8 @@ expect_exit 2 "playtest: more seats than a game can have" "^pips playtest: at mo
 for drama in on off; do
     "$PIPS" playtest tictacdoh --seats random,greedy --games 4 --seed 3 --fixed-seats \
         --drama $drama --opt stashes=1 --vs-opt stashes=2 --out "$tmp/$drama" >/dev/null 2>"$tmp/err"
-    check "playtest --drama $drama runs ($(head -n 1 "$tmp/err"))" $?
+    st=$?
+    check "playtest --drama $drama runs ($(head -n 1 "$tmp/err"))" $st
 done
 /usr/bin/python3 - "$tmp/on/report.json" "$tmp/off/report.json" <<'PY'
 import json, sys

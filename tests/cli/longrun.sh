@@ -112,7 +112,7 @@ resume_case() {
     sleep 1
     kill -INT $pid
     wait $pid; local rc=$?
-    [ $rc = 130 ]; check "$name: SIGINT stops it with status 130 ($rc: $(tail -n 1 "$tmp/$name.stop.err"))" $?
+    [ $rc = 130 ]; st=$?; check "$name: SIGINT stops it with status 130 ($rc: $(tail -n 1 "$tmp/$name.stop.err"))" $st
     [ -s "$dir/state.json" ]; check "$name: the state is saved in the folder" $?
     grep -q -- "--resume $dir" "$tmp/$name.stop.err"; check "$name: stderr says how to continue" $?
     local before
@@ -127,7 +127,7 @@ resume_case() {
     done
     [ "$(cat "$dir"/* | md5sum)" = "$before" ]; check "$name: the refused folder is left as it was" $?
     "$PIPS" "$@" --resume "$dir" >"$tmp/$name.resumed.txt" 2>"$tmp/$name.resume.err"
-    check "$name: --resume finishes the run ($(tail -n 1 "$tmp/$name.resume.err"))" $?
+    st=$?; check "$name: --resume finishes the run ($(tail -n 1 "$tmp/$name.resume.err"))" $st
     [ ! -e "$dir/state.json" ]; check "$name: a finished run leaves no state" $?
     "$PIPS" "$@" --out "$full" >"$tmp/$name.full.txt" 2>/dev/null
     cmp -s "$tmp/$name.resumed.txt" "$tmp/$name.full.txt"
@@ -157,7 +157,7 @@ check "skill: --resume on a folder without a stopped run is refused" $?
     --out "$tmp/p" >"$tmp/p.txt" 2>&1
 check "skill with the perfect-play check runs" $?
 grep -q '^smallest budget that plays perfectly from the start: 1$' "$tmp/p.txt"
-check "it names the smallest budget that plays perfectly ($(tail -n 1 "$tmp/p.txt"))" $?
+st=$?; check "it names the smallest budget that plays perfectly ($(tail -n 1 "$tmp/p.txt"))" $st
 $PY - "$tmp/p/report.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

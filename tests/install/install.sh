@@ -122,7 +122,7 @@ for ex in "$src"/examples/c/*.c; do
     cc -std=c11 -Wall -Wextra -Werror -pedantic $extra "$ex" -o "$tmp/$name" $(pkg-config --cflags --libs pips)
     check "examples/c/$name.c builds against the shared library" $?
     LD_LIBRARY_PATH=$libdir "$tmp/$name" >"$tmp/$name.out" 2>&1
-    check "$name runs against libpips.so with LD_LIBRARY_PATH: $(head -c 60 "$tmp/$name.out" | head -n 1)" $?
+    st=$?; check "$name runs against libpips.so with LD_LIBRARY_PATH: $(head -c 60 "$tmp/$name.out" | head -n 1)" $st
     cc -std=c11 $extra "$ex" -o "$tmp/$name.rpath" $(pkg-config --cflags --libs pips) \
         -Wl,-rpath,"$(pkg-config --variable=libdir pips)"
     env -u LD_LIBRARY_PATH "$tmp/$name.rpath" >/dev/null 2>&1
@@ -144,7 +144,7 @@ done
 # functions of the library's internal names links statically and is not
 # confused (tests/link/symbol_clash.c).
 others=$(nm -g --defined-only "$libdir/libpips.a" | awk 'NF == 3 && $3 !~ /^pips_/ {print $3}')
-[ -z "$others" ]; check "libpips.a defines only pips_* ($(echo $others | head -c 80))" $?
+[ -z "$others" ]; st=$?; check "libpips.a defines only pips_* ($(echo $others | head -c 80))" $st
 cc -std=c11 $extra "$src/tests/link/symbol_clash.c" -o "$tmp/clash.a" $(pkg-config --cflags pips) \
     "$libdir/libpips.a" $(pkg-config --static --libs-only-l pips | sed 's/-lpips\b//')
 check "a program defining nim_count, agent_new... links libpips.a" $?
@@ -171,7 +171,7 @@ out=$(cd "$tmp" && "${pyenv[@]}" env -u PYTHONPATH "$python" "$src/scripts/icefr
 [ "$(grep ': yes' <<<"$out" | grep -o 'move [SML]+b1' | sort | tr '\n' ' ')" = "move L+b1 move M+b1 move S+b1 " ]
 check "scripts/icefrogs-forced-win.py finds the installed package from the command's prefix" $?
 (cd "$tmp" && "${pyenv[@]}" "$python" -m unittest discover -s "$src/python/tests" >"$tmp/python.log" 2>&1) && grep -q "^OK" "$tmp/python.log"
-check "the Python tests pass against the install ($(tail -n 1 "$tmp/python.log"))" $?
+st=$?; check "the Python tests pass against the install ($(tail -n 1 "$tmp/python.log"))" $st
 [ $fail = 0 ] || tail -n 30 "$tmp/python.log"
 grep -q '^tictacdoh, greedy against random, 20 games' "$tmp/playtest.out"; check "playtest prints its report" $?
 grep -q '^the position: win' "$tmp/solve.out"; check "solve prints the position's value" $?

@@ -12,7 +12,7 @@ check() { if [ "$2" != 0 ]; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi
 
 nm -D --defined-only "$so" | awk '{print $3}' | sed 's/@.*//' | sort -u >"$tmp/defined"
 grep -v -e '^pips_' -e '^PIPS_0$' "$tmp/defined" >"$tmp/foreign"
-[ ! -s "$tmp/foreign" ]; check "only pips_* and PIPS_0 exported ($(wc -l <"$tmp/foreign") others: $(head -5 "$tmp/foreign" | tr '\n' ' '))" $?
+[ ! -s "$tmp/foreign" ]; st=$?; check "only pips_* and PIPS_0 exported ($(wc -l <"$tmp/foreign") others: $(head -5 "$tmp/foreign" | tr '\n' ' '))" $st
 grep -q '^PIPS_0$' "$tmp/defined"; check "the version node PIPS_0" $?
 objdump -T "$so" | awk '$NF ~ /^pips_/ && $(NF-1) != "PIPS_0" {bad=1} END {exit bad}'
 check "every pips_* symbol carries the version node" $?
@@ -25,7 +25,7 @@ done >"$tmp/all.c"
 cc -std=c11 -E -P -I"$src/include" -I"$build/include" "$tmp/all.c" $(pkg-config --cflags jansson) \
     | tr '\n' ' ' | tr ';{}' '\n\n\n' | grep -v -e 'static' -e 'typedef' \
     | grep -o '\bpips_[a-z0-9_]*[[:space:]]*(' | tr -d '( ' | sort -u >"$tmp/declared"
-[ "$(wc -l <"$tmp/declared")" -gt 100 ]; check "read $(wc -l <"$tmp/declared") declared functions" $?
+[ "$(wc -l <"$tmp/declared")" -gt 100 ]; st=$?; check "read $(wc -l <"$tmp/declared") declared functions" $st
 comm -23 "$tmp/declared" "$tmp/defined" >"$tmp/missing"
-[ ! -s "$tmp/missing" ]; check "every declared function is exported (missing: $(tr '\n' ' ' <"$tmp/missing"))" $?
+[ ! -s "$tmp/missing" ]; st=$?; check "every declared function is exported (missing: $(tr '\n' ' ' <"$tmp/missing"))" $st
 exit $fail

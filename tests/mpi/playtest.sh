@@ -35,12 +35,12 @@ sweep=(playtest nimitz --opt board=3x3 --seats mcts:iters=100 --games 10 --seed 
 grep -q '"status": "solved"' "$tmp/sone/report.json"; check "the sweep has exact values" $?
 for np in 2 3; do
     mpirun --oversubscribe -np $np "$PIPS" "${plain[@]}" --out "$tmp/mpi$np" >/dev/null 2>"$tmp/err$np"
-    check "mpirun -np $np ($(tail -n 1 "$tmp/err$np"))" $?
+    st=$?; check "mpirun -np $np ($(tail -n 1 "$tmp/err$np"))" $st
     same_files "$tmp/one" "$tmp/mpi$np" "$np ranks"
     [ "$(records "$tmp/one")" = "$(records "$tmp/mpi$np")" ]
     check "records from $np ranks equal the single-process records" $?
     mpirun --oversubscribe -np $np "$PIPS" "${sweep[@]}" --out "$tmp/smpi$np" >/dev/null 2>"$tmp/serr$np"
-    check "sweep under mpirun -np $np ($(tail -n 1 "$tmp/serr$np"))" $?
+    st=$?; check "sweep under mpirun -np $np ($(tail -n 1 "$tmp/serr$np"))" $st
     same_files "$tmp/sone" "$tmp/smpi$np" "sweep, $np ranks"
     [ "$(records "$tmp/sone")" = "$(records "$tmp/smpi$np")" ]
     check "sweep records from $np ranks equal the single-process records" $?
@@ -57,7 +57,7 @@ for run in lua_sweep lua_game; do
     "$PIPS" "${args[@]}" --out "$tmp/${run}_one" >/dev/null 2>&1; check "$run: single process" $?
     mpirun --oversubscribe -np 2 "$PIPS" "${args[@]}" --out "$tmp/${run}_mpi" >/dev/null \
         2>"$tmp/${run}_err"
-    check "$run: mpirun -np 2 ($(tail -n 1 "$tmp/${run}_err"))" $?
+    st=$?; check "$run: mpirun -np 2 ($(tail -n 1 "$tmp/${run}_err"))" $st
     same_files "$tmp/${run}_one" "$tmp/${run}_mpi" "$run, 2 ranks"
     [ "$(records "$tmp/${run}_one")" = "$(records "$tmp/${run}_mpi")" ]
     check "$run: records from 2 ranks equal the single-process records" $?
