@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +259,47 @@ static void test_noname_handoff(void **unused)
                                "gL@512.0,180.0/U", false);
 }
 
+/* The seat expected to place last (the most pieces on its pad; of those
+ * tied, the last in turn order from the mover) usually wins: with three or
+ * more seats the evaluation counts that seat 8 points ahead (14 from four)
+ * (docs/ai.md, "Noname at three and four seats"). Empty table, so every
+ * table score is 0; red and blue hold three pieces, green two. Red to
+ * move: blue places last. Blue to move: red does. Two seats keep the
+ * plain table values (0.5 each here). */
+static void test_noname_last_placer(void **unused)
+{
+    (void)unused;
+    static const char *const to[] = {"r", "b"};
+    for (int k = 0; k < 2; k++) {
+        pips_game *g = game_with("noname", "players=3", NULL);
+        char text[512];
+        snprintf(text, sizeof text,
+                 "players=3 capture_to=colour multi_attacker=colour turn_cap=450 "
+                 "table=600.0x600.0 first_player=1 seats r,b,g turn 40 to %s passes 0 pads "
+                 "r:rS3 b:bS3 g:gS2 table -",
+                 to[k]);
+        void *s = position(g, text);
+        double v[PIPS_MAX_PLAYERS];
+        g->def->evaluate(g, s, v);
+        int last = k == 0 ? 1 : 0, other = 1 - last;
+        assert_true(v[last] > 0.75);
+        assert_true(v[other] < 0.25);
+        assert_true(v[2] < 0.25);
+        assert_true(fabs(v[other] - v[2]) < 1e-12);
+        pips_state_free(g, s);
+        pips_game_free(g);
+    }
+    pips_game *g2 = game_with("noname", "players=2", NULL);
+    void *s = position(g2, "players=2 capture_to=colour multi_attacker=colour turn_cap=300 "
+                           "table=600.0x600.0 first_player=1 seats r,b turn 40 to r passes 0 "
+                           "pads r:rS3 b:bS2 table -");
+    double v[PIPS_MAX_PLAYERS];
+    g2->def->evaluate(g2, s, v);
+    assert_true(fabs(v[0] - 0.5) < 1e-12 && fabs(v[1] - 0.5) < 1e-12);
+    pips_state_free(g2, s);
+    pips_game_free(g2);
+}
+
 /* ---- Ziggurat ------------------------------------------------------------- */
 
 /* Ziggurat has no hand-off for an evaluation to reward: every turn opens
@@ -322,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_icefrogs_handoff),
         cmocka_unit_test(test_nimitz_handoff),
         cmocka_unit_test(test_noname_handoff),
+        cmocka_unit_test(test_noname_last_placer),
         cmocka_unit_test(test_ziggurat_no_handoff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

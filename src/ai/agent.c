@@ -536,6 +536,29 @@ void agent_spec_add(pips_agent *a, const char *fmt, ...)
     va_end(ap);
 }
 
+bool agent_buffers_new(agent_buffers *b, const pips_game *g, size_t plies)
+{
+    const pips_allocator *al = g->alloc;
+    size_t rows = (plies + 1) * pips_max_moves(g);
+    b->states = pips_calloc(al, plies + 1, g->def->state_size);
+    b->moves = pips_calloc(al, rows, sizeof *b->moves);
+    b->prob = pips_calloc(al, rows, sizeof *b->prob);
+    b->scratch = pips_calloc(al, 1, g->def->state_size);
+    b->playout_moves = pips_calloc(al, pips_max_moves(g), sizeof *b->playout_moves);
+    b->root = pips_calloc(al, pips_max_moves(g), sizeof *b->root);
+    return b->states && b->moves && b->prob && b->scratch && b->playout_moves && b->root;
+}
+
+void agent_buffers_free(agent_buffers *b, const pips_allocator *al)
+{
+    pips_free(al, b->states);
+    pips_free(al, b->moves);
+    pips_free(al, b->prob);
+    pips_free(al, b->scratch);
+    pips_free(al, b->playout_moves);
+    pips_free(al, b->root);
+}
+
 void agent_sort_evals(pips_move_eval *ev, size_t n)
 {
     /* insertion sort: stable, so equal moves keep their generation order */

@@ -113,6 +113,22 @@ void agent_leaf_values(const pips_game *g, const void *state, pips_rng *rng, int
 double agent_greedy_value(const pips_game *g, const void *st, int mover, bool expand_chance,
                           void *scratch, pips_move *outcomes, double *prob);
 
+/* The buffers a depth-first search (expectimax, brs) keeps: for each ply
+ * up to plies its state (plies + 1 of them), its moves and their chance
+ * probabilities (max_moves a ply); a scratch state; a playout's moves; and
+ * the root moves with their values. */
+typedef struct agent_buffers {
+    unsigned char *states;
+    pips_move *moves;
+    double *prob;
+    unsigned char *scratch;
+    pips_move *playout_moves;
+    pips_move_eval *root;
+} agent_buffers;
+/* Allocates them (false when memory ran out: free them all the same). */
+bool agent_buffers_new(agent_buffers *b, const pips_game *g, size_t plies);
+void agent_buffers_free(agent_buffers *b, const pips_allocator *al);
+
 /* Sorts evaluations best first (value, then visits, then move order kept). */
 void agent_sort_evals(pips_move_eval *ev, size_t n);
 

@@ -46,14 +46,9 @@ typedef struct brs_impl {
     int others;
     int np, root_seat;
     size_t state_size, max_moves;
-    unsigned char *states; /* (BRS_MAX_PLY + 1) * state_size */
-    pips_move *moves;      /* (BRS_MAX_PLY + 1) * max_moves */
-    double *prob;          /* (BRS_MAX_PLY + 1) * max_moves */
-    int *order;            /* max_moves */
-    unsigned char *scratch;
-    pips_move *playout_moves;
-    pips_move_eval *root; /* root moves with the last finished depth's values */
-    double *root_values;  /* the depth in progress */
+    agent_buffers buf;   /* BRS_MAX_PLY plies; root: the last finished depth's values */
+    int *order;          /* max_moves */
+    double *root_values; /* the depth in progress */
     pips_rng rng;         /* leaf playouts, drawn per search */
     double deadline;
     bool timed; /* this search has a deadline (own budget or the caller's cap) */
@@ -66,16 +61,19 @@ typedef struct brs_impl {
 
 static unsigned char *state_at(brs_impl *b, int ply)
 {
-    return b->states + (size_t)ply * b->state_size;
+    return b->buf.states + (size_t)ply * b->state_size;
 }
 
-static pips_move *moves_at(brs_impl *b, int ply) { return b->moves + (size_t)ply * b->max_moves; }
+static pips_move *moves_at(brs_impl *b, int ply)
+{
+    return b->buf.moves + (size_t)ply * b->max_moves;
+}
 
 /* The root seat's value of a non-terminal leaf. */
 static double leaf_value(pips_agent *a, brs_impl *b, const void *st)
 {
     double v[PIPS_MAX_PLAYERS];
-    agent_leaf_values(a->game, st, &b->rng, b->playouts, b->scratch, b->playout_moves, v);
+    agent_leaf_values(a->game, st, &b->rng, b->playouts, b->buf.scratch, b->buf.playout_moves, v);
     return v[b->root_seat];
 }
 
@@ -118,12 +116,12 @@ static pips_move policy_move(pips_agent *a, brs_impl *b, int ply, int who)
     double best = -1, v[PIPS_MAX_PLAYERS];
     size_t pick = 0;
     for (size_t i = 0; i < n; i++) {
-        memcpy(b->scratch, state_at(b, ply), b->state_size);
-        d->apply(g, b->scratch, mv[i]);
-        if (d->to_move(g, b->scratch) == PIPS_OVER)
-            d->returns(g, b->scratch, v);
+        memcpy(b->buf.scratch, state_at(b, ply), b->state_size);
+        d->apply(g, b->buf.scratch, mv[i]);
+        if (d->to_move(g, b->buf.scratch) == PIPS_OVER)
+            d->returns(g, b->buf.scratch, v);
         else if (d->evaluate)
-            d->evaluate(g, b->scratch, v);
+            d->evaluate(g, b->buf.scratch, v);
         else
             v[who] = 0.5;
         if (v[who] > best + 1e-12) {
@@ -165,7 +163,7 @@ static double brs_search(pips_agent *a, brs_impl *b, int ply, int depth, int sid
     }
     unsigned char *child = state_at(b, ply + 1);
     if (who == PIPS_CHANCE) {
-        double *prob = b->prob + (size_t)ply * b->max_moves;
+        double *prob = b->buf.prob + (size_t)ply * b->max_moves;
         size_t n = d->chance_outcomes(g, st, moves_at(b, ply), prob);
         double v = 0;
         for (size_t i = 0; i < n && !b->aborted; i++) {
@@ -233,7 +231,7 @@ static void brs_root(pips_agent *a, brs_impl *b, size_t n, int depth, bool all)
     double alpha = -BRS_INF;
     for (size_t i = 0; i < n && !b->aborted; i++) {
         memcpy(state_at(b, 1), state_at(b, 0), b->state_size);
-        g->def->apply(g, state_at(b, 1), b->root[i].move);
+        g->def->apply(g, state_at(b, 1), b->buf.root[i].move);
         double v = brs_search(a, b, 1, depth, 0, -1, 0, all ? -BRS_INF : alpha, BRS_INF);
         b->root_values[i] = v;
         if (v > alpha)
@@ -241,7 +239,7 @@ static void brs_root(pips_agent *a, brs_impl *b, size_t n, int depth, bool all)
     }
 }
 
-/* Deepens to the budget; b->root holds the moves, best first, with the
+/* Deepens to the budget; b->buf.root holds the moves, best first, with the
  * last finished depth's values. */
 static size_t brs_run(pips_agent *a, const void *state, bool all, pips_error *err)
 {
@@ -261,7 +259,7 @@ static size_t brs_run(pips_agent *a, const void *state, bool all, pips_error *er
         moves_at(b, 0)[j] = m;
     }
     for (size_t i = 0; i < n; i++)
-        b->root[i] = (pips_move_eval){moves_at(b, 0)[i], 0.5, 0, false};
+        b->buf.root[i] = (pips_move_eval){moves_at(b, 0)[i], 0.5, 0, false};
     pips_rng_derive(&b->rng, pips_rng_next(&a->rng), 0);
     double budget = agent_time_budget(a, b->time_limit);
     b->timed = budget > 0;
@@ -278,31 +276,31 @@ static size_t brs_run(pips_agent *a, const void *state, bool all, pips_error *er
         if (b->aborted && depth > 1)
             break; /* keep the last finished depth (depth 1 always finishes) */
         for (size_t i = 0; i < n; i++) {
-            b->root[i].value = b->root_values[i];
-            b->root[i].visits = b->nodes;
+            b->buf.root[i].value = b->root_values[i];
+            b->buf.root[i].visits = b->nodes;
         }
         /* best first, stable: the next depth meets the best move first */
         for (size_t i = 1; i < n; i++) {
-            pips_move_eval e = b->root[i];
+            pips_move_eval e = b->buf.root[i];
             size_t j = i;
-            while (j > 0 && b->root[j - 1].value < e.value) {
-                b->root[j] = b->root[j - 1];
+            while (j > 0 && b->buf.root[j - 1].value < e.value) {
+                b->buf.root[j] = b->buf.root[j - 1];
                 j--;
             }
-            b->root[j] = e;
+            b->buf.root[j] = e;
         }
         if (b->aborted || !b->hit_horizon)
             break;
     }
     for (size_t i = 0; i < n; i++) {
-        pips_move_eval *e = &b->root[i];
-        memcpy(b->scratch, state, b->state_size);
-        g->def->apply(g, b->scratch, e->move);
-        e->proven = g->def->to_move(g, b->scratch) == PIPS_OVER;
+        pips_move_eval *e = &b->buf.root[i];
+        memcpy(b->buf.scratch, state, b->state_size);
+        g->def->apply(g, b->buf.scratch, e->move);
+        e->proven = g->def->to_move(g, b->buf.scratch) == PIPS_OVER;
         e->value = e->value < 0 ? 0 : e->value > 1 ? 1 : e->value;
     }
     a->has_last_value = true;
-    a->last_value = b->root[0].value;
+    a->last_value = b->buf.root[0].value;
     return n;
 }
 
@@ -312,13 +310,8 @@ static void brs_destroy(pips_agent *a)
     if (!b)
         return;
     const pips_allocator *al = a->game->alloc;
-    pips_free(al, b->states);
-    pips_free(al, b->moves);
-    pips_free(al, b->prob);
+    agent_buffers_free(&b->buf, al);
     pips_free(al, b->order);
-    pips_free(al, b->scratch);
-    pips_free(al, b->playout_moves);
-    pips_free(al, b->root);
     pips_free(al, b->root_values);
     pips_free(al, b);
 }
@@ -372,19 +365,13 @@ bool agent_brs_init(pips_agent *a, const char *params, pips_error *err)
     b->np = pips_num_players(g);
     b->state_size = g->def->state_size;
     b->max_moves = pips_max_moves(g);
-    b->states = pips_calloc(al, BRS_MAX_PLY + 1, b->state_size);
-    b->moves = pips_calloc(al, (BRS_MAX_PLY + 1) * b->max_moves, sizeof *b->moves);
-    b->prob = pips_calloc(al, (BRS_MAX_PLY + 1) * b->max_moves, sizeof *b->prob);
+    bool got = agent_buffers_new(&b->buf, g, BRS_MAX_PLY);
     b->order = pips_calloc(al, b->max_moves, sizeof *b->order);
-    b->scratch = pips_calloc(al, 1, b->state_size);
-    b->playout_moves = pips_calloc(al, b->max_moves, sizeof *b->playout_moves);
-    b->root = pips_calloc(al, b->max_moves, sizeof *b->root);
     b->root_values = pips_calloc(al, b->max_moves, sizeof *b->root_values);
-    if (!b->states || !b->moves || !b->prob || !b->order || !b->scratch || !b->playout_moves ||
-        !b->root || !b->root_values)
+    if (!got || !b->order || !b->root_values)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     a->rank = brs_run;
-    a->ranked = b->root;
+    a->ranked = b->buf.root;
     a->choose = agent_ranked_choose;
     a->analyze = agent_ranked_analyze;
     snprintf(a->spec, sizeof a->spec, "brs");

@@ -37,12 +37,8 @@ typedef struct em_impl {
     int playouts;
     size_t max_moves, state_size;
     int np;
-    pips_move *moves;       /* EM_MAX_PLY * max_moves */
-    double *prob;           /* EM_MAX_PLY * max_moves */
-    unsigned char *states;  /* (EM_MAX_PLY + 1) * state_size */
-    unsigned char *scratch;
-    pips_move *playout_moves;
-    pips_move_eval *root, *saved;
+    agent_buffers buf; /* EM_MAX_PLY plies */
+    pips_move_eval *saved;
     double deadline;
     bool timed; /* this search has a deadline (own budget or the caller's cap) */
     uint64_t node_cap; /* the cap of the depth being searched, 0 when none */
@@ -72,12 +68,12 @@ static size_t em_expand(pips_agent *a, const void *state, int who, int depth, in
     const pips_game *g = a->game;
     size_t n = 0;
     if ((who < 0 || depth > 0) && ply < EM_MAX_PLY)
-        n = agent_search_moves(g, state, a->seed, em->moves + (size_t)ply * em->max_moves,
-                               em->prob + (size_t)ply * em->max_moves);
+        n = agent_search_moves(g, state, a->seed, em->buf.moves + (size_t)ply * em->max_moves,
+                               em->buf.prob + (size_t)ply * em->max_moves);
     if (n == 0) {
         em->horizon = true;
-        agent_leaf_values(g, state, &a->rng, em->playouts, em->scratch, em->playout_moves,
-                          leaf);
+        agent_leaf_values(g, state, &a->rng, em->playouts, em->buf.scratch,
+                          em->buf.playout_moves, leaf);
     }
     return n;
 }
@@ -97,9 +93,9 @@ static bool em_value(pips_agent *a, const void *state, int depth, int ply, doubl
     size_t n = em_expand(a, state, who, depth, ply, out);
     if (n == 0)
         return true;
-    pips_move *moves = em->moves + (size_t)ply * em->max_moves;
-    double *prob = em->prob + (size_t)ply * em->max_moves;
-    unsigned char *child = em->states + (size_t)(ply + 1) * em->state_size;
+    pips_move *moves = em->buf.moves + (size_t)ply * em->max_moves;
+    double *prob = em->buf.prob + (size_t)ply * em->max_moves;
+    unsigned char *child = em->buf.states + (size_t)(ply + 1) * em->state_size;
     double v[PIPS_MAX_PLAYERS];
     if (who == PIPS_CHANCE) {
         for (int p = 0; p < em->np; p++)
@@ -154,9 +150,9 @@ static bool em_value2(pips_agent *a, const void *state, int depth, int ply, doub
         *out = score_of(v);
         return true;
     }
-    pips_move *moves = em->moves + (size_t)ply * em->max_moves;
-    double *prob = em->prob + (size_t)ply * em->max_moves;
-    unsigned char *child = em->states + (size_t)(ply + 1) * em->state_size;
+    pips_move *moves = em->buf.moves + (size_t)ply * em->max_moves;
+    double *prob = em->buf.prob + (size_t)ply * em->max_moves;
+    unsigned char *child = em->buf.states + (size_t)(ply + 1) * em->state_size;
     double x;
     if (who == PIPS_CHANCE) {
         /* Star1: the outcomes not yet searched weigh `rest` and score 0..1 */
@@ -267,25 +263,27 @@ static size_t em_search(pips_agent *a, const void *state, bool exact_root, pips_
         em->nodes = 0;
         double best = -1;
         for (size_t i = 0; i < n; i++) {
-            memcpy(em->states, state, em->state_size);
-            g->def->apply(g, em->states, a->moves[i]);
+            memcpy(em->buf.states, state, em->state_size);
+            g->def->apply(g, em->buf.states, a->moves[i]);
             uint64_t before = em->nodes;
             em->horizon = false;
             double value;
-            if (!em_root_value(a, em->states, depth - 1, me, !exact_root && i > 0, best, &value))
+            if (!em_root_value(a, em->buf.states, depth - 1, me, !exact_root && i > 0, best,
+                               &value))
                 break;
             /* a subtree seen to its ends is exact (the expected result) */
-            em->root[i] = (pips_move_eval){a->moves[i], value, em->nodes - before, !em->horizon};
+            em->buf.root[i] =
+                (pips_move_eval){a->moves[i], value, em->nodes - before, !em->horizon};
             /* a later move cut off at the best so far is no better than it
              * (its value is a bound): no visits, so a tie sorts it after */
             if (value > best)
                 best = value;
             else if (!exact_root && em->prune)
-                em->root[i].visits = 0, em->root[i].proven = false;
+                em->buf.root[i].visits = 0, em->buf.root[i].proven = false;
         }
         if (em->aborted)
             break;
-        memcpy(em->saved, em->root, n * sizeof *em->saved);
+        memcpy(em->saved, em->buf.root, n * sizeof *em->saved);
     }
     agent_sort_evals(em->saved, n);
     a->has_last_value = true;
@@ -299,12 +297,7 @@ static void em_destroy(pips_agent *a)
     if (!em)
         return;
     const pips_allocator *al = a->game->alloc;
-    pips_free(al, em->moves);
-    pips_free(al, em->prob);
-    pips_free(al, em->states);
-    pips_free(al, em->scratch);
-    pips_free(al, em->playout_moves);
-    pips_free(al, em->root);
+    agent_buffers_free(&em->buf, al);
     pips_free(al, em->saved);
     pips_free(al, em);
 }
@@ -358,15 +351,9 @@ bool agent_expectimax_init(pips_agent *a, const char *params, pips_error *err)
     em->max_moves = pips_max_moves(g);
     em->state_size = g->def->state_size;
     em->np = pips_num_players(g);
-    em->moves = pips_calloc(al, (size_t)EM_MAX_PLY * em->max_moves, sizeof *em->moves);
-    em->prob = pips_calloc(al, (size_t)EM_MAX_PLY * em->max_moves, sizeof *em->prob);
-    em->states = pips_calloc(al, EM_MAX_PLY + 1, em->state_size);
-    em->scratch = pips_calloc(al, 1, em->state_size);
-    em->playout_moves = pips_calloc(al, em->max_moves, sizeof *em->playout_moves);
-    em->root = pips_calloc(al, em->max_moves, sizeof *em->root);
+    bool got = agent_buffers_new(&em->buf, g, EM_MAX_PLY);
     em->saved = pips_calloc(al, em->max_moves, sizeof *em->saved);
-    if (!em->moves || !em->prob || !em->states || !em->scratch || !em->playout_moves ||
-        !em->root || !em->saved)
+    if (!got || !em->saved)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search");
     a->rank = em_search;
     a->ranked = em->saved;

@@ -250,12 +250,38 @@ static bool mover_wins_last_placement(const pips_game *g, const nn_state *s)
     return false;
 }
 
+/* With three seats or more the seat that places last usually wins (it
+ * moves when nobody can answer), so the evaluation counts it this many
+ * points ahead: fitted on greedy games and pilots (docs/ai.md, "Noname at
+ * three and four seats"). */
+static int last_placer_points(int players)
+{
+    return players == 3 ? 8 : 14;
+}
+
+/* The seat expected to make the game's last placement if no more captures
+ * come: the most pieces on its pad, and of those tied the last in turn
+ * order from the mover (each pad drains one piece a turn; NON §3, §8). */
+static int last_placer(const nn_state *s)
+{
+    int best = s->to_move, most = -1;
+    for (int k = 0; k < s->n_seats; k++) {
+        int seat = (s->to_move + k) % s->n_seats, p = nn_pad_total(s, seat);
+        if (p >= most) {
+            most = p;
+            best = seat;
+        }
+    }
+    return best;
+}
+
 /* A heuristic for agents: each seat's table score against the best other
  * seat's, squashed into (0, 1). With three seats or more, a mover whose
  * last placement wins has the game (1, the others 0, as if it were over),
  * so the seat before it scores the position 0, below every open one,
- * rather than by the table as it stands (issue 24). Two seats keep the
- * plain values their measured levels were tuned on. */
+ * rather than by the table as it stands (issue 24); otherwise the seat
+ * expected to place last gets a bonus on its table score. Two seats keep
+ * the plain values their measured levels were tuned on. */
 static void nn_evaluate(const pips_game *g, const void *state, double *out)
 {
     int sc[NN_MAX_SEATS], n = cfg(g)->players;
@@ -266,6 +292,8 @@ static void nn_evaluate(const pips_game *g, const void *state, double *out)
         return;
     }
     nn_scores(state, sc);
+    if (n >= 3)
+        sc[last_placer(s)] += last_placer_points(n);
     for (int i = 0; i < n; i++) {
         int best_other = 0;
         bool any = false;

@@ -2302,7 +2302,10 @@ static void zig_evaluate(const pips_game *gm, const void *state, double *out)
      * their mask (the playtest lab calls this after every turn), then the
      * Starts */
     int togo[4] = {0, 0, 0, 0};
-    FOR_BITS(l, s->occ)
+    for (int c = 0; c < 4; c++) /* lone pieces: from the colour's top mask */
+        FOR_BITS(l, s->top[c] & ~s->stacks & ~(1ull << k->goal[c]))
+            togo[c] += (ZIG_PATH - 1) - k->pidx[c][l];
+    FOR_BITS(l, s->stacks)
         for (int i = 0; i < s->height[l]; i++) {
             int c = pc_colour(s->pile[l][i]);
             if ((int)l == k->goal[c])
