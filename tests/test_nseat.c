@@ -526,7 +526,7 @@ static void test_mcts_progressive_history(void **unused)
  * seat 2 gets 0 either way: leaf 0 is seat 0's win, leaf 1 is not. Every
  * leaf under B gives seat 0 0.9 and no win. So A is a win half the time
  * (seat 2's tie each way as likely), none at worst (the tie against seat
- * 0), B never; exact_worst=1 plays for the worst case, where A and B tie at
+ * 0), B never; worst=1 plays for the worst case, where A and B tie at
  * 0, and B's return (0.9 against 0.5) decides. A greedy seat's ties are
  * its rng's, never taken at worst. */
 static void test_mcts_exact(void **unused)
@@ -540,8 +540,8 @@ static void test_mcts_exact(void **unused)
         {0, "mcts:iters=50,opp=greedy,exact=1000", 0},
         {0, "mcts:iters=50,opp=search,exact=1000", 1},
         {2, "mcts:iters=50,opp=search,exact=1000", 0},
-        {2, "mcts:iters=50,opp=search,exact=1000,exact_worst=1", 1},
-        {2, "mcts:iters=50,opp=greedy,exact=1000,exact_worst=1", 0},
+        {2, "mcts:iters=50,opp=search,exact=1000,worst=1", 1},
+        {2, "mcts:iters=50,opp=greedy,exact=1000,worst=1", 0},
     };
     pips_error err;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -583,6 +583,23 @@ static void test_mcts_exact(void **unused)
     assert_true(model_own_values(ms, s, moves, 2, own));
     assert_true(fabs(own[0] - 0.5) < 1e-6 && fabs(own[1]) < 1e-6);
     model_solver_free(ms);
+    /* the evidence on how a seat plays (table 0): after A, greedy seat 1
+     * plays A,1 (its mean 0.2 against 0.15), a searcher A,0 (0.1 against 0
+     * with seat 2 greedy after) */
+    pips_game *g0 = tree_game(0);
+    void *a0 = pips_state_new(g0, &err);
+    g0->def->apply(g0, a0, 0);
+    for (pips_move played = 0; played < 2; played++) {
+        ms = model_solver_new(g0, 1000, 0);
+        assert_false(model_is_searcher(ms, 2, false)); /* not seen: as unknown= says */
+        assert_true(model_is_searcher(ms, 2, true));
+        model_observe(ms, a0, played);
+        assert_int_equal(model_is_searcher(ms, 1, false), played == 0);
+        assert_int_equal(model_is_searcher(ms, 1, true), played == 0);
+        model_solver_free(ms);
+    }
+    pips_state_free(g0, a0);
+    pips_game_free(g0);
     /* a budget too small gives up, and the search's move stands */
     ms = model_solver_new(g, 1, 0);
     g->def->initial(g, s);
@@ -598,10 +615,29 @@ static void test_mcts_exact(void **unused)
     assert_true(pips_agent_choose(a, s, &m, &err));
     assert_non_null(strstr(pips_agent_note(a), "exact: gave up"));
     assert_true(pips_check_move(g, s, m, &err));
-    pips_state_free(g, s);
     pips_agent_free(a);
     assert_null(pips_agent_new(g, "mcts:exact=-1", 1, &err));
-    assert_null(pips_agent_new(g, "mcts:exact=10,exact_worst=2", 1, &err));
+    assert_null(pips_agent_new(g, "mcts:exact=10,worst=2", 1, &err));
+    assert_null(pips_agent_new(g, "mcts:exact=10,unknown=max", 1, &err));
+    assert_non_null(strstr(err.msg, "unknown='max' must be greedy or search"));
+    /* pick=1 asks the searcher's own search where its tie matters */
+    assert_null(pips_agent_new(g, "mcts:opp=greedy,exact=10,pick=1", 1, &err));
+    assert_non_null(strstr(err.msg, "pick=1 needs exact=N and opp=adapt or opp=search"));
+    a = pips_agent_new(g, "mcts:iters=100,opp=search,exact=100000,pick=1,oppiters=50", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a),
+                        "mcts:iters=100,opp=search,oppiters=50,exact=100000,pick=1");
+    static const char *const played[] = {"M@0,0", "S@0,0", "L@1,0", "L@2,0", "M@2,-1",
+                                         "S@1,1", "S@2,-1", "L@1,-1", "L@0,1"};
+    for (size_t i = 0; i < sizeof played / sizeof played[0]; i++) {
+        assert_true(g->def->move_from_text(g, s, played[i], &m, &err));
+        g->def->apply(g, s, m);
+    }
+    assert_true(pips_agent_choose(a, s, &m, &err));
+    assert_non_null(strstr(pips_agent_note(a), "exact: a win"));
+    assert_true(pips_check_move(g, s, m, &err));
+    pips_agent_free(a);
+    pips_state_free(g, s);
     pips_game_free(g);
 }
 

@@ -60,13 +60,20 @@
  *   not; the others are modelled greedy, as they have played.
  * - exact=N: after the search, the root's moves are solved to the end of
  *   the game under the opponent model of model_solve.c (greedy seats as
- *   greedy, with opp=adapt the seats seen searching as searchers that model
- *   the others greedy) in at most N stored positions; of the moves best
+ *   greedy, searchers as maximisers that model the others greedy: with
+ *   opp=search every other seat, with opp=adapt each seat whose moves so
+ *   far are likelier a searcher's than greedy's, model_observe; one whose
+ *   moves fit both alike is greedy, or with unknown=search a searcher) in
+ *   at most N stored positions; of the moves best
  *   for the root seat there (its chance of a win, then its expected
  *   return) the search's favourite is played. When the solve gives up, the
- *   search's move stands. exact_worst=W (0..1, default 0): the root plays
+ *   search's move stands. worst=W (0..1, default 0): the root plays
  *   for 1-W times its chance of a win with a searcher's tied moves equally
  *   likely plus W times that chance with every such tie against it.
+ *   pick=1 (with opp=adapt or search): where such a tie matters to
+ *   the root seat, the searcher plays what its own search of oppiters
+ *   passes chooses (opp=search's search), as a search picks among moves it
+ *   values alike by its visits.
  * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
@@ -172,7 +179,8 @@ typedef struct mcts_impl {
     model_solver *exact_solver;  /* exact > 0 */
     pips_move *exact_moves;      /* 2 * max_moves each: the root moves and */
     model_value *exact_values;   /* their values under the model */
-    double exact_worst;          /* exact_worst=W: the solver's weight of the worst case */
+    double exact_worst;          /* worst=W: the solver's weight of the worst case */
+    bool exact_unknown;          /* unknown=search: a seat whose moves fit both models searches */
     bool *exact_best;
     pips_move_eval *evals; /* 2 * max_moves */
     double *proven;        /* per merged move: its proven value, or -1 */
@@ -918,7 +926,8 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
     int me = g->def->to_move(g, state);
     bool searcher[PIPS_MAX_PLAYERS];
     for (int p = 0; p < PIPS_MAX_PLAYERS; p++)
-        searcher[p] = p != me && (mi->opp == OPP_ADAPT    ? mi->searcher[p]
+        searcher[p] = p != me && (mi->opp == OPP_ADAPT
+                                      ? model_is_searcher(mi->exact_solver, p, mi->exact_unknown)
                                   : mi->opp == OPP_SEARCH ? true
                                                           : mi->opp == OPP_MAX);
     for (size_t i = 0; i < n; i++)
@@ -943,6 +952,13 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
                      model_solver_positions(mi->exact_solver));
             return;
         }
+}
+
+/* pick=1: a searcher's move where its tie matters, by its own search
+ * (opp=search's, on the first tree's inner tree). */
+static pips_move exact_pick(void *ctx, const void *state, int who)
+{
+    return inner_choice(ctx, state, who);
 }
 
 static bool mcts_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
@@ -1055,6 +1071,9 @@ static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
     mcts_impl *mi = a->impl;
     if (mi->opp == OPP_ADAPT && a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
         adapt_observe(mi, state_before, m);
+    if (mi->exact_solver && mi->opp == OPP_ADAPT &&
+        a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
+        model_observe(mi->exact_solver, state_before, m);
     for (int k = 0; k < mi->threads; k++) {
         if (mi->reuse)
             reroot(&mi->trees[k], state_before, m);
@@ -1156,7 +1175,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
-    long settle = 0, topk = 2, inner_iters = 300, exact = 0;
+    long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0;
+    bool unknown_search = false;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -1215,7 +1235,15 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "exact")) {
             ok = agent_param_long("mcts", key, value, 0, 100000000L, &exact, err);
-        } else if (!strcmp(key, "exact_worst")) {
+        } else if (!strcmp(key, "unknown")) {
+            ok = !strcmp(value, "greedy") || !strcmp(value, "search");
+            if (!ok)
+                return pips_fail(err, PIPS_ERR_ARG, "mcts: unknown='%s' must be greedy or search",
+                                 value);
+            unknown_search = !strcmp(value, "search");
+        } else if (!strcmp(key, "pick")) {
+            ok = agent_param_long("mcts", key, value, 0, 1, &pick, err);
+        } else if (!strcmp(key, "worst")) {
             ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
         } else if (!strcmp(key, "settle"))
             ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
@@ -1247,14 +1275,17 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, k, oppiters, exact, exact_worst, settle, ph, widen, widen_base, nodes, "
-                             "reuse)",
+                             "playout, order, opp, temp, k, oppiters, exact, pick, worst, unknown, "
+                             "settle, ph, widen, widen_base, nodes, reuse)",
                              key);
         if (!ok)
             return false;
     }
     if (bad)
         return false;
+    if (pick && (!exact || (opp != OPP_ADAPT && opp != OPP_SEARCH)))
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "mcts: pick=1 needs exact=N and opp=adapt or opp=search");
     if (!iters && time == 0)
         iters = 1000;
     const pips_allocator *al = g->alloc;
@@ -1292,11 +1323,14 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (exact > 0) {
         size_t cap = 2 * pips_max_moves(g);
         mi->exact_solver = model_solver_new(g, (size_t)exact, exact_worst);
+        mi->exact_unknown = unknown_search;
         mi->exact_moves = pips_calloc(al, cap, sizeof *mi->exact_moves);
         mi->exact_values = pips_calloc(al, cap, sizeof *mi->exact_values);
         mi->exact_best = pips_calloc(al, cap, sizeof *mi->exact_best);
         if (!mi->exact_solver || !mi->exact_moves || !mi->exact_values || !mi->exact_best)
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for exact=%ld", exact);
+        if (pick)
+            model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0]);
     }
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
@@ -1338,8 +1372,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
     if (exact > 0)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "exact=%ld,", exact);
+    if (pick)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "pick=1,");
+    if (exact > 0 && unknown_search)
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "unknown=search,");
     if (exact > 0 && exact_worst > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "exact_worst=%g,",
+        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "worst=%g,",
                         exact_worst);
     if (mi->settle)
         len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "settle=1,");

@@ -36,6 +36,20 @@ bool model_own_values(model_solver *ms, const void *state, const pips_move *move
 /* Marks in best[] the moves best for the root seat (within 1e-6); returns
  * how many. */
 size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, bool *best);
+/* Where a searcher's tied moves differ for the root seat, the solver asks
+ * pick for the move it plays at state (who to move); a move it does not
+ * know (PIPS_MOVE_NONE) leaves the tie to the model. */
+typedef pips_move (*model_pick_fn)(void *ctx, const void *state, int who);
+void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx);
+/* Seat who, to move at state, played m: the evidence on how it plays is
+ * its moves' likelihood as a greedy seat (each of greedy's best moves as
+ * likely, any other move rules greedy out) and as a searcher (the model's
+ * best moves for it share 0.9, the others 0.1: a search is not exact). */
+void model_observe(model_solver *ms, const void *state, pips_move m);
+/* Whether the evidence makes seat a searcher: its moves more likely so than
+ * as greedy (so always once greedy is ruled out), or (unknown_searches) as
+ * likely, as for a seat not seen yet. */
+bool model_is_searcher(const model_solver *ms, int seat, bool unknown_searches);
 /* Positions stored now. */
 size_t model_solver_positions(const model_solver *ms);
 
