@@ -263,6 +263,42 @@ static void test_limits(void **unused)
     pips_match_free(m);
 }
 
+/* Self-play on one random table; returns the match's moves, played out. */
+static size_t play_out(pips_match *m, pips_move *moves, size_t cap)
+{
+    pips_error err;
+    const char *seats[] = {"random", "random"};
+    pips_table *t = pips_table_new(m, seats, 2, NULL, &err);
+    assert_non_null(t);
+    assert_true(pips_table_run(t, 1000, &err));
+    const pips_match *played = pips_table_match(t);
+    assert_true(played->n_moves <= cap);
+    size_t n = played->n_moves;
+    memcpy(moves, played->moves, n * sizeof *moves);
+    pips_table_free(t);
+    return n;
+}
+
+/* Matches on a game their caller keeps (the playtest's one game per worker)
+ * leave it configured and play as a match owning its own copy does. */
+static void test_matches_on_a_kept_game(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_move kept[64], own[64];
+        size_t n = play_out(pips_match_on_game(g, seed, &err), kept, 64);
+        size_t n_own = play_out(pips_match_new("tictacdoh", NULL, 0, seed, NULL, &err), own, 64);
+        assert_true(n > 0);
+        assert_int_equal(n, n_own);
+        assert_memory_equal(kept, own, n * sizeof *kept);
+    }
+    assert_int_equal(pips_num_players(g), 2);
+    pips_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_resign_two_seats),
         cmocka_unit_test(test_resign_three_seats_play_on),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_matches_on_a_kept_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include "pips/game.h"
 #include "random_move_check.h"
 #include "core/unchecked.h"
+#include "games/tictacdoh/tictacdoh_lines.h"
 
 static pips_game *ttd(void)
 {
@@ -620,6 +621,88 @@ static void test_solver_refuses_more_players(void **unused)
     pips_game_free(g);
 }
 
+/* The 48 lines of three on the 5x5 grid (TTD-R5), from coordinates: cell
+ * (x, y) is bit 5 * y + x; a line starts at (x, y) and steps (dx, dy). */
+static size_t reference_lines(uint32_t lines[48])
+{
+    static const int STEPS[4][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1}};
+    size_t n = 0;
+    for (int k = 0; k < 4; k++)
+        for (int y = 0; y < 5; y++)
+            for (int x = 0; x < 5; x++) {
+                int x2 = x + 2 * STEPS[k][0], y2 = y + 2 * STEPS[k][1];
+                if (x2 < 0 || x2 > 4 || y2 > 4)
+                    continue;
+                uint32_t line = 0;
+                for (int i = 0; i < 3; i++)
+                    line |= 1u << (5 * (y + i * STEPS[k][1]) + x + i * STEPS[k][0]);
+                lines[n++] = line;
+            }
+    return n;
+}
+
+/* The old test, cell by cell: c completes a line when m | c holds one. */
+static uint32_t reference_completing(uint32_t m, const uint32_t *lines, size_t n_lines)
+{
+    uint32_t out = 0;
+    for (int c = 0; c < 25; c++) {
+        uint32_t with = m | 1u << c;
+        for (size_t i = 0; i < n_lines; i++)
+            if ((lines[i] & with) == lines[i]) {
+                out |= 1u << c;
+                break;
+            }
+    }
+    return out;
+}
+
+static void check_completing(uint32_t m, const uint32_t *lines, size_t n_lines)
+{
+    uint32_t want = reference_completing(m, lines, n_lines);
+    if ((completing_cells(m) & ALL_CELLS) != want)
+        fail_msg("mask %07x: completing cells %07x, reference %07x", (unsigned)m,
+                 (unsigned)(completing_cells(m) & ALL_CELLS), (unsigned)want);
+    bool line = false;
+    for (size_t i = 0; i < n_lines && !line; i++)
+        line = (lines[i] & m) == lines[i];
+    assert_int_equal(has_line(m), line);
+}
+
+/* has_winning_move asks completing_cells() which cells complete a line
+ * (TTD-R5); it must agree with trying has_line on each cell. Every mask of
+ * up to 3 cells (every single cell among them: none completes), then a
+ * seeded sample at every density. */
+static void test_completing_cells_match_reference(void **unused)
+{
+    (void)unused;
+    uint32_t lines[48];
+    size_t n_lines = reference_lines(lines);
+    assert_int_equal(n_lines, 48);
+    check_completing(0, lines, n_lines);
+    for (int a = 0; a < 25; a++) {
+        check_completing(1u << a, lines, n_lines);
+        for (int b = a + 1; b < 25; b++) {
+            check_completing(1u << a | 1u << b, lines, n_lines);
+            for (int c = b + 1; c < 25; c++)
+                check_completing(1u << a | 1u << b | 1u << c, lines, n_lines);
+        }
+    }
+    assert_int_equal(completing_cells(1u << 12 | 1u << 13), 1u << 11 | 1u << 14);
+    pips_rng rng;
+    pips_rng_seed(&rng, 25);
+    for (int i = 0; i < 60000; i++) {
+        /* cells set with probability 1/2, 1/4, 1/8 or 3/4 in turn */
+        uint32_t m = (uint32_t)pips_rng_next(&rng);
+        if (i % 4 == 1 || i % 4 == 2)
+            m &= (uint32_t)pips_rng_next(&rng);
+        if (i % 4 == 2)
+            m &= (uint32_t)pips_rng_next(&rng);
+        if (i % 4 == 3)
+            m |= (uint32_t)pips_rng_next(&rng);
+        check_completing(m & ALL_CELLS, lines, n_lines);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_r9_r10_ends_of_every_variant),
         cmocka_unit_test(test_perft_variants),
         cmocka_unit_test(test_solver_refuses_more_players),
+        cmocka_unit_test(test_completing_cells_match_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,7 @@ extern "C" {
 #define PIPS_TIME_MAX 32
 
 typedef struct pips_match {
-    pips_game *game; /* owned */
+    pips_game *game; /* owned unless game_borrowed */
     void *state;     /* the current position */
     size_t n_moves, cap;
     pips_move *moves;        /* n_moves played */
@@ -41,6 +41,7 @@ typedef struct pips_match {
     int n_seats;
     char seats[PIPS_MAX_PLAYERS][PIPS_SEAT_MAX]; /* who plays each seat: "human", "mcts:hard" */
     char started[PIPS_TIME_MAX], finished[PIPS_TIME_MAX]; /* ISO 8601 UTC, "" if unset */
+    bool game_borrowed; /* pips_match_free leaves the game to its owner */
 } pips_match;
 
 /* A new match at the start position; seats default to "human". */
@@ -55,6 +56,9 @@ pips_game *pips_game_new_json(const char *name, const char *options_json,
                               const pips_allocator *alloc, pips_error *err);
 /* Same, taking ownership of an already configured game (freed on failure). */
 pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err);
+/* Same over a game the caller keeps (and frees after the match): one
+ * configured game for many matches, as the playtest lab plays them. */
+pips_match *pips_match_on_game(pips_game *g, uint64_t seed, pips_error *err);
 void pips_match_free(pips_match *m);
 
 /* Sets the seat descriptions (n must equal the number of players). */

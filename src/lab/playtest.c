@@ -194,11 +194,27 @@ static void log_event(void *ud, const pips_table *t, const pips_table_event *ev)
         log_turns_hook(lg, t);
 }
 
+/* The game a worker plays its games of variant c on: configured once
+ * (built-in games only read their config) and kept in *kept until the
+ * worker ends. A rule script's game keeps per-game Lua state and a failure
+ * flag, so each of its games is configured afresh and owned by its match. */
+static pips_match *game_match(const run_ctx *c, pips_game **kept, uint64_t seed, pips_error *err)
+{
+    const pips_game *g = c->g;
+    if (g->def->script || g->def->failure) {
+        pips_game *own = pips_game_new_opts(g->def, &g->options, g->alloc, err);
+        return own ? pips_match_from_game(own, seed, err) : NULL;
+    }
+    if (!*kept && !(*kept = pips_game_new_opts(g->def, &g->options, g->alloc, err)))
+        return NULL;
+    return pips_match_on_game(*kept, seed, err);
+}
+
 /* Game `index` of the playtest: match seed pips_table_game_seed(seed,
  * index), seats rotated by index unless fixed, agents seeded by the table
  * (pips/table.h), so game 0 is exactly `pips play` with the same seed. */
-static bool play_one(run_ctx *c, unsigned long index, turn_rows *rows, game_result *r,
-                     pips_error *err)
+static bool play_one(run_ctx *c, pips_game **kept, unsigned long index, turn_rows *rows,
+                     game_result *r, pips_error *err)
 {
     const pips_game *g = c->g;
     const pips_game_def *d = g->def;
@@ -214,9 +230,7 @@ static bool play_one(run_ctx *c, unsigned long index, turn_rows *rows, game_resu
     lg.est_seat = pips_malloc(g->alloc, lg.est_cap * sizeof *lg.est_seat);
     r->branching = pips_malloc(g->alloc, lg.br_cap * sizeof *r->branching);
     pips_table *table = NULL;
-    pips_game *mg = pips_game_new_opts(d, &g->options, g->alloc, err);
-    pips_match *match =
-        mg ? pips_match_from_game(mg, pips_table_game_seed(c->o->seed, index), err) : NULL;
+    pips_match *match = game_match(c, kept, pips_table_game_seed(c->o->seed, index), err);
     if (!match)
         goto done;
     if (!lg.buf || !lg.est || !lg.est_seat || !r->branching) {
@@ -344,6 +358,7 @@ static void *worker(void *arg)
     pool *p = arg;
     const pips_playtest *pt = p->pt;
     turn_rows rows = {0};
+    pips_game *kept[LAB_MAX_VARIANTS] = {NULL}; /* per variant, game_match() */
     for (;;) {
         pthread_mutex_lock(&p->lock);
         unsigned long j = p->first + p->stride * p->next++;
@@ -359,7 +374,7 @@ static void *worker(void *arg)
         game_result r;
         memset(&r, 0, sizeof r);
         pips_error err;
-        bool ok = play_one(&p->ctx[v], i, &rows, &r, &err);
+        bool ok = play_one(&p->ctx[v], &kept[v], i, &rows, &r, &err);
         pthread_mutex_lock(&p->lock);
         if (ok && !lab_acc_add(&p->acc[v], &r))
             ok = pips_fail(&err, PIPS_ERR_NOMEM, "out of memory");
@@ -391,6 +406,8 @@ static void *worker(void *arg)
     }
     pips_free(NULL, rows.eval);
     pips_free(NULL, rows.seat);
+    for (size_t v = 0; v < LAB_MAX_VARIANTS; v++)
+        pips_game_free(kept[v]);
     return NULL;
 }
 

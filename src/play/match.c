@@ -31,7 +31,7 @@ void pips_iso_time(char *buf)
     strftime(buf, PIPS_TIME_MAX, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err)
+static pips_match *match_start(pips_game *g, uint64_t seed, bool borrowed, pips_error *err)
 {
     if (!g) {
         pips_fail(err, PIPS_ERR_ARG, "no game (NULL) for a match");
@@ -39,11 +39,13 @@ pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err)
     }
     pips_match *m = pips_calloc(g->alloc, 1, sizeof *m);
     if (!m) {
-        pips_game_free(g);
+        if (!borrowed)
+            pips_game_free(g);
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a match");
         return NULL;
     }
     m->game = g;
+    m->game_borrowed = borrowed;
     m->seed = seed;
     m->state = pips_state_new(g, err);
     if (!m->state) {
@@ -56,6 +58,16 @@ pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err)
         snprintf(m->seats[i], PIPS_SEAT_MAX, "human");
     pips_iso_time(m->started);
     return m;
+}
+
+pips_match *pips_match_from_game(pips_game *g, uint64_t seed, pips_error *err)
+{
+    return match_start(g, seed, false, err);
+}
+
+pips_match *pips_match_on_game(pips_game *g, uint64_t seed, pips_error *err)
+{
+    return match_start(g, seed, true, err);
 }
 
 pips_match *pips_match_new(const char *game, const char *const *kv, size_t n_opts,
@@ -73,7 +85,8 @@ void pips_match_free(pips_match *m)
     pips_free(a, m->moves);
     pips_free(a, m->history);
     pips_state_free(m->game, m->state);
-    pips_game_free(m->game);
+    if (!m->game_borrowed)
+        pips_game_free(m->game);
     pips_free(a, m);
 }
 

@@ -17,6 +17,7 @@
  * Move encoding: cell index * 4 + size (1 = S, 2 = M, 3 = L).
  */
 #include "pips/game.h"
+#include "tictacdoh_lines.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -54,8 +55,6 @@ typedef struct ttd_config {
 
 static const char SIZE_CH[4] = {'?', 'S', 'M', 'L'};
 
-#define ALL_CELLS 0x1FFFFFFu
-#define COL(x) (0x108421u << (x)) /* column x (0..4), all rows */
 #define ROW(y) (0x1Fu << (5 * (y)))
 
 static inline int cell_of(int x, int y) { return (y + 2) * TTD_SIDE + (x + 2); }
@@ -98,14 +97,6 @@ static const uint32_t CELL_SPAN2[TTD_CELLS] = {
     0x0739CE0u, 0x0F7BDE0u, 0x1FFFFE0u, 0x1EF7BC0u, 0x1CE7380u,
     0x0739C00u, 0x0F7BC00u, 0x1FFFC00u, 0x1EF7800u, 0x1CE7000u,
 };
-
-/* Does m hold three cells in a row, column or diagonal? (TTD-R5) */
-static inline bool has_line(uint32_t m)
-{
-    uint32_t starts03 = COL(0) | COL(1) | COL(2), starts24 = COL(2) | COL(3) | COL(4);
-    return (m & (m >> 1) & (m >> 2) & starts03) || (m & (m >> 5) & (m >> 10)) ||
-           (m & (m >> 6) & (m >> 12) & starts03) || (m & (m >> 4) & (m >> 8) & starts24);
-}
 
 /* Bit k set when the 3x3 pattern k (bit 3 * row + column) holds a row,
  * column or diagonal: TTD-R5 within the window. */
@@ -899,31 +890,6 @@ static void ttd_canonical(const pips_game *g, const void *state, void *outp)
 }
 
 /* Does the player to move have a placement that completes a line now? */
-/* The cells c for which has_line(m | c): the third cell of every row,
- * column or diagonal that m holds two cells of (every cell when m already
- * holds a line). One pass of shifts instead of has_line per cell: the
- * evaluation asks this of every placement, and the playtest lab evaluates
- * after every turn. */
-static inline uint32_t completing_cells(uint32_t m)
-{
-    if (has_line(m))
-        return ~0u;
-    /* line kinds: step d between cells, and the cells a line may start on */
-    static const struct { int d; uint32_t starts; } KINDS[4] = {
-        {1, COL(0) | COL(1) | COL(2)},                   /* rows */
-        {5, 0x7FFFu},                                    /* columns */
-        {6, (COL(0) | COL(1) | COL(2)) & 0x1FFFu},       /* diagonals up-right */
-        {4, (COL(2) | COL(3) | COL(4)) & 0x1FFFFu},      /* diagonals up-left */
-    };
-    uint32_t out = 0;
-    for (int k = 0; k < 4; k++) {
-        int d = KINDS[k].d;
-        uint32_t a = m, b = m >> d, c = m >> (2 * d), st = KINDS[k].starts;
-        out |= (b & c & st) | (a & c & st) << d | (a & b & st) << (2 * d);
-    }
-    return out;
-}
-
 static bool has_winning_move(const ttd_state *s)
 {
     if (s->status || s->placed == 0)
