@@ -6,7 +6,8 @@
  * seats, the second rule set, variant sweeps (grid, one agent in every
  * seat, the CSV and plots), the cap rate, exact values beside the measured
  * rates, empty cells, whole numbers in the JSON, errors, and the report
- * files (old records cleared).
+ * files (old records cleared), and the child's processor time that the
+ * exact solve's wait reads.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lab/lab_impl.h"
@@ -649,10 +653,38 @@ static void test_empty_cells(void **unused)
     pips_playtest_free(pt);
 }
 
+/* The exact solve's wait tells a slow child from a stuck one by the
+ * processor time the child gains (exact.c): that reading must rise for a
+ * busy child and be -1 once the child is gone. */
+static void test_child_cpu_seconds(void **unused)
+{
+    (void)unused;
+    assert_true(lab_child_cpu_seconds(getpid()) >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        volatile unsigned long spin = 0;
+        for (;;)
+            spin++;
+    }
+    double cpu = 0;
+    for (int i = 0; i < 400 && cpu <= 0; i++) { /* up to 20 s on a loaded machine */
+        struct timespec pause = {0, 50000000};
+        nanosleep(&pause, NULL);
+        cpu = lab_child_cpu_seconds(pid);
+    }
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(cpu > 0);
+    assert_true(lab_child_cpu_seconds(pid) < 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wilson_known_values),
+        cmocka_unit_test(test_child_cpu_seconds),
         cmocka_unit_test(test_chi2_known_values),
         cmocka_unit_test(test_same_report_any_threads),
         cmocka_unit_test(test_seat_rotation),

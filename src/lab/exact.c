@@ -8,8 +8,12 @@
  * budget but no time budget, so the solve runs in a child process (fork)
  * that reports through a pipe. Its budget is processor time (RLIMIT_CPU:
  * the kernel stops it), so a loaded machine gives the same verdict as an
- * idle one; the parent also stops waiting after a wall-clock allowance of
- * three times the budget plus two seconds, and kills the child. The check
+ * idle one. The parent's wall-clock allowance (three times the budget plus
+ * two seconds) only guards against a stuck child: when it runs out while the
+ * child is still gaining processor time (read from /proc), the parent waits
+ * another allowance, so a slow machine cannot turn a solve that fits the
+ * budget into "not settled" (the findings pages rerun on loaded machines);
+ * a child that gained none, or a system without /proc, is killed. The check
  * before it is cheap: two seats, no chance, enumerable moves. The lab calls
  * it before any worker thread starts (a fork while other threads allocate
  * can leave the child stuck on an allocator lock: seen under
@@ -64,6 +68,28 @@ static void child_solve(const pips_game *g, size_t table_mb, int fd)
     (void)w;
 }
 
+/* Processor seconds a child process has used so far (Linux /proc/PID/stat:
+ * utime and stime, fields 14 and 15), or -1 where that cannot be read. */
+double lab_child_cpu_seconds(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    unsigned long utime, stime;
+    long ticks = sysconf(_SC_CLK_TCK);
+    if (!p || ticks <= 0 ||
+        sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime,
+               &stime) != 2)
+        return -1;
+    return (double)(utime + stime) / (double)ticks;
+}
+
 void lab_exact_solve(const pips_game *g, double seconds, size_t table_mb, lab_exact *out)
 {
     memset(out, 0, sizeof *out);
@@ -110,9 +136,16 @@ void lab_exact_solve(const pips_game *g, double seconds, size_t table_mb, lab_ex
     exact_msg m;
     size_t got = 0;
     bool timed_out = false;
+    double allowance = 3 * seconds + 2, deadline = t0 + allowance, cpu_seen = 0;
     while (got < sizeof m) {
-        int left = (int)((3 * seconds + 2 - (pips_now() - t0)) * 1000);
+        int left = (int)((deadline - pips_now()) * 1000);
         if (left <= 0) {
+            double cpu = lab_child_cpu_seconds(pid);
+            if (cpu > cpu_seen) { /* slow, not stuck: RLIMIT_CPU still bounds it */
+                cpu_seen = cpu;
+                deadline = pips_now() + allowance;
+                continue;
+            }
             timed_out = true;
             break;
         }
@@ -120,10 +153,10 @@ void lab_exact_solve(const pips_game *g, double seconds, size_t table_mb, lab_ex
         int r = poll(&p, 1, left);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0) {
-            timed_out = r == 0;
+        if (r == 0)
+            continue; /* the allowance ran out: the check above decides */
+        if (r < 0)
             break;
-        }
         ssize_t n = read(fds[0], (char *)&m + got, sizeof m - got);
         if (n < 0 && errno == EINTR)
             continue;

@@ -10,6 +10,8 @@
 #ifndef PIPS_LAB_IMPL_H
 #define PIPS_LAB_IMPL_H
 
+#include <sys/types.h>
+
 #include "pips/lab.h"
 #include "pips/match.h"
 
@@ -221,6 +223,9 @@ bool lab_acc_finish(lab_acc *acc, int n_agents, ruleset_stats *st, pips_error *e
  * seconds and table_mb; LAB_EXACT_OFF when the game is not two-player and
  * deterministic with enumerable moves. */
 void lab_exact_solve(const pips_game *g, double seconds, size_t table_mb, lab_exact *out);
+/* The processor seconds a live (or not yet reaped) child has used, from
+ * /proc; -1 where that cannot be read (no such process, no /proc). */
+double lab_child_cpu_seconds(pid_t pid);
 
 /* MPI (dist.c): this process's rank and the rank count (0 and 1 without
  * MPI), and the exchange that gives every rank every game's result. */
