@@ -164,6 +164,9 @@ typedef struct lab_variant {
     ruleset_stats st;
     lab_exact exact;
     char **records;      /* one JSON record per game, or NULL */
+    /* each agent's spec as it resolves in this variant: a level ("hard")
+     * resolves by the variant's seat count, so it may differ from agents[] */
+    char agents[LAB_MAX_N][128];
 } lab_variant;
 
 struct pips_playtest {

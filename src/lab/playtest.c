@@ -662,6 +662,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                           games[v]->def->name, var->np, o->n_seats);
             goto done;
         }
+        char resolved[LAB_MAX_N][128];
         for (size_t k = 0; k < o->n_seats; k++) {
             pips_agent *a = pips_agent_new(games[v], o->seats[k], 0, err);
             if (!a) {
@@ -672,6 +673,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                     pips_error_prefix(err, "seat %zu: ", k + 1);
                 goto done;
             }
+            snprintf(resolved[k], sizeof resolved[k], "%s", pips_agent_spec(a));
             if (v == 0) {
                 snprintf(specs[k], sizeof specs[k], "%s", pips_agent_spec(a));
                 pips_agent_label(a, labels[k], sizeof labels[k]);
@@ -692,6 +694,29 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                 pt->agent_seats[pt->spec_agent[k]] += o->n_seats > 1;
             }
         }
+        for (size_t k = 0; k < o->n_seats; k++) {
+            char *mine = var->agents[pt->spec_agent[k]];
+            if (*mine && strcmp(mine, resolved[k])) { /* pooled in A, apart here */
+                pips_fail(err, PIPS_ERR_ARG,
+                          "seat %zu in variant %s (%s): '%s' is '%s' here but the same agent as "
+                          "'%s' in variant A; give specs that are the same in every variant",
+                          k + 1, var->name, var->st.options, o->seats[k], resolved[k], mine);
+                goto done;
+            }
+            snprintf(mine, sizeof var->agents[0], "%s", resolved[k]);
+        }
+        for (size_t a = 0; v > 0 && a < pt->n_agents; a++)
+            if (strcmp(var->agents[a], pt->agents[a]) &&
+                !strstr(pt->agent_labels[a], " (by seat count)")) {
+                /* a level that resolves by seat count: say so rather than name A's spec */
+                char level[PIPS_AGENT_LABEL_MAX];
+                snprintf(level, sizeof level, "%s", pt->agent_labels[a]);
+                char *paren = strstr(level, " (");
+                if (paren)
+                    *paren = '\0';
+                snprintf(pt->agent_labels[a], sizeof pt->agent_labels[0], "%.40s (by seat count)",
+                         level);
+            }
         if (o->keep_records) {
             var->records = pips_calloc(NULL, o->games, sizeof *var->records);
             if (!var->records) {
@@ -792,6 +817,7 @@ pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks
         int np = pt->variants[v].np;
         views[v] = *pt;
         views[v].np = np;
+        memcpy(views[v].agents, pt->variants[v].agents, sizeof views[v].agents);
         ctx[v] = (run_ctx){.o = o, .h = h, .g = games[v], .pt = &views[v]};
         if (!lab_acc_init(&acc[v], np)) {
             pips_fail(err, PIPS_ERR_NOMEM, "out of memory");

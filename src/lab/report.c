@@ -666,7 +666,11 @@ static void markdown_variant(const pips_playtest *pt, const lab_variant *var, pi
     const ruleset_stats *st = &var->st;
     lab_trust_line trust;
     lab_trust(pt, var, &trust);
-    pips_str_catf(out, "Options: `%s`.\n\nTrust: %s.\n\n", st->options, trust.text);
+    pips_str_catf(out, "Options: `%s`.\n\n", st->options);
+    for (size_t k = 0; k < pt->n_agents; k++) /* a level resolved for this seat count */
+        if (strstr(pt->agent_labels[k], " (by seat count)"))
+            pips_str_catf(out, "Agent %zu plays `%s` here.\n\n", k + 1, var->agents[k]);
+    pips_str_catf(out, "Trust: %s.\n\n", trust.text);
     pips_str_cat(out, "### Results per agent\n\n| agent | games | W | D | L | win rate [95%] | "
                       "score [95%] |\n|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < pt->n_agents; k++) {

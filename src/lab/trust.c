@@ -58,7 +58,7 @@ void lab_trust(const pips_playtest *pt, const lab_variant *var, lab_trust_line *
             if (strcmp(m->game, pt->game) || m->seats != var->np)
                 continue;
             normalised(g, m->spec, spec, sizeof spec);
-            if (strcmp(spec, pt->agents[k]))
+            if (strcmp(spec, var->agents[k]))
                 continue;
             len += (size_t)snprintf(
                 out->text + len, len < sizeof out->text ? sizeof out->text - len : 0,

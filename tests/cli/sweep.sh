@@ -64,6 +64,19 @@ check "a Nimitz 3x3 playtest" $?
 grep -q 'first mover (seat 1) wins with perfect play' "$tmp/n.md"; check "the report gives the exact value" $?
 grep -q 'Warning: the agents disagree' "$tmp/n.md"; check "and warns that random agents disagree" $?
 
+# a level across a players sweep plays each seat count's own spec (issue 24:
+# Tic Tac Doh!'s hard differs at 3 and 4 seats), and the report says which
+"$PIPS" playtest tictacdoh --seats hard --vary players=3,4 --games 2 --seed 1 --exact-seconds 0 \
+    --records --out "$tmp/lv" >/dev/null 2>&1
+check "a level over --vary players=3,4" $?
+grep -q 'mcts:iters=3000,opp=greedy,settle=1' "$tmp/lv/records/B-000001.json" &&
+    ! grep -q 'mcts:iters=1000,opp=greedy"' "$tmp/lv/records/B-000001.json"
+check "the 4-seat variant's records name the 4-seat hard" $?
+grep -q '^1\. `hard (by seat count)`' "$tmp/lv/report.md" &&
+    grep -q '^Agent 1 plays `mcts:iters=3000,opp=greedy,settle=1` here\.' "$tmp/lv/report.md" &&
+    grep -q '^Trust: not checked: 4 seats; these agents measured against greedy at this seat count: `mcts:iters=3000' "$tmp/lv/report.md"
+check "the report names each variant's spec and its trust line" $?
+
 # the progress bar (on a terminal) shows the time left
 script -qec "$PIPS playtest tictacdoh --seats random --games 30 --exact-seconds 0" /dev/null \
     >"$tmp/tty.txt" 2>&1
