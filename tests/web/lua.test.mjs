@@ -117,7 +117,9 @@ for (const [label, size, extra] of SIZES) {
       const legal = await page.$$eval('.legal-list button', (l) => l.map((b) => b.dataset.move));
       await page.fill('#typed-move', legal[0]);
       await page.press('#typed-move', 'Enter');
-      await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 3);
+      // my typed move and the random seat's reply: only then is the move list back
+      await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 4);
+      await page.waitForSelector('.legal-list', { state: 'visible' });
       await insideWindow(page, 'pre.render', size);
       await insideWindow(page, '.legal-list', size);
       await page.screenshot({ path: screenshotPath(`lua-text-${label}`), fullPage: true });
