@@ -19,6 +19,7 @@
 
 #include "pips/agent.h"
 #include "toy_game.h"
+#include "ai/agent_impl.h"
 #include "core/unchecked.h"
 
 static pips_game *ttd(void)
@@ -79,6 +80,24 @@ static void test_bad_specs(void **unused)
             fail_msg("spec '%s': message '%s' lacks '%s'", cases[i].spec, err.msg,
                      cases[i].needle);
     }
+    /* a spec too long for a seat is refused whole, never cut short */
+    char spec[PIPS_SPEC_MAX + 8] = "mcts:iters=10";
+    while (strlen(spec) < PIPS_SPEC_MAX)
+        strcat(spec, ",c=1");
+    pips_error too_long;
+    assert_null(pips_agent_new(g, spec, 1, &too_long));
+    assert_non_null(strstr(too_long.msg, "longer than 255 characters"));
+    /* so is one that outgrows it once normalised: the spec stays whole, marked */
+    pips_agent *a = pips_agent_new(g, "greedy", 1, &too_long);
+    assert_non_null(a);
+    size_t len = 0;
+    while (!a->spec_overflow) {
+        len = strlen(a->spec);
+        agent_spec_add(a, "key%zu=%s", len, "0123456789");
+    }
+    assert_int_equal(strlen(a->spec), len);
+    assert_true(len + 20 >= PIPS_SPEC_MAX); /* only the last add failed */
+    pips_agent_free(a);
     /* alphabeta refuses games with chance or more than two players */
     pips_game *toy = toy_game_new(&toy_race_def, NULL, 0);
     assert_non_null(toy);
@@ -161,6 +180,15 @@ static void test_spec_normalised(void **unused)
         {"mcts:iters=10,time=1", "mcts:iters=10,time=1"},
         {"mcts:iters=50,widen=0.5,widen_base=4", "mcts:iters=50,widen=0.5,widen_base=4"},
         {"mcts:iters=50,widen_base=4", "mcts:iters=50"},
+        /* longer than a seat once held (63) and than the spec once held (127) */
+        {"oracle:time=1,positions=100000,threads=1,fallback=mcts:iters=300",
+         "oracle:time=1,positions=100000,table_mb=256,threads=1,fallback=mcts:iters=300"},
+        {"mcts:iters=100,c=0.123456,time=86400,threads=2,widen=0.5,widen_base=3.25,nodes=1000000,"
+         "reuse=0,order=eval,opp=search,oppiters=100000,exact=1000,pick=1,unknown=search,"
+         "worst=0.125,ph=0.5,leaf=playout,playout=uniform",
+         "mcts:iters=100,time=86400,threads=2,c=0.123456,widen=0.5,widen_base=3.25,nodes=1000000,"
+         "reuse=0,order=eval,opp=search,oppiters=100000,exact=1000,pick=1,unknown=search,"
+         "worst=0.125,ph=0.5,leaf=playout,playout=uniform"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pips_error err;

@@ -65,8 +65,8 @@ typedef struct pips_ladder_opts {
 } pips_ladder_opts;
 
 typedef struct pips_ladder_agent {
-    char spec[128]; /* normalised */
-    char label[176]; /* for people: the spec after its level, "hard (mcts:iters=10000)" */
+    char spec[PIPS_SPEC_MAX]; /* normalised */
+    char label[PIPS_AGENT_LABEL_MAX]; /* for people: the spec after its level, "hard (mcts:iters=10000)" */
     double elo, se, lo, hi; /* lo/hi: the 95% interval */
     double games, points; /* pairwise games and points over the round robin */
     double wins, draws, losses;

@@ -76,7 +76,7 @@ int lab_max_seats(const pips_playtest *pt)
 
 typedef struct compared {
     size_t variant;
-    char name[200];
+    char name[PIPS_SPEC_MAX + 64]; /* "win rate of agent 1 (SPEC)" */
     double base, vs, diff, lo, hi, p, p_adj;
     bool has_interval, has_p;
 } compared;
@@ -149,7 +149,7 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
 {
     memset(l, 0, sizeof *l);
     const ruleset_stats *a = &pt->variants[0].st;
-    char label[200];
+    char label[sizeof ((compared *)0)->name];
     for (size_t v = 1; v < pt->n_variants; v++) {
         const ruleset_stats *b = &pt->variants[v].st;
         add_prop(l, v, "draw rate", a->draws, (double)a->games, b->draws, (double)b->games);
