@@ -44,7 +44,7 @@ typedef struct pips_ladder_opts {
     size_t n_opts;
     const char *const *agents; /* at least as many as the game has seats */
     size_t n_agents;
-    unsigned long games; /* per table */
+    unsigned long games; /* per table: rounded up to a whole number of seatings */
     uint64_t seed;
     int threads;
     double prior; /* virtual drawn games per pair; < 0 means the default 1 */
@@ -77,6 +77,10 @@ typedef struct pips_ladder {
     int np;
     size_t n; /* agents */
     unsigned long games_per_table, tables;
+    /* games_per_table is the games asked for rounded up to a whole number of
+     * the table's seatings (every order of its agents at 3+ seats, each
+     * rotation at two), so that each is played equally often */
+    unsigned long games_asked, seatings;
     uint64_t seed;
     double prior, seconds;
     bool partial; /* stopped before every table was played */
@@ -100,7 +104,7 @@ void pips_ladder_pairs_csv(const pips_ladder *l, pips_str *out);
 /* ratings.svg: Elo above the weakest agent with its interval, best first. */
 void pips_ladder_svg(const pips_ladder *l, pips_str *out);
 /* The ladder as one JSON document: {"game", "title", "options", "players",
- * "games_per_table", "tables", "seed", "prior", "seconds", "agents": [{"rank",
+ * "games_per_table", "games_asked", "seatings", "tables", "seed", "prior", "seconds", "agents": [{"rank",
  * "spec", "elo", "se", "lo", "hi", "games", "points", "score", "wins",
  * "draws", "losses"}...] best first, "pairs": [{"a", "b", "games",
  * "points_a", "score_a", "score_a_lo", "score_a_hi"}...]} (ratings.csv and
