@@ -71,7 +71,9 @@ static const cli_opt_doc playtest_opts[] = {
     {"--seatings", "rotate|all|fixed", "rotate seats (default), play every seating, or fix them"},
     {"--fixed-seats", NULL, "keep every agent in its seat instead of rotating"},
     {"--drama", "on|off", "measure drama and tension (default on; off is faster)"},
-    {"--drama-every", "K", "measure drama only in games 0, K, 2K, ... (default 1: every game)"},
+    {"--drama-every", "K",
+     "measure drama only in games 0, K, 2K, ... (1: every game; default: every game up to "
+     "1000 a variant, beyond that at most 1000 spread evenly)"},
     {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
     {"--out", "DIR", "write report.md, report.json, sweep.csv and the plots into DIR"},
     {"--records", NULL, "with --out: also write every game's record into DIR/records"},

@@ -185,6 +185,7 @@ struct pips_playtest {
     pips_seating seating;
     double threshold;
     unsigned long drama_every; /* 0: drama off; K: measured in games whose number K divides */
+    bool drama_by_default;     /* drama_every > 1 came from the default, not --drama-every */
     bool has_mcts;
     bool from_vs; /* the second variant came from --vs-opt */
     size_t n_vary;

@@ -641,7 +641,13 @@ static void markdown_drama(pips_str *out, const pips_playtest *pt, const ruleset
     }
     pips_str_cat(out, "\n### Drama and tension\n\nFrom each seat's evaluation after every "
                       "turn (docs/playtest.md).");
-    if (pt->drama_every > 1)
+    if (pt->drama_by_default)
+        pips_str_catf(out, " Measured only in the games numbered 0, %lu, %lu, ... (by default "
+                           "at most %lu games a variant; `--drama-every 1` measures every "
+                           "game): %lu of %lu games.",
+                      pt->drama_every, 2 * pt->drama_every, PIPS_LAB_DRAMA_GAMES, st->lead_games,
+                      st->games);
+    else if (pt->drama_every > 1)
         pips_str_catf(out, " Measured only in the games numbered 0, %lu, %lu, ... "
                            "(`--drama-every %lu`): %lu of %lu games.",
                       pt->drama_every, 2 * pt->drama_every, pt->drama_every, st->lead_games,
