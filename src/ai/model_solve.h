@@ -37,10 +37,15 @@ bool model_own_values(model_solver *ms, const void *state, const pips_move *move
  * how many. */
 size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, bool *best);
 /* Where a searcher's tied moves differ for the root seat, the solver asks
- * pick for the move it plays at state (who to move); a move it does not
- * know (PIPS_MOVE_NONE) leaves the tie to the model. */
+ * pick picks times for the move it plays at state (who to move) and takes
+ * the mean over the answers (each answer a sample of how the searcher
+ * breaks its tie); a move it does not know (PIPS_MOVE_NONE) leaves that
+ * sample to the model. A searcher in the first round of replies to the
+ * root's move (before the root seat moves again) is asked so whether or
+ * not its moves tie: there its search, not the model, sets its move (a
+ * search of a few thousand passes is far from exact early in a game). */
 typedef pips_move (*model_pick_fn)(void *ctx, const void *state, int who);
-void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx);
+void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks);
 /* Seat who, to move at state, played m: the evidence on how it plays is
  * its moves' likelihood as a greedy seat (each of greedy's best moves as
  * likely, any other move rules greedy out) and as a searcher (the model's
