@@ -931,6 +931,11 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
                                       ? model_is_searcher(mi->exact_solver, p, mi->exact_unknown)
                                   : mi->opp == OPP_SEARCH ? true
                                                           : mi->opp == OPP_MAX);
+    char seats[3 * PIPS_MAX_PLAYERS + 8] = "";
+    for (int p = 0, len = 0; p < pips_num_players(g); p++)
+        if (searcher[p])
+            len += snprintf(seats + len, sizeof seats - (size_t)len, "%s%d", len ? "," : "",
+                            p + 1);
     for (size_t i = 0; i < n; i++)
         mi->exact_moves[i] = mi->evals[i].move;
     double budget = agent_time_budget(a, mi->time_limit);
@@ -947,10 +952,9 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
             *out = mi->evals[i].move;
             snprintf(a->note, sizeof a->note,
                      "exact: a win %.3f (%.3f at worst), return %.3f under the model (%zu of "
-                     "%zu moves tie; %zu positions)",
+                     "%zu moves tie; %zu positions; searchers: %s)",
                      mi->exact_values[i].win, mi->exact_values[i].worst, mi->exact_values[i].ret,
-                     k, n,
-                     model_solver_positions(mi->exact_solver));
+                     k, n, model_solver_positions(mi->exact_solver), *seats ? seats : "none");
             return;
         }
 }
