@@ -32,8 +32,7 @@
 /* Writes text to a fresh .lua file; path receives its name. */
 static void write_script(const char *text, char *path)
 {
-    char base[64];
-    strcpy(base, "/tmp/pips_test_lua_XXXXXX");
+    char base[] = "/tmp/pips_test_lua_XXXXXX"; /* sized to the template: path (64) holds it + ".lua" */
     int fd = mkstemp(base);
     assert_true(fd >= 0);
     size_t n = strlen(text);
