@@ -393,13 +393,9 @@ static void make_room(model_solver *ms)
     }
 }
 
-bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
-                       const pips_move *moves, size_t n, double deadline, model_value *out)
+/* Readies a solve for root seat who with the seats in searcher[]. */
+static void begin_solve(model_solver *ms, int who, const bool *searcher, double deadline)
 {
-    const pips_game_def *d = ms->g->def;
-    int who = d->to_move(ms->g, state);
-    if (who < 0)
-        return false;
     make_room(ms);
     ms->root_seat = who;
     ms->context = 1 + (uint64_t)who;
@@ -410,12 +406,32 @@ bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher
     ms->deadline = deadline;
     ms->gave_up = false;
     ms->root_turns = 0;
+}
+
+bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
+                       const pips_move *moves, size_t n, double deadline, model_value *out)
+{
+    const pips_game_def *d = ms->g->def;
+    int who = d->to_move(ms->g, state);
+    if (who < 0)
+        return false;
+    begin_solve(ms, who, searcher, deadline);
     unsigned char *child = ms->frames[0].child;
     for (size_t i = 0; i < n && !ms->gave_up; i++) {
         memcpy(child, state, ms->ss);
         d->apply(ms->g, child, moves[i]);
         root_value(ms, child, 1, &out[i]);
     }
+    return !ms->gave_up;
+}
+
+bool model_solve_value(model_solver *ms, const void *state, int root_seat, const bool *searcher,
+                       model_value *out)
+{
+    if (root_seat < 0 || root_seat >= ms->np)
+        return false;
+    begin_solve(ms, root_seat, searcher, 0);
+    root_value(ms, state, 0, out);
     return !ms->gave_up;
 }
 

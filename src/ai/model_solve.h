@@ -28,6 +28,11 @@ void model_solver_free(model_solver *ms);
  * if above 0, or depth): then out is not all filled. */
 bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
                        const pips_move *moves, size_t n, double deadline, model_value *out);
+/* The root seat's values at state under the model, whoever is to move
+ * there (a game's value to a seat before its first move). false when the
+ * solve gave up. */
+bool model_solve_value(model_solver *ms, const void *state, int root_seat, const bool *searcher,
+                       model_value *out);
 /* The searcher model's own values: out[i] is the expected return of the
  * seat to move at state after moves[i] when it maximises that and every
  * other seat is greedy. false when the solve gave up. */
