@@ -60,7 +60,8 @@
  *   the move its own search of N passes chooses, a search in which every
  *   other seat, the root's too, follows the greedy policy (a searcher that
  *   models the others as greedy, as opp=greedy does); later turns follow
- *   the greedy policy. Trees are not kept between moves.
+ *   the greedy policy. Trees are not kept between moves. oppsettle=1:
+ *   those searches settle their leaves (settle=1), as a settle=1 hard does.
  * - opp=adapt: opp=search's first-round searches only for the seats seen
  *   (pips_agent_observe, this game) playing a move the greedy policy would
  *   not; the others are modelled greedy, as they have played.
