@@ -203,6 +203,59 @@ static void test_parameters(void **st)
     assert_string_equal(pips_agent_spec(a),
                         "oracle:positions=1000,table_mb=256,threads=1,book=0,fallback=hard");
     pips_agent_free(a);
+    /* fallback= comes last and takes the rest of the spec, commas included:
+     * the fallback keeps every parameter, even past 63 characters, and the
+     * normalised spec (fallback last, as given) reads back to itself */
+    static const char *const nested[] = {
+        "oracle:positions=2000,book=0,fallback=mcts:iters=300,opp=greedy",
+        "oracle:book=0,positions=2000,fallback=mcts:iters=300,opp=greedy,order=1,c=0.5,reuse=0,"
+        "nodes=100000"};
+    for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++) {
+        const char *fb = strstr(nested[i], "fallback=") + 9;
+        a = pips_agent_new(g, nested[i], 1, &err);
+        if (!a)
+            fail_msg("%s: %s", nested[i], err.msg);
+        char norm[PIPS_SPEC_MAX];
+        snprintf(norm, sizeof norm, "%s", pips_agent_spec(a));
+        assert_string_equal(norm + strlen(norm) - strlen(fb) - 9 - 1, strstr(nested[i], ",fallback="));
+        pips_agent *again = pips_agent_new(g, norm, 1, &err);
+        assert_non_null(again);
+        assert_string_equal(pips_agent_spec(again), norm);
+        pips_agent_free(again);
+        /* from the start the solver gives up within 2000 positions: the
+         * fallback moves, and the note names it with all its parameters */
+        void *s = pips_state_new(g, &err);
+        g->def->initial(g, s);
+        pips_move m;
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
+        assert_true(pips_check_move(g, s, m, &err));
+        assert_non_null(strstr(pips_agent_note(a), "not solved"));
+        assert_non_null(strstr(pips_agent_note(a), "iters=300"));
+        assert_non_null(strstr(pips_agent_note(a), "opp=greedy"));
+        if (i == 1)
+            assert_non_null(strstr(pips_agent_note(a), "reuse=0"));
+        pips_state_free(g, s);
+        pips_agent_free(a);
+        assert_true(play(g, nested[i], "random", 5 + i) >= 0);
+    }
+    /* a bad fallback is refused when the agent is made, naming it whole */
+    static const struct {
+        const char *spec, *says;
+    } bad_fallback[] = {
+        {"oracle:fallback=mcts:iters=300,bogus=1",
+         "oracle fallback 'mcts:iters=300,bogus=1' (fallback= comes last"},
+        {"oracle:fallback=hard,book=0", "oracle fallback 'hard,book=0' (fallback= comes last"},
+        {"oracle:positions=9,fallback=nosuch", "oracle fallback 'nosuch': unknown agent"},
+        {"oracle:fallback=", "fallback='' is empty"},
+        {"oracle:fallback=oracle:positions=9", "would call the oracle again"},
+    };
+    for (size_t i = 0; i < sizeof bad_fallback / sizeof bad_fallback[0]; i++) {
+        assert_null(pips_agent_new(g, bad_fallback[i].spec, 1, &err));
+        assert_int_equal(err.code, PIPS_ERR_ARG);
+        if (!strstr(err.msg, bad_fallback[i].says))
+            fail_msg("%s: '%s' does not say '%s'", bad_fallback[i].spec, err.msg,
+                     bad_fallback[i].says);
+    }
     pips_game_free(g);
 }
 
