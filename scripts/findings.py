@@ -10,7 +10,11 @@ Every run behind docs/findings lives in one manifest, docs/findings/runs.tsv
     rewrites each page's generated blocks from them: the commands between
     <!-- findings:commands --> and <!-- /findings:commands -->, and the
     table of a run between <!-- findings:table FOLDER --> and
-    <!-- /findings:table -->;
+    <!-- /findings:table -->, and from the runs' report.json: seat win
+    rates (findings:wins FOLDER), capped games and lengths of runs side by
+    side (findings:lengths FOLDER FOLDER...), Nimitz's store
+    (findings:nimitz-store FOLDER) and the exact values beside the measured
+    scores (findings:exact FOLDER), each closed by <!-- /findings:KIND -->;
   - with --check: reruns into a scratch folder and compares every number of
     each run's sweep.csv with the committed one, naming each number that
     changed (page, run, variant, column, old and new value), and checks that
@@ -31,6 +35,7 @@ pips command (--pips PATH, else build/pips). CI runs the quick check
 """
 import csv
 import io
+import json
 import os
 import shlex
 import subprocess
@@ -163,6 +168,144 @@ def table_of(folder):
     return "\n".join(out) + "\n"
 
 
+def report_of(folder):
+    """A run's report.json (None when the committed run has none)."""
+    path = os.path.join(FINDINGS, folder, "report.json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def varied_keys(report):
+    return list(report["variants"][0]["varied"]) if report["variants"] else []
+
+
+def rate_cell(x, digits=3):
+    """A {value, lo, hi} object as 'V [LO, HI]'."""
+    if not x or x.get("value") is None:
+        return "-"
+    return "%.*f [%.*f, %.*f]" % (digits, x["value"], digits, x["lo"], digits, x["hi"])
+
+
+def missing_report(folder):
+    return ("(The committed run has no report.json: `scripts/findings.sh %s` reruns it.)\n"
+            % folder)
+
+
+def wins_of(folder):
+    """Each variant's seat win rates and draws (95% Wilson), with its length in
+    turns and the games ended by a cap: from the run's report.json."""
+    rep = report_of(folder)
+    if rep is None:
+        return missing_report(folder)
+    keys = varied_keys(rep)
+    seats = max(v["players"] for v in rep["variants"])
+    head = ["variant"] + keys + ["games"] + ["seat %d wins" % (s + 1) for s in range(seats)]
+    head += ["draws", "mean turns", "max turns", "capped"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for v in rep["variants"]:
+        by_seat = {x["seat"]: x for x in v["seats"]}
+        cells = [v["name"]] + [v["varied"][k] for k in keys] + [str(v["games"])]
+        cells += [rate_cell(by_seat[s + 1]["win_rate"]) if s + 1 in by_seat else "-"
+                  for s in range(seats)]
+        cells += [rate_cell(v["draw_rate"]), "%.1f" % v["turns"]["mean"], str(v["turns"]["max"]),
+                  "%d/%d" % (v["capped"], v["games"])]
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def lengths_of(folders):
+    """Side by side for runs over the same variants: each run's capped games and
+    mean / max length in turns, from the runs' report.json."""
+    reps = [report_of(fo) for fo in folders]
+    for fo, rep in zip(folders, reps):
+        if rep is None:
+            return missing_report(fo)
+    keys = varied_keys(reps[0])
+    names = [os.path.basename(fo) for fo in folders]
+    head = ["variant"] + keys
+    for n in names:
+        head += ["%s: capped" % n, "%s: mean / max turns" % n]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for i, v in enumerate(reps[0]["variants"]):
+        cells = [v["name"]] + [v["varied"][k] for k in keys]
+        for rep in reps:
+            w = rep["variants"][i]
+            if w["varied"] != v["varied"]:
+                sys.exit("findings: %s: the runs' variants differ" % ", ".join(folders))
+            cells += ["%d/%d" % (w["capped"], w["games"]),
+                      "%.1f / %d" % (w["turns"]["mean"], w["turns"]["max"])]
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def store_ran_out(v):
+    """Nimitz: the share of a variant's games that placed every piece of the
+    store (3 x sets x colours placements, a turn each), read from its turns
+    histogram; None when a bin wider than one turn leaves it open."""
+    opts = dict(kv.split("=", 1) for kv in v["options"].split() if "=" in kv)
+    pieces = 3 * int(opts["sets"]) * int(opts["colors"])
+    t = v["turns"]
+    h = t["histogram"]
+    if t["max"] < pieces:
+        return 0.0, pieces
+    if t["min"] >= pieces:
+        return 1.0, pieces
+    if h["width"] != 1:
+        return None, pieces
+    return h["counts"][pieces - h["first"]] / v["games"], pieces
+
+
+def nimitz_store_of(folder):
+    """A Nimitz sets x colours sweep: per setting and player count, the share
+    of games in which the store ran out and (in brackets) the mean turns."""
+    rep = report_of(folder)
+    if rep is None:
+        return missing_report(folder)
+    players = sorted({int(v["players"]) for v in rep["variants"]})
+    rows = {}
+    for v in rep["variants"]:
+        opts = dict(kv.split("=", 1) for kv in v["options"].split() if "=" in kv)
+        share, pieces = store_ran_out(v)
+        cell = "%s (%.1f)" % ("?" if share is None else "%.2f" % share, v["turns"]["mean"])
+        key = (int(opts["sets"]), int(opts["colors"]), pieces)
+        rows.setdefault(key, {})[int(v["players"])] = cell
+    head = ["sets", "colours", "pieces in the store"] + ["%d players" % n for n in players]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for key in sorted(rows):
+        out.append("| " + " | ".join([str(x) for x in key] +
+                                     [rows[key].get(n, "-") for n in players]) + " |")
+    return "\n".join(out) + "\n"
+
+
+def exact_of(folder):
+    """The two-player variants whose start the report's exact solve settled:
+    the perfect-play result beside the first seat's measured score."""
+    rep = report_of(folder)
+    if rep is None:
+        return missing_report(folder)
+    keys = [k for k in varied_keys(rep) if k != "players"]
+    words = {1.0: "first player wins", 0.5: "draw", 0.0: "first player loses"}
+    head = keys + ["perfect play", "positions solved", "seat 1 score (measured)", "agrees"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for v in rep["variants"]:
+        x = v.get("exact") or {}
+        if v["players"] != 2 or x.get("status") != "solved":
+            continue
+        cells = [v["varied"][k] for k in keys]
+        cells += [words.get(x.get("perfect_play_score"), str(x.get("value"))),
+                  "{:,}".format(x["positions"]) if "positions" in x else "-",
+                  rate_cell(x.get("measured_score")), "yes" if x.get("agrees") else "no"]
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+BLOCKS = {"table": lambda args: table_of(args[0]), "wins": lambda args: wins_of(args[0]),
+          "lengths": lengths_of, "nimitz-store": lambda args: nimitz_store_of(args[0]),
+          "exact": lambda args: exact_of(args[0])}
+
+
 def commands_of(page, runs):
     lines = ["```sh"]
     for run in runs:
@@ -186,9 +329,11 @@ def render_page(text, page, runs):
         if stripped == "<!-- findings:commands -->":
             end = "<!-- /findings:commands -->"
             body = commands_of(page, runs)
-        elif stripped.startswith("<!-- findings:table ") and stripped.endswith("-->"):
-            end = "<!-- /findings:table -->"
-            body = table_of(stripped[len("<!-- findings:table "):-3].strip())
+        elif (stripped.startswith("<!-- findings:") and stripped.endswith("-->") and
+              stripped.split()[1][len("findings:"):] in BLOCKS):
+            kind = stripped.split()[1][len("findings:"):]
+            end = "<!-- /findings:%s -->" % kind
+            body = BLOCKS[kind](stripped[:-3].split()[2:])
         else:
             i += 1
             continue

@@ -172,6 +172,63 @@ static void test_drama_off_and_sampled(void **unused)
     json_decref(parallel);
 }
 
+/* The default drama sample is decided by the game count alone: every game
+ * up to PIPS_LAB_DRAMA_GAMES a variant, then games 0, K, 2K, ... with the
+ * least K that leaves at most that many; --drama-every K overrides it. */
+static void test_drama_default_sample(void **unused)
+{
+    (void)unused;
+    const unsigned long games[] = {1, 400, 999, 1000, 1001, 1500, 2000, 2001, 20000, 200000,
+                                   200001, PIPS_LAB_MAX_GAMES};
+    const unsigned long every[] = {1, 1, 1, 1, 2, 2, 2, 3, 20, 200, 201, 100000};
+    const unsigned long measured[] = {1, 400, 999, 1000, 501, 750, 1000, 667, 1000, 1000,
+                                      996, 1000};
+    for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
+        unsigned long k = pips_playtest_drama_every(games[i], 0);
+        assert_int_equal(k, every[i]);
+        /* games 0, K, 2K, ... below the count: at most the cap, and K is the least */
+        assert_int_equal((games[i] + k - 1) / k, measured[i]);
+        assert_true(measured[i] <= PIPS_LAB_DRAMA_GAMES);
+        if (k > 1)
+            assert_true((games[i] + k - 2) / (k - 1) > PIPS_LAB_DRAMA_GAMES);
+    }
+    assert_int_equal(pips_playtest_drama_every(20000, 1), 1);
+    assert_int_equal(pips_playtest_drama_every(6, 100), 100);
+
+    /* a run: 2001 games measure drama in 667 (0, 3, ..., 1998), exactly as
+     * --drama-every 3 does, and report.md says it was the default */
+    const char *seats[] = {"random"};
+    pips_playtest_opts o = {.game = "tictacdoh", .seats = seats, .n_seats = 1, .games = 2001,
+                            .seed = 4, .threads = 2};
+    pips_error err;
+    pips_playtest *pt = pips_playtest_run(&o, &err);
+    assert_non_null(pt);
+    pips_str md;
+    pips_str_init(&md, NULL);
+    pips_playtest_markdown(pt, &md);
+    assert_non_null(strstr(pips_str_cstr(&md), "Measured only in the games numbered 0, 3, 6, "
+                                               "... (by default at most 1000 games a variant"));
+    assert_non_null(strstr(pips_str_cstr(&md), "667 of 2001 games"));
+    pips_str_free(&md);
+    pips_playtest_free(pt);
+    json_t *by_default = drama_of_run(&o);
+    assert_true(num(by_default, "games", NULL) == 667 && num(by_default, "every", NULL) == 3);
+    o.drama_every = 3;
+    json_t *given = drama_of_run(&o);
+    assert_true(json_equal(by_default, given));
+    json_decref(given);
+    o.drama_every = 1;
+    json_t *all = drama_of_run(&o);
+    assert_true(num(all, "games", NULL) == 2001 && num(all, "every", NULL) == 1);
+    json_decref(all);
+    json_decref(by_default);
+    o.drama_every = 0;
+    o.games = 1000;
+    json_t *thousand = drama_of_run(&o);
+    assert_true(num(thousand, "games", NULL) == 1000 && num(thousand, "every", NULL) == 1);
+    json_decref(thousand);
+}
+
 /* Ziggurat's hook: a game cut by max_turns=10 lasts exactly 10 turns (a
  * turn holds a roll and several decisions), 3 rounds of 4 colours. */
 static void test_turns_ziggurat_hook(void **unused)
@@ -379,6 +436,44 @@ static void test_stop_save_resume(void **unused)
     unlink(path);
 }
 
+/* A run stopped under the default drama sample resumes only with the same
+ * sample: --drama-every 1 is refused, naming both. */
+static void test_drama_default_resume(void **unused)
+{
+    (void)unused;
+    const char *seats[] = {"random"};
+    volatile int stop = 0;
+    pips_playtest_opts o = {.game = "tictacdoh", .seats = seats, .n_seats = 1, .games = 1500,
+                            .seed = 4, .threads = 1, .progress = stop_after,
+                            .progress_ud = (void *)&stop, .stop = &stop};
+    pips_error err;
+    pips_playtest *pt = pips_playtest_run(&o, &err);
+    assert_non_null(pt);
+    assert_true(pips_playtest_partial(pt));
+    char path[] = "/tmp/pips-state-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_true(pips_playtest_save_state(pt, path, &err));
+    pips_playtest_free(pt);
+    o.stop = NULL;
+    o.progress = NULL;
+    o.resume_state = path;
+    o.drama_every = 1;
+    assert_null(pips_playtest_run(&o, &err));
+    assert_non_null(strstr(err.msg, "the folder's run has drama in games 0, 2, 4, ..."));
+    assert_non_null(strstr(err.msg, "this one drama in every game"));
+    o.drama_every = 0;
+    pips_playtest *resumed = pips_playtest_run(&o, &err);
+    assert_non_null(resumed);
+    json_t *j = report_json(resumed);
+    json_t *d = json_object_get(json_array_get(json_object_get(j, "variants"), 0), "drama");
+    assert_true(num(d, "games", NULL) == 750 && num(d, "every", NULL) == 2);
+    json_decref(j);
+    pips_playtest_free(resumed);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,12 +481,14 @@ int main(void)
         cmocka_unit_test(test_drama_three_seats_with_ties),
         cmocka_unit_test(test_drama_leader_throughout_and_draw),
         cmocka_unit_test(test_drama_off_and_sampled),
+        cmocka_unit_test(test_drama_default_sample),
         cmocka_unit_test(test_turns_one_decision_each),
         cmocka_unit_test(test_turns_ziggurat_hook),
         cmocka_unit_test(test_distinct_games_counted),
         cmocka_unit_test(test_repeat_warning),
         cmocka_unit_test(test_trust_lines),
         cmocka_unit_test(test_stop_save_resume),
+        cmocka_unit_test(test_drama_default_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
  * three-seat game tree whose answers are worked out by hand below:
  * Best-Reply Search (brs), MCTS's opponent model (opp=greedy|softmax), its
  * solver's mean over tied children, expansion ordered by the evaluation
- * (order=eval) and Progressive History (ph); plus the levels per seat count
+ * (order=eval), Progressive History (ph) and root draws on Noname's sampled
+ * moves (draws); plus the levels per seat count
  * and the error for a kind that cannot play a seat count. A second tiny
  * game with a die (coin3, below) checks MCTS's handling of chance nodes
  * (chance=stratify).
@@ -559,6 +560,69 @@ static void test_mcts_order_eval(void **unused)
     pips_game_free(g);
 }
 
+/* Root moves of a four-seat Noname opening searched by spec: their count,
+ * each checked legal and listed once. */
+static size_t noname_root_moves(const char *spec, pips_move_eval *out, size_t cap)
+{
+    const char *opts[] = {"players=4"};
+    pips_error err;
+    pips_game *g = pips_game_new("noname", opts, 1, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    pips_agent *a = pips_agent_new(g, spec, 7, &err);
+    assert_non_null(a);
+    size_t n = pips_agent_analyze(a, s, out, cap, &err);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(pips_check_move(g, s, out[i].move, &err));
+        for (size_t j = 0; j < i; j++)
+            assert_true(out[i].move != out[j].move);
+    }
+    pips_agent_free(a);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    return n;
+}
+
+/* draws=K: where moves are sampled (Noname, 16 candidates a sample), the
+ * root chooses among K samples merged without repeats, the same for a
+ * seed; a game whose moves are listed is searched exactly as without. */
+static void test_mcts_root_draws(void **unused)
+{
+    (void)unused;
+    pips_move_eval one[64], four[64], again[64];
+    size_t n1 = noname_root_moves("mcts:iters=200,order=eval,opp=greedy", one, 64);
+    size_t n4 = noname_root_moves("mcts:iters=200,order=eval,opp=greedy,draws=4", four, 64);
+    assert_true(n1 >= 2 && n1 <= 16);
+    assert_true(n4 > 16 && n4 <= 64);
+    assert_int_equal(noname_root_moves("mcts:iters=200,order=eval,opp=greedy,draws=4", again,
+                                       64),
+                     n4);
+    for (size_t i = 0; i < n4; i++) {
+        assert_true(four[i].move == again[i].move);
+        assert_int_equal(four[i].visits, again[i].visits);
+    }
+    pips_game *g = tree_game(0);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_move_eval ev[2], ev3[2];
+        pips_move m, m3;
+        analyze_ab(g, "mcts:iters=50,opp=greedy", seed, ev, &m);
+        analyze_ab(g, "mcts:iters=50,opp=greedy,draws=3", seed, ev3, &m3);
+        assert_true(m == m3);
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(ev[i].visits, ev3[i].visits);
+            assert_true(fabs(ev[i].value - ev3[i].value) < 1e-9);
+        }
+    }
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=50,draws=3", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=50,draws=3");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:draws=0", 1, &err));
+    assert_non_null(strstr(err.msg, "draws"));
+    pips_game_free(g);
+}
+
 /* Progressive History: the same answers as plain UCT where the solver
  * settles them, deterministic for a seed with one or two threads, and a
  * win in one taken in three-seat Tic Tac Doh!. */
@@ -809,6 +873,7 @@ int main(void)
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),
         cmocka_unit_test(test_mcts_progressive_history),
+        cmocka_unit_test(test_mcts_root_draws),
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_chance_stratify),
         cmocka_unit_test(test_levels_per_seat_count),

@@ -101,12 +101,25 @@ typedef struct pips_playtest_opts {
      * after every turn, the costliest part of a run with cheap agents). */
     bool no_drama;
     /* Measure drama only in the games whose number (from 0) is a multiple
-     * of drama_every: 0 and 1 mean every game. For agents so cheap that the
-     * evaluations after every turn cost more than the play (random agents in
-     * Nimitz, whose evaluation plays 24 playouts; docs/playtest.md, "Speed").
-     * The figures then rest on that subset, and report its size. */
+     * of drama_every; 1: every game. 0, the default: every game up to
+     * PIPS_LAB_DRAMA_GAMES games a variant, beyond that a sample of at most
+     * that many, spread evenly (pips_playtest_drama_every). For agents so
+     * cheap that the evaluations after every turn cost more than the play
+     * (random agents in Nimitz, whose evaluation plays 24 playouts;
+     * docs/playtest.md, "Speed"). The figures then rest on that subset, and
+     * report its size. */
     unsigned long drama_every;
 } pips_playtest_opts;
+
+/* The games a variant's drama is measured in by default: every game up to
+ * this many, then an even sample of at most this many. */
+#define PIPS_LAB_DRAMA_GAMES 1000UL
+
+/* The K of the games 0, K, 2K, ... whose drama a run of `games` games a
+ * variant measures, for a drama_every option (see above; 0: the default,
+ * ceil(games / PIPS_LAB_DRAMA_GAMES), so at most PIPS_LAB_DRAMA_GAMES games).
+ * It depends on the game count alone, never on threads or timing. */
+unsigned long pips_playtest_drama_every(unsigned long games, unsigned long drama_every);
 
 typedef struct pips_playtest pips_playtest;
 

@@ -23,6 +23,12 @@
  * Budget: iters=N or time=T (the clock is read on every pass), or both: the
  * passes stop at N or at the time, whichever comes first (the clock read
  * after every pass), so the search is deterministic unless the time binds.
+ * Root draws (draws=K, for games whose moves are sampled, such as Noname):
+ * the root's children are K samples of the game's candidate generator,
+ * merged without repeats, so the agent chooses among more placements than
+ * one sample holds while the nodes below keep one sample each; a kept
+ * subtree (reuse) would have a one-sample root, so with K > 1 every search
+ * starts a fresh tree.
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -160,6 +166,7 @@ typedef struct mtree {
     double *weights, *pbuf; /* max_moves scratch for the policy */
     bool uniform;     /* uniform playouts, not the game's playout policy */
     double widen, widen_base; /* progressive widening exponent (0 = off) and base */
+    int draws;        /* candidate samples merged at the root (sampled games) */
     int *order;       /* max_moves scores for ordering */
     uint64_t passes;
 } mtree;
@@ -182,15 +189,17 @@ typedef struct mcts_impl {
     long inner_iters;
     bool uniform;
     double widen, widen_base;
+    int draws;             /* draws=K: candidate samples merged at the root */
+    size_t eval_cap;       /* merged root moves kept: 2 * draws * max_moves */
     mtree trees[MCTS_MAX_THREADS];
     long exact;                  /* exact=N: positions of the model solve, 0 = off */
     model_solver *exact_solver;  /* exact > 0 */
-    pips_move *exact_moves;      /* 2 * max_moves each: the root moves and */
+    pips_move *exact_moves;      /* eval_cap each: the root moves and */
     model_value *exact_values;   /* their values under the model */
     double exact_worst;          /* worst=W: the solver's weight of the worst case */
     bool exact_unknown;          /* unknown=search: a seat whose moves fit both models searches */
     bool *exact_best;
-    pips_move_eval *evals; /* 2 * max_moves */
+    pips_move_eval *evals; /* eval_cap */
     double *proven;        /* per merged move: its proven value, or -1 */
     int *rank_class;       /* per merged move: 2 proven win, 1 open, 0 proven loss */
 } mcts_impl;
@@ -352,12 +361,32 @@ static pips_move inner_choice(mtree *t, const void *state, int who)
     return best.move;
 }
 
+/* draws=K: K - 1 more candidate samples of the root's moves, appended to
+ * the n in t->moves without repeats; the new count. */
+static size_t more_root_draws(mtree *t, const void *state, size_t n)
+{
+    for (int k = 1; k < t->draws; k++) {
+        size_t got = pips_node_moves(t->game, state, &t->rng, t->moves + n, NULL), kept = n;
+        for (size_t i = n; i < n + got; i++) {
+            size_t j = 0;
+            while (j < kept && t->moves[j] != t->moves[i])
+                j++;
+            if (j == kept)
+                t->moves[kept++] = t->moves[i];
+        }
+        n = kept;
+    }
+    return n;
+}
+
 /* Creates the children of node at state (the moves drawn once, here). */
 static bool expand(mtree *t, uint32_t node, const void *state)
 {
     const pips_game *g = t->game;
     int who = g->def->to_move(g, state);
     size_t n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
+    if (node == 0 && who >= 0 && t->draws > 1 && (g->def->flags & PIPS_GAME_NOT_ENUMERABLE))
+        n = more_root_draws(t, state, n);
     if (!tree_reserve(t, n))
         return false;
     mnode *nd = &t->nodes[node];
@@ -849,7 +878,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
             memset(t->hist, 0, ((size_t)1 << HIST_BITS) * sizeof *t->hist);
         /* opp=search marks only the replies of the first round after the
          * root; a kept subtree would have later rounds unmarked */
-        if (!mi->reuse || !t->valid || t->inner ||
+        if (!mi->reuse || !t->valid || t->inner || mi->draws > 1 ||
             memcmp(t->root_state, state, t->state_size) != 0)
             tree_reset(t, state);
         if (!t->nodes[0].expanded && !expand(t, 0, t->root_state))
@@ -878,7 +907,7 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
             run_tree(&args[k]); /* a thread failed to start: run its share here */
     }
     /* merge root children by move, in tree order */
-    size_t n = 0, cap = 2 * pips_max_moves(g);
+    size_t n = 0, cap = mi->eval_cap;
     for (int k = 0; k < mi->threads; k++) {
         const mtree *t = &mi->trees[k];
         const mnode *root = &t->nodes[0];
@@ -1149,7 +1178,8 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->game = g;
     t->np = pips_num_players(g);
     t->state_size = g->def->state_size;
-    t->max_moves = pips_max_moves(g);
+    t->draws = mi->draws;
+    t->max_moves = pips_max_moves(g) * (size_t)t->draws; /* the root's scratch too */
     t->max_nodes = mi->max_nodes;
     t->c = mi->c;
     t->eval_leaves = mi->eval_leaves;
@@ -1181,6 +1211,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     if (mi->opp == OPP_SEARCH || mi->opp == OPP_ADAPT) { /* the opponents' searches: greedy models, no nesting */
         mcts_impl level1 = *mi;
         level1.opp = OPP_GREEDY;
+        level1.draws = 1;
         level1.settle = false;
         level1.ph = 0;
         t->inner = pips_calloc(al, 1, sizeof *t->inner);
@@ -1195,7 +1226,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
 bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1;
+    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0;
@@ -1225,6 +1256,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1000, 2000000000L, &max_nodes, err);
         else if (!strcmp(key, "reuse"))
             ok = agent_param_long("mcts", key, value, 0, 1, &reuse, err);
+        else if (!strcmp(key, "draws"))
+            ok = agent_param_long("mcts", key, value, 1, 64, &draws, err);
         else if (!strcmp(key, "order")) {
             ok = true;
             if (!strcmp(value, "0") || !strcmp(value, "1"))
@@ -1305,7 +1338,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
                              "playout, order, opp, temp, k, oppiters, exact, pick, worst, unknown, "
-                             "settle, chance, ph, widen, widen_base, nodes, reuse)",
+                             "settle, chance, ph, widen, widen_base, nodes, reuse, draws)",
                              key);
         if (!ok)
             return false;
@@ -1341,17 +1374,19 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->stratify = stratify;
     mi->widen = widen;
     mi->widen_base = widen_base;
+    mi->draws = (int)draws;
+    mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
     for (int k = 0; k < mi->threads; k++)
         if (!tree_init(&mi->trees[k], g, mi))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
-    mi->evals = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->evals);
-    mi->proven = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->proven);
-    mi->rank_class = pips_calloc(al, 2 * pips_max_moves(g), sizeof *mi->rank_class);
+    mi->evals = pips_calloc(al, mi->eval_cap, sizeof *mi->evals);
+    mi->proven = pips_calloc(al, mi->eval_cap, sizeof *mi->proven);
+    mi->rank_class = pips_calloc(al, mi->eval_cap, sizeof *mi->rank_class);
     if (!mi->evals || !mi->proven || !mi->rank_class)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     mi->exact = exact;
     if (exact > 0) {
-        size_t cap = 2 * pips_max_moves(g);
+        size_t cap = mi->eval_cap;
         mi->exact_solver = model_solver_new(g, (size_t)exact, exact_worst);
         mi->exact_unknown = unknown_search;
         mi->exact_moves = pips_calloc(al, cap, sizeof *mi->exact_moves);
@@ -1365,60 +1400,57 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
     a->observe = mcts_observe;
-    int len = snprintf(a->spec, sizeof a->spec, "mcts:");
+    snprintf(a->spec, sizeof a->spec, "mcts");
     if (iters)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "iters=%ld,", iters);
+        agent_spec_add(a, "iters=%ld", iters);
     if (time > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+        agent_spec_add(a, "time=%g", time);
     if (threads != 1)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "threads=%ld,", threads);
+        agent_spec_add(a, "threads=%ld", threads);
     if (c != 1.0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "c=%g,", c);
+        agent_spec_add(a, "c=%g", c);
     if (widen > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "widen=%g,", widen);
+        agent_spec_add(a, "widen=%g", widen);
     if (widen > 0 && widen_base != 2)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "widen_base=%g,",
-                        widen_base);
+        agent_spec_add(a, "widen_base=%g", widen_base);
     if (max_nodes != 4000000)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
+        agent_spec_add(a, "nodes=%ld", max_nodes);
     if (!reuse)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "reuse=0,");
+        agent_spec_add(a, "reuse=0");
+    if (draws != 1)
+        agent_spec_add(a, "draws=%ld", draws);
     if (order_mode != ORDER_SHUFFLE)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=%s,",
-                        order_mode == ORDER_HOOK ? "1" : "eval");
+        agent_spec_add(a, "order=%s", order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "opp=%s,",
-                        opp == OPP_GREEDY    ? "greedy"
-                        : opp == OPP_SOFTMAX ? "softmax"
-                        : opp == OPP_TOPK    ? "topk"
-                        : opp == OPP_ADAPT   ? "adapt"
-                                             : "search");
+        agent_spec_add(a, "opp=%s",
+                       opp == OPP_GREEDY    ? "greedy"
+                       : opp == OPP_SOFTMAX ? "softmax"
+                       : opp == OPP_TOPK    ? "topk"
+                       : opp == OPP_ADAPT   ? "adapt"
+                                            : "search");
     if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_iters != 300)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "oppiters=%ld,",
-                        inner_iters);
+        agent_spec_add(a, "oppiters=%ld", inner_iters);
     if (opp == OPP_TOPK && topk != 2)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "k=%ld,", topk);
+        agent_spec_add(a, "k=%ld", topk);
     if (opp == OPP_SOFTMAX && temp != 0.05)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
+        agent_spec_add(a, "temp=%g", temp);
     if (exact > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "exact=%ld,", exact);
+        agent_spec_add(a, "exact=%ld", exact);
     if (pick)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "pick=1,");
+        agent_spec_add(a, "pick=1");
     if (exact > 0 && unknown_search)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "unknown=search,");
+        agent_spec_add(a, "unknown=search");
     if (exact > 0 && exact_worst > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "worst=%g,",
-                        exact_worst);
+        agent_spec_add(a, "worst=%g", exact_worst);
     if (mi->settle)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "settle=1,");
+        agent_spec_add(a, "settle=1");
     if (stratify)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "chance=stratify,");
+        agent_spec_add(a, "chance=stratify");
     if (ph > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "ph=%g,", ph);
+        agent_spec_add(a, "ph=%g", ph);
     if (has_eval && leaf == 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
+        agent_spec_add(a, "leaf=playout");
     if (uniform)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playout=uniform,");
-    a->spec[len - 1] = '\0';
+        agent_spec_add(a, "playout=uniform");
     return true;
 }

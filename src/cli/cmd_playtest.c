@@ -97,7 +97,7 @@ int cli_playtest(int argc, char **argv)
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
     bool no_drama = false;
-    long drama_every = 1;
+    long drama_every = 0; /* the default: every game up to PIPS_LAB_DRAMA_GAMES, then a sample */
     char command[2048];
     command_text(argc, argv, command, sizeof command);
     const cli_flag flags[] = {

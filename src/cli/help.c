@@ -71,7 +71,9 @@ static const cli_opt_doc playtest_opts[] = {
     {"--seatings", "rotate|all|fixed", "rotate seats (default), play every seating, or fix them"},
     {"--fixed-seats", NULL, "keep every agent in its seat instead of rotating"},
     {"--drama", "on|off", "measure drama and tension (default on; off is faster)"},
-    {"--drama-every", "K", "measure drama only in games 0, K, 2K, ... (default 1: every game)"},
+    {"--drama-every", "K",
+     "measure drama only in games 0, K, 2K, ... (1: every game; default: every game up to "
+     "1000 a variant, beyond that at most 1000 spread evenly)"},
     {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
     {"--out", "DIR", "write report.md, report.json, sweep.csv and the plots into DIR"},
     {"--records", NULL, "with --out: also write every game's record into DIR/records"},
@@ -133,7 +135,8 @@ static const cli_opt_doc skill_opts[] = {
 
 static const cli_opt_doc ladder_opts[] = {
     {"--agents", "A,B,...", "the agents to rate (two or more specs)"},
-    {"--games", "N", "games per table of agents (default 100)"},
+    {"--games", "N",
+     "games per table of agents (default 100), rounded up to whole seatings: 102 at 3 seats"},
     {"--seed", "S", "seed of the whole run (default 1)"},
     {"--threads", "T", "worker threads, 1..64 (default 1)"},
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},

@@ -547,7 +547,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                            pips_error *err)
 {
     vary_spec *vs = pips_calloc(NULL, LAB_MAX_VARY, sizeof *vs);
-    char specs[LAB_MAX_N][128], labels[LAB_MAX_N][PIPS_AGENT_LABEL_MAX];
+    char specs[LAB_MAX_N][PIPS_SPEC_MAX], labels[LAB_MAX_N][PIPS_AGENT_LABEL_MAX];
     if (!vs)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     bool ok = false;
@@ -662,7 +662,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                           games[v]->def->name, var->np, o->n_seats);
             goto done;
         }
-        char resolved[LAB_MAX_N][128];
+        char resolved[LAB_MAX_N][PIPS_SPEC_MAX];
         for (size_t k = 0; k < o->n_seats; k++) {
             pips_agent *a = pips_agent_new(games[v], o->seats[k], 0, err);
             if (!a) {
@@ -748,6 +748,14 @@ static void *exact_thread(void *arg)
     return NULL;
 }
 
+unsigned long pips_playtest_drama_every(unsigned long games, unsigned long drama_every)
+{
+    if (drama_every)
+        return drama_every;
+    /* the least K that leaves at most PIPS_LAB_DRAMA_GAMES of games 0, K, 2K, ... */
+    return games <= PIPS_LAB_DRAMA_GAMES ? 1 : (games - 1) / PIPS_LAB_DRAMA_GAMES + 1;
+}
+
 pips_playtest *pips_playtest_run(const pips_playtest_opts *o, pips_error *err)
 {
     return lab_playtest_run(o, NULL, err);
@@ -798,7 +806,8 @@ pips_playtest *lab_playtest_run(const pips_playtest_opts *o, const lab_run_hooks
         goto done;
     }
     pt->threshold = o->decisive_threshold > 0 ? o->decisive_threshold : 0.8;
-    pt->drama_every = o->no_drama ? 0 : o->drama_every ? o->drama_every : 1;
+    pt->drama_every = o->no_drama ? 0 : pips_playtest_drama_every(o->games, o->drama_every);
+    pt->drama_by_default = !o->no_drama && !o->drama_every && pt->drama_every > 1;
     run_info(o, pt);
     if (!build_variants(o, pt, games, err))
         goto done;

@@ -192,7 +192,8 @@ static void drama_text(json_int_t every, char *out, size_t cap)
     else if (every == 1)
         snprintf(out, cap, "drama in every game");
     else
-        snprintf(out, cap, "--drama-every %lld", (long long)every);
+        snprintf(out, cap, "drama in games 0, %lld, %lld, ... (--drama-every %lld)",
+                 (long long)every, 2 * (long long)every, (long long)every);
 }
 
 bool lab_is_state(json_t *root, const char *key, int format, const char *kind,
@@ -305,7 +306,7 @@ static bool same_run(const pips_playtest *pt, json_t *root, pips_error *err)
     json_t *every = json_object_get(root, "drama_every");
     json_int_t was = every ? json_integer_value(every) : 1;
     if ((unsigned long)was != pt->drama_every) {
-        char theirs[48], ours[48];
+        char theirs[96], ours[96];
         drama_text(was, theirs, sizeof theirs);
         drama_text((json_int_t)pt->drama_every, ours, sizeof ours);
         return pips_fail(err, PIPS_ERR_ARG,
