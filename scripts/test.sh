@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — installs what is missing, then builds and runs every test twice:
-# a Release build with -Werror, and an ASan+UBSan build.
+# a Release build with -Werror, and an ASan+UBSan build; Debug builds with
+# gcc and clang must compile without warnings too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -12,6 +13,14 @@ echo "== Release build (-Wall -Wextra -Werror)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPIPS_WERROR=ON >/dev/null
 ninja -C build
 (cd build && ctest --output-on-failure -j"$jobs")
+
+echo "== Debug builds with gcc and clang (-Werror; compiled, not run: without"
+echo "   optimisation, and with the other compiler, different warnings fire)"
+cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPIPS_WERROR=ON >/dev/null
+ninja -C build-debug
+cmake -S . -B build-clang -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+    -DPIPS_WERROR=ON >/dev/null
+ninja -C build-clang
 
 echo "== ASan+UBSan build"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIPS_WERROR=ON \

@@ -306,6 +306,7 @@ static void refused_everywhere(const pips_game *g, void *state, pips_agent *a, c
         assert_int_equal(pips_agent_analyze(a, state, ev, 8, &err), 0);
         assert_refused(false, &err, PIPS_ERR_ARG, part);
         pips_agent_observe(a, state, 0); /* ignored: its tree is not touched */
+        assert_refused(pips_agent_observe_move(a, state, 0, &err), &err, PIPS_ERR_ARG, part);
     }
     assert_int_equal(out.len, 0); /* nothing was written */
     pips_str_free(&out);
@@ -343,6 +344,7 @@ static void test_ffi_refuses_foreign_states(void **unused)
     assert_memory_equal(nn4_before, other_options, nn_size);
     pips_move m;
     assert_refused(pips_agent_move(NULL, own, &m, &err), &err, PIPS_ERR_ARG, "no agent");
+    assert_refused(pips_agent_observe_move(NULL, own, 0, &err), &err, PIPS_ERR_ARG, "no agent");
     pips_rng rng;
     pips_move moves[256];
     assert_int_equal(pips_state_moves(noname, own, NULL, moves, NULL, &err), 0);
@@ -358,6 +360,7 @@ static void test_ffi_refuses_foreign_states(void **unused)
     pips_move_eval ev[8];
     assert_true(pips_agent_analyze(a, own, ev, 8, &err) > 0);
     pips_agent_observe(a, own, m);
+    assert_true(pips_agent_observe_move(a, own, m, &err));
     char *json = pips_state_json(noname, own, &err);
     assert_non_null(json);
     assert_non_null(strstr(json, "\"game\":\"noname\""));

@@ -32,8 +32,7 @@
 /* Writes text to a fresh .lua file; path receives its name. */
 static void write_script(const char *text, char *path)
 {
-    char base[64];
-    strcpy(base, "/tmp/pips_test_lua_XXXXXX");
+    char base[] = "/tmp/pips_test_lua_XXXXXX"; /* sized to the template: path (64) holds it + ".lua" */
     int fd = mkstemp(base);
     assert_true(fd >= 0);
     size_t n = strlen(text);
@@ -509,6 +508,12 @@ static void expect_game_failure(const char *patch, const char *want)
     g->def->hash(g, s);
     json_t *o = state_object_unchecked(g, s, NULL);
     json_decref(o);
+    if (g->def->canonical) {
+        void *c = pips_state_new(g, &err);
+        g->def->canonical(g, s, c);
+        assert_memory_equal(c, s, g->def->state_size); /* a failed hook: the state itself */
+        pips_state_free(g, c);
+    }
     assert_true(pips_game_failed(g, &err));
     if (!strstr(err.msg, want))
         fail_msg("'%s' lacks '%s'", err.msg, want);
@@ -536,6 +541,86 @@ static void test_lua_game_hook_errors(void **unused)
     expect_game_failure("function g.evaluate(s) return {7} end", "evaluate must return");
     expect_game_failure("function g.view(s) return {f = function() end} end",
                         "holds a function");
+    expect_game_failure("function g.canonical(s) return 3 end",
+                        "canonical must return a table, got a number");
+    expect_game_failure("function g.canonical(s) s.n = 1 return {n = 1} end",
+                        "canonical changed the state it was given");
+}
+
+/* Overtop (examples/games/overtop.lua) read right to left is the same game,
+ * so a canonical hook may fold the row's mirror image: the solver then
+ * finds the same value over fewer positions, and a position and its mirror
+ * have one canonical form. */
+static const char *const OVERTOP_MIRROR =
+    "function game.canonical(s) -- the row read backwards\n"
+    "  local n, back = #s.cells, {}\n"
+    "  for i = 1, n do back[i] = s.cells[n + 1 - i] end\n"
+    "  if table.concat(back, '|') >= table.concat(s.cells, '|') then return s end\n"
+    "  return {cells = back, hand = s.hand, turn = s.turn, passes = s.passes}\n"
+    "end\n"
+    "return game\n";
+
+static void test_lua_game_canonical(void **unused)
+{
+    (void)unused;
+    FILE *f = fopen(EXAMPLES "/games/overtop.lua", "r");
+    assert_non_null(f);
+    static char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *ret = strstr(text, "\nreturn game");
+    assert_non_null(ret);
+    assert_true((size_t)(ret + 1 - text) + strlen(OVERTOP_MIRROR) < sizeof text);
+    strcpy(ret + 1, OVERTOP_MIRROR);
+    char path[64];
+    write_script(text, path);
+    const char *kv[1] = {"cells=3"};
+    pips_error err;
+    pips_game *plain = pips_game_new(EXAMPLES "/games/overtop.lua", kv, 1, NULL, &err);
+    pips_game *mirror = pips_game_new(path, kv, 1, NULL, &err);
+    if (!plain || !mirror)
+        fail_msg("%s", err.msg);
+    assert_null(plain->def->canonical);
+    assert_non_null(mirror->def->canonical);
+    void *s = pips_state_new(mirror, &err), *t = pips_state_new(mirror, &err);
+    void *cs = pips_state_new(mirror, &err), *ct = pips_state_new(mirror, &err);
+    /* the same position twice, mirrored: one canonical form, and it is one of them */
+    const char *left = "{cells={\"1L\",\"\",\"2S\"},hand={{L=1,M=2,S=2},{L=2,M=2,S=1}},passes=0,turn=0}";
+    const char *right = "{cells={\"2S\",\"\",\"1L\"},hand={{L=1,M=2,S=2},{L=2,M=2,S=1}},passes=0,turn=0}";
+    if (!mirror->def->state_from_text(mirror, left, s, &err) ||
+        !mirror->def->state_from_text(mirror, right, t, &err))
+        fail_msg("%s", err.msg);
+    assert_memory_not_equal(s, t, mirror->def->state_size);
+    mirror->def->canonical(mirror, s, cs);
+    mirror->def->canonical(mirror, t, ct);
+    assert_memory_equal(cs, ct, mirror->def->state_size);
+    assert_true(!memcmp(cs, s, mirror->def->state_size) || !memcmp(cs, t, mirror->def->state_size));
+    /* the solve: the same value (the first player wins) over fewer positions */
+    pips_solve_result with, without, base;
+    mirror->def->initial(mirror, s);
+    void *p = pips_state_new(plain, &err);
+    plain->def->initial(plain, p);
+    if (!pips_solve_from(mirror, s, true, NULL, &with, &err) ||
+        !pips_solve_from(mirror, s, false, NULL, &without, &err) ||
+        !pips_solve_from(plain, p, true, NULL, &base, &err))
+        fail_msg("%s", err.msg);
+    pips_state_free(plain, p);
+    assert_int_equal(base.value, PIPS_WIN);
+    assert_int_equal(with.value, PIPS_WIN);
+    assert_int_equal(without.value, PIPS_WIN);
+    assert_true(without.positions == base.positions);
+    if (!(with.positions < base.positions * 3 / 4))
+        fail_msg("canonical forms solved %llu positions, %llu without",
+                 (unsigned long long)with.positions, (unsigned long long)base.positions);
+    assert_false(pips_game_failed(mirror, NULL));
+    pips_state_free(mirror, s);
+    pips_state_free(mirror, t);
+    pips_state_free(mirror, cs);
+    pips_state_free(mirror, ct);
+    pips_game_free(plain);
+    pips_game_free(mirror);
+    unlink(path);
 }
 
 /* The record carries the script; replay uses that text, never the disk's. */
@@ -640,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_other_examples),
         cmocka_unit_test(test_lua_game_hooks),
         cmocka_unit_test(test_lua_game_hook_errors),
+        cmocka_unit_test(test_lua_game_canonical),
         cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_lua_tictacdoh_perft),

@@ -34,6 +34,11 @@ typedef struct pips_move_eval {
     bool proven;
 } pips_move_eval;
 
+/* The longest agent spec, with its NUL, as given and once normalised
+ * (pips_agent_spec): a spec that is longer either way is refused by
+ * pips_agent_new, so every agent's spec fits a match seat (PIPS_SEAT_MAX). */
+#define PIPS_SPEC_MAX 256
+
 /* Builds an agent from spec; false/NULL with *err naming the bad part. */
 pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
                            pips_error *err);
@@ -46,7 +51,7 @@ const pips_game *pips_agent_game(const pips_agent *a);
  * from one: "hard (mcts:iters=10000)", "mcts:hard (mcts:iters=10000)",
  * "random". Writes at most size bytes (PIPS_AGENT_LABEL_MAX is enough) and
  * returns buf. */
-#define PIPS_AGENT_LABEL_MAX 176
+#define PIPS_AGENT_LABEL_MAX (PIPS_SPEC_MAX + 48)
 const char *pips_agent_label(const pips_agent *a, char *buf, size_t size);
 /* Chooses a move for the seat to move in state (a decision node). state must
  * come from pips_state_new for the agent's game and options: another is

@@ -92,6 +92,12 @@ typedef struct pips_agent pips_agent; /* pips/agent.h: pips_agent_new, pips_agen
 /* The agent's move for the seat to move in state (pips_agent_choose), the
  * state checked against the agent's game first. */
 bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_error *err);
+/* Tells the agent that m was played from state_before, by any seat or the
+ * dice (pips_agent_observe: MCTS keeps the subtree for its next search),
+ * after checking the state against the agent's game and m's legality there:
+ * false with *err and the agent untouched when either is wrong. */
+bool pips_agent_observe_move(pips_agent *a, const void *state_before, pips_move m,
+                             pips_error *err);
 
 /* ---- solving ------------------------------------------------------------------ */
 

@@ -44,7 +44,7 @@ typedef struct pips_ladder_opts {
     size_t n_opts;
     const char *const *agents; /* at least as many as the game has seats */
     size_t n_agents;
-    unsigned long games; /* per table */
+    unsigned long games; /* per table: rounded up to a whole number of seatings */
     uint64_t seed;
     int threads;
     double prior; /* virtual drawn games per pair; < 0 means the default 1 */
@@ -65,8 +65,8 @@ typedef struct pips_ladder_opts {
 } pips_ladder_opts;
 
 typedef struct pips_ladder_agent {
-    char spec[128]; /* normalised */
-    char label[176]; /* for people: the spec after its level, "hard (mcts:iters=10000)" */
+    char spec[PIPS_SPEC_MAX]; /* normalised */
+    char label[PIPS_AGENT_LABEL_MAX]; /* for people: the spec after its level, "hard (mcts:iters=10000)" */
     double elo, se, lo, hi; /* lo/hi: the 95% interval */
     double games, points; /* pairwise games and points over the round robin */
     double wins, draws, losses;
@@ -77,6 +77,10 @@ typedef struct pips_ladder {
     int np;
     size_t n; /* agents */
     unsigned long games_per_table, tables;
+    /* games_per_table is the games asked for rounded up to a whole number of
+     * the table's seatings (every order of its agents at 3+ seats, each
+     * rotation at two), so that each is played equally often */
+    unsigned long games_asked, seatings;
     uint64_t seed;
     double prior, seconds;
     bool partial; /* stopped before every table was played */
@@ -100,7 +104,7 @@ void pips_ladder_pairs_csv(const pips_ladder *l, pips_str *out);
 /* ratings.svg: Elo above the weakest agent with its interval, best first. */
 void pips_ladder_svg(const pips_ladder *l, pips_str *out);
 /* The ladder as one JSON document: {"game", "title", "options", "players",
- * "games_per_table", "tables", "seed", "prior", "seconds", "agents": [{"rank",
+ * "games_per_table", "games_asked", "seatings", "tables", "seed", "prior", "seconds", "agents": [{"rank",
  * "spec", "elo", "se", "lo", "hi", "games", "points", "score", "wins",
  * "draws", "losses"}...] best first, "pairs": [{"a", "b", "games",
  * "points_a", "score_a", "score_a_lo", "score_a_hi"}...]} (ratings.csv and

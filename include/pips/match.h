@@ -27,7 +27,8 @@ extern "C" {
 #pragma GCC visibility push(default) /* exported from libpips.so */
 #endif
 
-#define PIPS_SEAT_MAX 64
+/* A seat: "human" or any agent spec (PIPS_SPEC_MAX in pips/agent.h). */
+#define PIPS_SEAT_MAX 256
 #define PIPS_TIME_MAX 32
 
 typedef struct pips_match {

@@ -73,7 +73,7 @@ typedef struct pips_skill_perfect {
 
 typedef struct pips_skill_step {
     long weaker, stronger;  /* budgets */
-    char weaker_spec[128], stronger_spec[128];
+    char weaker_spec[PIPS_SPEC_MAX], stronger_spec[PIPS_SPEC_MAX];
     unsigned long games;
     double wins, draws, score; /* the stronger side's, over its games */
     double win_rate, win_lo, win_hi;

@@ -90,6 +90,8 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
 void pips_agent_free(pips_agent *a);
 const char *pips_agent_spec(const pips_agent *a);
 bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_error *err);
+bool pips_agent_observe_move(pips_agent *a, const void *state_before, pips_move m,
+                             pips_error *err);
 bool pips_agent_last_value(const pips_agent *a, double *value);
 
 bool pips_playtest_request(const char *request, pips_str *out, pips_error *err);
@@ -505,6 +507,21 @@ class Agent:
             _raise(err)
         _script_check(self.game)
         return m[0]
+
+    def observe(self, state, move):
+        """Tells the agent that move (an int, or its text) was played from
+        state, the position before it, by any seat or the dice, so that its
+        next search can build on this one (MCTS keeps the subtree under the
+        move). An illegal move, or a state of another game, raises Error and
+        leaves the agent as it was."""
+        if not isinstance(state, State):
+            raise Error("observe: state must be a pips.State")
+        if move.__class__ is not int:
+            move = state.parse(move) if isinstance(move, str) else int(move)
+        err = _new_error()
+        if not _lib.pips_agent_observe_move(self._handle, state._ptr, move, err):
+            _raise(err)
+        _script_check(self.game)
 
     @property
     def last_value(self):

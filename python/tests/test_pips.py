@@ -289,6 +289,35 @@ class Search(unittest.TestCase):
         hard = pips.Agent("hard", "nimitz", board="3x3", colors=3)
         self.assertIn(hard.choose(hard.game.start()), hard.game.start().moves())
 
+    def test_agent_observe(self):
+        # MCTS told of the moves played keeps the subtree under them, so its
+        # next search builds on the last one and its estimate differs from a
+        # fresh search with the same seed; with reuse=0 it is the fresh one
+        game = pips.Game("tictacdoh")
+
+        def second_search(spec, tell):
+            agent = pips.Agent(spec, game, seed=3)
+            state = game.start()
+            for _ in range(2):  # the agent's move, then the other seat's (as text)
+                move = agent.choose(state) if state.to_move == 0 else state.moves()[0]
+                if tell:
+                    agent.observe(state, move if state.to_move == 0 else state.move_text(move))
+                state.play(move)
+            return agent.choose(state), agent.last_value
+        fresh = second_search("mcts:iters=2000", False)
+        self.assertNotEqual(second_search("mcts:iters=2000", True)[1], fresh[1])
+        self.assertEqual(second_search("mcts:iters=2000,reuse=0", True), fresh)
+        # bad input raises and the agent plays on
+        agent = pips.Agent("mcts:iters=100", game, seed=1)
+        state = game.start()
+        with self.assertRaisesRegex(pips.Error, "not a Tic Tac Doh! move"):
+            agent.observe(state, max(state.moves()) + 99991)
+        with self.assertRaisesRegex(pips.Error, "a state of nimitz given to tictacdoh"):
+            agent.observe(pips.Game("nimitz").start(), 0)
+        with self.assertRaisesRegex(pips.Error, "observe: state must be a pips.State"):
+            agent.observe("-", 0)
+        self.assertIn(agent.choose(state), state.moves())
+
     def test_threads_run_together(self):
         # every C call releases the GIL, so two threads each run their own solve
         results = []

@@ -186,6 +186,11 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
                                      "hard, max)");
         return NULL;
     }
+    if (strlen(spec) >= PIPS_SPEC_MAX) {
+        pips_fail(err, PIPS_ERR_ARG, "agent '%.40s...': longer than %d characters", spec,
+                  PIPS_SPEC_MAX - 1);
+        return NULL;
+    }
     char kind[64];
     const char *colon = strchr(spec, ':');
     size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -226,7 +231,10 @@ pips_agent *pips_agent_new(const pips_game *g, const char *spec, uint64_t seed,
         pips_agent *a = agent_alloc(g, seed, err);
         if (!a)
             return NULL;
-        if (!agent_kinds[i].init(a, params, err)) {
+        if (!agent_kinds[i].init(a, params, err) ||
+            (a->spec_overflow &&
+             !pips_fail(err, PIPS_ERR_ARG, "longer than %d characters once normalised",
+                        PIPS_SPEC_MAX - 1))) {
             pips_error_prefix(err, "agent '%.100s': ", spec);
             pips_agent_free(a);
             return NULL;
@@ -528,14 +536,21 @@ size_t agent_ranked_analyze(pips_agent *a, const void *state, pips_move_eval *ou
 void agent_spec_add(pips_agent *a, const char *fmt, ...)
 {
     size_t len = strlen(a->spec);
-    if (len + 2 >= sizeof a->spec)
+    if (len + 2 >= sizeof a->spec) {
+        a->spec_overflow = true;
         return;
-    a->spec[len] = strchr(a->spec, ':') ? ',' : ':';
-    len++;
+    }
+    char sep = strchr(a->spec, ':') ? ',' : ':';
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->spec + len, sizeof a->spec - len, fmt, ap);
+    int n = vsnprintf(a->spec + len + 1, sizeof a->spec - len - 1, fmt, ap);
     va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof a->spec - len - 1) {
+        a->spec[len] = '\0'; /* the spec stays whole; the agent is refused */
+        a->spec_overflow = true;
+        return;
+    }
+    a->spec[len] = sep;
 }
 
 bool agent_buffers_new(agent_buffers *b, const pips_game *g, size_t plies)

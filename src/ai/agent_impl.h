@@ -17,7 +17,8 @@ struct pips_agent {
     uint64_t seed;
     pips_rng rng;
     pips_move *moves; /* max_moves scratch */
-    char spec[128];
+    char spec[PIPS_SPEC_MAX];
+    bool spec_overflow; /* agent_spec_add ran out of room: pips_agent_new refuses it */
     char level[32]; /* the level it was asked for ("hard", "mcts:hard"), else "" */
     void *impl;
     bool has_last_value;
@@ -43,8 +44,8 @@ size_t agent_ranked_analyze(pips_agent *a, const void *state, pips_move_eval *ou
                             pips_error *err);
 
 /* Appends a parameter to the stored spec: "kind" becomes "kind:KEY=VALUE",
- * then "kind:KEY=VALUE,KEY=VALUE" (printf-style; cut short at the spec's
- * size). */
+ * then "kind:KEY=VALUE,KEY=VALUE" (printf-style). One that does not fit
+ * marks the spec overflowed, and pips_agent_new then refuses the agent. */
 void agent_spec_add(pips_agent *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

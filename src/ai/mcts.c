@@ -1370,60 +1370,55 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
     a->observe = mcts_observe;
-    int len = snprintf(a->spec, sizeof a->spec, "mcts:");
+    snprintf(a->spec, sizeof a->spec, "mcts");
     if (iters)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "iters=%ld,", iters);
+        agent_spec_add(a, "iters=%ld", iters);
     if (time > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "time=%g,", time);
+        agent_spec_add(a, "time=%g", time);
     if (threads != 1)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "threads=%ld,", threads);
+        agent_spec_add(a, "threads=%ld", threads);
     if (c != 1.0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "c=%g,", c);
+        agent_spec_add(a, "c=%g", c);
     if (widen > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "widen=%g,", widen);
+        agent_spec_add(a, "widen=%g", widen);
     if (widen > 0 && widen_base != 2)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "widen_base=%g,",
-                        widen_base);
+        agent_spec_add(a, "widen_base=%g", widen_base);
     if (max_nodes != 4000000)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "nodes=%ld,", max_nodes);
+        agent_spec_add(a, "nodes=%ld", max_nodes);
     if (!reuse)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "reuse=0,");
+        agent_spec_add(a, "reuse=0");
     if (draws != 1)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "draws=%ld,", draws);
+        agent_spec_add(a, "draws=%ld", draws);
     if (order_mode != ORDER_SHUFFLE)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "order=%s,",
-                        order_mode == ORDER_HOOK ? "1" : "eval");
+        agent_spec_add(a, "order=%s", order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "opp=%s,",
-                        opp == OPP_GREEDY    ? "greedy"
-                        : opp == OPP_SOFTMAX ? "softmax"
-                        : opp == OPP_TOPK    ? "topk"
-                        : opp == OPP_ADAPT   ? "adapt"
-                                             : "search");
+        agent_spec_add(a, "opp=%s",
+                       opp == OPP_GREEDY    ? "greedy"
+                       : opp == OPP_SOFTMAX ? "softmax"
+                       : opp == OPP_TOPK    ? "topk"
+                       : opp == OPP_ADAPT   ? "adapt"
+                                            : "search");
     if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_iters != 300)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "oppiters=%ld,",
-                        inner_iters);
+        agent_spec_add(a, "oppiters=%ld", inner_iters);
     if (opp == OPP_TOPK && topk != 2)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "k=%ld,", topk);
+        agent_spec_add(a, "k=%ld", topk);
     if (opp == OPP_SOFTMAX && temp != 0.05)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "temp=%g,", temp);
+        agent_spec_add(a, "temp=%g", temp);
     if (exact > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "exact=%ld,", exact);
+        agent_spec_add(a, "exact=%ld", exact);
     if (pick)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "pick=1,");
+        agent_spec_add(a, "pick=1");
     if (exact > 0 && unknown_search)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "unknown=search,");
+        agent_spec_add(a, "unknown=search");
     if (exact > 0 && exact_worst > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "worst=%g,",
-                        exact_worst);
+        agent_spec_add(a, "worst=%g", exact_worst);
     if (mi->settle)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "settle=1,");
+        agent_spec_add(a, "settle=1");
     if (ph > 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "ph=%g,", ph);
+        agent_spec_add(a, "ph=%g", ph);
     if (has_eval && leaf == 0)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "leaf=playout,");
+        agent_spec_add(a, "leaf=playout");
     if (uniform)
-        len += snprintf(a->spec + len, sizeof a->spec - (size_t)len, "playout=uniform,");
-    a->spec[len - 1] = '\0';
+        agent_spec_add(a, "playout=uniform");
     return true;
 }

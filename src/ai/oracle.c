@@ -257,14 +257,15 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
         return pips_fail(err, PIPS_ERR_NOMEM, "oracle: out of memory");
     a->choose = oracle_choose;
     a->analyze = oracle_analyze;
-    int w = 0;
+    snprintf(a->spec, sizeof a->spec, "oracle");
     if (seconds > 0)
-        w = snprintf(a->spec, sizeof a->spec, "oracle:time=%g", seconds);
-    else
-        w = snprintf(a->spec, sizeof a->spec, "oracle:positions=%ld", positions);
-    if (seconds > 0 && positions)
-        w += snprintf(a->spec + w, sizeof a->spec - (size_t)w, ",positions=%ld", positions);
-    snprintf(a->spec + w, sizeof a->spec - (size_t)w, ",table_mb=%ld,threads=%ld%s,fallback=%s",
-             table_mb, threads, book ? "" : ",book=0", fallback);
+        agent_spec_add(a, "time=%g", seconds);
+    if (positions)
+        agent_spec_add(a, "positions=%ld", positions);
+    agent_spec_add(a, "table_mb=%ld", table_mb);
+    agent_spec_add(a, "threads=%ld", threads);
+    if (!book)
+        agent_spec_add(a, "book=0");
+    agent_spec_add(a, "fallback=%s", fallback);
     return true;
 }

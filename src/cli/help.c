@@ -135,7 +135,8 @@ static const cli_opt_doc skill_opts[] = {
 
 static const cli_opt_doc ladder_opts[] = {
     {"--agents", "A,B,...", "the agents to rate (two or more specs)"},
-    {"--games", "N", "games per table of agents (default 100)"},
+    {"--games", "N",
+     "games per table of agents (default 100), rounded up to whole seatings: 102 at 3 seats"},
     {"--seed", "S", "seed of the whole run (default 1)"},
     {"--threads", "T", "worker threads, 1..64 (default 1)"},
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},

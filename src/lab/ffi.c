@@ -134,6 +134,18 @@ bool pips_agent_move(pips_agent *a, const void *state, pips_move *out, pips_erro
     return given(pips_agent_game(a), state, err) && agent_choose_unchecked(a, state, out, err);
 }
 
+bool pips_agent_observe_move(pips_agent *a, const void *state_before, pips_move m,
+                             pips_error *err)
+{
+    if (!a)
+        return pips_fail(err, PIPS_ERR_ARG, "no agent (NULL)");
+    const pips_game *g = pips_agent_game(a);
+    if (!given(g, state_before, err) || !pips_check_move(g, state_before, m, err))
+        return false;
+    agent_observe_unchecked(a, state_before, m);
+    return true;
+}
+
 bool pips_play(const pips_game *g, void *state, pips_move m, pips_error *err)
 {
     if (!given(g, state, err) || !pips_check_move(g, state, m, err))

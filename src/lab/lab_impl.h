@@ -166,7 +166,7 @@ typedef struct lab_variant {
     char **records;      /* one JSON record per game, or NULL */
     /* each agent's spec as it resolves in this variant: a level ("hard")
      * resolves by the variant's seat count, so it may differ from agents[] */
-    char agents[LAB_MAX_N][128];
+    char agents[LAB_MAX_N][PIPS_SPEC_MAX];
 } lab_variant;
 
 struct pips_playtest {
@@ -174,7 +174,7 @@ struct pips_playtest {
     char title[128];
     int np; /* seats of the variant being played (a per-variant view for play_one) */
     size_t n_agents;             /* distinct specs: identical specs are one agent */
-    char agents[LAB_MAX_N][128]; /* normalised, each once, in order of first appearance */
+    char agents[LAB_MAX_N][PIPS_SPEC_MAX]; /* normalised, each once, in order of first appearance */
     char agent_labels[LAB_MAX_N][PIPS_AGENT_LABEL_MAX]; /* for people: "hard (mcts:...)" */
     size_t n_specs;              /* the specs as given (1: one spec fills every seat) */
     int spec_agent[LAB_MAX_N];   /* the agent of each given spec (all 0 with one spec) */

@@ -250,7 +250,9 @@ static bool play_table(pips_ladder *l, const pips_ladder_opts *o, const size_t *
     const char *seats[PIPS_MAX_PLAYERS];
     for (int s = 0; s < l->np; s++)
         seats[s] = l->agent[combo[s]].spec;
-    lab_part part = LAB_PART_OF(o, table * o->games, l->tables * o->games);
+    unsigned long n = l->games_per_table;
+    lab_part part = LAB_PART_OF(o, table * n, l->tables * n);
+    part.games = n;
     pips_playtest_opts po = lab_part_opts(&part, seats, l->np, table_seed);
     table_ctx tc = {l, combo, po.seating};
     lab_run_hooks h = {resume, o->resume_state, on_result, NULL, &tc};
@@ -396,7 +398,17 @@ pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
     }
     l->np = pips_num_players(g);
     l->n = o->n_agents;
-    l->games_per_table = o->games;
+    /* every seating of a table's agents equally often, as
+     * bench/ladder-nplayer.sh plays them: the seating kind is lab_part_opts's */
+    int identity[PIPS_MAX_PLAYERS];
+    for (int s = 0; s < l->np; s++)
+        identity[s] = s;
+    l->seatings = pips_seating_period(l->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE,
+                                      identity, l->np);
+    l->games_asked = o->games;
+    l->games_per_table = l->seatings && o->games
+                             ? (o->games + l->seatings - 1) / l->seatings * l->seatings
+                             : o->games;
     l->seed = o->seed;
     l->prior = o->prior < 0 ? 1 : o->prior;
     snprintf(l->game, sizeof l->game, "%s", g->def->name);
@@ -414,6 +426,10 @@ pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
                        o->n_agents);
     if (ok && o->games == 0)
         ok = pips_fail(err, PIPS_ERR_ARG, "the number of games must be at least 1");
+    if (ok && l->games_per_table > PIPS_LAB_MAX_GAMES)
+        ok = pips_fail(err, PIPS_ERR_ARG, "%lu games a table, rounded up to whole seatings, is "
+                       "%lu: more than %lu", o->games, l->games_per_table,
+                       (unsigned long)PIPS_LAB_MAX_GAMES);
     /* normalised specs, each once */
     for (size_t i = 0; ok && i < o->n_agents; i++) {
         pips_agent *a = pips_agent_new(g, o->agents[i], 0, err);
@@ -512,13 +528,19 @@ void pips_ladder_free(pips_ladder *l) { pips_free(NULL, l); }
 
 void pips_ladder_text(const pips_ladder *l, pips_str *out)
 {
+    pips_str_catf(out, "# %s%s%s%s: %zu agents, %lu tables of %d seats x %lu games, seed %llu\n",
+                  l->title, *l->options ? " (" : "", l->options, *l->options ? ")" : "", l->n,
+                  l->tables, l->np, l->games_per_table, (unsigned long long)l->seed);
+    if (l->games_per_table != l->games_asked)
+        pips_str_catf(out, "# %lu games a table rounded up to %lu, a whole number of its %lu "
+                           "seatings (%s), each played equally often\n",
+                      l->games_asked, l->games_per_table, l->seatings,
+                      l->np >= 3 ? "orders of its agents" : "rotations");
     pips_str_catf(out,
-                  "# %s%s%s%s: %zu agents, %lu tables of %d seats x %lu games, seed %llu\n"
                   "# Elo (mean 0), 95%% interval from a Bradley-Terry fit (Fisher information; "
                   "%g virtual draw%s per pair)\n"
                   "# rank elo [95%%] score games agent\n",
-                  l->title, *l->options ? " (" : "", l->options, *l->options ? ")" : "", l->n, l->tables, l->np, l->games_per_table,
-                  (unsigned long long)l->seed, l->prior, l->prior == 1 ? "" : "s");
+                  l->prior, l->prior == 1 ? "" : "s");
     if (l->partial)
         pips_str_cat(out, "# partial: the run was stopped; the ratings rest on the games "
                           "finished\n");

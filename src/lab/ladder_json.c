@@ -50,9 +50,11 @@ bool pips_ladder_json(const pips_ladder *l, pips_str *out)
                                  l->points[i][j], "score_a", s, "score_a_lo", lo,
                                  "score_a_hi", hi));
         }
-    json_t *doc = json_pack("{s:s, s:s, s:o, s:i, s:I, s:I, s:I, s:f, s:f, s:o, s:o}", "game",
-                            l->game, "title", l->title, "options", options_object(l->options),
-                            "players", l->np, "games_per_table", (json_int_t)l->games_per_table,
+    json_t *doc = json_pack("{s:s, s:s, s:o, s:i, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:o, s:o}",
+                            "game", l->game, "title", l->title, "options",
+                            options_object(l->options), "players", l->np, "games_per_table",
+                            (json_int_t)l->games_per_table, "games_asked",
+                            (json_int_t)l->games_asked, "seatings", (json_int_t)l->seatings,
                             "tables", (json_int_t)l->tables, "seed", (json_int_t)l->seed,
                             "prior", l->prior, "seconds", l->seconds, "agents", agents,
                             "pairs", pairs);

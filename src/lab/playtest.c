@@ -547,7 +547,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                            pips_error *err)
 {
     vary_spec *vs = pips_calloc(NULL, LAB_MAX_VARY, sizeof *vs);
-    char specs[LAB_MAX_N][128], labels[LAB_MAX_N][PIPS_AGENT_LABEL_MAX];
+    char specs[LAB_MAX_N][PIPS_SPEC_MAX], labels[LAB_MAX_N][PIPS_AGENT_LABEL_MAX];
     if (!vs)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     bool ok = false;
@@ -662,7 +662,7 @@ static bool build_variants(const pips_playtest_opts *o, pips_playtest *pt, pips_
                           games[v]->def->name, var->np, o->n_seats);
             goto done;
         }
-        char resolved[LAB_MAX_N][128];
+        char resolved[LAB_MAX_N][PIPS_SPEC_MAX];
         for (size_t k = 0; k < o->n_seats; k++) {
             pips_agent *a = pips_agent_new(games[v], o->seats[k], 0, err);
             if (!a) {

@@ -76,7 +76,7 @@ int lab_max_seats(const pips_playtest *pt)
 
 typedef struct compared {
     size_t variant;
-    char name[200];
+    char name[PIPS_SPEC_MAX + 64]; /* "win rate of agent 1 (SPEC)" */
     double base, vs, diff, lo, hi, p, p_adj;
     bool has_interval, has_p;
 } compared;
@@ -149,7 +149,7 @@ static void comparisons(const pips_playtest *pt, compared_list *l)
 {
     memset(l, 0, sizeof *l);
     const ruleset_stats *a = &pt->variants[0].st;
-    char label[200];
+    char label[sizeof ((compared *)0)->name];
     for (size_t v = 1; v < pt->n_variants; v++) {
         const ruleset_stats *b = &pt->variants[v].st;
         add_prop(l, v, "draw rate", a->draws, (double)a->games, b->draws, (double)b->games);
@@ -936,6 +936,39 @@ static void markdown_comparisons(const pips_playtest *pt, pips_str *out)
     pips_free(NULL, l.c);
 }
 
+/* The seats agent k held, as report.json's variants[].agents[].seats gives
+ * them: "3 seats", or per variant when a players sweep changes the count
+ * ("2 seats in A, B; 3 in C, D"), or its range when there are many variants. */
+static void markdown_agent_seats(const pips_playtest *pt, size_t k, pips_str *out)
+{
+    int lo = lab_agent_seats(pt, k, pt->variants[0].np), hi = lo;
+    for (size_t v = 1; v < pt->n_variants; v++) {
+        int held = lab_agent_seats(pt, k, pt->variants[v].np);
+        lo = held < lo ? held : lo;
+        hi = held > hi ? held : hi;
+    }
+    if (lo == hi) {
+        pips_str_catf(out, "%d seat%s", lo, lo == 1 ? "" : "s");
+        return;
+    }
+    if (pt->n_variants > 8) {
+        pips_str_catf(out, "%d to %d seats, by variant", lo, hi);
+        return;
+    }
+    for (int held = lo; held <= hi; held++) {
+        bool first = true;
+        for (size_t v = 0; v < pt->n_variants; v++) {
+            if (lab_agent_seats(pt, k, pt->variants[v].np) != held)
+                continue;
+            if (first)
+                pips_str_catf(out, "%s%d%s in ", held == lo ? "" : "; ", held,
+                              held == lo ? " seats" : "");
+            pips_str_catf(out, "%s%s", first ? "" : ", ", pt->variants[v].name);
+            first = false;
+        }
+    }
+}
+
 void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
 {
     bool sweep = pt->n_variants > 1;
@@ -974,9 +1007,9 @@ void pips_playtest_markdown(const pips_playtest *pt, pips_str *out)
     pips_str_cat(out, ".\n\nAgents (identical specs are one agent; its figures count every "
                       "seat it held):\n\n");
     for (size_t k = 0; k < pt->n_agents; k++) {
-        int held = lab_agent_seats(pt, k, pt->np);
-        pips_str_catf(out, "%zu. `%s` (%d seat%s)\n", k + 1, pt->agent_labels[k], held,
-                      held == 1 ? "" : "s");
+        pips_str_catf(out, "%zu. `%s` (", k + 1, pt->agent_labels[k]);
+        markdown_agent_seats(pt, k, out);
+        pips_str_cat(out, ")\n");
     }
     if (sweep) {
         pips_str_catf(out, "\nVariants (%zu, %s):\n\n", pt->n_variants,

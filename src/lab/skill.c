@@ -81,7 +81,7 @@ static bool check(pips_skill *s, const pips_skill_opts *o, pips_error *err)
     s->np = pips_num_players(g);
     bool ok = true;
     for (size_t i = 0; ok && i < o->n_budgets; i++) {
-        char spec[160];
+        char spec[PIPS_SPEC_MAX];
         spec_with_budget(s, o->agent, o->budgets[i], spec, sizeof spec);
         pips_agent *a = pips_agent_new(g, spec, 0, err);
         if (!a) {

@@ -2,7 +2,7 @@
  * lua_game.c — whole games written in Lua (docs/lua.md): a file returning a
  * table with name, title, players, options and the functions start,
  * to_move, moves, play, result, render (and optionally key, chance,
- * evaluate, view) becomes one more pips_game_def.
+ * evaluate, view, canonical) becomes one more pips_game_def.
  *
  * Invariants: a state is the canonical text of the script's Lua state table
  * (lrt_canon: keys sorted, so equal positions are byte-equal) in a fixed
@@ -30,9 +30,10 @@
 enum { WHO_UNKNOWN = -3 };
 
 enum { F_START, F_TO_MOVE, F_MOVES, F_PLAY, F_RESULT, F_RENDER, F_KEY, F_CHANCE, F_EVALUATE,
-       F_VIEW, N_FN };
-static const char *const FN_NAMES[N_FN] = {"start",  "to_move", "moves",  "play",     "result",
-                                           "render", "key",     "chance", "evaluate", "view"};
+       F_VIEW, F_CANONICAL, N_FN };
+static const char *const FN_NAMES[N_FN] = {"start",  "to_move", "moves",    "play",
+                                           "result", "render",  "key",      "chance",
+                                           "evaluate", "view",  "canonical"};
 #define N_REQUIRED 6
 
 typedef struct lgame_def {
@@ -583,6 +584,30 @@ static int p_view(lua_State *L)
     return 0;
 }
 
+/* canonical(state): the position every symmetric variant of state maps to,
+ * as a new table (the solver's symmetry reduction). Like play it must leave
+ * its argument alone, which is checked at once (the solver calls it once a
+ * node, so the check is cheap beside the solve). */
+static int p_canonical(lua_State *L)
+{
+    gcall *a = lua_touserdata(L, 1);
+    const lgame_def *ld = ldef_of(a->g);
+    gctx *gc = lrt_of(L)->user;
+    gentry *e = fetch(L, a->g, a->s);
+    push_fn(L, gc, F_CANONICAL);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->tref);
+    lua_call(L, 1, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->tref);
+    size_t len = lrt_canon(L, -1, gc->scratch, ld->state_cap, "the state canonical was given");
+    lua_pop(L, 1);
+    if (len != e->len || memcmp(gc->scratch, e->text, len) != 0)
+        lrt_raise(L, "%s: canonical changed the state it was given: return a new table",
+                  ld->file);
+    store(L, a->g, a->out_state, "canonical");
+    remember(L, a->out_state); /* pops the table */
+    return 0;
+}
+
 static lrt_ctx *ctx(const pips_game *g)
 {
     lgame_cfg *cfg = cfg_of(g);
@@ -785,6 +810,13 @@ static void g_evaluate(const pips_game *g, const void *s, double *out)
     if (!run(g, "evaluate", p_evaluate, &a))
         for (int i = 0; i < np; i++)
             out[i] = 0.5;
+}
+
+static void g_canonical(const pips_game *g, const void *s, void *out)
+{
+    gcall a = {.g = g, .s = s, .out_state = out};
+    if (!run(g, "canonical", p_canonical, &a) && out != s)
+        memcpy(out, s, g->def->state_size); /* after a failure: the state itself */
 }
 
 static bool g_failure(const pips_game *g, pips_error *err, bool clear)
@@ -1165,6 +1197,7 @@ const pips_game_def *plua_game_def(const char *file, const char *text, pips_erro
     d->render = g_render;
     d->state_view = ld->has[F_VIEW] ? g_state_view : NULL;
     d->evaluate = ld->has[F_EVALUATE] ? g_evaluate : NULL;
+    d->canonical = ld->has[F_CANONICAL] ? g_canonical : NULL;
     d->script = &ld->script;
     d->hold = g_hold;
     d->failure = g_failure;

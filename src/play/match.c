@@ -23,6 +23,8 @@
 
 #include "pips/agent.h"
 
+_Static_assert(PIPS_SEAT_MAX >= PIPS_SPEC_MAX, "a seat holds any agent spec");
+
 void pips_iso_time(char *buf)
 {
     time_t t = time(NULL);
@@ -97,10 +99,13 @@ bool pips_match_set_seats(pips_match *m, const char *const *seats, int n, pips_e
     if (n != m->n_seats)
         return pips_fail(err, PIPS_ERR_ARG, "%s needs %d seats, got %d", m->game->def->name,
                          m->n_seats, n);
-    for (int i = 0; i < n; i++)
-        if (!seats[i] || !*seats[i] || strlen(seats[i]) >= PIPS_SEAT_MAX)
-            return pips_fail(err, PIPS_ERR_ARG, "seat %d: empty or longer than %d characters",
-                             i + 1, PIPS_SEAT_MAX - 1);
+    for (int i = 0; i < n; i++) {
+        if (!seats[i] || !*seats[i])
+            return pips_fail(err, PIPS_ERR_ARG, "seat %d: empty", i + 1);
+        if (strlen(seats[i]) >= PIPS_SEAT_MAX)
+            return pips_fail(err, PIPS_ERR_ARG, "seat %d: '%.40s...' is longer than %d characters",
+                             i + 1, seats[i], PIPS_SEAT_MAX - 1);
+    }
     for (int i = 0; i < n; i++)
         snprintf(m->seats[i], PIPS_SEAT_MAX, "%s", seats[i]);
     return true;

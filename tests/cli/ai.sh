@@ -53,4 +53,29 @@ grep -q '^seat 1> hint from hard (mcts:iters=[0-9]*), best first:$' "$tmp/hint.o
 check "hint names its agent with the level's spec and lists moves with values" $?
 grep -q "^(value: what the move is worth to the seat playing it, its expected return: 0 a loss, 1 a win" "$tmp/hint.out"
 check "hint says what its values are" $?
+
+# A seat spec longer than 63 characters once normalised (seats held no more
+# once, refused at game 1) plays, and the records keep it whole; one too long
+# or bad is refused before any game, naming the seat and the spec.
+long='oracle:time=1,positions=100000,threads=1,fallback=mcts:iters=300'
+norm='oracle:time=1,positions=100000,table_mb=256,threads=1,fallback=mcts:iters=300'
+"$PIPS" playtest tictacdoh --seats "$long",random --games 2 --seed 1 --exact-seconds 0 \
+    --records --out "$tmp/long" >/dev/null 2>"$tmp/long.err"
+check "playtest plays a seat spec of ${#norm} characters" $?
+python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["seats"] != [sys.argv[2], "random"])' \
+    "$tmp/long/records/A-000001.json" "$norm" &&
+    "$PIPS" replay "$tmp/long/records/A-000001.json" >/dev/null
+check "its record names the spec whole and replays" $?
+too_long="mcts:iters=10$(printf ',c=1%.0s' $(seq 1 70))"
+expect_exit 2 "a spec over 255 characters is refused before any game, naming seat and spec" \
+    "^pips playtest: seat 2: agent 'mcts:iters=10,c=1,c=1.*longer than 255 characters" \
+    "$PIPS" playtest tictacdoh --seats random,"$too_long" --games 2 --out "$tmp/too_long"
+[ ! -e "$tmp/too_long" ]; check "nothing written for the refused spec" $?
+expect_exit 2 "a bad spec is refused before any game, naming seat and spec" \
+    "^pips playtest: seat 2: agent 'mcts:iters=10,cc=1': mcts: unknown parameter 'cc'" \
+    "$PIPS" playtest tictacdoh --seats random,mcts:iters=10,cc=1 --games 2
+expect_exit 2 "pips play names the seat and the start of a spec too long for it" \
+    "seat 2: 'mcts:iters=10,c=1,.*' is longer than 255 characters" \
+    "$PIPS" play tictacdoh --seat random --seat "$too_long"
+
 exit $fail

@@ -34,6 +34,13 @@ check "report.json records the run" $?
 ! grep -Eq '"(games|wins|draws|losses|capped|unfinished)": [0-9]+\.0' "$tmp/s/report.json"
 check "counts are integers in report.json" $?
 grep -q '| p (Holm) |' "$tmp/s/report.md"; check "the comparisons carry Holm-adjusted p-values" $?
+# the one agent holds every seat: 2 in A and B, 3 in C and D, in report.md as in report.json
+grep -q '^1\. `random` (2 seats in A, B; 3 in C, D)$' "$tmp/s/report.md" &&
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit([v["agents"][0]["seats"] for v in r["variants"]] != [2, 2, 3, 3])' "$tmp/s/report.json"
+check "the agent's seats per variant in the report header and report.json" $?
+"$PIPS" playtest icefrogs --seats random --games 1 --vary players=2,3,4,5,6 --vary max_plies=2,3 \
+    --exact-seconds 0 2>/dev/null | grep -q '^1\. `random` (2 to 6 seats, by variant)$'
+check "and their range over many variants" $?
 
 # ';' separates values that hold commas
 "$PIPS" playtest icefrogs --seats random --games 2 --vary 'players=2;3' >"$tmp/semi.md" 2>&1

@@ -422,8 +422,8 @@ static void part_refusals(void)
         "{\"move\":\"L@99999999999999999999,0\",\"token\":\"%s\"}",
         "{\"move\":\"L@-1,-1\",\"token\":\"%s\"}",
         "{\"move\":\"L@0\\u00000\",\"token\":\"%s\"}",
-        "{\"move\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"token\":\"%s\"}",
+        ("{\"move\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"token\":\"%s\"}"),
     };
     for (size_t i = 0; i < sizeof bad_bodies / sizeof bad_bodies[0]; i++) {
         snprintf(body, sizeof body, bad_bodies[i], t0);
@@ -505,8 +505,8 @@ static void part_refusals(void)
         "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:iters=999999999999\"]}",
         "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:time=1e9\"]}",
         "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"alphabeta:depth=99\"]}",
-        "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]}",
+        ("{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]}"),
         "{\"game\":\"tictacdoh\"",
         "[\"tictacdoh\"]",
     };

@@ -956,7 +956,9 @@ static void icf_render(const pips_game *g, const void *state, const pips_render_
                 for (int pl = 0; pl < cf->players; pl++)
                     if (cf->start[pl] == c)
                         start_of = pl;
-                char field[16];
+                /* A field is 4-5 characters ("1M/3"), but the buffer has room for
+                 * any int the formats below print, so none can truncate. */
+                char field[32];
                 const char *colour = NULL;
                 if (line == 0) {
                     char nm[4];
