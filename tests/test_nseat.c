@@ -705,6 +705,78 @@ static void test_mcts_exact(void **unused)
     pips_game_free(g);
 }
 
+/* A scripted searcher for test_mcts_exact_pick: the moves in order, round
+ * and round, and who was asked. */
+typedef struct scripted_pick {
+    const pips_move *moves;
+    int len, calls;
+    bool asked_other; /* asked for a seat other than 1 */
+} scripted_pick;
+
+static pips_move scripted_move(void *ctx, const void *state, int who)
+{
+    (void)state;
+    scripted_pick *sp = ctx;
+    sp->asked_other = sp->asked_other || who != 1;
+    return sp->moves[sp->calls++ % sp->len];
+}
+
+/* pick=K: a searcher in the first round of replies plays the moves its
+ * searches return, each sample weighted 1/K, or one move when the first two
+ * agree. Table 2, seat 1 searching, seat 2 greedy: after A,0 seat 2 is
+ * indifferent (root wins 0.5), after A,1 it takes leaf 2 (root 0); under
+ * the model seat 1 plays A,0 (its own 0.5 against 0). */
+static void test_mcts_exact_pick(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = tree_game(2);
+    void *s = pips_state_new(g, &err);
+    const pips_move moves[2] = {0, 1};
+    const bool searcher[3] = {false, true, false};
+    static const struct {
+        pips_move script[4];
+        int picks, calls;
+        double win_a;
+    } cases[] = {
+        {{0, 1, 1, 1}, 4, 8, 0.25 * 0.5}, /* A: 0 once, 1 three times; B the same */
+        {{1, 1, 0, 0}, 4, 4, 0.0},        /* the first two agree: 1 for A, 0 for B */
+        {{0, 1, 1, 1}, 1, 2, 0.5},        /* one sample each: 0 for A */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        model_solver *ms = model_solver_new(g, 1000, 0);
+        assert_non_null(ms);
+        scripted_pick sp = {cases[c].script, 4, 0, false};
+        model_solver_set_pick(ms, scripted_move, &sp, cases[c].picks);
+        model_value v[2];
+        assert_true(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
+        if (fabs(v[0].win - cases[c].win_a) > 1e-6 || sp.calls != cases[c].calls)
+            fail_msg("case %zu: a win %.4f after A (want %.4f), %d calls (want %d)", c,
+                     v[0].win, cases[c].win_a, sp.calls, cases[c].calls);
+        assert_true(fabs(v[1].win) < 1e-6 && fabs(v[1].ret - 0.9) < 1e-6);
+        assert_false(sp.asked_other); /* greedy seat 2 is never asked */
+        model_solver_free(ms);
+    }
+    /* without pick, the model: seat 1 plays A,0 */
+    model_solver *ms = model_solver_new(g, 1000, 0);
+    model_value v[2];
+    assert_true(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
+    assert_true(fabs(v[0].win - 0.5) < 1e-6);
+    model_solver_free(ms);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    /* the spec: pick=K up to 64 */
+    pips_game *t3 = ttd3_game();
+    pips_agent *a = pips_agent_new(t3, "mcts:iters=10,opp=adapt,exact=1000,pick=8", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=10,opp=adapt,exact=1000,pick=8");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(t3, "mcts:opp=adapt,exact=1000,pick=65", 1, &err));
+    assert_null(pips_agent_new(t3, "mcts:opp=greedy,exact=1000,pick=4", 1, &err));
+    assert_non_null(strstr(err.msg, "pick=4 needs exact=N and opp=adapt or opp=search"));
+    pips_game_free(t3);
+}
+
 static void test_levels_per_seat_count(void **unused)
 {
     (void)unused;
@@ -761,6 +833,7 @@ int main(void)
         cmocka_unit_test(test_mcts_progressive_history),
         cmocka_unit_test(test_mcts_root_draws),
         cmocka_unit_test(test_mcts_exact),
+        cmocka_unit_test(test_mcts_exact_pick),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -371,7 +371,31 @@ static void test_text_errors_leave_state_untouched(void **unused)
 }
 
 /* Canonical forms never change a value: solving with and without them
- * agrees on positions `plies` random moves in (seeds 0..games-1). */
+ * agrees on positions `plies` random moves in (seeds 0..games-1). The
+ * winning move given is one of the position itself, not of its canonical
+ * form (it was the latter: M@-2,0 for 0,0:LM 1,0:M 1,1:S, which wins with
+ * M@-1,0 or M@2,0). */
+static void assert_winning_move(const pips_game *g, const void *s, pips_move m)
+{
+    pips_error err;
+    if (!pips_check_move(g, s, m, &err))
+        fail_msg("the winning move given is not legal here: %s", err.msg);
+    void *child = pips_state_new(g, NULL);
+    memcpy(child, s, g->def->state_size);
+    g->def->apply(g, child, m);
+    int me = g->def->to_move(g, s), next = g->def->to_move(g, child);
+    if (next == PIPS_OVER) {
+        double r[PIPS_MAX_PLAYERS];
+        g->def->returns(g, child, r);
+        assert_true(r[me] == 1.0);
+    } else {
+        pips_solve_result after;
+        assert_true(solve_from_unchecked(g, child, true, NULL, &after, &err));
+        assert_int_equal(after.value, next == me ? PIPS_WIN : PIPS_LOSS);
+    }
+    pips_state_free(g, child);
+}
+
 static void check_canonical_solving(const pips_game *g, uint64_t games, size_t plies)
 {
     void *s = pips_state_new(g, NULL);
@@ -389,6 +413,8 @@ static void check_canonical_solving(const pips_game *g, uint64_t games, size_t p
         assert_true(solve_from_unchecked(g, s, false, NULL, &b, &err));
         assert_int_equal(a.value, b.value);
         assert_true(a.positions <= b.positions);
+        if (a.value == PIPS_WIN)
+            assert_winning_move(g, s, a.best_move);
     }
     pips_state_free(g, s);
 }
@@ -403,6 +429,12 @@ static void test_solution_is_a_draw(void **unused)
     assert_int_equal(res.value, PIPS_DRAW);
     assert_int_equal(res.positions, 343251); /* canonical positions stored */
     check_canonical_solving(g, 6, 5);
+    /* a won position that is not its own canonical form: its winning move */
+    void *s = play(g, "L@0,0 M@0,0 M@1,0 S@1,1");
+    assert_true(solve_position_unchecked(g, s, NULL, &res, &err));
+    assert_int_equal(res.value, PIPS_WIN);
+    assert_winning_move(g, s, res.best_move);
+    pips_state_free(g, s);
     pips_game_free(g);
 }
 

@@ -76,10 +76,11 @@
  *   search's move stands. worst=W (0..1, default 0): the root plays
  *   for 1-W times its chance of a win with a searcher's tied moves equally
  *   likely plus W times that chance with every such tie against it.
- *   pick=1 (with opp=adapt or search): where such a tie matters to
+ *   pick=K (with opp=adapt or search): where such a tie matters to
  *   the root seat, the searcher plays what its own search of oppiters
  *   passes chooses (opp=search's search), as a search picks among moves it
- *   values alike by its visits.
+ *   values alike by its visits; with K > 1, K such searches (each with its
+ *   own rng) sample that choice, each answer weighted 1/K.
  * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
@@ -959,6 +960,11 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
                                       ? model_is_searcher(mi->exact_solver, p, mi->exact_unknown)
                                   : mi->opp == OPP_SEARCH ? true
                                                           : mi->opp == OPP_MAX);
+    char seats[3 * PIPS_MAX_PLAYERS + 8] = "";
+    for (int p = 0, len = 0; p < pips_num_players(g); p++)
+        if (searcher[p])
+            len += snprintf(seats + len, sizeof seats - (size_t)len, "%s%d", len ? "," : "",
+                            p + 1);
     for (size_t i = 0; i < n; i++)
         mi->exact_moves[i] = mi->evals[i].move;
     double budget = agent_time_budget(a, mi->time_limit);
@@ -975,16 +981,16 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
             *out = mi->evals[i].move;
             snprintf(a->note, sizeof a->note,
                      "exact: a win %.3f (%.3f at worst), return %.3f under the model (%zu of "
-                     "%zu moves tie; %zu positions)",
+                     "%zu moves tie; %zu positions; searchers: %s)",
                      mi->exact_values[i].win, mi->exact_values[i].worst, mi->exact_values[i].ret,
-                     k, n,
-                     model_solver_positions(mi->exact_solver));
+                     k, n, model_solver_positions(mi->exact_solver), *seats ? seats : "none");
             return;
         }
 }
 
-/* pick=1: a searcher's move where its tie matters, by its own search
- * (opp=search's, on the first tree's inner tree). */
+/* pick=K: a searcher's move where its tie matters, by its own search
+ * (opp=search's, on the first tree's inner tree, with a fresh rng each
+ * call: K calls sample how the searcher breaks the tie). */
 static pips_move exact_pick(void *ctx, const void *state, int who)
 {
     return inner_choice(ctx, state, who);
@@ -1275,7 +1281,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                  value);
             unknown_search = !strcmp(value, "search");
         } else if (!strcmp(key, "pick")) {
-            ok = agent_param_long("mcts", key, value, 0, 1, &pick, err);
+            ok = agent_param_long("mcts", key, value, 0, 64, &pick, err);
         } else if (!strcmp(key, "worst")) {
             ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
         } else if (!strcmp(key, "settle"))
@@ -1318,7 +1324,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         return false;
     if (pick && (!exact || (opp != OPP_ADAPT && opp != OPP_SEARCH)))
         return pips_fail(err, PIPS_ERR_ARG,
-                         "mcts: pick=1 needs exact=N and opp=adapt or opp=search");
+                         "mcts: pick=%ld needs exact=N and opp=adapt or opp=search", pick);
     if (!iters && time == 0)
         iters = 1000;
     const pips_allocator *al = g->alloc;
@@ -1365,7 +1371,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         if (!mi->exact_solver || !mi->exact_moves || !mi->exact_values || !mi->exact_best)
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for exact=%ld", exact);
         if (pick)
-            model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0]);
+            model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0], (int)pick);
     }
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
@@ -1407,7 +1413,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (exact > 0)
         agent_spec_add(a, "exact=%ld", exact);
     if (pick)
-        agent_spec_add(a, "pick=1");
+        agent_spec_add(a, "pick=%ld", pick);
     if (exact > 0 && unknown_search)
         agent_spec_add(a, "unknown=search");
     if (exact > 0 && exact_worst > 0)

@@ -70,6 +70,9 @@ struct model_solver {
     uint64_t context; /* the root seat and the searching seats, mixed into keys */
     double worst; /* weight of model_value.worst in the root seat's objective */
     model_pick_fn pick; /* a searcher's choice where its tie matters, or NULL */
+    int picks;          /* how many times pick is asked there */
+    int root_turns;     /* the root seat's turns on the path being solved: 0 in
+                           the first round of replies to the root's move */
     /* model_observe's evidence per seat: the log-likelihood of its moves so
      * far as a greedy seat and as a searcher (-INFINITY once ruled out) */
     double greedy_ll[PIPS_MAX_PLAYERS], search_ll[PIPS_MAX_PLAYERS];
@@ -235,6 +238,86 @@ static void add_scaled(model_value *sum, const model_value *v, double w)
     sum->worst += w * v->worst;
 }
 
+/* A searcher's value from the moves its own search plays: pick asked
+ * ms->picks times (a fresh search each time, so the answers sample how a
+ * search breaks ties or errs; when the first two agree, that move alone),
+ * their mean, worst the least of theirs. Where
+ * the tie among the k moves of the frame's best[] matters (k > 0), a move
+ * pick does not know counts as the model's mean, already in out; with k = 0
+ * it leaves out untouched and returns false. */
+static bool picked_value(model_solver *ms, const void *st, int ply, int who, size_t n, size_t k,
+                         model_value *out)
+{
+    model_frame *f = &ms->frames[ply];
+    model_value sum = {0, 0, 2}, c;
+    pips_move first = PIPS_MOVE_NONE;
+    int asked = ms->picks;
+    for (int s = 0; s < asked && !ms->gave_up; s++) {
+        pips_move m = ms->pick(ms->pick_ctx, st, who);
+        if (s == 0)
+            first = m;
+        else if (s == 1 && m == first) { /* two searches agree: taken as its move */
+            asked = 1;
+            break;
+        }
+        size_t i = 0, j = 0;
+        while (i < n && f->moves[i] != m)
+            i++;
+        while (j < k && f->best[j] != i)
+            j++;
+        if (i == n && k == 0)
+            return false;
+        if (i == n)
+            c = *out;
+        else if (j < k)
+            c = f->tied[j];
+        else
+            child_value(ms, st, ply, i, &c);
+        sum.win += c.win;
+        sum.ret += c.ret;
+        sum.worst = c.worst < sum.worst ? c.worst : sum.worst;
+    }
+    if (!ms->gave_up)
+        *out = (model_value){sum.win / asked, sum.ret / asked, sum.worst};
+    return true;
+}
+
+/* A searcher's value under the model: its moves of the best own value, each
+ * as likely; where that tie matters to the root seat and pick is set, as its
+ * search plays (picked_value). */
+static void searcher_value(model_solver *ms, const void *st, int ply, int who, size_t n,
+                           model_value *out)
+{
+    const pips_game_def *d = ms->g->def;
+    model_frame *f = &ms->frames[ply];
+    size_t k = 0;
+    double best = -1;
+    for (size_t i = 0; i < n && !ms->gave_up; i++) {
+        memcpy(f->child, st, ms->ss);
+        d->apply(ms->g, f->child, f->moves[i]);
+        f->value[i] = own_value(ms, f->child, ply + 1, who);
+        if (f->value[i] > best)
+            best = f->value[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        if (f->value[i] >= best - MODEL_TIE)
+            f->best[k++] = i;
+    out->worst = 1;
+    double lo = 2, hi = -1;
+    for (size_t i = 0; i < k && !ms->gave_up; i++) {
+        child_value(ms, st, ply, f->best[i], &f->tied[i]);
+        out->win += f->tied[i].win / (double)k;
+        out->ret += f->tied[i].ret / (double)k;
+        if (f->tied[i].worst < out->worst)
+            out->worst = f->tied[i].worst;
+        double o = objective(ms, &f->tied[i]);
+        lo = o < lo ? o : lo;
+        hi = o > hi ? o : hi;
+    }
+    if (ms->pick && !ms->gave_up && hi - lo > MODEL_TIE) /* the tie matters: ask */
+        picked_value(ms, st, ply, who, n, k, out);
+}
+
 static void root_value(model_solver *ms, const void *st, int ply, model_value *out)
 {
     const pips_game_def *d = ms->g->def;
@@ -252,7 +335,11 @@ static void root_value(model_solver *ms, const void *st, int ply, model_value *o
         return;
     }
     bool found;
-    uint64_t key = position_key(ms, st, ms->context);
+    /* a node in the first round of replies, where searchers play as pick
+     * says, keeps its own value (the same position later in the game is
+     * valued under the model) */
+    bool first_round = ms->pick && ms->root_turns == 0 && who != ms->root_seat;
+    uint64_t key = position_key(ms, st, ms->context + ((uint64_t)first_round << 40));
     model_entry *e = lookup(ms, key, &found);
     if (found) {
         *out = (model_value){e->win, e->ret, e->worst};
@@ -269,49 +356,16 @@ static void root_value(model_solver *ms, const void *st, int ply, model_value *o
             add_scaled(out, &c, f->prob[i]);
         }
     } else if (who == ms->root_seat) {
+        ms->root_turns++;
         for (size_t i = 0; i < n && !ms->gave_up; i++) {
             child_value(ms, st, ply, i, &c);
             if (i == 0 || better_for_root(ms, &c, out))
                 *out = c;
         }
-    } else if (ms->searcher[who]) { /* its moves of the best own value, each as likely */
-        double best = -1;
-        for (size_t i = 0; i < n && !ms->gave_up; i++) {
-            memcpy(f->child, st, ms->ss);
-            d->apply(ms->g, f->child, f->moves[i]);
-            f->value[i] = own_value(ms, f->child, ply + 1, who);
-            if (f->value[i] > best)
-                best = f->value[i];
-        }
-        for (size_t i = 0; i < n; i++)
-            if (f->value[i] >= best - MODEL_TIE)
-                f->best[k++] = i;
-        out->worst = 1;
-        double lo = 2, hi = -1;
-        for (size_t i = 0; i < k && !ms->gave_up; i++) {
-            child_value(ms, st, ply, f->best[i], &f->tied[i]);
-            out->win += f->tied[i].win / (double)k;
-            out->ret += f->tied[i].ret / (double)k;
-            if (f->tied[i].worst < out->worst)
-                out->worst = f->tied[i].worst;
-            double o = objective(ms, &f->tied[i]);
-            lo = o < lo ? o : lo;
-            hi = o > hi ? o : hi;
-        }
-        if (ms->pick && !ms->gave_up && hi - lo > MODEL_TIE) { /* the tie matters: ask */
-            pips_move m = ms->pick(ms->pick_ctx, st, who);
-            for (size_t i = 0; i < n; i++)
-                if (f->moves[i] == m) {
-                    size_t j = 0;
-                    while (j < k && f->best[j] != i)
-                        j++;
-                    if (j < k)
-                        *out = f->tied[j];
-                    else
-                        child_value(ms, st, ply, i, out);
-                    break;
-                }
-        }
+        ms->root_turns--;
+    } else if (ms->searcher[who]) { /* in the first round as its search plays, else the model */
+        if (!first_round || !picked_value(ms, st, ply, who, n, 0, out))
+            searcher_value(ms, st, ply, who, n, out);
     } else { /* greedy: its best moves, each as likely (its rng breaks ties) */
         k = greedy_moves(ms, ply, st, n, who);
         for (size_t i = 0; i < k && !ms->gave_up; i++) {
@@ -339,13 +393,9 @@ static void make_room(model_solver *ms)
     }
 }
 
-bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
-                       const pips_move *moves, size_t n, double deadline, model_value *out)
+/* Readies a solve for root seat who with the seats in searcher[]. */
+static void begin_solve(model_solver *ms, int who, const bool *searcher, double deadline)
 {
-    const pips_game_def *d = ms->g->def;
-    int who = d->to_move(ms->g, state);
-    if (who < 0)
-        return false;
     make_room(ms);
     ms->root_seat = who;
     ms->context = 1 + (uint64_t)who;
@@ -355,12 +405,33 @@ bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher
     }
     ms->deadline = deadline;
     ms->gave_up = false;
+    ms->root_turns = 0;
+}
+
+bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
+                       const pips_move *moves, size_t n, double deadline, model_value *out)
+{
+    const pips_game_def *d = ms->g->def;
+    int who = d->to_move(ms->g, state);
+    if (who < 0)
+        return false;
+    begin_solve(ms, who, searcher, deadline);
     unsigned char *child = ms->frames[0].child;
     for (size_t i = 0; i < n && !ms->gave_up; i++) {
         memcpy(child, state, ms->ss);
         d->apply(ms->g, child, moves[i]);
         root_value(ms, child, 1, &out[i]);
     }
+    return !ms->gave_up;
+}
+
+bool model_solve_value(model_solver *ms, const void *state, int root_seat, const bool *searcher,
+                       model_value *out)
+{
+    if (root_seat < 0 || root_seat >= ms->np)
+        return false;
+    begin_solve(ms, root_seat, searcher, 0);
+    root_value(ms, state, 0, out);
     return !ms->gave_up;
 }
 
@@ -443,9 +514,11 @@ bool model_is_searcher(const model_solver *ms, int seat, bool unknown_searches)
 
 size_t model_solver_positions(const model_solver *ms) { return ms->used; }
 
-void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx)
+void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks)
 {
     ms->pick = pick;
+    ms->picks = picks;
+
     ms->pick_ctx = ctx;
 }
 

@@ -28,6 +28,11 @@ void model_solver_free(model_solver *ms);
  * if above 0, or depth): then out is not all filled. */
 bool model_solve_moves(model_solver *ms, const void *state, const bool *searcher,
                        const pips_move *moves, size_t n, double deadline, model_value *out);
+/* The root seat's values at state under the model, whoever is to move
+ * there (a game's value to a seat before its first move). false when the
+ * solve gave up. */
+bool model_solve_value(model_solver *ms, const void *state, int root_seat, const bool *searcher,
+                       model_value *out);
 /* The searcher model's own values: out[i] is the expected return of the
  * seat to move at state after moves[i] when it maximises that and every
  * other seat is greedy. false when the solve gave up. */
@@ -37,10 +42,15 @@ bool model_own_values(model_solver *ms, const void *state, const pips_move *move
  * how many. */
 size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, bool *best);
 /* Where a searcher's tied moves differ for the root seat, the solver asks
- * pick for the move it plays at state (who to move); a move it does not
- * know (PIPS_MOVE_NONE) leaves the tie to the model. */
+ * pick picks times for the move it plays at state (who to move) and takes
+ * the mean over the answers (each answer a sample of how the searcher
+ * breaks its tie); a move it does not know (PIPS_MOVE_NONE) leaves that
+ * sample to the model. A searcher in the first round of replies to the
+ * root's move (before the root seat moves again) is asked so whether or
+ * not its moves tie: there its search, not the model, sets its move (a
+ * search of a few thousand passes is far from exact early in a game). */
 typedef pips_move (*model_pick_fn)(void *ctx, const void *state, int who);
-void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx);
+void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks);
 /* Seat who, to move at state, played m: the evidence on how it plays is
  * its moves' likelihood as a greedy seat (each of greedy's best moves as
  * likely, any other move rules greedy out) and as a searcher (the model's

@@ -392,13 +392,16 @@ void pips_solver_free(pips_solver *ps)
 }
 
 /* One generic solve of a live state with the kept table; time and nodes
- * count from `start` and `nodes0`. */
-static bool generic_value(pips_solver *ps, const void *state, int *value, pips_error *err)
+ * count from `start` and `nodes0`. canon_root: solve the state's canonical
+ * form (a better chance of a stored value); without it the root is the state
+ * itself, so the best move found (s->best_move) is one of its own moves. */
+static bool generic_value(pips_solver *ps, const void *state, bool canon_root, int *value,
+                          pips_error *err)
 {
     solver *s = &ps->s;
     const pips_game *g = ps->g;
     memcpy(ps->root, state, s->ss);
-    if (s->canonical)
+    if (s->canonical && canon_root)
         s->canonical(g, ps->root, ps->canon);
     else
         memcpy(ps->canon, ps->root, s->ss);
@@ -459,7 +462,7 @@ bool solver_moves_unchecked(pips_solver *ps, const void *state, pips_move *moves
             d->returns(g, ps->child, r);
             v = r[me] > 0.75 ? 1 : r[me] < 0.25 ? -1 : 0;
         } else {
-            if (!generic_value(ps, ps->child, &v, err))
+            if (!generic_value(ps, ps->child, true, &v, err))
                 return false;
             if (next != me)
                 v = -v;
@@ -471,7 +474,7 @@ bool solver_moves_unchecked(pips_solver *ps, const void *state, pips_move *moves
         }
     }
     if (!moves) {
-        if (!generic_value(ps, state, &best, err))
+        if (!generic_value(ps, state, false, &best, err)) /* its best move is state's */
             return false;
         res->best_move = best > 0 ? s->best_move : PIPS_MOVE_NONE;
     }

@@ -276,8 +276,8 @@ static bool read_flag(const char *prog, const cli_flag *f, int argc, char **argv
     }
 }
 
-bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *flags,
-                     size_t n_flags, const char **name)
+bool cli_parse_flags_args(const char *prog, int argc, char **argv, const cli_flag *flags,
+                          size_t n_flags, const char **names, size_t n_names)
 {
     for (int i = 1; i < argc; i++) {
         const cli_flag *f = NULL;
@@ -288,10 +288,20 @@ bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *fl
          * '--games' (or a missing value)"); a list says what it needs */
         if (f && i + 1 >= argc && f->kind != CLI_FLAG_SWITCH && f->kind != CLI_FLAG_LIST)
             f = NULL;
-        if (f ? !read_flag(prog, f, argc, argv, &i) : !cli_take_name(prog, argv[i], name))
+        size_t free_slot = 0; /* the first name not given yet, else the last (refused) */
+        while (free_slot + 1 < n_names && names[free_slot])
+            free_slot++;
+        if (f ? !read_flag(prog, f, argc, argv, &i)
+              : !cli_take_name(prog, argv[i], &names[free_slot]))
             return false;
     }
     return true;
+}
+
+bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *flags,
+                     size_t n_flags, const char **name)
+{
+    return cli_parse_flags_args(prog, argc, argv, flags, n_flags, name, 1);
 }
 
 int cli_parse_long(const char *prog, const char *flag, const char *text, long lo, long hi,

@@ -70,6 +70,11 @@ typedef struct cli_flag {
  * 100000000"). */
 bool cli_parse_flags(const char *prog, int argc, char **argv, const cli_flag *flags,
                      size_t n_flags, const char **name);
+/* The same for a command with several positional arguments (perft's GAME
+ * and DEPTH): they fill names[0..n_names-1] in order, and one more is
+ * "unexpected argument". */
+bool cli_parse_flags_args(const char *prog, int argc, char **argv, const cli_flag *flags,
+                          size_t n_flags, const char **names, size_t n_names);
 /* Takes the KEY=VALUE after argv[*i] (an --opt) into opts; 0 on error. */
 int cli_collect_opt(const char *prog, int argc, char **argv, int *i, const char **opts,
                     size_t *nopts);

@@ -49,34 +49,17 @@ int cli_analyze(int argc, char **argv)
     size_t nopts = 0;
     uint64_t seed = 1;
     long top = 0, ply = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt") && has_value) {
-            if (nopts == sizeof opts / sizeof opts[0]) {
-                fprintf(stderr, "%s: too many --opt\n", prog);
-                return 2;
-            }
-            opts[nopts++] = argv[++i];
-        } else if (!strcmp(a, "--state") && has_value) {
-            state_text = argv[++i];
-        } else if (!strcmp(a, "--record") && has_value) {
-            record = argv[++i];
-        } else if (!strcmp(a, "--ply") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 0, 100000000L, &ply))
-                return 2;
-        } else if (!strcmp(a, "--agent") && has_value) {
-            spec = argv[++i];
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!cli_parse_seed(prog, argv[++i], &seed))
-                return 2;
-        } else if (!strcmp(a, "--top") && has_value) {
-            if (!cli_parse_long(prog, a, argv[++i], 1, 1000000, &top))
-                return 2;
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, sizeof opts / sizeof opts[0], "KEY=VALUE"),
+        CLI_TEXT("--state", &state_text),
+        CLI_TEXT("--record", &record),
+        CLI_LONG("--ply", &ply, 0, 100000000L),
+        CLI_TEXT("--agent", &spec),
+        CLI_SEED(&seed),
+        CLI_LONG("--top", &top, 1, 1000000),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     const char *problem = !name                   ? "missing GAME"
                           : !state_text == !record  ? "give one of --state TEXT and --record FILE"
                           : ply >= 0 && !record      ? "--ply needs --record"

@@ -87,28 +87,18 @@ int cli_list(int argc, char **argv)
 
 int cli_perft(int argc, char **argv)
 {
-    const char *name = NULL, *depth_text = NULL;
+    const char *args[2] = {NULL, NULL}; /* GAME and DEPTH */
     const char *opts[PIPS_MAX_OPTIONS];
     size_t nopts = 0;
-    int divide = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--opt")) {
-            if (!cli_collect_opt("pips perft", argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(argv[i], "--divide")) {
-            divide = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, "pips perft: unknown flag '%s'\n", argv[i]);
-            return 2;
-        } else if (!name) {
-            name = argv[i];
-        } else if (!depth_text) {
-            depth_text = argv[i];
-        } else {
-            fprintf(stderr, "pips perft: unexpected argument '%s'\n", argv[i]);
-            return 2;
-        }
-    }
+    bool divide = false;
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_SWITCH("--divide", &divide),
+    };
+    if (!cli_parse_flags_args("pips perft", argc, argv, flags, sizeof flags / sizeof *flags,
+                              args, 2))
+        return 2;
+    const char *name = args[0], *depth_text = args[1];
     long depth;
     if (!name || !depth_text) {
         fprintf(stderr, "pips perft: missing %s\n", !name ? "GAME" : "DEPTH");

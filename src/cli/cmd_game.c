@@ -138,45 +138,18 @@ int cli_solve(int argc, char **argv)
     long threads = 2, table_mb = 0, ply = -1;
     double seconds = 0;
     bool best_only = false;
-    for (int i = 1; i < argc; i++) {
-        bool has_value = i + 1 < argc;
-        if (!strcmp(argv[i], "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(argv[i], "--best")) {
-            best_only = true;
-        } else if (!strcmp(argv[i], "--threads") && has_value) {
-            if (!cli_parse_long(prog, argv[i], argv[i + 1], 1, 64, &threads))
-                return 2;
-            i++;
-        } else if (!strcmp(argv[i], "--table-mb") && has_value) {
-            if (!cli_parse_long(prog, argv[i], argv[i + 1], 1, 1L << 20, &table_mb))
-                return 2;
-            i++;
-        } else if (!strcmp(argv[i], "--time")) {
-            if (!has_value) {
-                fprintf(stderr, "%s: --time needs a number of seconds > 0\n", prog);
-                return 2;
-            }
-            if (!cli_parse_double(prog, "--time", argv[++i], nextafter(0, 1), HUGE_VAL,
-                                  "a number of seconds > 0", &seconds))
-                return 2;
-        } else if (!strcmp(argv[i], "--state") && has_value) {
-            state_text = argv[++i];
-        } else if (!strcmp(argv[i], "--record") && has_value) {
-            record = argv[++i];
-        } else if (!strcmp(argv[i], "--ply") && has_value) {
-            if (!cli_parse_long(prog, argv[i], argv[i + 1], 0, 1L << 30, &ply))
-                return 2;
-            i++;
-        } else if (argv[i][0] == '-' || name) {
-            fprintf(stderr, "%s: unexpected argument '%s' (or a missing value)\n", prog,
-                    argv[i]);
-            return 2;
-        } else {
-            name = argv[i];
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_SWITCH("--best", &best_only),
+        CLI_LONG("--threads", &threads, 1, 64),
+        CLI_LONG("--table-mb", &table_mb, 1, 1L << 20),
+        CLI_DOUBLE("--time", &seconds, nextafter(0, 1), HUGE_VAL, "a number of seconds > 0"),
+        CLI_TEXT("--state", &state_text),
+        CLI_TEXT("--record", &record),
+        CLI_LONG("--ply", &ply, 0, 1L << 30),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name))
+        return 2;
     if (!name || (state_text && record) || (!record) != (ply < 0) ||
         (best_only && !state_text && !record)) {
         fprintf(stderr, "%s: %s\n", prog,

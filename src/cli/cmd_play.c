@@ -287,36 +287,22 @@ int cli_play(int argc, char **argv)
     const char *name = NULL, *opts[PIPS_MAX_OPTIONS], *seats[PIPS_MAX_PLAYERS],
                *record_path = NULL, *resume_path = NULL;
     size_t nopts = 0;
-    int nseats = 0;
+    size_t nseats = 0;
     uint64_t seed = 1;
-    bool seed_given = false, force = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--opt")) {
-            if (!cli_collect_opt(prog, argc, argv, &i, opts, &nopts))
-                return 2;
-        } else if (!strcmp(a, "--seat")) {
-            if (!has_value || nseats == PIPS_MAX_PLAYERS) {
-                fprintf(stderr, "%s: --seat needs a value (at most %d seats)\n", prog,
-                        PIPS_MAX_PLAYERS);
-                return 2;
-            }
-            seats[nseats++] = argv[++i];
-        } else if (!strcmp(a, "--seed") && has_value) {
-            if (!cli_parse_seed(prog, argv[++i], &seed))
-                return 2;
-            seed_given = true;
-        } else if (!strcmp(a, "--record") && has_value) {
-            record_path = argv[++i];
-        } else if (!strcmp(a, "--resume") && has_value) {
-            resume_path = argv[++i];
-        } else if (!strcmp(a, "--force")) {
-            force = true;
-        } else if (!cli_take_name(prog, a, &name)) {
-            return 2;
-        }
-    }
+    bool force = false;
+    const char *seed_text = NULL; /* read after: --resume refuses a --seed given */
+    const cli_flag flags[] = {
+        CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
+        CLI_LIST("--seat", seats, &nseats, PIPS_MAX_PLAYERS, "human or an agent spec"),
+        CLI_TEXT("--seed", &seed_text),
+        CLI_TEXT("--record", &record_path),
+        CLI_TEXT("--resume", &resume_path),
+        CLI_SWITCH("--force", &force),
+    };
+    if (!cli_parse_flags(prog, argc, argv, flags, sizeof flags / sizeof *flags, &name) ||
+        (seed_text && !cli_parse_seed(prog, seed_text, &seed)))
+        return 2;
+    bool seed_given = seed_text != NULL;
     const char *problem = resume_path && name ? "--resume takes the game from the record; "
                                                 "leave out GAME"
                           : resume_path && nopts ? "--resume plays on with the record's "
@@ -347,10 +333,10 @@ int cli_play(int argc, char **argv)
     if (resume_path && !record_path)
         record_path = resume_path; /* the continued game goes on in its own record */
     seed = m->seed;
-    int np = pips_num_players(m->game);
+    size_t np = (size_t)pips_num_players(m->game);
     char record_seats[PIPS_MAX_PLAYERS][PIPS_SEAT_MAX]; /* the table rewrites m->seats */
     if (nseats == 0 && resume_path) {
-        for (int s = 0; s < np; s++) {
+        for (size_t s = 0; s < np; s++) {
             memcpy(record_seats[s], m->seats[s], PIPS_SEAT_MAX);
             seats[nseats++] = record_seats[s];
         }
@@ -360,12 +346,12 @@ int cli_play(int argc, char **argv)
             seats[nseats++] = "random";
     }
     if (nseats != np) {
-        fprintf(stderr, "%s: %s with these options has %d seats; give one --seat each\n", prog,
+        fprintf(stderr, "%s: %s with these options has %zu seats; give one --seat each\n", prog,
                 m->game->def->name, np);
         pips_match_free(m);
         return 2;
     }
-    pips_table *t = pips_table_new(m, seats, np, NULL, &err);
+    pips_table *t = pips_table_new(m, seats, (int)np, NULL, &err);
     if (!t) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         pips_match_free(m);

@@ -67,6 +67,15 @@ static bool default_db_path(char *out, size_t size)
     return n > 0 && (size_t)n < size;
 }
 
+/* --sync full|normal: whether SQLite syncs every commit to disk. */
+static bool parse_sync(const char *text, void *out)
+{
+    if (strcmp(text, "full") != 0 && strcmp(text, "normal") != 0)
+        return false;
+    *(bool *)out = !strcmp(text, "full");
+    return true;
+}
+
 int cli_serve(int argc, char **argv)
 {
     char web_buf[4096];
@@ -77,48 +86,32 @@ int cli_serve(int argc, char **argv)
     cfg.sync_full = false;
     long ai_threads = 0, max_games = 0, max_think = 0, max_hints = 0, max_uploads = 0,
          max_listings = 0, per_client = 0, per_ip = 0; /* 0: the server's default */
-    const struct {
-        const char *flag;
-        long lo, hi, *out;
-    } numbers[] = {
-        {"--port", 0, 65535, &port},           {"--ai-threads", 1, 16, &ai_threads},
-        {"--max-games", 1, 10000000, &max_games}, {"--max-think", 1, 3600, &max_think},
-        {"--max-hints", 1, 16, &max_hints},     {"--max-uploads", 1, 16, &max_uploads},
-        {"--max-listings", 1, 16, &max_listings}, {"--per-client", 1, 1000, &per_client},
-        {"--per-ip-connections", 0, 4000, &per_ip},
+    const char *operand = NULL; /* serve takes none */
+    const cli_flag flags[] = {
+        CLI_LONG("--port", &port, 0, 65535),
+        CLI_LONG("--ai-threads", &ai_threads, 1, 16),
+        CLI_LONG("--max-games", &max_games, 1, 10000000),
+        CLI_LONG("--max-think", &max_think, 1, 3600),
+        CLI_LONG("--max-hints", &max_hints, 1, 16),
+        CLI_LONG("--max-uploads", &max_uploads, 1, 16),
+        CLI_LONG("--max-listings", &max_listings, 1, 16),
+        CLI_LONG("--per-client", &per_client, 1, 1000),
+        CLI_LONG("--per-ip-connections", &per_ip, 0, 4000),
+        CLI_TEXT("--bind", &bind),
+        CLI_TEXT("--db", &db),
+        CLI_TEXT("--web", &web),
+        CLI_TEXT("--rules-dir", &cfg.rules_dir),
+        CLI_CHOICE("--sync", &cfg.sync_full, parse_sync, "full or normal"),
     };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
-            fprintf(stderr, "pips serve: '%s' needs a value or is unknown\n", a);
-            cli_print_usage(stderr, cli_doc_find("serve"));
-            return 2;
-        }
-        i++;
-        size_t k = 0;
-        while (k < sizeof numbers / sizeof numbers[0] && strcmp(a, numbers[k].flag) != 0)
-            k++;
-        if (k < sizeof numbers / sizeof numbers[0]) { /* a number: refused with its range */
-            if (!cli_parse_long("pips serve", a, v, numbers[k].lo, numbers[k].hi,
-                                numbers[k].out))
-                return 2;
-        } else if (!strcmp(a, "--bind"))
-            bind = v;
-        else if (!strcmp(a, "--db"))
-            db = v;
-        else if (!strcmp(a, "--web"))
-            web = v;
-        else if (!strcmp(a, "--rules-dir"))
-            cfg.rules_dir = v;
-        else if (!strcmp(a, "--sync") && (!strcmp(v, "full") || !strcmp(v, "normal")))
-            cfg.sync_full = !strcmp(v, "full");
-        else {
-            fprintf(stderr, "pips serve: %s '%s': %s\n", a, v,
-                    !strcmp(a, "--sync") ? "expected full or normal" : "unknown flag");
-            cli_print_usage(stderr, cli_doc_find("serve"));
-            return 2;
-        }
+    bool ok = cli_parse_flags("pips serve", argc, argv, flags, sizeof flags / sizeof *flags,
+                              &operand);
+    if (ok && operand) {
+        fprintf(stderr, "pips serve: unexpected argument '%s'\n", operand);
+        ok = false;
+    }
+    if (!ok) {
+        cli_print_usage(stderr, cli_doc_find("serve"));
+        return 2;
     }
     cfg.ai_threads = (int)ai_threads;
     cfg.max_games = (size_t)max_games;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # flags.sh — the commands that read their flags from a table
-# (cli_parse_flags: skill, ladder, playtest, moves, state, agents): each bad
+# (cli_parse_flags: skill, ladder, playtest, moves, state, agents, solve,
+# analyze, play, serve, perft): each bad
 # flag is refused with exit 2, the same message in each command, before any
 # game is played; and the flags still reach the run.
 set -u
@@ -84,6 +85,72 @@ check "moves: --flat and --filter reach it ($(head -c 80 "$tmp/moves.txt"))" $st
 "$PIPS" state tictacdoh --json --state "0,0:L" >"$tmp/state.json" 2>&1
 /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/state.json"
 check "state: --json and --state reach it" $?
+
+# solve, analyze, play, serve and perft read theirs from tables too: the same
+# messages for a missing value, a bad one, a list without its value or past
+# its cap, and an argument too many
+opts33=""
+for k in $(seq 33); do opts33="$opts33 --opt max_turns=$k"; done
+for cmd in "solve tictacdoh" "analyze tictacdoh --state -" "play tictacdoh" "perft tictacdoh 1"; do
+    name=${cmd%% *}
+    many=$opts17
+    [ "$name" = analyze ] && many=$opts33 # analyze keeps room for 32
+    # shellcheck disable=SC2086
+    {
+        expect_exit 2 "$name: --opt without KEY=VALUE" "^pips $name: --opt needs KEY=VALUE" \
+            "$PIPS" $cmd --opt
+        expect_exit 2 "$name: too many --opt" "^pips $name: too many --opt (at most" \
+            "$PIPS" $cmd $many
+        expect_exit 2 "$name: an argument too many" "^pips $name: unexpected argument 'extra'" \
+            "$PIPS" $cmd extra
+    }
+done
+expect_exit 2 "solve: a flag missing its value" \
+    "^pips solve: unknown flag '--threads' (or a missing value)" "$PIPS" solve tictacdoh --threads
+expect_exit 2 "solve: a bad --time" "^pips solve: --time '0': expected a number of seconds > 0" \
+    "$PIPS" solve tictacdoh --time 0
+expect_exit 2 "solve: a bad --table-mb" \
+    "^pips solve: --table-mb '0': expected a whole number from 1 to 1048576" \
+    "$PIPS" solve tictacdoh --table-mb 0
+expect_exit 2 "solve: a bad --ply" "^pips solve: --ply 'x': expected a whole number from 0" \
+    "$PIPS" solve tictacdoh --record r.json --ply x
+expect_exit 2 "analyze: a bad --seed" "^pips analyze: --seed 'x': expected a whole number from 0" \
+    "$PIPS" analyze tictacdoh --state - --seed x
+expect_exit 2 "analyze: a flag missing its value" \
+    "^pips analyze: unknown flag '--agent' (or a missing value)" "$PIPS" analyze tictacdoh --agent
+expect_exit 2 "play: --seat without its value" "^pips play: --seat needs human or an agent spec" \
+    "$PIPS" play tictacdoh --seat
+expect_exit 2 "play: more --seat than a game has" "^pips play: too many --seat (at most 8)" \
+    "$PIPS" play tictacdoh $(printf -- '--seat random %.0s' $(seq 9))
+expect_exit 2 "play: a bad --seed" "^pips play: --seed 'x': expected a whole number from 0" \
+    "$PIPS" play tictacdoh --seed x
+expect_exit 2 "serve: a bad --sync" "^pips serve: --sync 'sometimes': expected full or normal" \
+    "$PIPS" serve --sync sometimes
+expect_exit 2 "serve: a flag missing its value" \
+    "^pips serve: unknown flag '--db' (or a missing value)" "$PIPS" serve --db
+expect_exit 2 "serve: an operand" "^pips serve: unexpected argument 'extra'" "$PIPS" serve extra
+expect_exit 2 "serve: a bad --per-ip-connections" \
+    "^pips serve: --per-ip-connections '4001': expected a whole number from 0 to 4000" \
+    "$PIPS" serve --per-ip-connections 4001
+# and the flags reach the work
+"$PIPS" solve nimitz --opt board=2x2 --opt colors=2 --threads 1 --table-mb 16 \
+    >"$tmp/solve.txt" 2>&1 && [ "$(tail -n 1 "$tmp/solve.txt")" = loss ]
+check "solve: --opt, --threads and --table-mb reach it (2x2 Nimitz, 2 colours: a loss)" $?
+"$PIPS" solve tictacdoh --state '0,0:LM 1,0:M 1,1:S' --best --threads 1 >"$tmp/best.txt" 2>&1 &&
+    grep -q '^winning move: ' "$tmp/best.txt" && [ "$(tail -n 1 "$tmp/best.txt")" = win ]
+check "solve: --state and --best reach it" $?
+[ "$("$PIPS" analyze tictacdoh --state - --agent greedy --top 1 --seed 2 2>/dev/null | grep -c '^[0-9]')" = 1 ]
+check "analyze: --agent, --top and --seed reach it" $?
+three=$("$PIPS" perft icefrogs 3 --opt players=3 2>/dev/null | tail -n 1)
+sum=$("$PIPS" perft icefrogs 3 --opt players=3 --divide 2>/dev/null | sed '$d' |
+    awk -F': ' '{ s += $2 } END { print s }')
+[ "$three" = 216 ] && [ "$sum" = 216 ]
+check "perft: --opt and --divide reach it (3-player IceFrogs perft(3) $three, divided $sum)" $?
+"$PIPS" play tictacdoh --seat greedy --seat random --seed 4 --record "$tmp/g.json" >/dev/null 2>&1 &&
+    "$PIPS" play tictacdoh --seat greedy --seat random --seed 4 --record "$tmp/g.json" --force \
+        >/dev/null 2>&1 &&
+    /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit((r["seed"], r["seats"]) != (4, ["greedy", "random"]))' "$tmp/g.json"
+check "play: --seat, --seed, --record and --force reach it" $?
 
 # lists longer than a run takes (checked before any game)
 many=$(printf 'random,%.0s' $(seq 16))greedy
