@@ -203,6 +203,9 @@ def wins_of(folder):
     seats = max(v["players"] for v in rep["variants"])
     head = ["variant"] + keys + ["games"] + ["seat %d wins" % (s + 1) for s in range(seats)]
     head += ["draws", "mean turns", "max turns", "capped"]
+    nimitz = rep["game"] == "nimitz"  # and the share of games that emptied the store
+    if nimitz:
+        head.append("store ran out")
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for v in rep["variants"]:
         by_seat = {x["seat"]: x for x in v["seats"]}
@@ -211,6 +214,9 @@ def wins_of(folder):
                   for s in range(seats)]
         cells += [rate_cell(v["draw_rate"]), "%.1f" % v["turns"]["mean"], str(v["turns"]["max"]),
                   "%d/%d" % (v["capped"], v["games"])]
+        if nimitz:
+            share = store_ran_out(v)[0]
+            cells.append("?" if share is None else "%.2f" % share)
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 

@@ -86,7 +86,9 @@ typedef struct pips_skill {
     char kind[64], param[16]; /* "mcts", "iters" */
     int np;
     uint64_t seed;
-    unsigned long games_per_step;
+    /* the games asked for, rounded up to a whole number of seatings (the lone
+     * stronger agent in each seat at 3+ seats, each rotation at two) */
+    unsigned long games_per_step, games_asked, seatings;
     size_t n_steps;           /* finished steps (fewer when stopped) */
     bool partial;             /* stopped before the last step */
     pips_skill_step steps[PIPS_SKILL_MAX_BUDGETS - 1];

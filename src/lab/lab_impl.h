@@ -313,6 +313,11 @@ typedef struct lab_part {
  * the playtest. */
 pips_playtest_opts lab_part_opts(const lab_part *part, const char *const *seats, int np,
                                  uint64_t seed);
+/* games rounded up to a whole number of a part's seatings, so that each is
+ * played equally often: the seatings lab_part_opts plays for np seats whose
+ * specs are pooled as spec_agent[np] gives (*period receives their count). */
+unsigned long lab_part_whole_games(unsigned long games, const int *spec_agent, int np,
+                                   unsigned long *period);
 /* Fills acc (n_variants, initialised) and done from the state at path,
  * after checking it is a state of the same run (game, variants, seats,
  * seatings, seed, games, threshold); false with *err naming a mismatch. */

@@ -403,12 +403,8 @@ pips_ladder *pips_ladder_run(const pips_ladder_opts *o, pips_error *err)
     int identity[PIPS_MAX_PLAYERS];
     for (int s = 0; s < l->np; s++)
         identity[s] = s;
-    l->seatings = pips_seating_period(l->np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE,
-                                      identity, l->np);
     l->games_asked = o->games;
-    l->games_per_table = l->seatings && o->games
-                             ? (o->games + l->seatings - 1) / l->seatings * l->seatings
-                             : o->games;
+    l->games_per_table = lab_part_whole_games(o->games, identity, l->np, &l->seatings);
     l->seed = o->seed;
     l->prior = o->prior < 0 ? 1 : o->prior;
     snprintf(l->game, sizeof l->game, "%s", g->def->name);

@@ -14,6 +14,18 @@ static void part_progress(void *ud, unsigned long done, unsigned long total)
     part->progress(part->progress_ud, part->before + done, part->total);
 }
 
+static pips_seating part_seating(int np)
+{
+    return np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
+}
+
+unsigned long lab_part_whole_games(unsigned long games, const int *spec_agent, int np,
+                                   unsigned long *period)
+{
+    *period = pips_seating_period(part_seating(np), spec_agent, np);
+    return *period ? (games + *period - 1) / *period * *period : games;
+}
+
 pips_playtest_opts lab_part_opts(const lab_part *part, const char *const *seats, int np,
                                  uint64_t seed)
 {
@@ -26,7 +38,7 @@ pips_playtest_opts lab_part_opts(const lab_part *part, const char *const *seats,
     po.games = part->games;
     po.seed = seed;
     po.threads = part->threads;
-    po.seating = np >= 3 ? PIPS_SEATING_ALL : PIPS_SEATING_ROTATE;
+    po.seating = part_seating(np);
     po.stop = part->stop;
     if (part->progress) {
         po.progress = part_progress;

@@ -343,7 +343,17 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
         return NULL;
     }
     s->seed = o->seed;
-    s->games_per_step = o->games;
+    int spec_agent[PIPS_MAX_PLAYERS] = {0}; /* the stronger, then a field of one agent */
+    for (int i = 1; i < s->np; i++)
+        spec_agent[i] = 1;
+    s->games_asked = o->games;
+    s->games_per_step = lab_part_whole_games(o->games, spec_agent, s->np, &s->seatings);
+    if (s->games_per_step > PIPS_LAB_MAX_GAMES) {
+        pips_fail(err, PIPS_ERR_ARG, "%lu games a step, rounded up to whole seatings, is %lu: "
+                  "more than %lu", o->games, s->games_per_step, (unsigned long)PIPS_LAB_MAX_GAMES);
+        pips_free(NULL, s);
+        return NULL;
+    }
     double t0 = pips_now();
     size_t steps = o->n_budgets - 1, first = 0;
     json_t *resume = NULL, *stopped = NULL;
@@ -371,8 +381,9 @@ pips_skill *pips_skill_run(const pips_skill_opts *o, pips_error *err)
             seats[i] = st->weaker_spec;
         pips_rng rng;
         pips_rng_derive(&rng, o->seed, k);
-        lab_part part = LAB_PART_OF(o, (unsigned long)k * o->games,
-                                    (unsigned long)steps * o->games);
+        unsigned long n = s->games_per_step;
+        lab_part part = LAB_PART_OF(o, (unsigned long)k * n, (unsigned long)steps * n);
+        part.games = n;
         pips_playtest_opts po = lab_part_opts(&part, seats, s->np, pips_rng_next(&rng));
         pc.step = k;
         lab_run_hooks h = {k == first ? resume : NULL, o->resume_state, NULL,
@@ -443,6 +454,10 @@ void pips_skill_text(const pips_skill *s, pips_str *out)
                   "# %s%s%s%s: skill depth of %s by %s, %d seats, %lu games a step, seed %llu\n",
                   s->title, *s->options ? " (" : "", s->options, *s->options ? ")" : "", s->kind,
                   s->param, s->np, s->games_per_step, (unsigned long long)s->seed);
+    if (s->games_per_step != s->games_asked)
+        pips_str_catf(out, "# %lu games a step rounded up to %lu, a whole number of its %lu "
+                           "seatings, each played equally often\n",
+                      s->games_asked, s->games_per_step, s->seatings);
     if (s->np >= 3)
         pips_str_catf(out, "# the stronger alone against %d of the weaker, over every seating; "
                            "fair share %.3f\n",
@@ -511,10 +526,11 @@ bool pips_skill_json(const pips_skill *s, pips_str *out)
                               s->solved ? pips_value_name(s->value) : "", "note",
                               s->solved ? "" : s->exact_note);
     json_t *root = json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:I,s:b,s:f,s:o,s:i,s:o,s:o,s:o}", "game", s->game,
-        "title", s->title, "options", s->options, "agent", s->kind, "budget", s->param,
+        "{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:b,s:f,s:o,s:i,s:o,s:o,s:o}", "game",
+        s->game, "title", s->title, "options", s->options, "agent", s->kind, "budget", s->param,
         "players", s->np, "seed", (json_int_t)s->seed, "games_per_step",
-        (json_int_t)s->games_per_step, "partial", s->partial, "fair_share", 1.0 / s->np, "steps",
+        (json_int_t)s->games_per_step, "games_asked", (json_int_t)s->games_asked, "seatings",
+        (json_int_t)s->seatings, "partial", s->partial, "fair_share", 1.0 / s->np, "steps",
         steps, "chain_length", s->chain_length, "exact", exact, "perfect_play", perfect,
         "perfect_budget",
         s->perfect_budget ? json_integer((json_int_t)s->perfect_budget) : json_null());

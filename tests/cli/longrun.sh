@@ -96,6 +96,11 @@ check "budgets that do not increase are refused" $?
 grep -q 'must increase' <<<"$out"; check "with a message ($out)" $?
 out=$("$PIPS" skill tictacdoh --agent random --budgets 1,2 2>&1); [ $? = 2 ]
 check "a kind without a budget is refused ($out)" $?
+"$PIPS" skill tictacdoh --opt players=3 --agent mcts --budgets 2,4 --games 4 --exact-seconds 0 \
+    --out "$tmp/s3" >"$tmp/s3.txt" 2>&1 &&
+    grep -q '^# 4 games a step rounded up to 6, a whole number of its 3 seatings' "$tmp/s3.txt" &&
+    /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit((r["games_per_step"], r["games_asked"], r["seatings"], r["steps"][0]["games"]) != (6, 4, 3, 6))' "$tmp/s3/report.json"
+check "skill at three seats rounds 4 games a step up to 6 (the stronger in each seat twice)" $?
 "$PIPS" skill tictacdoh --agent mcts --budgets 4,x >/dev/null 2>&1; [ $? = 2 ]
 check "a budget that is not a number is refused" $?
 
