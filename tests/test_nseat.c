@@ -772,6 +772,23 @@ static void test_mcts_exact_pick(void **unused)
     assert_string_equal(pips_agent_spec(a), "mcts:iters=10,opp=adapt,exact=1000,pick=8");
     pips_agent_free(a);
     assert_null(pips_agent_new(t3, "mcts:opp=adapt,exact=1000,pick=65", 1, &err));
+    /* oppsettle=1: the opponents' own searches settle their leaves (as a
+     * settle=1 hard does); kept only where there are such searches */
+    a = pips_agent_new(t3, "mcts:iters=10,opp=adapt,oppsettle=1,exact=1000,pick=2", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a),
+                        "mcts:iters=10,opp=adapt,oppsettle=1,exact=1000,pick=2");
+    void *st = pips_state_new(t3, &err);
+    pips_move m;
+    assert_true(pips_agent_choose(a, st, &m, &err));
+    assert_true(pips_check_move(t3, st, m, &err));
+    pips_state_free(t3, st);
+    pips_agent_free(a);
+    a = pips_agent_new(t3, "mcts:iters=10,opp=greedy,oppsettle=1", 1, &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=10,opp=greedy");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(t3, "mcts:opp=adapt,oppsettle=2", 1, &err));
     assert_null(pips_agent_new(t3, "mcts:opp=greedy,exact=1000,pick=4", 1, &err));
     assert_non_null(strstr(err.msg, "pick=4 needs exact=N and opp=adapt or opp=search"));
     pips_game_free(t3);

@@ -60,7 +60,8 @@
  *   the move its own search of N passes chooses, a search in which every
  *   other seat, the root's too, follows the greedy policy (a searcher that
  *   models the others as greedy, as opp=greedy does); later turns follow
- *   the greedy policy. Trees are not kept between moves.
+ *   the greedy policy. Trees are not kept between moves. oppsettle=1:
+ *   those searches settle their leaves (settle=1), as a settle=1 hard does.
  * - opp=adapt: opp=search's first-round searches only for the seats seen
  *   (pips_agent_observe, this game) playing a move the greedy policy would
  *   not; the others are modelled greedy, as they have played.
@@ -180,6 +181,7 @@ typedef struct mcts_impl {
     int topk;
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
     long inner_iters;
+    bool inner_settle; /* oppsettle=1: the opponents' searches settle their leaves */
     bool uniform;
     double widen, widen_base;
     int draws;             /* draws=K: candidate samples merged at the root */
@@ -1195,7 +1197,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
         mcts_impl level1 = *mi;
         level1.opp = OPP_GREEDY;
         level1.draws = 1;
-        level1.settle = false;
+        level1.settle = mi->inner_settle; /* as the searcher modelled does */
         level1.ph = 0;
         t->inner = pips_calloc(al, 1, sizeof *t->inner);
         if (!t->inner || !tree_init(t->inner, g, &level1))
@@ -1212,7 +1214,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
-    long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0;
+    long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
     bool unknown_search = false;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
@@ -1286,6 +1288,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
         } else if (!strcmp(key, "settle"))
             ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
+        else if (!strcmp(key, "oppsettle"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &inner_settle, err);
         else if (!strcmp(key, "temp"))
             ok = agent_param_double("mcts", key, value, 0.001, 100, &temp, err);
         else if (!strcmp(key, "ph"))
@@ -1314,8 +1318,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, k, oppiters, exact, pick, worst, unknown, "
-                             "settle, ph, widen, widen_base, nodes, reuse, draws)",
+                             "playout, order, opp, temp, k, oppiters, oppsettle, exact, pick, "
+                             "worst, unknown, settle, ph, widen, widen_base, nodes, reuse, "
+                             "draws)",
                              key);
         if (!ok)
             return false;
@@ -1347,6 +1352,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->topk = (int)topk;
     mi->inner_iters = inner_iters;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
+    mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
     mi->uniform = uniform;
     mi->widen = widen;
     mi->widen_base = widen_base;
@@ -1406,6 +1412,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                             : "search");
     if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_iters != 300)
         agent_spec_add(a, "oppiters=%ld", inner_iters);
+    if (mi->inner_settle)
+        agent_spec_add(a, "oppsettle=1");
     if (opp == OPP_TOPK && topk != 2)
         agent_spec_add(a, "k=%ld", topk);
     if (opp == OPP_SOFTMAX && temp != 0.05)

@@ -1059,6 +1059,7 @@ const pips_game_def pips_tictacdoh_def = {
     .levels_n = {{"random", "greedy", "mcts:iters=1000,opp=greedy",
                   "mcts:iters=3000,opp=adapt,oppiters=1000,exact=2000000,pick=4"},
                  {"random", "greedy", "mcts:iters=3000,opp=greedy,settle=1",
-                  "mcts:iters=10000,opp=adapt,settle=1,exact=2000000,pick=1"}},
+                  "mcts:iters=10000,opp=adapt,oppiters=3000,oppsettle=1,exact=2000000,pick=4,"
+                  "settle=1"}},
     .canonical = ttd_canonical,
 };
