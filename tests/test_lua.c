@@ -623,6 +623,82 @@ static void test_lua_game_canonical(void **unused)
     unlink(path);
 }
 
+/* examples/games/tictacdoh.lua's canonical hook (the grid's 8 symmetries and
+ * a shift): on the first 6 random positions 6-8 placements in that are not
+ * won at once, the solver gives the
+ * same value with the hook and without it, and the C game (same move names)
+ * agrees; a position and its mirror image share one canonical form; the hook
+ * folds positions (fewer stored with it, summed over the positions). */
+static void test_lua_tictacdoh_canonical(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *lua = pips_game_new(TTD_LUA, NULL, 0, NULL, &err);
+    pips_game *c = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    if (!lua || !c)
+        fail_msg("%s", err.msg);
+    assert_non_null(lua->def->canonical);
+    void *s = pips_state_new(lua, &err), *cs = pips_state_new(lua, &err);
+    void *t = pips_state_new(lua, &err), *ct = pips_state_new(lua, &err);
+    void *cstate = pips_state_new(c, &err);
+    /* L@0,0 then M@1,0 and its mirror image M@-1,0: one class */
+    lua->def->initial(lua, s);
+    lua->def->initial(lua, t);
+    assert_true(pips_play_text(lua, s, "L@0,0", &err) && pips_play_text(lua, s, "M@1,0", &err));
+    assert_true(pips_play_text(lua, t, "L@0,0", &err) && pips_play_text(lua, t, "M@-1,0", &err));
+    assert_memory_not_equal(s, t, lua->def->state_size);
+    lua->def->canonical(lua, s, cs);
+    lua->def->canonical(lua, t, ct);
+    assert_memory_equal(cs, ct, lua->def->state_size);
+    uint64_t with_sum = 0, without_sum = 0;
+    int solved = 0;
+    pips_move *moves = calloc(pips_max_moves(lua), sizeof *moves);
+    for (uint64_t seed = 1; seed <= 200 && solved < 6; seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        lua->def->initial(lua, s);
+        c->def->initial(c, cstate);
+        int plies = 6 + (int)(seed % 3);
+        for (int i = 0; i < plies && pips_to_move(lua, s) >= 0; i++) {
+            size_t n = lua->def->legal_moves(lua, s, moves);
+            char text[64];
+            lua->def->move_to_text(lua, s, moves[pips_rng_below(&rng, n)], text);
+            assert_true(pips_play_text(lua, s, text, &err));
+            if (!pips_play_text(c, cstate, text, &err))
+                fail_msg("C game refuses %s: %s", text, err.msg);
+        }
+        if (pips_to_move(lua, s) < 0)
+            continue;
+        pips_solve_result with, without, cres;
+        if (!pips_solve_from(lua, s, true, NULL, &with, &err) ||
+            !pips_solve_from(lua, s, false, NULL, &without, &err) ||
+            !pips_solve_from(c, cstate, true, NULL, &cres, &err))
+            fail_msg("seed %llu: %s", (unsigned long long)seed, err.msg);
+        assert_int_equal(with.value, without.value);
+        assert_int_equal(with.value, cres.value);
+        if (without.positions < 2)
+            continue; /* won at once: nothing for the table to fold */
+        with_sum += with.positions;
+        without_sum += without.positions;
+        solved++;
+    }
+    assert_int_equal(solved, 6);
+    print_message("solved %d positions: %llu stored with canonical forms, %llu without\n", solved,
+                  (unsigned long long)with_sum, (unsigned long long)without_sum);
+    if (!(with_sum < without_sum))
+        fail_msg("canonical forms solved %llu positions, %llu without",
+                 (unsigned long long)with_sum, (unsigned long long)without_sum);
+    assert_false(pips_game_failed(lua, NULL));
+    free(moves);
+    pips_state_free(lua, s);
+    pips_state_free(lua, cs);
+    pips_state_free(lua, t);
+    pips_state_free(lua, ct);
+    pips_state_free(c, cstate);
+    pips_game_free(lua);
+    pips_game_free(c);
+}
+
 /* The record carries the script; replay uses that text, never the disk's. */
 static void test_record_round_trip(void **unused)
 {
@@ -726,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_lua_game_hooks),
         cmocka_unit_test(test_lua_game_hook_errors),
         cmocka_unit_test(test_lua_game_canonical),
+        cmocka_unit_test(test_lua_tictacdoh_canonical),
         cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_lua_tictacdoh_perft),

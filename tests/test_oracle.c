@@ -3,8 +3,9 @@
  * the position (it never loses Tic Tac Doh!, a solved draw, to MCTS; it wins
  * Nimitz 3x3 colors=3, a proven first-player win, as the first player),
  * the fallback to the game's search when the budget runs out (and the note
- * saying so), the coaster's book of solved positions, and its parameters. Budgets are in positions (nodes), so the
- * games are the same on every machine.
+ * saying so), the coaster's book of solved positions, and its parameters;
+ * and the kept solver it uses, asked the same position twice. Budgets are in
+ * positions (nodes), so the games are the same on every machine.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -202,6 +203,138 @@ static void test_parameters(void **st)
     assert_string_equal(pips_agent_spec(a),
                         "oracle:positions=1000,table_mb=256,threads=1,book=0,fallback=hard");
     pips_agent_free(a);
+    /* fallback= comes last and takes the rest of the spec, commas included:
+     * the fallback keeps every parameter, even past 63 characters, and the
+     * normalised spec (fallback last, as given) reads back to itself */
+    static const char *const nested[] = {
+        "oracle:positions=2000,book=0,fallback=mcts:iters=300,opp=greedy",
+        "oracle:book=0,positions=2000,fallback=mcts:iters=300,opp=greedy,order=1,c=0.5,reuse=0,"
+        "nodes=100000"};
+    for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++) {
+        const char *fb = strstr(nested[i], "fallback=") + 9;
+        a = pips_agent_new(g, nested[i], 1, &err);
+        if (!a)
+            fail_msg("%s: %s", nested[i], err.msg);
+        char norm[PIPS_SPEC_MAX];
+        snprintf(norm, sizeof norm, "%s", pips_agent_spec(a));
+        assert_string_equal(norm + strlen(norm) - strlen(fb) - 9 - 1, strstr(nested[i], ",fallback="));
+        pips_agent *again = pips_agent_new(g, norm, 1, &err);
+        assert_non_null(again);
+        assert_string_equal(pips_agent_spec(again), norm);
+        pips_agent_free(again);
+        /* from the start the solver gives up within 2000 positions: the
+         * fallback moves, and the note names it with all its parameters */
+        void *s = pips_state_new(g, &err);
+        g->def->initial(g, s);
+        pips_move m;
+        assert_true(agent_choose_unchecked(a, s, &m, &err));
+        assert_true(pips_check_move(g, s, m, &err));
+        assert_non_null(strstr(pips_agent_note(a), "not solved"));
+        assert_non_null(strstr(pips_agent_note(a), "iters=300"));
+        assert_non_null(strstr(pips_agent_note(a), "opp=greedy"));
+        if (i == 1)
+            assert_non_null(strstr(pips_agent_note(a), "reuse=0"));
+        pips_state_free(g, s);
+        pips_agent_free(a);
+        assert_true(play(g, nested[i], "random", 5 + i) >= 0);
+    }
+    /* a bad fallback is refused when the agent is made, naming it whole */
+    static const struct {
+        const char *spec, *says;
+    } bad_fallback[] = {
+        {"oracle:fallback=mcts:iters=300,bogus=1",
+         "oracle fallback 'mcts:iters=300,bogus=1' (fallback= comes last"},
+        {"oracle:fallback=hard,book=0", "oracle fallback 'hard,book=0' (fallback= comes last"},
+        {"oracle:positions=9,fallback=nosuch", "oracle fallback 'nosuch': unknown agent"},
+        {"oracle:fallback=", "fallback='' is empty"},
+        {"oracle:fallback=oracle:positions=9", "would call the oracle again"},
+    };
+    for (size_t i = 0; i < sizeof bad_fallback / sizeof bad_fallback[0]; i++) {
+        assert_null(pips_agent_new(g, bad_fallback[i].spec, 1, &err));
+        assert_int_equal(err.code, PIPS_ERR_ARG);
+        if (!strstr(err.msg, bad_fallback[i].says))
+            fail_msg("%s: '%s' does not say '%s'", bad_fallback[i].spec, err.msg,
+                     bad_fallback[i].says);
+    }
+    pips_game_free(g);
+}
+
+/* A solver keeps its table between calls: asking it twice about the same
+ * position without a move list gives the same full answer both times (the
+ * second used to find the root in the table and return "win" with no move),
+ * and so does asking about a position its table already holds as the child
+ * of an earlier question. Positions: random Tic Tac Doh! games stopped where
+ * the player to move has a win. */
+static void test_solver_repeated_query(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("tictacdoh", NULL, 0);
+    const pips_game_def *d = g->def;
+    pips_error err;
+    void *s = pips_state_new(g, &err), *child = pips_state_new(g, &err);
+    pips_move moves[256];
+    pips_value values[256];
+    int wins_checked = 0;
+    for (uint64_t seed = 1; seed < 400 && wins_checked < 12; seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        d->initial(g, s);
+        size_t stop = 4 + seed % 8;
+        for (size_t ply = 0; ply < stop && pips_to_move(g, s) >= 0; ply++)
+            d->apply(g, s, moves[pips_rng_below(&rng, d->legal_moves(g, s, moves))]);
+        if (pips_to_move(g, s) < 0)
+            continue;
+        pips_solve_result fresh;
+        assert_true(pips_solve_from(g, s, true, NULL, &fresh, &err));
+        if (fresh.value != PIPS_WIN)
+            continue;
+        for (int parent_first = 0; parent_first <= 1; parent_first++) {
+            pips_solver *ps = pips_solver_new(g, NULL, true, &err);
+            assert_non_null(ps);
+            pips_solve_result r[3];
+            if (parent_first) {
+                /* the parent of s, asked with its moves, stores s's
+                 * canonical form as a child: s may then be found at once */
+                pips_rng_seed(&rng, seed);
+                void *parent = pips_state_new(g, &err);
+                d->initial(g, parent);
+                memcpy(child, parent, d->state_size);
+                for (size_t ply = 0; ply < stop; ply++) {
+                    memcpy(parent, child, d->state_size);
+                    d->apply(g, child, moves[pips_rng_below(&rng, d->legal_moves(g, child, moves))]);
+                }
+                assert_true(pips_solver_moves(ps, parent, moves, values, &r[2], &err));
+                pips_state_free(g, parent);
+            }
+            for (int k = 0; k < 2; k++) {
+                assert_true(pips_solver_moves(ps, s, NULL, NULL, &r[k], &err));
+                assert_int_equal(r[k].value, PIPS_WIN);
+                assert_true(r[k].best_move != PIPS_MOVE_NONE);
+                assert_true(pips_check_move(g, s, r[k].best_move, &err));
+                /* the move wins: the game ends with the mover's win or the
+                 * opponent is left a lost position */
+                int me = pips_to_move(g, s);
+                memcpy(child, s, d->state_size);
+                d->apply(g, child, r[k].best_move);
+                int next = pips_to_move(g, child);
+                if (next < 0) {
+                    double ret[PIPS_MAX_PLAYERS];
+                    d->returns(g, child, ret);
+                    assert_true(ret[me] > 0.75);
+                } else {
+                    pips_solve_result after;
+                    assert_true(pips_solve_from(g, child, true, NULL, &after, &err));
+                    assert_int_equal(after.value, next == me ? PIPS_WIN : PIPS_LOSS);
+                }
+            }
+            assert_true(r[1].best_move == r[0].best_move);
+            pips_solver_free(ps);
+        }
+        wins_checked++;
+    }
+    assert_int_equal(wins_checked, 12);
+    pips_state_free(g, child);
+    pips_state_free(g, s);
     pips_game_free(g);
 }
 
@@ -213,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_fallback_and_note),
         cmocka_unit_test(test_book_coaster),
         cmocka_unit_test(test_parameters),
+        cmocka_unit_test(test_solver_repeated_query),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,6 +239,37 @@ function game.key(s)
   return table.concat(parts, " ") .. "|" .. s.players
 end
 
+-- The solver's symmetry classes: the grid's 8 rotations and reflections,
+-- each shifted so the pieces' box starts at 0,0 (the rules see only where
+-- pieces lie relative to each other), and of those the one whose sorted
+-- cell list reads least. A new table; s is left alone.
+function game.canonical(s)
+  local best, best_text
+  for sym = 0, 7 do
+    local moved, minx, miny = {}, 99, 99
+    for k, v in pairs(s.cells) do
+      local x, y = coords(k)
+      if sym & 1 ~= 0 then x = -x end
+      if sym & 2 ~= 0 then y = -y end
+      if sym & 4 ~= 0 then x, y = y, x end
+      moved[#moved + 1] = {x, y, v}
+      if x < minx then minx = x end
+      if y < miny then miny = y end
+    end
+    local cells, parts = {}, {}
+    for i, m in ipairs(moved) do
+      local k = key_of(m[1] - minx, m[2] - miny)
+      cells[k] = m[3]
+      parts[i] = k .. ":" .. m[3]
+    end
+    table.sort(parts)
+    local text = table.concat(parts, " ")
+    if not best_text or text < best_text then best, best_text = cells, text end
+  end
+  return {cells = best, stash = {s.stash[1], s.stash[2], s.stash[3]}, placed = s.placed,
+          status = s.status, players = s.players}
+end
+
 function game.view(s)
   local cells = {}
   local minx, _, miny = bbox(s.cells)

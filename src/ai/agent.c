@@ -123,7 +123,7 @@ static const pips_agent_kind_info kind_info[] = {
     {"oracle", "perfect play where the game's book or the exact solver settles the position "
                "in time, else the fallback (two seats)",
      "time=SECONDS (2), positions=N, table_mb=MB (256), threads=T (1), book=0|1 (1), "
-     "fallback=SPEC (hard)"},
+     "fallback=SPEC (hard; last, it takes the rest of the spec, commas included)"},
 };
 
 size_t pips_agent_kind_count(void) { return sizeof kind_info / sizeof kind_info[0]; }

@@ -4,7 +4,7 @@
  * search elsewhere.
  *
  * Spec: oracle[:time=S][,positions=N][,table_mb=M][,threads=T][,book=0|1]
- *        [,fallback=LEVEL]
+ *        [,fallback=SPEC]
  * Two seats only (PIPS_ERR_UNSUPPORTED otherwise, as for alphabeta).
  *   time       seconds the solver may take per move (default 2)
  *   positions  nodes the solver may visit per move (default: no limit)
@@ -12,8 +12,11 @@
  *   book       1 (default): first look the children up in the game's book of
  *              solved positions (def->known_value), and play a winning one
  *              found there without searching; 0: never
- *   fallback   the strength level (easy, medium, hard) or kind searched when
- *              the solver gives up (default hard)
+ *   fallback   the strength level (easy, medium, hard) or agent spec played
+ *              when the solver gives up (default hard). It comes last and
+ *              takes the rest of the spec, commas included, so the fallback
+ *              keeps all its parameters: fallback=mcts:iters=10000,opp=greedy.
+ *              The normalised spec prints it last, as given, so it reads back.
  * The solver keeps its table from move to move (the generic solver's; a
  * game's own solver, Nimitz's, starts afresh), so once a position is
  * solved the rest of the game costs little.
@@ -183,11 +186,24 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
     const pips_game *g = a->game;
     double seconds = ORACLE_DEFAULT_SECONDS;
     long positions = 0, table_mb = ORACLE_DEFAULT_TABLE_MB, threads = 1, book = 1;
-    char fallback[AGENT_VALUE_MAX] = "hard";
+    char fallback[PIPS_SPEC_MAX] = "hard";
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
-    bool bad, time_given = false;
+    bool bad = false, time_given = false;
     const char *p = params;
-    while (agent_param_next(&p, "oracle", key, value, &bad, err)) {
+    while (*p) {
+        if (!strncmp(p, "fallback=", 9)) {
+            /* the rest of the spec, commas included: the fallback's own
+             * parameters (params is shorter than PIPS_SPEC_MAX) */
+            snprintf(fallback, sizeof fallback, "%s", p + 9);
+            if (!*fallback || !strcmp(fallback, "max") || !strncmp(fallback, "oracle", 6))
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "oracle: fallback='%s' %s (use easy, medium, hard or an agent "
+                                 "spec)",
+                                 fallback, *fallback ? "would call the oracle again" : "is empty");
+            break;
+        }
+        if (!agent_param_next(&p, "oracle", key, value, &bad, err))
+            break;
         bool ok;
         if (!strcmp(key, "time")) {
             ok = agent_param_double("oracle", key, value, 0.001, 1e6, &seconds, err);
@@ -201,17 +217,10 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("oracle", key, value, 1, 64, &threads, err);
         else if (!strcmp(key, "book"))
             ok = agent_param_long("oracle", key, value, 0, 1, &book, err);
-        else if (!strcmp(key, "fallback")) {
-            ok = strcmp(value, "max") != 0 && strncmp(value, "oracle", 6) != 0;
-            if (!ok)
-                pips_fail(err, PIPS_ERR_ARG, "oracle: fallback='%s' would call the oracle "
-                                             "again (use easy, medium, hard or a kind)",
-                          value);
-            snprintf(fallback, sizeof fallback, "%s", value);
-        } else
+        else
             ok = pips_fail(err, PIPS_ERR_ARG,
                            "oracle: unknown parameter '%s' (time, positions, table_mb, threads, "
-                           "book, fallback)",
+                           "book, fallback last)",
                            key);
         if (!ok)
             return false;
@@ -246,7 +255,10 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
         snprintf(o->why_not, sizeof o->why_not, "%s", serr.msg);
     o->fallback = pips_agent_new(g, fallback, a->seed, err);
     if (!o->fallback) {
-        pips_error_prefix(err, "oracle fallback: ");
+        pips_error_prefix(err, "oracle fallback '%s'%s: ", fallback,
+                          strchr(fallback, ',') ? " (fallback= comes last and takes the rest of "
+                                                  "the spec)"
+                                                : "");
         return false;
     }
     o->book = book != 0;

@@ -132,7 +132,9 @@ static int solve_rec(solver *s, const void *state, int ply)
     }
     uint64_t key = state_key(s, state);
     size_t slot = table_find(&s->tt, key, state);
-    if (s->tt.keys[slot])
+    /* the root is searched even when stored (by an earlier call of a kept
+     * solver): its value alone would leave the caller without its best move */
+    if (s->tt.keys[slot] && ply > 0)
         return s->tt.values[slot];
     int me = d->to_move(s->g, state);
     pips_move *moves = s->moves + (size_t)ply * s->cap;
@@ -177,6 +179,9 @@ static int solve_rec(solver *s, const void *state, int ply)
         return 0;
     if (best == -2)
         best = 0; /* no move at a live node: the game defines no value; treat as draw */
+    slot = table_find(&s->tt, key, state);
+    if (s->tt.keys[slot]) /* a root searched again: stored already */
+        return best;
     if (s->tt.used * 2 >= s->tt.slots) {
         /* the budget bounds memory: without it a deep search grows until the
          * machine runs out (a full table cannot stay: probing needs a hole) */
@@ -188,8 +193,8 @@ static int solve_rec(solver *s, const void *state, int ply)
             s->oom = true;
             return 0;
         }
+        slot = table_find(&s->tt, key, state);
     }
-    slot = table_find(&s->tt, key, state);
     s->tt.keys[slot] = key;
     memcpy(s->tt.states + slot * s->ss, state, s->ss);
     s->tt.values[slot] = (int8_t)best;

@@ -66,6 +66,20 @@ python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["seats"] != 
     "$tmp/long/records/A-000001.json" "$norm" &&
     "$PIPS" replay "$tmp/long/records/A-000001.json" >/dev/null
 check "its record names the spec whole and replays" $?
+# fallback= comes last and takes the rest of the spec: a fallback with its
+# own parameters plays and reads back; a bad one is refused before any game.
+nested='oracle:positions=2000,book=0,fallback=mcts:iters=300,opp=greedy'
+"$PIPS" playtest tictacdoh --seats "$nested",random --games 2 --seed 1 --exact-seconds 0 \
+    --records --out "$tmp/nested" >/dev/null 2>&1 &&
+    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["seats"][0] != sys.argv[2])' \
+        "$tmp/nested/records/A-000001.json" \
+        'oracle:positions=2000,table_mb=256,threads=1,book=0,fallback=mcts:iters=300,opp=greedy'
+check "an oracle whose fallback has two parameters plays and its record keeps both" $?
+expect_exit 2 "a bad fallback is refused before any game, naming it" \
+    "^pips playtest: seat 1: agent .*oracle fallback 'mcts:iters=300,bogus=1' (fallback= comes last" \
+    "$PIPS" playtest tictacdoh --seats oracle:fallback=mcts:iters=300,bogus=1,random --games 2 \
+    --out "$tmp/bad_fallback"
+[ ! -e "$tmp/bad_fallback" ]; check "nothing written for the refused fallback" $?
 too_long="mcts:iters=10$(printf ',c=1%.0s' $(seq 1 70))"
 expect_exit 2 "a spec over 255 characters is refused before any game, naming seat and spec" \
     "^pips playtest: seat 2: agent 'mcts:iters=10,c=1,c=1.*longer than 255 characters" \
