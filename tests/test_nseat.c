@@ -5,7 +5,9 @@
  * solver's mean over tied children, expansion ordered by the evaluation
  * (order=eval), Progressive History (ph) and root draws on Noname's sampled
  * moves (draws); plus the levels per seat count
- * and the error for a kind that cannot play a seat count.
+ * and the error for a kind that cannot play a seat count. A second tiny
+ * game with a die (coin3, below) checks MCTS's handling of chance nodes
+ * (chance=stratify).
  *
  * The tree: seat 0 picks A or B, then seat 1 picks 0 or 1, then seat 2 picks
  * 0 or 1, and the game ends with the returns of the leaf (a table per
@@ -216,6 +218,86 @@ static pips_game *tree_game(int table)
         fail_msg("tree game: %s", err.msg);
     return g;
 }
+
+/* coin3: seat 0 picks A (0) or B (1), then a die shows 0 (p = 0.95) or 1
+ * (p = 0.05) and the game ends with the returns of coin_leaves[move][face].
+ * The evaluation before the die knows nothing (1/3 each), so a value is
+ * exact only once the solver has seen both faces. */
+static const double coin_leaves[2][2][3] = {{{0.4, 0.3, 0.3}, {1.0, 0.0, 0.0}},
+                                            {{0.45, 0.3, 0.25}, {0.0, 0.5, 0.5}}};
+#define COIN_RARE 0.05
+
+static bool coin_configure(const pips_game *g, void *config, pips_error *err)
+{
+    (void)g;
+    (void)config;
+    (void)err;
+    return true;
+}
+static int coin_to_move(const pips_game *g, const void *state)
+{
+    (void)g;
+    int ply = ((const tree_state *)state)->ply;
+    return ply == 0 ? 0 : ply == 1 ? PIPS_CHANCE : PIPS_OVER;
+}
+static size_t coin_legal(const pips_game *g, const void *state, pips_move *out)
+{
+    if (coin_to_move(g, state) != 0)
+        return 0;
+    out[0] = 0;
+    out[1] = 1;
+    return 2;
+}
+static size_t coin_chance(const pips_game *g, const void *state, pips_move *out, double *prob)
+{
+    if (coin_to_move(g, state) != PIPS_CHANCE)
+        return 0;
+    out[0] = 0;
+    prob[0] = 1 - COIN_RARE;
+    out[1] = 1;
+    prob[1] = COIN_RARE;
+    return 2;
+}
+static bool coin_check(const pips_game *g, const void *state, pips_move m, pips_error *err)
+{
+    if (coin_to_move(g, state) == PIPS_OVER || m > 1)
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "bad move");
+    return true;
+}
+static void coin_value(const pips_game *g, const void *state, double *out)
+{
+    (void)g;
+    const tree_state *s = state;
+    for (int p = 0; p < 3; p++)
+        out[p] = s->ply == 2 ? coin_leaves[s->path >> 1][s->path & 1][p] : 1.0 / 3;
+}
+
+static const pips_game_def coin_def = {
+    .name = "coin3",
+    .title = "Three seats and a die (test game)",
+    .rules_text = "test only",
+    .notation_text = "0 or 1",
+    .state_size = sizeof(tree_state),
+    .flags = PIPS_GAME_CHANCE,
+    .configure = coin_configure,
+    .num_players = tree_num_players,
+    .max_moves = tree_max_moves,
+    .initial = tree_initial,
+    .to_move = coin_to_move,
+    .legal_moves = coin_legal,
+    .chance_outcomes = coin_chance,
+    .check_move = coin_check,
+    .apply = tree_apply,
+    .returns = coin_value,
+    .evaluate = coin_value,
+    .result_text = tree_result_text,
+    .move_to_text = tree_move_to_text,
+    .move_from_text = tree_move_from_text,
+    .state_to_text = tree_state_to_text,
+    .state_from_text = tree_state_from_text,
+    .hash = tree_hash,
+    .render = tree_render,
+};
 
 /* Analyses from the start with spec; ev[0] is A's entry, ev[1] B's. */
 static void analyze_ab(pips_game *g, const char *spec, uint64_t seed, pips_move_eval ev[2],
@@ -705,6 +787,38 @@ static void test_mcts_exact(void **unused)
     pips_game_free(g);
 }
 
+/* chance=stratify takes a chance node's outcomes in turn by their share of
+ * its passes: the rare face (p = 0.05) is first taken on the chance node's
+ * 21st pass (its share 0.05 x 21 passes exceeds the common face's 0.95 x 21
+ * less its 19 visits), whatever the seed, so within 50 passes both moves
+ * have met both faces and are proven at their expectations (A 0.95 x 0.4 +
+ * 0.05 x 1 = 0.43, B 0.4275) and A is played. Sampled by probability, the
+ * rare face is missed in 20 draws with chance 0.95^20 = 0.36, so some seed
+ * leaves a move unproven. The spec reads back, and a bad value is an error. */
+static void test_mcts_chance_stratify(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = pips_game_new_def(&coin_def, NULL, 0, NULL, &err);
+    if (!g)
+        fail_msg("coin3: %s", err.msg);
+    double want[2];
+    for (int m = 0; m < 2; m++)
+        want[m] = (1 - COIN_RARE) * coin_leaves[m][0][0] + COIN_RARE * coin_leaves[m][1][0];
+    expect_ab(g, "mcts:iters=50,chance=stratify", 8, want[0], want[1], 1e-6, 2, 0);
+    int sampled_open = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        pips_move_eval ev[2];
+        analyze_ab(g, "mcts:iters=50", seed, ev, NULL);
+        sampled_open += !ev[0].proven || !ev[1].proven;
+    }
+    assert_true(sampled_open > 0);
+    expect_spec(g, "mcts:iters=100,chance=stratify");
+    assert_null(pips_agent_new(g, "mcts:chance=even", 1, &err));
+    assert_non_null(strstr(err.msg, "chance='even' must be sample or stratify"));
+    pips_game_free(g);
+}
+
 /* A scripted searcher for test_mcts_exact_pick: the moves in order, round
  * and round, and who was asked. */
 typedef struct scripted_pick {
@@ -851,6 +965,7 @@ int main(void)
         cmocka_unit_test(test_mcts_root_draws),
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_exact_pick),
+        cmocka_unit_test(test_mcts_chance_stratify),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,6 +82,12 @@
  *   passes chooses (opp=search's search), as a search picks among moves it
  *   values alike by its visits; with K > 1, K such searches (each with its
  *   own rng) sample that choice, each answer weighted 1/K.
+ * - chance=stratify: a chance node's outcomes are taken in turn instead of
+ *   sampled, each pass the one furthest below its share of the node's
+ *   passes (probability x passes less its visits; ties to the first
+ *   listed), so every outcome is visited in proportion to its probability
+ *   and sibling subtrees meet the outcomes in the same order (common random
+ *   numbers): the dice add less noise to the comparison of moves.
  * - ph=W: Progressive History (Nijssen & Winands 2011): the selection value
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
@@ -156,6 +162,7 @@ typedef struct mtree {
     double ph;        /* Progressive History weight (0 = off) */
     int root_seat;    /* the seat to move at the root of this search */
     bool settle;      /* evaluate leaves only where the root seat moves */
+    bool stratify;    /* chance=stratify: outcomes in turn by their share, not sampled */
     hist_entry *hist; /* 1 << HIST_BITS when ph > 0 */
     unsigned char *child_state; /* scratch for priors */
     double *weights, *pbuf; /* max_moves scratch for the policy */
@@ -177,6 +184,7 @@ typedef struct mcts_impl {
     int order_mode;
     int opp;
     bool settle;
+    bool stratify;
     double temp, ph;
     int topk;
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
@@ -475,6 +483,20 @@ static uint32_t select_child(mtree *t, uint32_t node)
 {
     mnode *nd = &t->nodes[node];
     uint32_t first = nd->first_child, n = nd->n_children;
+    if (nd->to_move == PIPS_CHANCE && t->stratify) {
+        /* the outcome furthest below its share of the passes so far */
+        double best = -1e30;
+        uint32_t pick = first;
+        for (uint32_t i = 0; i < n; i++) {
+            const mnode *c = &t->nodes[first + i];
+            double deficit = (double)c->prob * ((double)nd->visits + 1) - (double)c->visits;
+            if (deficit > best + 1e-9) {
+                best = deficit;
+                pick = first + i;
+            }
+        }
+        return pick;
+    }
     if (nd->to_move == PIPS_CHANCE) {
         double r = pips_rng_double(&t->rng), acc = 0;
         for (uint32_t i = 0; i + 1 < n; i++) {
@@ -1176,6 +1198,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->topk = mi->topk;
     t->root_seat = -1;
     t->settle = mi->settle;
+    t->stratify = mi->stratify;
     t->child_state = pips_calloc(al, 1, t->state_size);
     t->weights = pips_calloc(al, t->max_moves, sizeof *t->weights);
     t->pbuf = pips_calloc(al, t->max_moves, sizeof *t->pbuf);
@@ -1215,7 +1238,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
-    bool unknown_search = false;
+    bool unknown_search = false, stratify = false;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -1286,6 +1309,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 0, 64, &pick, err);
         } else if (!strcmp(key, "worst")) {
             ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
+        } else if (!strcmp(key, "chance")) {
+            ok = !strcmp(value, "sample") || !strcmp(value, "stratify");
+            if (!ok)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: chance='%s' must be sample or stratify", value);
+            stratify = !strcmp(value, "stratify");
         } else if (!strcmp(key, "settle"))
             ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
         else if (!strcmp(key, "oppsettle"))
@@ -1319,8 +1348,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
                              "playout, order, opp, temp, k, oppiters, oppsettle, exact, pick, "
-                             "worst, unknown, settle, ph, widen, widen_base, nodes, reuse, "
-                             "draws)",
+                             "worst, unknown, settle, chance, ph, widen, widen_base, nodes, "
+                             "reuse, draws)",
                              key);
         if (!ok)
             return false;
@@ -1354,6 +1383,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
     mi->uniform = uniform;
+    mi->stratify = stratify;
     mi->widen = widen;
     mi->widen_base = widen_base;
     mi->draws = (int)draws;
@@ -1428,6 +1458,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "worst=%g", exact_worst);
     if (mi->settle)
         agent_spec_add(a, "settle=1");
+    if (stratify)
+        agent_spec_add(a, "chance=stratify");
     if (ph > 0)
         agent_spec_add(a, "ph=%g", ph);
     if (has_eval && leaf == 0)

@@ -2483,5 +2483,5 @@ const pips_game_def pips_ziggurat_def = {
     .levels = {"random", "greedy", "mcts:iters=1000", "expectimax:depth=2,nodes=500000"},
     /* 3 and 4 seats: issue 24, docs/ai.md "Levels for three to six seats" */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
-                  "mcts:iters=1000,order=eval,opp=greedy,settle=1"}},
+                  "mcts:iters=10000,order=eval,opp=greedy,settle=1"}},
 };
