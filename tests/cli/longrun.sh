@@ -143,8 +143,10 @@ resume_case() {
 }
 MISMATCH=("--seed 5|seed differs" "--agents random,greedy,mcts:iters=30|agents differ"
           "--opt max_turns=500|options differ" "--games 10|game count differs")
+# (900 games: about 2.4 s of wall clock on an idle machine at 2 threads, so the
+# SIGINT after 1 s lands mid-run; with 300 it finished first when the machine was idle)
 resume_case ladder "ratings.txt ratings.csv pairs.csv ratings.svg" \
-    ladder ziggurat --agents random,greedy,mcts:iters=20 --opt players=2 --games 300 --seed 4
+    ladder ziggurat --agents random,greedy,mcts:iters=20 --opt players=2 --games 900 --seed 4
 # (a solved board: the perfect-play sums are part of the state too)
 MISMATCH=("--seed 5|seed differs" "--budgets 10,100,1000,4001|budgets differ"
           "--opt sets=2|options differ" "--games 10|game count differs")
