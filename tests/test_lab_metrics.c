@@ -384,6 +384,24 @@ static void stop_after(void *ud, unsigned long done, unsigned long total)
         *stop = 1;
 }
 
+/* Runs o until stop_after stops it, saves the partial run's state into a
+ * fresh file named from the template path, and leaves o set to resume it. */
+static void run_stopped_and_saved(pips_playtest_opts *o, char *path)
+{
+    pips_error err;
+    pips_playtest *pt = pips_playtest_run(o, &err);
+    assert_non_null(pt);
+    assert_true(pips_playtest_partial(pt));
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_true(pips_playtest_save_state(pt, path, &err));
+    pips_playtest_free(pt);
+    o->stop = NULL;
+    o->progress = NULL;
+    o->resume_state = path;
+}
+
 /* A stopped run, saved and resumed, ends with the uninterrupted report. */
 static void test_stop_save_resume(void **unused)
 {
@@ -394,20 +412,10 @@ static void test_stop_save_resume(void **unused)
     pips_playtest_opts o = {.def = &toy_race_def, .seats = seats, .n_seats = 1, .games = 20,
                             .seed = 9, .threads = 2, .vary = vary, .n_vary = 1,
                             .progress = stop_after, .progress_ud = (void *)&stop, .stop = &stop};
-    pips_error err;
-    pips_playtest *pt = pips_playtest_run(&o, &err);
-    assert_non_null(pt);
-    assert_true(pips_playtest_partial(pt));
     char path[] = "/tmp/pips-state-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_true(pips_playtest_save_state(pt, path, &err));
-    pips_playtest_free(pt);
+    pips_error err;
+    run_stopped_and_saved(&o, path);
     /* a mismatch is refused, naming it */
-    o.stop = NULL;
-    o.progress = NULL;
-    o.resume_state = path;
     o.seed = 10;
     assert_null(pips_playtest_run(&o, &err));
     assert_non_null(strstr(err.msg, "seed differs"));
@@ -446,19 +454,9 @@ static void test_drama_default_resume(void **unused)
     pips_playtest_opts o = {.game = "tictacdoh", .seats = seats, .n_seats = 1, .games = 1500,
                             .seed = 4, .threads = 1, .progress = stop_after,
                             .progress_ud = (void *)&stop, .stop = &stop};
-    pips_error err;
-    pips_playtest *pt = pips_playtest_run(&o, &err);
-    assert_non_null(pt);
-    assert_true(pips_playtest_partial(pt));
     char path[] = "/tmp/pips-state-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_true(pips_playtest_save_state(pt, path, &err));
-    pips_playtest_free(pt);
-    o.stop = NULL;
-    o.progress = NULL;
-    o.resume_state = path;
+    pips_error err;
+    run_stopped_and_saved(&o, path);
     o.drama_every = 1;
     assert_null(pips_playtest_run(&o, &err));
     assert_non_null(strstr(err.msg, "the folder's run has drama in games 0, 2, 4, ..."));
