@@ -113,8 +113,9 @@ static const pips_agent_kind_info kind_info[] = {
      "iters=N (1000) and/or time=SECONDS, threads=1..64 (1), c=X (1.0), leaf=playout|eval, "
      "playout=policy|uniform (policy), order=0|1|eval (0), "
      "opp=max|greedy|softmax|topk|search|adapt (max), temp=T (0.05), k=K (2), oppiters=N (300), "
+     "oppsettle=0|1 (0), "
      "settle=0|1 (0), chance=sample|stratify (sample), exact=N (0), worst=W (0), "
-     "pick=0|1 (0), "
+     "pick=0..64 (0), draws=1..64 (1), "
      "unknown=greedy|search (greedy), ph=W (0), widen=A (0), widen_base=K (2), "
      "nodes=N (4000000), reuse=0|1 (1)"},
     {"brs", "Best-Reply Search for any seat count: one opponent searches, the others play "
