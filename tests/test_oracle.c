@@ -86,6 +86,21 @@ static void test_wins_nimitz_3x3_colors3(void **st)
     pips_game_free(g);
 }
 
+/* From the start position the oracle gives up (too few positions): its
+ * fallback plays a legal move and the note says the position is not solved. */
+static void assert_falls_back_at_start(pips_game *g, pips_agent *a)
+{
+    pips_error err;
+    void *s = pips_state_new(g, &err);
+    assert_non_null(s);
+    g->def->initial(g, s);
+    pips_move m;
+    assert_true(agent_choose_unchecked(a, s, &m, &err));
+    assert_true(pips_check_move(g, s, m, &err));
+    assert_non_null(strstr(pips_agent_note(a), "not solved"));
+    pips_state_free(g, s);
+}
+
 /* On the coaster a tiny budget cannot settle the start: the oracle plays
  * its fallback's legal move and says so; analysis of a solved position
  * gives exact values. */
@@ -96,21 +111,15 @@ static void test_fallback_and_note(void **st)
     pips_error err;
     pips_agent *a = pips_agent_new(g, "oracle:positions=2000,book=0,fallback=greedy", 1, &err);
     assert_non_null(a);
-    void *s = pips_state_new(g, &err);
-    g->def->initial(g, s);
-    pips_move m;
-    assert_true(agent_choose_unchecked(a, s, &m, &err));
-    assert_true(pips_check_move(g, s, m, &err));
-    assert_non_null(strstr(pips_agent_note(a), "not solved"));
+    assert_falls_back_at_start(g, a);
     assert_non_null(strstr(pips_agent_note(a), "greedy"));
     pips_agent_free(a);
-    pips_state_free(g, s);
     pips_game_free(g);
 
     static const char *const kv[] = {"board=2x2", "colors=3"};
     g = make_game("nimitz", kv, 2);
     a = pips_agent_new(g, "oracle", 1, &err);
-    s = pips_state_new(g, &err);
+    void *s = pips_state_new(g, &err);
     g->def->initial(g, s);
     pips_move_eval ev[256];
     size_t n = agent_analyze_unchecked(a, s, ev, 256, &err);
@@ -224,17 +233,11 @@ static void test_parameters(void **st)
         pips_agent_free(again);
         /* from the start the solver gives up within 2000 positions: the
          * fallback moves, and the note names it with all its parameters */
-        void *s = pips_state_new(g, &err);
-        g->def->initial(g, s);
-        pips_move m;
-        assert_true(agent_choose_unchecked(a, s, &m, &err));
-        assert_true(pips_check_move(g, s, m, &err));
-        assert_non_null(strstr(pips_agent_note(a), "not solved"));
+        assert_falls_back_at_start(g, a);
         assert_non_null(strstr(pips_agent_note(a), "iters=300"));
         assert_non_null(strstr(pips_agent_note(a), "opp=greedy"));
         if (i == 1)
             assert_non_null(strstr(pips_agent_note(a), "reuse=0"));
-        pips_state_free(g, s);
         pips_agent_free(a);
         assert_true(play(g, nested[i], "random", 5 + i) >= 0);
     }
