@@ -623,6 +623,44 @@ static void test_mcts_root_draws(void **unused)
     pips_game_free(g);
 }
 
+/* pips_agent_analyze_max: draws=K widens the root K times, so a caller that
+ * sizes its buffer by it gets every root move (pips analyze listed only the
+ * first 2 x 16 before); where moves are listed in full it is the game's. */
+static void test_analyze_max(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"players=4"};
+    pips_error err;
+    pips_game *g = pips_game_new("noname", opts, 1, NULL, &err);
+    assert_non_null(g);
+    size_t mm = pips_max_moves(g);
+    pips_agent *greedy = pips_agent_new(g, "greedy", 1, &err);
+    pips_agent *wide = pips_agent_new(g, "mcts:iters=300,draws=8", 1, &err);
+    assert_non_null(greedy);
+    assert_non_null(wide);
+    assert_int_equal(pips_agent_analyze_max(greedy), mm);
+    assert_int_equal(pips_agent_analyze_max(wide), 8 * mm);
+    assert_int_equal(pips_agent_analyze_max(NULL), 0);
+    /* a game whose moves are listed in full: draws changes nothing */
+    pips_game *ttd = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(ttd);
+    pips_agent *listed = pips_agent_new(ttd, "mcts:iters=300,draws=8", 1, &err);
+    assert_non_null(listed);
+    assert_int_equal(pips_agent_analyze_max(listed), pips_max_moves(ttd));
+    pips_agent_free(listed);
+    pips_game_free(ttd);
+    void *s = pips_state_new(g, &err);
+    pips_move_eval *ev = calloc(8 * mm, sizeof *ev);
+    assert_non_null(ev);
+    size_t n = pips_agent_analyze(wide, s, ev, 8 * mm, &err);
+    assert_true(n > 2 * mm && n <= 8 * mm);
+    free(ev);
+    pips_state_free(g, s);
+    pips_agent_free(wide);
+    pips_agent_free(greedy);
+    pips_game_free(g);
+}
+
 /* Progressive History: the same answers as plain UCT where the solver
  * settles them, deterministic for a seed with one or two threads, and a
  * win in one taken in three-seat Tic Tac Doh!. */
@@ -1002,6 +1040,7 @@ int main(void)
         cmocka_unit_test(test_mcts_order_eval),
         cmocka_unit_test(test_mcts_progressive_history),
         cmocka_unit_test(test_mcts_root_draws),
+        cmocka_unit_test(test_analyze_max),
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_exact_pick),
         cmocka_unit_test(test_mcts_chance_stratify),

@@ -363,6 +363,14 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
 
 const char *pips_agent_note(const pips_agent *a) { return a->note; }
 
+size_t pips_agent_analyze_max(const pips_agent *a)
+{
+    if (!a)
+        return 0;
+    size_t game_max = pips_max_moves(a->game);
+    return a->analyze_max > game_max ? a->analyze_max : game_max;
+}
+
 void pips_agent_set_time_cap(pips_agent *a, double seconds)
 {
     if (a)

@@ -1417,6 +1417,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->widen_base = widen_base;
     mi->draws = (int)draws;
     mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
+    if (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) /* the root merges K samples */
+        a->analyze_max = (size_t)draws * pips_max_moves(g);
     for (int k = 0; k < mi->threads; k++)
         if (!tree_init(&mi->trees[k], g, mi))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
