@@ -132,6 +132,26 @@ static json_t *drama_of_run(pips_playtest_opts *o)
     return d;
 }
 
+/* A ladder's table or a skill step (a lab part) reads results only: it
+ * measures no drama (an evaluation a move, wasted there), seats every
+ * order at three seats and rotates at two. */
+static void test_part_leaves_drama_out(void **unused)
+{
+    (void)unused;
+    const char *seats[] = {"random", "greedy", "greedy"};
+    lab_part part = {.game = "icefrogs", .games = 6, .threads = 1};
+    pips_playtest_opts o = lab_part_opts(&part, seats, 3, 9);
+    assert_true(o.no_drama);
+    assert_int_equal(o.seating, PIPS_SEATING_ALL);
+    assert_int_equal(lab_part_opts(&part, seats, 2, 9).seating, PIPS_SEATING_ROTATE);
+    const char *opts[] = {"players=3"};
+    o.opts = opts;
+    o.n_opts = 1;
+    json_t *d = drama_of_run(&o);
+    assert_true(num(d, "games", NULL) == 0);
+    json_decref(d);
+}
+
 /* --drama off reports nothing measured (not zeros); --drama-every K
  * measures games 0, K, 2K, ... only: the same figures as a run of those
  * games alone would give, for any thread count. */
@@ -480,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_drama_leader_throughout_and_draw),
         cmocka_unit_test(test_drama_off_and_sampled),
         cmocka_unit_test(test_drama_default_sample),
+        cmocka_unit_test(test_part_leaves_drama_out),
         cmocka_unit_test(test_turns_one_decision_each),
         cmocka_unit_test(test_turns_ziggurat_hook),
         cmocka_unit_test(test_distinct_games_counted),

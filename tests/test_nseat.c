@@ -4,7 +4,7 @@
  * Best-Reply Search (brs), MCTS's opponent model (opp=greedy|softmax), its
  * solver's mean over tied children, expansion ordered by the evaluation
  * (order=eval), Progressive History (ph) and root draws on Noname's sampled
- * moves (draws); plus the levels per seat count
+ * moves (draws), the cap on evaluate calls (evals); plus the levels per seat count
  * and the error for a kind that cannot play a seat count. A second tiny
  * game with a die (coin3, below) checks MCTS's handling of chance nodes
  * (chance=stratify).
@@ -687,6 +687,44 @@ static void test_mcts_root_draws(void **unused)
     pips_game_free(g);
 }
 
+/* pips_agent_analyze_max: draws=K widens the root K times, so a caller that
+ * sizes its buffer by it gets every root move (pips analyze listed only the
+ * first 2 x 16 before); where moves are listed in full it is the game's. */
+static void test_analyze_max(void **unused)
+{
+    (void)unused;
+    const char *opts[] = {"players=4"};
+    pips_error err;
+    pips_game *g = pips_game_new("noname", opts, 1, NULL, &err);
+    assert_non_null(g);
+    size_t mm = pips_max_moves(g);
+    pips_agent *greedy = pips_agent_new(g, "greedy", 1, &err);
+    pips_agent *wide = pips_agent_new(g, "mcts:iters=300,draws=8", 1, &err);
+    assert_non_null(greedy);
+    assert_non_null(wide);
+    assert_int_equal(pips_agent_analyze_max(greedy), mm);
+    assert_int_equal(pips_agent_analyze_max(wide), 8 * mm);
+    assert_int_equal(pips_agent_analyze_max(NULL), 0);
+    /* a game whose moves are listed in full: draws changes nothing */
+    pips_game *ttd = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(ttd);
+    pips_agent *listed = pips_agent_new(ttd, "mcts:iters=300,draws=8", 1, &err);
+    assert_non_null(listed);
+    assert_int_equal(pips_agent_analyze_max(listed), pips_max_moves(ttd));
+    pips_agent_free(listed);
+    pips_game_free(ttd);
+    void *s = pips_state_new(g, &err);
+    pips_move_eval *ev = calloc(8 * mm, sizeof *ev);
+    assert_non_null(ev);
+    size_t n = pips_agent_analyze(wide, s, ev, 8 * mm, &err);
+    assert_true(n > 2 * mm && n <= 8 * mm);
+    free(ev);
+    pips_state_free(g, s);
+    pips_agent_free(wide);
+    pips_agent_free(greedy);
+    pips_game_free(g);
+}
+
 /* Progressive History: the same answers as plain UCT where the solver
  * settles them, deterministic for a seed with one or two threads, and a
  * win in one taken in three-seat Tic Tac Doh!. */
@@ -972,6 +1010,45 @@ static void test_mcts_exact_pick(void **unused)
     pips_game_free(t3);
 }
 
+/* The root's visits summed over its children: the passes of the search. */
+static uint64_t root_passes(pips_game *g, const char *spec, uint64_t seed)
+{
+    pips_move_eval ev[2];
+    analyze_ab(g, spec, seed, ev, NULL);
+    return ev[0].visits + ev[1].visits;
+}
+
+/* evals=E stops the passes once the evaluate hook has been called E times
+ * (read after each pass). With opp=greedy on the tree: passes 1 and 2 each
+ * value a new child of the root (one call each); pass 3 expands a root
+ * child, seat 1's two children valued for the model (two calls), and
+ * values the child it picks (one): five calls after three passes. So E = 1
+ * stops after one pass, 2 after two, 3 to 5 after three, for every seed.
+ * The opponents' own searches count too: with opp=search,oppiters=2, pass 3
+ * also runs seat 1's two-pass search (two calls, seven in all), so E = 6
+ * stops there, where opp=greedy goes on. threads=2 gives each tree E/2. */
+static void test_mcts_evals_cap(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    static const uint64_t want[] = {0, 1, 2, 3, 3, 3};
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        for (int e = 1; e <= 5; e++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "mcts:iters=400,evals=%d,opp=greedy", e);
+            assert_int_equal(root_passes(g, spec, seed), want[e]);
+        }
+    assert_int_equal(root_passes(g, "mcts:iters=400,evals=6,opp=search,oppiters=2", 1), 3);
+    assert_true(root_passes(g, "mcts:iters=400,evals=6,opp=greedy", 1) > 3);
+    assert_int_equal(root_passes(g, "mcts:iters=400,evals=4,threads=2,opp=greedy", 1), 4);
+    assert_true(root_passes(g, "mcts:iters=400,opp=greedy", 1) > 5);
+    expect_spec(g, "mcts:iters=400,evals=5,opp=greedy");
+    pips_error err;
+    assert_null(pips_agent_new(g, "mcts:evals=0", 1, &err));
+    assert_non_null(strstr(err.msg, "evals='0'"));
+    pips_game_free(g);
+}
+
 static void test_levels_per_seat_count(void **unused)
 {
     (void)unused;
@@ -1028,9 +1105,11 @@ int main(void)
         cmocka_unit_test(test_mcts_progressive_history),
         cmocka_unit_test(test_mcts_root_draws),
         cmocka_unit_test(test_mcts_opp_search_sampled),
+        cmocka_unit_test(test_analyze_max),
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_exact_pick),
         cmocka_unit_test(test_mcts_chance_stratify),
+        cmocka_unit_test(test_mcts_evals_cap),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,6 +61,10 @@ bool pips_agent_choose(pips_agent *a, const void *state, pips_move *out, pips_er
 /* Ranks up to max moves best first; returns how many were written. */
 size_t pips_agent_analyze(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
                           pips_error *err);
+/* The most moves analyze can rank at one position: a buffer this long gets
+ * them all. It is the game's pips_max_moves except where the agent widens the
+ * root (mcts draws=K on a game whose moves are sampled: K times as many). */
+size_t pips_agent_analyze_max(const pips_agent *a);
 /* Writes an evaluation's value for people into buf (at least 16 bytes):
  * "win", "loss" or "draw" (two seats) when proven, "=0.3333" for another
  * proven share, otherwise the estimate "0.4714". */

@@ -110,7 +110,8 @@ static const pips_agent_kind_info kind_info[] = {
     {"expectimax", "search through chance events (dice), pruned with two seats",
      "depth=1..32 (2), time=SECONDS, nodes=N (no cap), playouts=N (4), prune=0|1 (1)"},
     {"mcts", "Monte Carlo tree search",
-     "iters=N (1000) and/or time=SECONDS, threads=1..64 (1), c=X (1.0), leaf=playout|eval, "
+     "iters=N (1000) and/or time=SECONDS, evals=N (no cap; evaluate calls a search may make), "
+     "threads=1..64 (1), c=X (1.0), leaf=playout|eval, "
      "playout=policy|uniform (policy), order=0|1|eval (0), "
      "opp=max|greedy|softmax|topk|search|adapt (max), temp=T (0.05), k=K (2), oppiters=N (300), "
      "oppsettle=0|1 (0), "
@@ -361,6 +362,14 @@ void pips_agent_observe(pips_agent *a, const void *state_before, pips_move m)
 }
 
 const char *pips_agent_note(const pips_agent *a) { return a->note; }
+
+size_t pips_agent_analyze_max(const pips_agent *a)
+{
+    if (!a)
+        return 0;
+    size_t game_max = pips_max_moves(a->game);
+    return a->analyze_max > game_max ? a->analyze_max : game_max;
+}
 
 void pips_agent_set_time_cap(pips_agent *a, double seconds)
 {

@@ -25,6 +25,7 @@ struct pips_agent {
     double last_value; /* root value of the last search, for the mover */
     char note[PIPS_ERROR_MAX + 96]; /* what the last choose/analyze did, "" if nothing */
     double time_cap; /* pips_agent_set_time_cap: seconds per move, 0 = none */
+    size_t analyze_max; /* pips_agent_analyze_max when above pips_max_moves, else 0 */
     bool (*choose)(pips_agent *a, const void *state, pips_move *out, pips_error *err);
     size_t (*analyze)(pips_agent *a, const void *state, pips_move_eval *out, size_t max,
                       pips_error *err);

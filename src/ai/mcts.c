@@ -23,6 +23,11 @@
  * Budget: iters=N or time=T (the clock is read on every pass), or both: the
  * passes stop at N or at the time, whichever comes first (the clock read
  * after every pass), so the search is deterministic unless the time binds.
+ * evals=E caps the work instead of the time: the passes stop once the
+ * search (the opponents' own searches included) has called the evaluate
+ * hook E times (read after every pass, so one pass may overrun it by the
+ * children of one expansion), a budget that binds the same on any load, so
+ * the search stays deterministic; with threads=T each tree gets E/T.
  * Root draws (draws=K, for games whose moves are sampled, such as Noname):
  * the root's children are K samples of the game's candidate generator,
  * merged without repeats, so the agent chooses among more placements than
@@ -175,11 +180,13 @@ typedef struct mtree {
     int draws;        /* candidate samples merged at the root (sampled games) */
     int *order;       /* max_moves scores for ordering */
     uint64_t passes;
+    uint64_t evals;   /* evaluate-hook calls of this search, inner searches included */
 } mtree;
 
 typedef struct mcts_impl {
     long iters;
     double time_limit;
+    long eval_limit; /* evals=E: evaluate-hook calls a search may make, 0 = no cap */
     int threads;
     double c;
     size_t max_nodes;
@@ -260,9 +267,10 @@ static double child_prior(mtree *t, const void *state, pips_move m, int who)
     g->def->apply(g, t->child_state, m);
     if (g->def->to_move(g, t->child_state) == PIPS_OVER)
         g->def->returns(g, t->child_state, v);
-    else if (g->def->evaluate)
+    else if (g->def->evaluate) {
         g->def->evaluate(g, t->child_state, v);
-    else
+        t->evals++;
+    } else
         return 0.5; /* as greedy: only immediate results are known */
     return v[who];
 }
@@ -352,8 +360,10 @@ static pips_move inner_choice(mtree *t, const void *state, int who, const mnode 
     in->n_given = 0;
     if (!ok)
         return PIPS_MOVE_NONE;
+    in->evals = 0;
     for (long i = 0; i < t->inner_iters && !in->nodes[0].proven; i++)
         one_pass(in);
+    t->evals += in->evals;
     const mnode *root = &in->nodes[0];
     pips_move_eval best = {PIPS_MOVE_NONE, 0, 0, false};
     int best_cls = -1;
@@ -785,12 +795,15 @@ static void one_pass(mtree *t)
     } else if (t->eval_leaves) {
         if (t->settle) { /* the others play the model's moves up to the root seat's turn */
             model_playout(t, true);
-            if (d->to_move(g, t->work) == PIPS_OVER)
+            if (d->to_move(g, t->work) == PIPS_OVER) {
                 d->returns(g, t->work, r);
-            else
+            } else {
                 d->evaluate(g, t->work, r);
+                t->evals++;
+            }
         } else {
             d->evaluate(g, t->work, r);
+            t->evals++;
         }
     } else {
         if (t->opp != OPP_MAX)
@@ -837,7 +850,14 @@ typedef struct run_args {
     long passes;     /* > 0: this many; 0: until the deadline */
     bool capped;     /* passes > 0 and the deadline caps them too */
     double deadline;
+    uint64_t eval_cap; /* evals=E: this tree's share of the evaluate calls, 0 = none */
 } run_args;
+
+/* Whether the tree has spent its share of evals=E. */
+static bool evals_spent(const run_args *ra)
+{
+    return ra->eval_cap > 0 && ra->tree->evals >= ra->eval_cap;
+}
 
 static void *run_tree(void *arg)
 {
@@ -845,7 +865,7 @@ static void *run_tree(void *arg)
     mtree *t = ra->tree;
     /* a proven root needs no more passes */
     if (ra->passes > 0) { /* iters, and time as a cap when given too */
-        for (long i = 0; i < ra->passes && !t->nodes[0].proven; i++) {
+        for (long i = 0; i < ra->passes && !t->nodes[0].proven && !evals_spent(ra); i++) {
             one_pass(t);
             if (ra->capped && pips_now() >= ra->deadline)
                 break;
@@ -853,7 +873,7 @@ static void *run_tree(void *arg)
     } else {
         do
             one_pass(t);
-        while (!t->nodes[0].proven && pips_now() < ra->deadline);
+        while (!t->nodes[0].proven && pips_now() < ra->deadline && !evals_spent(ra));
     }
     return NULL;
 }
@@ -900,9 +920,14 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
         if (!mi->reuse || !t->valid || t->inner || mi->draws > 1 ||
             memcmp(t->root_state, state, t->state_size) != 0)
             tree_reset(t, state);
+        t->evals = 0; /* the root's expansion counts too */
         if (!t->nodes[0].expanded && !expand(t, 0, t->root_state))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree"), 0;
         args[k].tree = t;
+        args[k].eval_cap = mi->eval_limit > 0
+                               ? (uint64_t)(mi->eval_limit / mi->threads +
+                                            (k < mi->eval_limit % mi->threads ? 1 : 0))
+                               : 0;
         args[k].deadline = start + budget * AGENT_TIME_SAFETY;
         args[k].passes = 0;
         args[k].capped = mi->iters > 0 && budget > 0;
@@ -1254,6 +1279,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
+    long eval_limit = 0;
     bool unknown_search = false, stratify = false;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
@@ -1268,6 +1294,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, 1000000000L, &iters, err);
         else if (!strcmp(key, "time"))
             ok = agent_param_double("mcts", key, value, 0.001, 86400, &time, err);
+        else if (!strcmp(key, "evals"))
+            ok = agent_param_long("mcts", key, value, 1, 2000000000L, &eval_limit, err);
         else if (!strcmp(key, "threads"))
             ok = agent_param_long("mcts", key, value, 1, MCTS_MAX_THREADS, &threads, err);
         else if (!strcmp(key, "c"))
@@ -1362,10 +1390,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                  "mcts: playout='%s' must be policy or uniform", value);
         } else
             return pips_fail(err, PIPS_ERR_ARG,
-                             "mcts: unknown parameter '%s' (iters, time, threads, c, leaf, "
-                             "playout, order, opp, temp, k, oppiters, oppsettle, exact, pick, "
-                             "worst, unknown, settle, chance, ph, widen, widen_base, nodes, "
-                             "reuse, draws)",
+                             "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
+                             "leaf, playout, order, opp, temp, k, oppiters, oppsettle, exact, "
+                             "pick, worst, unknown, settle, chance, ph, widen, widen_base, "
+                             "nodes, reuse, draws)",
                              key);
         if (!ok)
             return false;
@@ -1385,6 +1413,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     a->destroy = mcts_destroy;
     mi->iters = iters;
     mi->time_limit = time;
+    mi->eval_limit = eval_limit;
     mi->threads = (int)threads;
     mi->c = c;
     mi->max_nodes = (size_t)max_nodes;
@@ -1404,6 +1433,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->widen_base = widen_base;
     mi->draws = (int)draws;
     mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
+    if (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) /* the root merges K samples */
+        a->analyze_max = (size_t)draws * pips_max_moves(g);
     for (int k = 0; k < mi->threads; k++)
         if (!tree_init(&mi->trees[k], g, mi))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for the search tree");
@@ -1433,6 +1464,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "iters=%ld", iters);
     if (time > 0)
         agent_spec_add(a, "time=%g", time);
+    if (eval_limit)
+        agent_spec_add(a, "evals=%ld", eval_limit);
     if (threads != 1)
         agent_spec_add(a, "threads=%ld", threads);
     if (c != 1.0)

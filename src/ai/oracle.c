@@ -261,6 +261,7 @@ bool agent_oracle_init(pips_agent *a, const char *params, pips_error *err)
                                                 : "");
         return false;
     }
+    a->analyze_max = o->fallback->analyze_max; /* its analysis is the fallback's */
     o->book = book != 0;
     o->values = pips_calloc(g->alloc, pips_max_moves(g), sizeof *o->values);
     if (g->def->known_value && o->book)

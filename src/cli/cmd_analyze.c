@@ -98,7 +98,7 @@ int cli_analyze(int argc, char **argv)
     agent = pips_agent_new(g, spec, seed, &err);
     if (!agent)
         goto fail;
-    size_t cap = 2 * pips_max_moves(g);
+    size_t cap = pips_agent_analyze_max(agent);
     evals = calloc(cap, sizeof *evals);
     if (!evals) {
         pips_fail(&err, PIPS_ERR_NOMEM, "out of memory");

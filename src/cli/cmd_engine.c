@@ -248,7 +248,7 @@ static bool eng_analyze(engine *e, char *args, pips_error *err)
     pips_agent *a = new_agent(e, args, err);
     if (!a)
         return false;
-    size_t cap = 2 * pips_max_moves(e->m->game);
+    size_t cap = pips_agent_analyze_max(a);
     pips_move_eval *ev = pips_calloc(NULL, cap, sizeof *ev);
     size_t n = ev ? agent_analyze_unchecked(a, e->m->state, ev, cap, err) : 0;
     if (!ev)

@@ -3,7 +3,8 @@
  * table, a skill step): its options come from the run's (game, options,
  * games, threads, stop flag), it seats every order of its seats at 3+
  * seats (each rotation at 2), and its progress is reported to the run's
- * callback counted on from the games of the parts before it.
+ * callback counted on from the games of the parts before it. A part's
+ * caller reads results only, so drama and tension are not measured.
  */
 #include "lab/lab_impl.h"
 
@@ -40,6 +41,7 @@ pips_playtest_opts lab_part_opts(const lab_part *part, const char *const *seats,
     po.threads = part->threads;
     po.seating = part_seating(np);
     po.stop = part->stop;
+    po.no_drama = true; /* a part reports results only: no evaluation per move for drama */
     if (part->progress) {
         po.progress = part_progress;
         po.progress_ud = (void *)part;

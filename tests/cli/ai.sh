@@ -17,6 +17,11 @@ awk '{ exit !($3 == "win") }' <<<"$top"; check "the best move is a proven win ($
          END { exit bad || n < 2 || v != 2000 }'
 check "mcts analysis sorted by value, visits sum to the budget" $?
 "$PIPS" analyze tictacdoh --state 'bogus' >/dev/null 2>&1; [ $? -ne 0 ]; check "analyze rejects a bad state" $?
+# mcts draws=8 on Noname (moves sampled 16 at a time) ranks every merged root
+# move: more than the 32 rows an analysis was once cut to.
+"$PIPS" playtest noname --seats greedy,greedy --games 1 --seed 1 --exact-seconds 0 --out "$tmp/nn" --records >/dev/null 2>&1
+rows=$("$PIPS" analyze noname --record "$tmp/nn/records/A-000001.json" --ply 4 --agent mcts:iters=300,draws=8 2>/dev/null | grep -c '^[0-9]')
+[ "$rows" -gt 32 ]; check "analyze lists every root move of draws=8 ($rows rows)" $?
 "$PIPS" analyze tictacdoh --state '-' --agent nosuch >/dev/null 2>&1; [ $? -ne 0 ]; check "analyze rejects an unknown agent" $?
 
 # Same seed, same report, whatever --threads (timing aside).

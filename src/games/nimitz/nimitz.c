@@ -1064,7 +1064,13 @@ const pips_game_def pips_nimitz_def = {
      * max alone with the coaster's book */
     .levels = {"random", "greedy", "oracle:time=1,table_mb=64,book=0,fallback=greedy",
                "oracle:time=4,threads=2,fallback=greedy"},
-    /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats" */
-    .levels_n = {{"random", "greedy", "mcts:iters=1000,time=0.45,opp=greedy",
-                  "mcts:iters=3000,time=2,opp=adapt,oppiters=100"}},
+    /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats";
+     * evals= caps the opening's costly searches by work, not time, so a
+     * seed replays a game on any load */
+    .levels_n = {{"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
+                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"},
+                 {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy,settle=1",
+                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"},
+                 {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
+                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"}},
 };
