@@ -889,6 +889,76 @@ static void test_mcts_exact(void **unused)
     pips_game_free(g);
 }
 
+/* prior=P: the root's moves weighed over every assignment of the other
+ * seats to greedy or searcher, each seat searching with chance P before
+ * it has moved. Table 0 (no wins, so the expected return decides): seat 2
+ * moves last, where both models play alike; seat 1 greedy makes A 0.5 and
+ * B 0.4, seat 1 searching A 0.1 and B 0.4 (test_mcts_exact). So A is worth
+ * 0.5 - 0.4 P and B 0.4: A below P = 0.25, B above. The evidence: after A,
+ * greedy seat 1 plays A,1 (its only best) and a searcher A,0; A,1 is thus
+ * 1 to 10 against searching (the searcher's slip, 0.1), its chance P / (P +
+ * 10 (1 - P)), and A,0 rules greedy out. */
+static void test_mcts_exact_prior(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = tree_game(0);
+    static const struct {
+        const char *spec;
+        pips_move want;
+    } cases[] = {
+        {"mcts:iters=50,opp=adapt,exact=1000", 0},
+        {"mcts:iters=50,opp=adapt,exact=1000,prior=0.2", 0},
+        {"mcts:iters=50,opp=adapt,exact=1000,prior=0.3", 1},
+        {"mcts:iters=50,opp=adapt,exact=1000,prior=0.9", 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            pips_agent *a = pips_agent_new(g, cases[c].spec, seed, &err);
+            if (!a)
+                fail_msg("%s: %s", cases[c].spec, err.msg);
+            assert_string_equal(pips_agent_spec(a), cases[c].spec);
+            void *s = pips_state_new(g, &err);
+            pips_move m;
+            assert_true(pips_agent_choose(a, s, &m, &err));
+            if (m != cases[c].want)
+                fail_msg("%s, seed %llu: played %llu (%s)", cases[c].spec,
+                         (unsigned long long)seed, (unsigned long long)m, pips_agent_note(a));
+            pips_state_free(g, s);
+            pips_agent_free(a);
+        }
+    /* the weighed values: A 0.5 - 0.4 x 0.2 = 0.42 in the note */
+    pips_agent *a = pips_agent_new(g, "mcts:iters=50,opp=adapt,exact=1000,prior=0.2", 1, &err);
+    void *s = pips_state_new(g, &err);
+    pips_move m;
+    assert_true(pips_agent_choose(a, s, &m, &err));
+    if (!strstr(pips_agent_note(a), "return 0.420") ||
+        !strstr(pips_agent_note(a), "searchers: 2 (0.20),3 (0.20); 4 of 4 models solved"))
+        fail_msg("note: %s", pips_agent_note(a));
+    pips_agent_free(a);
+    /* the chance of searching after one move */
+    g->def->apply(g, s, 0);
+    for (pips_move played = 0; played < 2; played++) {
+        model_solver *ms = model_solver_new(g, 1000, 0);
+        assert_non_null(ms);
+        assert_true(fabs(model_searcher_chance(ms, 1, 0.5) - 0.5) < 1e-12);
+        assert_true(model_searcher_chance(ms, 1, 0) == 0);
+        model_observe(ms, s, played);
+        double want = played == 0 ? 1.0 : 0.5 / (0.5 + 10 * 0.5);
+        if (fabs(model_searcher_chance(ms, 1, 0.5) - want) > 1e-9)
+            fail_msg("played %llu: chance %.6f, want %.6f", (unsigned long long)played,
+                     model_searcher_chance(ms, 1, 0.5), want);
+        model_solver_free(ms);
+    }
+    pips_state_free(g, s);
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,prior=0.5", 1, &err));
+    assert_non_null(strstr(err.msg, "prior=0.5 needs exact=N and opp=adapt"));
+    assert_null(pips_agent_new(g, "mcts:opp=search,exact=1000,prior=0.5", 1, &err));
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,exact=1000,unknown=search,prior=0.5", 1, &err));
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,exact=1000,prior=1", 1, &err));
+    pips_game_free(g);
+}
+
 /* chance=stratify takes a chance node's outcomes in turn by their share of
  * its passes: the rare face (p = 0.05) is first taken on the chance node's
  * 21st pass (its share 0.05 x 21 passes exceeds the common face's 0.95 x 21
@@ -937,6 +1007,12 @@ static pips_move scripted_move(void *ctx, const void *state, int who)
     return sp->moves[sp->calls++ % sp->len];
 }
 
+/* As scripted_move for seat 1 (counted); seat 2 always plays 0. */
+static pips_move scripted_seat1(void *ctx, const void *state, int who)
+{
+    return who == 1 ? scripted_move(ctx, state, who) : 0;
+}
+
 /* pick=K: a searcher in the first round of replies plays the moves its
  * searches return, each sample weighted 1/K, or one move when the first two
  * agree. Table 2, seat 1 searching, seat 2 greedy: after A,0 seat 2 is
@@ -972,6 +1048,25 @@ static void test_mcts_exact_pick(void **unused)
         assert_true(fabs(v[1].win) < 1e-6 && fabs(v[1].ret - 0.9) < 1e-6);
         assert_false(sp.asked_other); /* greedy seat 2 is never asked */
         model_solver_free(ms);
+    }
+    /* the answers are kept for the solves of one move: a solve with seat 2
+     * searching too asks seat 1 nothing new, until they are forgotten */
+    {
+        static const pips_move script[4] = {0, 1, 1, 1};
+        scripted_pick sp = {script, 4, 0, false};
+        const bool both[3] = {false, true, true};
+        model_value v[2];
+        for (int forget = 0; forget < 2; forget++) {
+            model_solver *ms = model_solver_new(g, 1000, 0);
+            assert_true(model_solver_set_pick(ms, scripted_seat1, &sp, 4));
+            assert_true(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
+            assert_int_equal(sp.calls, 8 + 8 * forget);
+            if (forget)
+                model_solver_forget_picks(ms);
+            assert_true(model_solve_moves(ms, s, both, moves, 2, 0, v));
+            assert_int_equal(sp.calls, 8 + 16 * forget);
+            model_solver_free(ms);
+        }
     }
     /* without pick, the model: seat 1 plays A,0 */
     model_solver *ms = model_solver_new(g, 1000, 0);
@@ -1108,6 +1203,7 @@ int main(void)
         cmocka_unit_test(test_analyze_max),
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_exact_pick),
+        cmocka_unit_test(test_mcts_exact_prior),
         cmocka_unit_test(test_mcts_chance_stratify),
         cmocka_unit_test(test_mcts_evals_cap),
         cmocka_unit_test(test_levels_per_seat_count),

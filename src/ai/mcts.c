@@ -212,6 +212,8 @@ typedef struct mcts_impl {
     model_value *exact_values;   /* their values under the model */
     double exact_worst;          /* worst=W: the solver's weight of the worst case */
     bool exact_unknown;          /* unknown=search: a seat whose moves fit both models searches */
+    double exact_prior;          /* prior=P: weigh every assignment of the seats (0 = off) */
+    model_value *exact_sum;      /* prior=P: the values weighed over the assignments */
     bool *exact_best;
     pips_move_eval *evals; /* eval_cap */
     double *proven;        /* per merged move: its proven value, or -1 */
@@ -1013,42 +1015,107 @@ static size_t mcts_search(pips_agent *a, const void *state, pips_error *err)
  * opp=search or max, none otherwise) and plays, of the moves of the best
  * value, the one the search ranks first. Keeps the search's move when the
  * solve gives up. */
+/* prior=P: an assignment of the seats less likely than this is not solved */
+#define EXACT_MIN_WEIGHT 0.02
+
+/* prior=P: each other seat's chance of searching (model_searcher_chance);
+ * a chance within EXACT_MIN_WEIGHT of 0 or 1 is taken as settled. Returns
+ * the number of unsettled seats, listed in open[]. */
+static int exact_chances(mcts_impl *mi, int np, int me, double *chance, int *open)
+{
+    int u = 0;
+    for (int p = 0; p < np; p++) {
+        chance[p] = p == me ? 0 : model_searcher_chance(mi->exact_solver, p, mi->exact_prior);
+        if (chance[p] < EXACT_MIN_WEIGHT)
+            chance[p] = 0;
+        else if (chance[p] > 1 - EXACT_MIN_WEIGHT)
+            chance[p] = 1;
+        else
+            open[u++] = p;
+    }
+    return u;
+}
+
 static void exact_choice(pips_agent *a, const void *state, size_t n, double start,
                          pips_move *out)
 {
     mcts_impl *mi = a->impl;
     const pips_game *g = a->game;
-    int me = g->def->to_move(g, state);
+    int me = g->def->to_move(g, state), np = pips_num_players(g);
     bool searcher[PIPS_MAX_PLAYERS];
+    double chance[PIPS_MAX_PLAYERS];
+    int open[PIPS_MAX_PLAYERS], u = 0;
     for (int p = 0; p < PIPS_MAX_PLAYERS; p++)
         searcher[p] = p != me && (mi->opp == OPP_ADAPT
                                       ? model_is_searcher(mi->exact_solver, p, mi->exact_unknown)
                                   : mi->opp == OPP_SEARCH ? true
                                                           : mi->opp == OPP_MAX);
-    char seats[3 * PIPS_MAX_PLAYERS + 8] = "";
-    for (int p = 0, len = 0; p < pips_num_players(g); p++)
-        if (searcher[p])
-            len += snprintf(seats + len, sizeof seats - (size_t)len, "%s%d", len ? "," : "",
-                            p + 1);
+    if (mi->exact_prior > 0)
+        u = exact_chances(mi, np, me, chance, open);
+    char seats[16 * PIPS_MAX_PLAYERS + 8] = "";
+    for (int p = 0, len = 0; p < np; p++)
+        if (mi->exact_prior > 0 ? chance[p] > 0 : searcher[p])
+            len += mi->exact_prior > 0 && chance[p] < 1
+                       ? snprintf(seats + len, sizeof seats - (size_t)len, "%s%d (%.2f)",
+                                  len ? "," : "", p + 1, chance[p])
+                       : snprintf(seats + len, sizeof seats - (size_t)len, "%s%d",
+                                  len ? "," : "", p + 1);
     for (size_t i = 0; i < n; i++)
         mi->exact_moves[i] = mi->evals[i].move;
     double budget = agent_time_budget(a, mi->time_limit);
     double deadline = budget > 0 ? start + budget * AGENT_TIME_SAFETY : 0;
-    if (!model_solve_moves(mi->exact_solver, state, searcher, mi->exact_moves, n, deadline,
-                           mi->exact_values)) {
+    model_solver_forget_picks(mi->exact_solver);
+    /* each assignment of the unsettled seats (bit j: open[j] searches),
+     * solved and weighed by its chance; without prior=P the one above */
+    double weighed = 0;
+    int solved = 0, assignments = 0;
+    for (unsigned mask = 0; mask < 1u << u; mask++) {
+        double w = 1;
+        for (int p = 0; p < np; p++)
+            if (mi->exact_prior > 0 && p != me)
+                searcher[p] = chance[p] >= 1;
+        for (int j = 0; j < u; j++) {
+            searcher[open[j]] = mask >> j & 1;
+            w *= searcher[open[j]] ? chance[open[j]] : 1 - chance[open[j]];
+        }
+        if (w < EXACT_MIN_WEIGHT)
+            continue;
+        assignments++;
+        if (!model_solve_moves(mi->exact_solver, state, searcher, mi->exact_moves, n, deadline,
+                               u ? mi->exact_values : mi->exact_sum))
+            continue;
+        for (size_t i = 0; u && i < n; i++) {
+            model_value *sum = &mi->exact_sum[i], *v = &mi->exact_values[i];
+            if (!solved)
+                *sum = (model_value){0, 0, 0};
+            sum->win += w * v->win;
+            sum->ret += w * v->ret;
+            sum->worst += w * v->worst;
+        }
+        weighed += w;
+        solved++;
+    }
+    if (!solved) {
         snprintf(a->note, sizeof a->note, "exact: gave up (%zu positions); the search chose",
                  model_solver_positions(mi->exact_solver));
         return;
     }
-    size_t k = model_solve_best(mi->exact_solver, mi->exact_values, n, mi->exact_best);
+    for (size_t i = 0; u && i < n; i++) {
+        mi->exact_sum[i].win /= weighed;
+        mi->exact_sum[i].ret /= weighed;
+        mi->exact_sum[i].worst /= weighed;
+    }
+    const model_value *v = mi->exact_sum;
+    size_t k = model_solve_best(mi->exact_solver, v, n, mi->exact_best);
     for (size_t i = 0; i < n; i++)
         if (mi->exact_best[i]) {
             *out = mi->evals[i].move;
             snprintf(a->note, sizeof a->note,
                      "exact: a win %.3f (%.3f at worst), return %.3f under the model (%zu of "
-                     "%zu moves tie; %zu positions; searchers: %s)",
-                     mi->exact_values[i].win, mi->exact_values[i].worst, mi->exact_values[i].ret,
-                     k, n, model_solver_positions(mi->exact_solver), *seats ? seats : "none");
+                     "%zu moves tie; %zu positions; searchers: %s; %d of %d models solved)",
+                     v[i].win, v[i].worst, v[i].ret, k, n,
+                     model_solver_positions(mi->exact_solver), *seats ? seats : "none", solved,
+                     assignments);
             return;
         }
 }
@@ -1214,6 +1281,7 @@ static void mcts_destroy(pips_agent *a)
     model_solver_free(mi->exact_solver);
     pips_free(al, mi->exact_moves);
     pips_free(al, mi->exact_values);
+    pips_free(al, mi->exact_sum);
     pips_free(al, mi->exact_best);
     pips_free(al, mi->evals);
     pips_free(al, mi->proven);
@@ -1281,6 +1349,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
     long eval_limit = 0;
     bool unknown_search = false, stratify = false;
+    double prior = 0;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
     bool uniform = false;
@@ -1349,6 +1418,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                 return pips_fail(err, PIPS_ERR_ARG, "mcts: unknown='%s' must be greedy or search",
                                  value);
             unknown_search = !strcmp(value, "search");
+        } else if (!strcmp(key, "prior")) {
+            ok = agent_param_double("mcts", key, value, 0, 0.99, &prior, err);
         } else if (!strcmp(key, "pick")) {
             ok = agent_param_long("mcts", key, value, 0, 64, &pick, err);
         } else if (!strcmp(key, "worst")) {
@@ -1392,7 +1463,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
                              "leaf, playout, order, opp, temp, k, oppiters, oppsettle, exact, "
-                             "pick, worst, unknown, settle, chance, ph, widen, widen_base, "
+                             "pick, worst, unknown, prior, settle, chance, ph, widen, widen_base, "
                              "nodes, reuse, draws)",
                              key);
         if (!ok)
@@ -1403,6 +1474,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (pick && (!exact || (opp != OPP_ADAPT && opp != OPP_SEARCH)))
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: pick=%ld needs exact=N and opp=adapt or opp=search", pick);
+    if (prior > 0 && (!exact || opp != OPP_ADAPT || unknown_search))
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "mcts: prior=%g needs exact=N and opp=adapt, and not unknown=search",
+                         prior);
     if (!iters && time == 0)
         iters = 1000;
     const pips_allocator *al = g->alloc;
@@ -1448,13 +1523,16 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         size_t cap = mi->eval_cap;
         mi->exact_solver = model_solver_new(g, (size_t)exact, exact_worst);
         mi->exact_unknown = unknown_search;
+        mi->exact_prior = prior;
+        mi->exact_sum = pips_calloc(al, cap, sizeof *mi->exact_sum);
         mi->exact_moves = pips_calloc(al, cap, sizeof *mi->exact_moves);
         mi->exact_values = pips_calloc(al, cap, sizeof *mi->exact_values);
         mi->exact_best = pips_calloc(al, cap, sizeof *mi->exact_best);
-        if (!mi->exact_solver || !mi->exact_moves || !mi->exact_values || !mi->exact_best)
+        if (!mi->exact_solver || !mi->exact_moves || !mi->exact_values || !mi->exact_best ||
+            !mi->exact_sum)
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for exact=%ld", exact);
-        if (pick)
-            model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0], (int)pick);
+        if (pick && !model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0], (int)pick))
+            return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for pick=%ld", pick);
     }
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
@@ -1503,6 +1581,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "pick=%ld", pick);
     if (exact > 0 && unknown_search)
         agent_spec_add(a, "unknown=search");
+    if (prior > 0)
+        agent_spec_add(a, "prior=%g", prior);
     if (exact > 0 && exact_worst > 0)
         agent_spec_add(a, "worst=%g", exact_worst);
     if (mi->settle)

@@ -41,6 +41,10 @@
 /* model_observe: the chance that a searcher plays a move off the model's
  * best (a search of a few thousand passes is not exact) */
 #define MODEL_SLIP 0.1
+/* pick's answers kept per position for the solves of one move (mcts
+ * prior=P solves one position under several models: the searcher's own
+ * search does not depend on the model, so it is asked once) */
+#define MODEL_PICK_SLOTS 4096
 
 typedef struct model_entry {
     uint64_t key; /* 0 = empty */
@@ -71,6 +75,9 @@ struct model_solver {
     double worst; /* weight of model_value.worst in the root seat's objective */
     model_pick_fn pick; /* a searcher's choice where its tie matters, or NULL */
     int picks;          /* how many times pick is asked there */
+    uint64_t *pick_keys; /* MODEL_PICK_SLOTS: position and seat asked, 0 = empty */
+    int *pick_count;     /* answers kept per slot */
+    pips_move *pick_moves; /* picks per slot */
     int root_turns;     /* the root seat's turns on the path being solved: 0 in
                            the first round of replies to the root's move */
     /* model_observe's evidence per seat: the log-likelihood of its moves so
@@ -238,6 +245,29 @@ static void add_scaled(model_value *sum, const model_value *v, double w)
     sum->worst += w * v->worst;
 }
 
+/* The s-th answer of pick for seat who at st: kept from an earlier solve
+ * of this move where there is one (model_solver_forget_picks empties the
+ * store), else asked and kept while there is room. */
+static pips_move asked_pick(model_solver *ms, const void *st, int who, int s)
+{
+    uint64_t key = position_key(ms, st, 0x91c4a3b5ull + (uint64_t)who);
+    size_t slot = key & (MODEL_PICK_SLOTS - 1);
+    for (size_t probe = 0; probe < 8; probe++, slot = (slot + 1) & (MODEL_PICK_SLOTS - 1)) {
+        if (ms->pick_keys[slot] == key && s < ms->pick_count[slot])
+            return ms->pick_moves[slot * (size_t)ms->picks + (size_t)s];
+        if (ms->pick_keys[slot] == key || ms->pick_keys[slot] == 0) {
+            pips_move m = ms->pick(ms->pick_ctx, st, who);
+            if (s == (ms->pick_keys[slot] == key ? ms->pick_count[slot] : 0)) {
+                ms->pick_keys[slot] = key;
+                ms->pick_moves[slot * (size_t)ms->picks + (size_t)s] = m;
+                ms->pick_count[slot] = s + 1;
+            }
+            return m;
+        }
+    }
+    return ms->pick(ms->pick_ctx, st, who); /* no room nearby: asked, not kept */
+}
+
 /* A searcher's value from the moves its own search plays: pick asked
  * ms->picks times (a fresh search each time, so the answers sample how a
  * search breaks ties or errs; when the first two agree, that move alone),
@@ -253,7 +283,7 @@ static bool picked_value(model_solver *ms, const void *st, int ply, int who, siz
     pips_move first = PIPS_MOVE_NONE;
     int asked = ms->picks;
     for (int s = 0; s < asked && !ms->gave_up; s++) {
-        pips_move m = ms->pick(ms->pick_ctx, st, who);
+        pips_move m = asked_pick(ms, st, who, s);
         if (s == 0)
             first = m;
         else if (s == 1 && m == first) { /* two searches agree: taken as its move */
@@ -512,14 +542,42 @@ bool model_is_searcher(const model_solver *ms, int seat, bool unknown_searches)
     return s > gr || (s == gr && unknown_searches);
 }
 
+double model_searcher_chance(const model_solver *ms, int seat, double prior)
+{
+    double s = ms->search_ll[seat], gr = ms->greedy_ll[seat];
+    if (gr == -INFINITY)
+        return 1;
+    if (prior <= 0)
+        return 0;
+    /* prior odds times the likelihood ratio, as 1 / (1 + odds against) */
+    return 1 / (1 + (1 - prior) / prior * exp(gr - s));
+}
+
 size_t model_solver_positions(const model_solver *ms) { return ms->used; }
 
-void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks)
+bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks)
 {
-    ms->pick = pick;
+    const pips_allocator *al = ms->g->alloc;
+    pips_free(al, ms->pick_keys);
+    pips_free(al, ms->pick_count);
+    pips_free(al, ms->pick_moves);
+    ms->pick_keys = pips_calloc(al, MODEL_PICK_SLOTS, sizeof *ms->pick_keys);
+    ms->pick_count = pips_calloc(al, MODEL_PICK_SLOTS, sizeof *ms->pick_count);
+    ms->pick_moves = pips_calloc(al, MODEL_PICK_SLOTS * (size_t)(picks > 0 ? picks : 1),
+                                 sizeof *ms->pick_moves);
+    bool ok = ms->pick_keys && ms->pick_count && ms->pick_moves;
+    ms->pick = ok ? pick : NULL;
     ms->picks = picks;
-
     ms->pick_ctx = ctx;
+    return ok;
+}
+
+void model_solver_forget_picks(model_solver *ms)
+{
+    if (ms->pick_keys) {
+        memset(ms->pick_keys, 0, MODEL_PICK_SLOTS * sizeof *ms->pick_keys);
+        memset(ms->pick_count, 0, MODEL_PICK_SLOTS * sizeof *ms->pick_count);
+    }
 }
 
 void model_solver_free(model_solver *ms)
@@ -537,6 +595,9 @@ void model_solver_free(model_solver *ms)
         pips_free(al, f->tied);
     }
     pips_free(al, ms->table);
+    pips_free(al, ms->pick_keys);
+    pips_free(al, ms->pick_count);
+    pips_free(al, ms->pick_moves);
     pips_free(al, ms->scratch);
     pips_free(al, ms->outcomes);
     pips_free(al, ms->oprob);

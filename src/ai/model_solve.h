@@ -50,7 +50,11 @@ size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, 
  * not its moves tie: there its search, not the model, sets its move (a
  * search of a few thousand passes is far from exact early in a game). */
 typedef pips_move (*model_pick_fn)(void *ctx, const void *state, int who);
-void model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks);
+/* false when out of memory (then pick is not set). The answers are kept
+ * per position and seat, so solves of one move under other models reuse
+ * them, until model_solver_forget_picks (before each move's solves). */
+bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks);
+void model_solver_forget_picks(model_solver *ms);
 /* Seat who, to move at state, played m: the evidence on how it plays is
  * its moves' likelihood as a greedy seat (each of greedy's best moves as
  * likely, any other move rules greedy out) and as a searcher (the model's
@@ -60,6 +64,10 @@ void model_observe(model_solver *ms, const void *state, pips_move m);
  * as greedy (so always once greedy is ruled out), or (unknown_searches) as
  * likely, as for a seat not seen yet. */
 bool model_is_searcher(const model_solver *ms, int seat, bool unknown_searches);
+/* The chance that seat searches, given the evidence and the prior chance
+ * prior (0..1) before any move: prior odds times the likelihood ratio of
+ * its moves; 1 once greedy is ruled out, 0 with prior 0 until then. */
+double model_searcher_chance(const model_solver *ms, int seat, double prior);
 /* Positions stored now. */
 size_t model_solver_positions(const model_solver *ms);
 

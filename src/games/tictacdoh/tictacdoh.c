@@ -1060,6 +1060,6 @@ const pips_game_def pips_tictacdoh_def = {
                   "mcts:iters=3000,opp=adapt,oppiters=1000,exact=2000000,pick=4"},
                  {"random", "greedy", "mcts:iters=3000,opp=greedy,settle=1",
                   "mcts:iters=10000,opp=adapt,oppiters=3000,oppsettle=1,exact=2000000,pick=4,"
-                  "settle=1"}},
+                  "prior=0.5,settle=1"}},
     .canonical = ttd_canonical,
 };
