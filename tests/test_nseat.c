@@ -219,6 +219,54 @@ static pips_game *tree_game(int table)
     return g;
 }
 
+/* tree3s: the tree with its replies sampled, as Noname's placements are.
+ * Seats 1 and 2 have four moves, 0 and 2 the same reply "0" and 1 and 3
+ * the same reply "1" (tree_apply_sampled keeps the low bit), and a sample
+ * holds one code of each, drawn at random: every sample offers both
+ * replies, but two samples of a node seldom share their codes. */
+static size_t tree_max_moves_sampled(const pips_game *g) { (void)g; return 4; }
+static size_t tree_candidates(const pips_game *g, const void *state, pips_rng *rng,
+                              pips_move *out)
+{
+    if (tree_to_move(g, state) < 0)
+        return 0;
+    bool reply = ((const tree_state *)state)->ply > 0;
+    out[0] = reply && pips_rng_below(rng, 2) ? 2 : 0;
+    out[1] = reply && pips_rng_below(rng, 2) ? 3 : 1;
+    return 2;
+}
+static bool tree_check_sampled(const pips_game *g, const void *state, pips_move m,
+                               pips_error *err)
+{
+    int who = tree_to_move(g, state);
+    if (who < 0 || m > (who == 0 ? 1u : 3u))
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "bad move");
+    return true;
+}
+static void tree_apply_sampled(const pips_game *g, void *state, pips_move m)
+{
+    tree_apply(g, state, m & 1);
+}
+
+static pips_game *tree_game_sampled(void)
+{
+    static pips_game_def def;
+    def = tree_def;
+    def.name = "tree3s";
+    def.flags = PIPS_GAME_NOT_ENUMERABLE;
+    def.max_moves = tree_max_moves_sampled;
+    def.legal_moves = NULL;
+    def.candidates = tree_candidates;
+    def.check_move = tree_check_sampled;
+    def.apply = tree_apply_sampled;
+    const char *opts[] = {"table=0"};
+    pips_error err;
+    pips_game *g = pips_game_new_def(&def, opts, 1, NULL, &err);
+    if (!g)
+        fail_msg("sampled tree game: %s", err.msg);
+    return g;
+}
+
 /* coin3: seat 0 picks A (0) or B (1), then a die shows 0 (p = 0.95) or 1
  * (p = 0.05) and the game ends with the returns of coin_leaves[move][face].
  * The evaluation before the die knows nothing (1/3 each), so a value is
@@ -496,6 +544,22 @@ static void test_mcts_opp_search_and_adapt(void **unused)
     assert_true(fabs(ev[1].value - 0.4) < 1e-5);
     pips_state_free(g, s);
     pips_agent_free(a);
+    pips_game_free(g);
+}
+
+/* opp=search where moves are sampled: an opponent's own search chooses
+ * among the replies the tree drew at its node, so its answer is always one
+ * of them and the node plays it. On tree3s the answers are then those of
+ * the listed tree (A 0.1, B 0.4, test_mcts_opp_search_and_adapt) for every
+ * seed; a search drawing a sample of its own would name a code the node
+ * lacks three times in four, and the node would fall back on the greedy
+ * model (A 0.5). */
+static void test_mcts_opp_search_sampled(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game_sampled();
+    expect_ab(g, "mcts:iters=400,opp=search", 8, 0.1, 0.4, 1e-5, 0, 1);
+    expect_ab(g, "mcts:iters=400,opp=search,draws=4", 4, 0.1, 0.4, 1e-5, 0, 1);
     pips_game_free(g);
 }
 
@@ -1135,6 +1199,7 @@ int main(void)
         cmocka_unit_test(test_mcts_order_eval),
         cmocka_unit_test(test_mcts_progressive_history),
         cmocka_unit_test(test_mcts_root_draws),
+        cmocka_unit_test(test_mcts_opp_search_sampled),
         cmocka_unit_test(test_analyze_max),
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_exact_pick),

@@ -65,7 +65,9 @@
  *   the move its own search of N passes chooses, a search in which every
  *   other seat, the root's too, follows the greedy policy (a searcher that
  *   models the others as greedy, as opp=greedy does); later turns follow
- *   the greedy policy. Trees are not kept between moves. oppsettle=1:
+ *   the greedy policy. Where moves are sampled (Noname), that search
+ *   chooses among the sample the tree drew at the node, so its answer is
+ *   one of the node's children. Trees are not kept between moves. oppsettle=1:
  *   those searches settle their leaves (settle=1), as a settle=1 hard does.
  * - opp=adapt: opp=search's first-round searches only for the seats seen
  *   (pips_agent_observe, this game) playing a move the greedy policy would
@@ -164,6 +166,8 @@ typedef struct mtree {
     struct mtree *inner; /* opp=search: the tree of the opponents' own searches */
     long inner_iters;    /* opp=search: passes of each of those searches */
     bool first_round;    /* the node being expanded: no root-seat turn since the root */
+    const mnode *given;  /* opp=search in a sampled game: the outer reply node's */
+    size_t n_given;      /* children, the root moves of the next inner search */
     double ph;        /* Progressive History weight (0 = off) */
     int root_seat;    /* the seat to move at the root of this search */
     bool settle;      /* evaluate leaves only where the root seat moves */
@@ -346,13 +350,17 @@ static bool rank_before(const pips_move_eval *e, int cls, const pips_move_eval *
  * passes in which every other seat (the root's too) follows the greedy
  * policy; chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE
  * when the arena is full. */
-static pips_move inner_choice(mtree *t, const void *state, int who)
+static pips_move inner_choice(mtree *t, const void *state, int who, const mnode *kids, size_t n)
 {
     mtree *in = t->inner;
     pips_rng_derive(&in->rng, pips_rng_next(&t->rng), 0);
     in->root_seat = who;
     tree_reset(in, state);
-    if (!expand(in, 0, in->root_state))
+    in->given = kids;
+    in->n_given = n;
+    bool ok = expand(in, 0, in->root_state);
+    in->n_given = 0;
+    if (!ok)
         return PIPS_MOVE_NONE;
     in->evals = 0;
     for (long i = 0; i < t->inner_iters && !in->nodes[0].proven; i++)
@@ -399,7 +407,12 @@ static bool expand(mtree *t, uint32_t node, const void *state)
 {
     const pips_game *g = t->game;
     int who = g->def->to_move(g, state);
-    size_t n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
+    size_t n = 0;
+    if (node == 0 && t->n_given) /* an inner search chooses among the outer node's moves */
+        for (; n < t->n_given; n++)
+            t->moves[n] = t->given[n].move;
+    else
+        n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
     if (node == 0 && who >= 0 && t->draws > 1 && (g->def->flags & PIPS_GAME_NOT_ENUMERABLE))
         n = more_root_draws(t, state, n);
     if (!tree_reserve(t, n))
@@ -479,8 +492,11 @@ static bool expand(mtree *t, uint32_t node, const void *state)
     t->count += n;
     if (t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
         (t->opp == OPP_SEARCH || t->searcher[who])) {
-        pips_move m = inner_choice(t, state, who);
         mnode *kids = &t->nodes[t->count - n];
+        /* where moves are sampled, the search chooses among this node's
+         * sample: one of its own would seldom hold the move it picks */
+        bool sampled = (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) != 0;
+        pips_move m = inner_choice(t, state, who, sampled ? kids : NULL, sampled ? n : 0);
         for (size_t i = 0; i < n; i++)
             if (kids[i].move == m) {
                 kids[i].top = 1;
@@ -1109,7 +1125,7 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
  * call: K calls sample how the searcher breaks the tie). */
 static pips_move exact_pick(void *ctx, const void *state, int who)
 {
-    return inner_choice(ctx, state, who);
+    return inner_choice(ctx, state, who, NULL, 0);
 }
 
 static bool mcts_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)

@@ -1303,7 +1303,7 @@ const pips_game_def pips_noname_def = {
                "alphabeta:depth=7,time=4.5,shuffle=1"},
     /* 3 or more seats: issue 24, docs/ai.md "Levels for three to six seats" */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
-                  "mcts:iters=2000,order=eval,opp=greedy,draws=8"},
+                  "mcts:iters=2000,c=0.3,order=eval,opp=greedy,draws=8"},
                  {"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy,draws=4",
                   "mcts:iters=2000,order=eval,opp=greedy,draws=8"}},
 };
