@@ -764,6 +764,26 @@ static void test_mcts_progressive_history(void **unused)
  * count from 2 to its maximum (up to 6), the resolved spec is the one the
  * level's agent reads back, and a kind that cannot play the seat count is
  * an error naming the count and the kinds that can. */
+/* An exact=N agent of spec at seed plays want from g's start, its spec reads
+ * back as given, and its note shows the exact solve. */
+static void expect_first_move(pips_game *g, const char *spec, uint64_t seed, pips_move want)
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, seed, &err);
+    if (!a)
+        fail_msg("%s: %s", spec, err.msg);
+    assert_string_equal(pips_agent_spec(a), spec);
+    void *s = pips_state_new(g, &err);
+    pips_move m;
+    assert_true(pips_agent_choose(a, s, &m, &err));
+    if (m != want)
+        fail_msg("%s, seed %llu: played %llu (%s)", spec, (unsigned long long)seed,
+                 (unsigned long long)m, pips_agent_note(a));
+    assert_non_null(strstr(pips_agent_note(a), "exact: "));
+    pips_state_free(g, s);
+    pips_agent_free(a);
+}
+
 /* exact=N: the root's moves solved under the opponent model. Table 0 has
  * no wins, so the expected return decides: with every seat greedy A 0.5
  * and B 0.4 (test_mcts_opp_greedy); with seat 1 a searcher (opp=search),
@@ -794,21 +814,8 @@ static void test_mcts_exact(void **unused)
     pips_error err;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         pips_game *g = tree_game(cases[c].table);
-        for (uint64_t seed = 1; seed <= 3; seed++) {
-            pips_agent *a = pips_agent_new(g, cases[c].spec, seed, &err);
-            if (!a)
-                fail_msg("%s: %s", cases[c].spec, err.msg);
-            assert_string_equal(pips_agent_spec(a), cases[c].spec);
-            void *s = pips_state_new(g, &err);
-            pips_move m;
-            assert_true(pips_agent_choose(a, s, &m, &err));
-            if (m != cases[c].want)
-                fail_msg("table %d, %s, seed %llu: played %llu", cases[c].table, cases[c].spec,
-                         (unsigned long long)seed, (unsigned long long)m);
-            assert_non_null(strstr(pips_agent_note(a), "exact: "));
-            pips_state_free(g, s);
-            pips_agent_free(a);
-        }
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            expect_first_move(g, cases[c].spec, seed, cases[c].want);
         pips_game_free(g);
     }
     /* the values themselves */
@@ -913,20 +920,8 @@ static void test_mcts_exact_prior(void **unused)
         {"mcts:iters=50,opp=adapt,exact=1000,prior=0.9", 1},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        for (uint64_t seed = 1; seed <= 3; seed++) {
-            pips_agent *a = pips_agent_new(g, cases[c].spec, seed, &err);
-            if (!a)
-                fail_msg("%s: %s", cases[c].spec, err.msg);
-            assert_string_equal(pips_agent_spec(a), cases[c].spec);
-            void *s = pips_state_new(g, &err);
-            pips_move m;
-            assert_true(pips_agent_choose(a, s, &m, &err));
-            if (m != cases[c].want)
-                fail_msg("%s, seed %llu: played %llu (%s)", cases[c].spec,
-                         (unsigned long long)seed, (unsigned long long)m, pips_agent_note(a));
-            pips_state_free(g, s);
-            pips_agent_free(a);
-        }
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            expect_first_move(g, cases[c].spec, seed, cases[c].want);
     /* the weighed values: A 0.5 - 0.4 x 0.2 = 0.42 in the note */
     pips_agent *a = pips_agent_new(g, "mcts:iters=50,opp=adapt,exact=1000,prior=0.2", 1, &err);
     void *s = pips_state_new(g, &err);
