@@ -179,6 +179,14 @@ static void tree_render(const pips_game *g, const void *state, const pips_render
     tree_state_to_text(g, state, out);
 }
 
+/* The fields every hand-built tree game here shares with tree_def. */
+#define TREE_DEF_COMMON                                                                    \
+    .state_size = sizeof(tree_state), .num_players = tree_num_players,                     \
+    .max_moves = tree_max_moves, .initial = tree_initial, .apply = tree_apply,             \
+    .result_text = tree_result_text, .move_to_text = tree_move_to_text,                    \
+    .move_from_text = tree_move_from_text, .state_to_text = tree_state_to_text,            \
+    .state_from_text = tree_state_from_text, .hash = tree_hash, .render = tree_render,
+
 static const pips_game_def tree_def = {
     .name = "tree3",
     .title = "Three-seat tree (test game)",
@@ -187,24 +195,13 @@ static const pips_game_def tree_def = {
     .options = tree_options,
     .n_options = 1,
     .config_size = sizeof(tree_config),
-    .state_size = sizeof(tree_state),
     .configure = tree_configure,
-    .num_players = tree_num_players,
-    .max_moves = tree_max_moves,
-    .initial = tree_initial,
     .to_move = tree_to_move,
     .legal_moves = tree_legal,
     .check_move = tree_check,
-    .apply = tree_apply,
     .returns = tree_mean,
     .evaluate = tree_mean,
-    .result_text = tree_result_text,
-    .move_to_text = tree_move_to_text,
-    .move_from_text = tree_move_from_text,
-    .state_to_text = tree_state_to_text,
-    .state_from_text = tree_state_from_text,
-    .hash = tree_hash,
-    .render = tree_render,
+    TREE_DEF_COMMON
 };
 
 static pips_game *tree_game(int table)
@@ -325,26 +322,15 @@ static const pips_game_def coin_def = {
     .title = "Three seats and a die (test game)",
     .rules_text = "test only",
     .notation_text = "0 or 1",
-    .state_size = sizeof(tree_state),
     .flags = PIPS_GAME_CHANCE,
     .configure = coin_configure,
-    .num_players = tree_num_players,
-    .max_moves = tree_max_moves,
-    .initial = tree_initial,
     .to_move = coin_to_move,
     .legal_moves = coin_legal,
     .chance_outcomes = coin_chance,
     .check_move = coin_check,
-    .apply = tree_apply,
     .returns = coin_value,
     .evaluate = coin_value,
-    .result_text = tree_result_text,
-    .move_to_text = tree_move_to_text,
-    .move_from_text = tree_move_from_text,
-    .state_to_text = tree_state_to_text,
-    .state_from_text = tree_state_from_text,
-    .hash = tree_hash,
-    .render = tree_render,
+    TREE_DEF_COMMON
 };
 
 /* Analyses from the start with spec; ev[0] is A's entry, ev[1] B's. */
