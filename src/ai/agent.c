@@ -384,6 +384,13 @@ double agent_time_budget(const pips_agent *a, double own)
     return own > 0 && own < a->time_cap ? own : a->time_cap;
 }
 
+bool agent_budget_spent(uint64_t nodes, bool timed, double deadline, uint64_t node_cap)
+{
+    if (node_cap && nodes > node_cap)
+        return true;
+    return timed && (nodes & 15) == 0 && pips_now() > deadline;
+}
+
 void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, size_t size)
 {
     const double eps = 1e-9;
