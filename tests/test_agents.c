@@ -161,7 +161,7 @@ static void test_spec_normalised(void **unused)
         {"easy", "mcts:iters=200"},
         {"medium", "greedy"},
         {"hard", "mcts:iters=1000"},
-        {"max", "oracle:time=4,table_mb=256,threads=1,fallback=mcts:iters=10000"},
+        {"max", "oracle:positions=1500000,table_mb=256,threads=1,fallback=mcts:iters=10000"},
         {"mcts:hard", "mcts:iters=10000"},
         {"mcts:max", "mcts:time=5,threads=2"},
         {"alphabeta:medium", "alphabeta:depth=4"},
