@@ -1059,7 +1059,7 @@ const pips_game_def pips_tictacdoh_def = {
                "oracle:positions=1500000,fallback=mcts:iters=10000"},
     /* 3 and 4 seats: issue 24, docs/ai.md "Levels for three to six seats" */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,opp=greedy",
-                  "mcts:iters=3000,opp=adapt,oppiters=1000,exact=2000000,pick=4"},
+                  "mcts:iters=3000,opp=adapt,oppiters=1000,exact=2000000,pick=4,prior=0.5"},
                  {"random", "greedy", "mcts:iters=3000,opp=greedy,settle=1",
                   "mcts:iters=10000,opp=adapt,oppiters=3000,oppsettle=1,exact=2000000,pick=4,"
                   "prior=0.5,settle=1"}},
