@@ -1068,7 +1068,7 @@ const pips_game_def pips_nimitz_def = {
      * evals= caps the opening's costly searches by work, not time, so a
      * seed replays a game on any load */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
-                  "mcts:iters=3000,evals=180000,opp=adapt"},
+                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy,settle=1",
                   "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
