@@ -34,7 +34,7 @@
  * one sample holds while the nodes below keep one sample each; a kept
  * subtree (reuse) would have a one-sample root, so with K > 1 every search
  * starts a fresh tree.
- * Depth cap (depth=D): a node D plies below the root is never expanded; each
+ * Depth cap (treedepth=D): a node D plies below the root is never expanded; each
  * pass that reaches it values it afresh (with settle=1 by a model playout on
  * candidates drawn anew, so where moves are sampled the replies are a fresh
  * sample on every pass instead of the one fixed at a node's expansion).
@@ -182,7 +182,7 @@ typedef struct mtree {
     bool uniform;     /* uniform playouts, not the game's playout policy */
     double widen, widen_base; /* progressive widening exponent (0 = off) and base */
     int draws;        /* candidate samples merged at the root (sampled games) */
-    int max_depth;    /* depth=D: nodes D plies below the root are not expanded (0 = no cap) */
+    int max_depth;    /* treedepth=D: nodes D plies down are not expanded (0 = no cap) */
     int *order;       /* max_moves scores for ordering */
     uint64_t passes;
     uint64_t evals;   /* evaluate-hook calls of this search, inner searches included */
@@ -209,7 +209,7 @@ typedef struct mcts_impl {
     bool uniform;
     double widen, widen_base;
     int draws;             /* draws=K: candidate samples merged at the root */
-    int max_depth;         /* depth=D: the tree grows at most D plies below the root */
+    int max_depth;         /* treedepth=D: the tree grows at most D plies below the root */
     size_t eval_cap;       /* merged root moves kept: 2 * draws * max_moves */
     mtree trees[MCTS_MAX_THREADS];
     long exact;                  /* exact=N: positions of the model solve, 0 = off */
@@ -775,7 +775,7 @@ static void one_pass(mtree *t)
             if (nd->visits == 0 && node != 0)
                 break; /* a new leaf: play out from here */
             if (t->max_depth > 0 && len > (size_t)t->max_depth)
-                break; /* depth=D: valued afresh on every pass, never grown */
+                break; /* treedepth=D: valued afresh on every pass, never grown */
             if (!expand(t, node, t->work))
                 break; /* arena full: keep playing out from here */
             nd = &t->nodes[node];
@@ -1389,7 +1389,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 0, 1, &reuse, err);
         else if (!strcmp(key, "draws"))
             ok = agent_param_long("mcts", key, value, 1, 64, &draws, err);
-        else if (!strcmp(key, "depth"))
+        else if (!strcmp(key, "treedepth"))
             ok = agent_param_long("mcts", key, value, 0, 64, &max_depth, err);
         else if (!strcmp(key, "order")) {
             ok = true;
@@ -1476,7 +1476,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
                              "leaf, playout, order, opp, temp, k, oppiters, oppsettle, exact, "
                              "pick, worst, unknown, prior, settle, chance, ph, widen, widen_base, "
-                             "nodes, reuse, draws, depth)",
+                             "nodes, reuse, draws, treedepth)",
                              key);
         if (!ok)
             return false;
@@ -1572,7 +1572,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (draws != 1)
         agent_spec_add(a, "draws=%ld", draws);
     if (max_depth)
-        agent_spec_add(a, "depth=%ld", max_depth);
+        agent_spec_add(a, "treedepth=%ld", max_depth);
     if (order_mode != ORDER_SHUFFLE)
         agent_spec_add(a, "order=%s", order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
