@@ -62,6 +62,7 @@ static void test_bad_specs(void **unused)
         {"alphabeta:depth=0", "depth='0'"},
         {"alphabeta:shuffle=2", "shuffle='2'"},
         {"alphabeta:depth=3,playouts=0", "playouts='0'"},
+        {"alphabeta:nodes=0", "nodes='0'"},
         {"expectimax:depth=99", "depth='99'"},
         {"expectimax:nodes=10", "nodes='10'"},
         {":x", "expected KIND"},
@@ -160,7 +161,7 @@ static void test_spec_normalised(void **unused)
         {"easy", "mcts:iters=200"},
         {"medium", "greedy"},
         {"hard", "mcts:iters=1000"},
-        {"max", "oracle:time=4,table_mb=256,threads=1,fallback=mcts:iters=10000"},
+        {"max", "oracle:positions=1500000,table_mb=256,threads=1,fallback=mcts:iters=10000"},
         {"mcts:hard", "mcts:iters=10000"},
         {"mcts:max", "mcts:time=5,threads=2"},
         {"alphabeta:medium", "alphabeta:depth=4"},
@@ -171,6 +172,8 @@ static void test_spec_normalised(void **unused)
         {"mcts:time=1,threads=2", "mcts:time=1,threads=2"},
         {"alphabeta:time=0.5", "alphabeta:time=0.5"},
         {"alphabeta:depth=6,time=2", "alphabeta:depth=6,time=2"},
+        {"alphabeta:shuffle=1,nodes=500000,depth=7", "alphabeta:depth=7,nodes=500000,shuffle=1"},
+        {"alphabeta:nodes=1000", "alphabeta:nodes=1000"},
         {"alphabeta:depth=2,shuffle=1", "alphabeta:depth=2,shuffle=1"},
         {"alphabeta:shuffle=0", "alphabeta:depth=4"},
         {"mcts:iters=50,c=0.7,reuse=0", "mcts:iters=50,c=0.7,reuse=0"},
@@ -993,6 +996,107 @@ static void test_expectimax_node_cap(void **unused)
     pips_game_free(g);
 }
 
+/* An alphabeta analysis from s by a fresh agent: its root moves in ev, and
+ * the depth finished and nodes spent, read from its note. */
+static size_t alphabeta_analysis(const pips_game *g, const void *s, const char *spec,
+                                 pips_move_eval *ev, int *depth, unsigned long long *nodes)
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, 1, &err);
+    if (!a)
+        fail_msg("spec '%s': %s", spec, err.msg);
+    size_t n = agent_analyze_unchecked(a, s, ev, 128, &err);
+    assert_true(n > 0);
+    if (sscanf(pips_agent_note(a), "depth %d finished, %llu nodes", depth, nodes) != 2)
+        fail_msg("spec '%s': note '%s'", spec, pips_agent_note(a));
+    pips_agent_free(a);
+    return n;
+}
+
+/* alphabeta's node cap counts the whole deepening: a cap between the
+ * totals of depth=2 and depth=3 gives exactly the depth-2 analysis (depth 3
+ * is abandoned one node past the cap), and the depth-3 total itself lets
+ * depth 3 finish and abandons depth 4 at once. */
+static void test_alphabeta_node_cap(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = state_from(g, "0,0:L 1,0:M");
+    pips_move_eval d2[128], d3[128], capped[128];
+    int depth;
+    unsigned long long nodes2, nodes3, spent;
+    size_t n2 = alphabeta_analysis(g, s, "alphabeta:depth=2", d2, &depth, &nodes2);
+    assert_int_equal(depth, 2);
+    size_t n3 = alphabeta_analysis(g, s, "alphabeta:depth=3", d3, &depth, &nodes3);
+    assert_int_equal(depth, 3);
+    assert_true(nodes2 >= 100 && nodes3 > nodes2 + 2);
+    char spec[64];
+    unsigned long long cap = (nodes2 + nodes3) / 2;
+    snprintf(spec, sizeof spec, "alphabeta:depth=6,nodes=%llu", cap);
+    assert_int_equal(alphabeta_analysis(g, s, spec, capped, &depth, &spent), n2);
+    assert_int_equal(depth, 2);
+    assert_true(spent == cap + 1);
+    for (size_t i = 0; i < n2; i++) {
+        assert_true(capped[i].move == d2[i].move);
+        assert_true(capped[i].value == d2[i].value);
+    }
+    snprintf(spec, sizeof spec, "alphabeta:nodes=%llu", nodes3);
+    assert_int_equal(alphabeta_analysis(g, s, spec, capped, &depth, &spent), n3);
+    assert_int_equal(depth, 3);
+    assert_true(spent == nodes3 + 1);
+    for (size_t i = 0; i < n3; i++) {
+        assert_true(capped[i].move == d3[i].move);
+        assert_true(capped[i].value == d3[i].value);
+    }
+    /* depth 1 always finishes, whatever the cap */
+    size_t n1 = alphabeta_analysis(g, s, "alphabeta:nodes=1", capped, &depth, &spent);
+    assert_true(n1 == n2 && depth == 1);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* A node-capped alphabeta (nodes=, no time) is a function of its seed: two
+ * agents of the same spec and seed choose the same move at every position
+ * of a whole game, table carried from move to move included, and a
+ * caller's time cap that does not bind changes none of them. */
+static void test_alphabeta_node_cap_is_deterministic(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    pips_error err;
+    const char *spec = "alphabeta:depth=8,nodes=20000,shuffle=1";
+    pips_agent *a = pips_agent_new(g, spec, 7, &err), *b = pips_agent_new(g, spec, 7, &err);
+    pips_agent *capped = pips_agent_new(g, spec, 7, &err);
+    pips_agent *other = pips_agent_new(g, "mcts:iters=300", 3, &err);
+    assert_true(a && b && capped && other);
+    assert_string_equal(pips_agent_spec(a), spec);
+    pips_agent_set_time_cap(capped, 3600);
+    void *s = pips_state_new(g, &err);
+    g->def->initial(g, s);
+    int moves = 0;
+    while (pips_to_move(g, s) >= 0) {
+        pips_move m, mb, mc;
+        if (pips_to_move(g, s) == 0) {
+            assert_true(agent_choose_unchecked(a, s, &m, &err));
+            assert_true(agent_choose_unchecked(b, s, &mb, &err));
+            assert_true(agent_choose_unchecked(capped, s, &mc, &err));
+            assert_true(m == mb && m == mc);
+            assert_string_equal(pips_agent_note(a), pips_agent_note(b));
+            moves++;
+        } else {
+            assert_true(agent_choose_unchecked(other, s, &m, &err));
+        }
+        g->def->apply(g, s, m);
+    }
+    assert_true(moves >= 3);
+    pips_state_free(g, s);
+    pips_agent_free(a);
+    pips_agent_free(b);
+    pips_agent_free(capped);
+    pips_agent_free(other);
+    pips_game_free(g);
+}
+
 /* mcts must beat random clearly: 40 games, seats alternating. */
 static void test_mcts_beats_random(void **unused)
 {
@@ -1128,6 +1232,8 @@ int main(void)
         cmocka_unit_test(test_mcts_tree_reuse),
         cmocka_unit_test(test_mcts_beats_random),
         cmocka_unit_test(test_expectimax_node_cap),
+        cmocka_unit_test(test_alphabeta_node_cap),
+        cmocka_unit_test(test_alphabeta_node_cap_is_deterministic),
         cmocka_unit_test(test_expectimax_pruning_is_exact),
         cmocka_unit_test(test_alphabeta_paranoid),
         cmocka_unit_test(test_time_cap_binds_every_kind),

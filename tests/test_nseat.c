@@ -960,6 +960,51 @@ static void test_mcts_exact_prior(void **unused)
     pips_game_free(g);
 }
 
+/* model_solver_begin_move: the solves of one move share the table. Table
+ * 0 from the start, seat 1 searching (model X) and then seats 1 and 2 (Y):
+ * each solve stores the root seat's values at the 2 positions after its
+ * move and at the 2 that searcher 1 plays to (A,0 and B,0), and seat 1's
+ * own values at the 4 positions after its moves (seat 2's own values are
+ * leaves, not stored): 8. Under begin_move Y's values are a fresh
+ * solver's but it stores only its 4 root values: seat 1's own values,
+ * which no model changes, are kept from X. So the budget counts the
+ * move's solves together: with room for 10, Y gives up after X under
+ * begin_move, where without it the half-full table is emptied first. */
+static void test_model_solve_per_move(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = tree_game(0);
+    void *s = pips_state_new(g, &err);
+    const pips_move moves[2] = {0, 1};
+    const bool x[3] = {false, true, false}, y[3] = {false, true, true};
+    model_value fresh[2], vx[2], vy[2];
+    model_solver *ms = model_solver_new(g, 1000, 0);
+    assert_true(model_solve_moves(ms, s, y, moves, 2, 0, fresh));
+    assert_int_equal(model_solver_positions(ms), 8);
+    model_solver_free(ms);
+    ms = model_solver_new(g, 1000, 0);
+    model_solver_begin_move(ms);
+    assert_true(model_solve_moves(ms, s, x, moves, 2, 0, vx));
+    assert_int_equal(model_solver_positions(ms), 8);
+    assert_true(model_solve_moves(ms, s, y, moves, 2, 0, vy));
+    assert_int_equal(model_solver_positions(ms), 12);
+    for (int i = 0; i < 2; i++)
+        assert_memory_equal(&vy[i], &fresh[i], sizeof vy[i]);
+    assert_true(fabs(vx[0].ret - 0.1) < 1e-6 && fabs(vx[1].ret - 0.4) < 1e-6);
+    model_solver_free(ms);
+    for (int per_move = 0; per_move < 2; per_move++) {
+        ms = model_solver_new(g, 10, 0);
+        if (per_move)
+            model_solver_begin_move(ms);
+        assert_true(model_solve_moves(ms, s, x, moves, 2, 0, vx));
+        assert_int_equal(model_solve_moves(ms, s, y, moves, 2, 0, vy), !per_move);
+        model_solver_free(ms);
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
 /* chance=stratify takes a chance node's outcomes in turn by their share of
  * its passes: the rare face (p = 0.05) is first taken on the chance node's
  * 21st pass (its share 0.05 x 21 passes exceeds the common face's 0.95 x 21
@@ -1063,7 +1108,7 @@ static void test_mcts_exact_pick(void **unused)
             assert_true(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
             assert_int_equal(sp.calls, 8 + 8 * forget);
             if (forget)
-                model_solver_forget_picks(ms);
+                model_solver_begin_move(ms);
             assert_true(model_solve_moves(ms, s, both, moves, 2, 0, v));
             assert_int_equal(sp.calls, 8 + 16 * forget);
             model_solver_free(ms);
@@ -1206,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_exact_pick),
         cmocka_unit_test(test_mcts_exact_prior),
+        cmocka_unit_test(test_model_solve_per_move),
         cmocka_unit_test(test_mcts_chance_stratify),
         cmocka_unit_test(test_mcts_evals_cap),
         cmocka_unit_test(test_levels_per_seat_count),

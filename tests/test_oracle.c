@@ -133,6 +133,57 @@ static void test_fallback_and_note(void **st)
     pips_game_free(g);
 }
 
+/* positions=N is a work budget with an exact edge. From a Tic Tac Doh!
+ * position after two moves, the solve of every move takes K nodes
+ * (pips_solve_moves, the same kept solver the oracle uses, fresh): an
+ * oracle with positions=K settles it and plays a move of the best value,
+ * one with K-1 gives up naming the budget, and its fallback chooses. No
+ * clock is read, so the same seed gives the same move on any load. */
+static void test_positions_budget_edge(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("tictacdoh", NULL, 0);
+    pips_error err;
+    void *s = pips_state_new(g, &err);
+    assert_non_null(s);
+    assert_true(g->def->state_from_text(g, "0,0:L 1,0:M", s, &err));
+    pips_move moves[256];
+    pips_value values[256];
+    pips_solve_opts so = {.threads = 1, .table_mb = 256, .moves = moves, .move_values = values};
+    pips_solve_result res;
+    assert_true(pips_solve_moves(g, s, &so, &res, &err));
+    assert_true(res.nodes > 1000);
+    char spec[96];
+    snprintf(spec, sizeof spec, "oracle:positions=%llu,fallback=greedy",
+             (unsigned long long)res.nodes);
+    pips_agent *enough = pips_agent_new(g, spec, 5, &err), *again = pips_agent_new(g, spec, 5, &err);
+    snprintf(spec, sizeof spec, "oracle:positions=%llu,fallback=greedy",
+             (unsigned long long)res.nodes - 1);
+    pips_agent *short_by_one = pips_agent_new(g, spec, 5, &err);
+    assert_true(enough && again && short_by_one);
+    pips_move m, m2;
+    assert_true(agent_choose_unchecked(enough, s, &m, &err));
+    assert_non_null(strstr(pips_agent_note(enough), "solved: "));
+    assert_null(strstr(pips_agent_note(enough), "not solved"));
+    size_t i = 0;
+    while (i < res.n_moves && moves[i] != m)
+        i++;
+    assert_true(i < res.n_moves && values[i] == res.value);
+    assert_true(agent_choose_unchecked(again, s, &m2, &err));
+    assert_true(m2 == m);
+    assert_true(agent_choose_unchecked(short_by_one, s, &m2, &err));
+    assert_true(pips_check_move(g, s, m2, &err));
+    assert_non_null(strstr(pips_agent_note(short_by_one), "not solved"));
+    char budget[64];
+    snprintf(budget, sizeof budget, "budget of %llu nodes", (unsigned long long)res.nodes - 1);
+    assert_non_null(strstr(pips_agent_note(short_by_one), budget));
+    pips_agent_free(enough);
+    pips_agent_free(again);
+    pips_agent_free(short_by_one);
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
 /* The seat's move as text. */
 static void move_text(const pips_game *g, const void *s, pips_move m, char *buf)
 {
@@ -350,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_book_coaster),
         cmocka_unit_test(test_parameters),
         cmocka_unit_test(test_solver_repeated_query),
+        cmocka_unit_test(test_positions_budget_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

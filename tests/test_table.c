@@ -251,10 +251,15 @@ static void test_limits(void **unused)
     assert_false(pips_table_check_spec(g, "alphabeta:depth=5", &lim, &err));
     assert_false(pips_table_check_spec(g, "mcts:time=3", &lim, &err));
     assert_false(pips_table_check_spec(g, "mcts:time=nan", &lim, &err));
-    /* a level is checked by what it stands for: tictacdoh's max thinks 2 s */
-    lim.max_seconds = 1.0;
-    assert_false(pips_table_check_spec(g, "max", &lim, &err));
-    assert_true(pips_table_check_spec(g, "random", &lim, &err));
+    /* a level is checked by what it stands for: IceFrogs' max searches to
+     * depth 6 (Tic Tac Doh!'s max is now budgeted in solver nodes, which
+     * the limits do not cover) */
+    pips_game *ice = pips_game_new("icefrogs", NULL, 0, NULL, &err);
+    assert_non_null(ice);
+    assert_false(pips_table_check_spec(ice, "max", &lim, &err));
+    assert_non_null(strstr(err.msg, "depth=6"));
+    assert_true(pips_table_check_spec(ice, "random", &lim, &err));
+    pips_game_free(ice);
     /* a table refuses such a seat, naming it, and the caller keeps the match */
     pips_match *m = pips_match_from_game(g, 1, &err);
     const char *seats[] = {"human", "mcts:iters=5000"};

@@ -105,7 +105,8 @@ static const pips_agent_kind_info kind_info[] = {
     {"random", "a uniformly random legal move", "none"},
     {"greedy", "the move with the best immediate evaluation (an immediate win first)", "none"},
     {"alphabeta", "alpha-beta search with iterative deepening and a transposition table",
-     "depth=1..64 (4), time=SECONDS, playouts=N (4), tt=MB (16), shuffle=0|1 (0), "
+     "depth=1..64 (4), time=SECONDS, nodes=N (no cap; nodes of a move's whole deepening, "
+     "the same on any load), playouts=N (4), tt=MB (16), shuffle=0|1 (0), "
      "paranoid=0|1 (0; needed with three or more seats)"},
     {"expectimax", "search through chance events (dice), pruned with two seats",
      "depth=1..32 (2), time=SECONDS, nodes=N (no cap), playouts=N (4), prune=0|1 (1)"},
@@ -125,7 +126,8 @@ static const pips_agent_kind_info kind_info[] = {
      "playouts=N (4)"},
     {"oracle", "perfect play where the game's book or the exact solver settles the position "
                "in time, else the fallback (two seats)",
-     "time=SECONDS (2), positions=N, table_mb=MB (256), threads=T (1), book=0|1 (1), "
+     "time=SECONDS (2), positions=N (no cap; the solver's nodes a move, alone: the same on "
+     "any load with threads=1), table_mb=MB (256), threads=T (1), book=0|1 (1), "
      "fallback=SPEC (hard; last, it takes the rest of the spec, commas included)"},
 };
 
@@ -382,6 +384,13 @@ double agent_time_budget(const pips_agent *a, double own)
     if (a->time_cap <= 0)
         return own > 0 ? own : 0;
     return own > 0 && own < a->time_cap ? own : a->time_cap;
+}
+
+bool agent_budget_spent(uint64_t nodes, bool timed, double deadline, uint64_t node_cap)
+{
+    if (node_cap && nodes > node_cap)
+        return true;
+    return timed && (nodes & 15) == 0 && pips_now() > deadline;
 }
 
 void pips_move_eval_text(const pips_move_eval *e, int num_players, char *buf, size_t size)

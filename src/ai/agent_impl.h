@@ -88,6 +88,12 @@ bool agent_param_double(const char *kind, const char *key, const char *value, do
  * caller's cap, whichever is smaller; 0 when neither is set. */
 double agent_time_budget(const pips_agent *a, double own);
 
+/* Whether a depth-first search (alphabeta, expectimax) has spent its budget
+ * at its nodes-th node: when timed, the clock (read every 16 nodes) is past
+ * deadline; or nodes is above node_cap (0: no cap). A node cap never reads
+ * the clock, so it stops the search at the same node on any load. */
+bool agent_budget_spent(uint64_t nodes, bool timed, double deadline, uint64_t node_cap);
+
 /* ---- search helpers ------------------------------------------------------- */
 
 /* Moves at a node for a search that must see the same moves whenever it

@@ -13,7 +13,12 @@
  * the full stored state, so hash collisions never corrupt the search.
  * Moves are ordered: the table move first, then the order_moves hook.
  * A move where the same seat moves again is searched without negation.
- * Budget: depth=D, time=T (seconds, checked inside the search), or both.
+ * Budget: depth=D, time=T (seconds, checked inside the search), nodes=N
+ * (a cap on the nodes of one move's whole search, the deepening included:
+ * the depth that would pass it is abandoned and the last finished depth
+ * decides; depth 1 always finishes), or several. A node cap reads no clock,
+ * so it plays the same moves on any load, unlike time. The note
+ * (pips_agent_note) gives the depth finished and the nodes spent.
  *
  * With three or more seats, paranoid=1 searches as if every other seat
  * played against the seat to move at the root (Sturtevant and Korf's
@@ -46,6 +51,7 @@ typedef struct tt_entry {
 typedef struct ab_impl {
     int depth_limit; /* 0: none (time only) */
     double time_limit; /* 0: none */
+    uint64_t node_limit; /* 0: none; else a cap on one move's nodes past depth 1 */
     int playouts;
     bool shuffle; /* root moves shuffled with the agent's rng before ordering */
     bool paranoid; /* 3+ seats: the root seat against a coalition of the rest */
@@ -65,7 +71,8 @@ typedef struct ab_impl {
     double deadline;
     bool timed; /* this search has a deadline (own budget or the caller's cap) */
     bool aborted, hit_horizon;
-    uint64_t nodes;
+    uint64_t nodes;    /* this move's, every depth */
+    uint64_t node_cap; /* node_limit from depth 2 on, else 0 */
 } ab_impl;
 
 static double score_to_tt(double s, int ply)
@@ -118,9 +125,7 @@ static void tt_store(ab_impl *ab, const void *state, uint64_t key, int depth, do
 
 static bool out_of_time(ab_impl *ab)
 {
-    if (ab->aborted)
-        return true;
-    if (ab->timed && (ab->nodes & 15) == 0 && pips_now() > ab->deadline)
+    if (!ab->aborted && agent_budget_spent(ab->nodes, ab->timed, ab->deadline, ab->node_cap))
         ab->aborted = true;
     return ab->aborted;
 }
@@ -319,11 +324,13 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
         ab->root[i] = (pips_move_eval){a->moves[i], 0, 0, false};
     pips_move_eval *saved = ab->root + ab->max_moves; /* last finished iteration */
     memcpy(saved, ab->root, n * sizeof *saved);
-    int limit = ab->depth_limit ? ab->depth_limit : AB_MAX_DEPTH;
+    int limit = ab->depth_limit ? ab->depth_limit : AB_MAX_DEPTH, finished = 0;
     for (int depth = 1; depth <= limit; depth++) {
         ab->hit_horizon = false;
+        ab->node_cap = depth > 1 ? ab->node_limit : 0;
         if (!root_iteration(a, state, n, depth, all))
             break;
+        finished = depth;
         memcpy(saved, ab->root, n * sizeof *saved);
         /* stop when the whole tree was seen or the result is proven (for an
          * analysis: every move's result, so a losing move shows as a loss) */
@@ -336,6 +343,11 @@ static size_t ab_search(pips_agent *a, const void *state, bool all, pips_error *
             break;
     }
     memcpy(ab->root, saved, n * sizeof *saved);
+    snprintf(a->note, sizeof a->note, "depth %d finished, %llu nodes%s", finished,
+             (unsigned long long)ab->nodes,
+             !ab->aborted ? ""
+             : ab->node_cap && ab->nodes > ab->node_cap ? " (the next depth passed the node cap)"
+                                                         : " (the next depth ran out of time)");
     for (size_t i = 0; i < n; i++) {
         /* the sort above already put quicker wins and slower losses first */
         double s = ab->root[i].value, v = (s + 1) / 2;
@@ -373,7 +385,7 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
                          "alphabeta needs a game without chance; %s has chance (use mcts or "
                          "expectimax)",
                          g->def->name);
-    long depth = 0, playouts = 4, tt_mb = 16, shuffle = 0, paranoid = 0;
+    long depth = 0, playouts = 4, tt_mb = 16, shuffle = 0, paranoid = 0, nodes = 0;
     double time = 0;
     char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
     bool bad;
@@ -384,6 +396,9 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
                 return false;
         } else if (!strcmp(key, "time")) {
             if (!agent_param_double("alphabeta", key, value, 0.001, 86400, &time, err))
+                return false;
+        } else if (!strcmp(key, "nodes")) {
+            if (!agent_param_long("alphabeta", key, value, 1, 4000000000L, &nodes, err))
                 return false;
         } else if (!strcmp(key, "playouts")) {
             if (!agent_param_long("alphabeta", key, value, 1, 1000, &playouts, err))
@@ -399,7 +414,7 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
                 return false;
         } else {
             return pips_fail(err, PIPS_ERR_ARG,
-                             "alphabeta: unknown parameter '%s' (depth, time, playouts, tt, "
+                             "alphabeta: unknown parameter '%s' (depth, time, nodes, playouts, tt, "
                              "shuffle, paranoid)",
                              key);
         }
@@ -413,7 +428,7 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
                          "alphabeta cannot play %d seats without paranoid=1 (%s; kinds that "
                          "can: %s)",
                          pips_num_players(g), g->def->name, agent_nseat_kinds());
-    if (!depth && time == 0)
+    if (!depth && time == 0 && !nodes)
         depth = 4;
     const pips_allocator *al = g->alloc;
     ab_impl *ab = pips_calloc(al, 1, sizeof *ab);
@@ -423,6 +438,7 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
     a->destroy = ab_destroy;
     ab->depth_limit = (int)depth;
     ab->time_limit = time;
+    ab->node_limit = (uint64_t)nodes;
     ab->playouts = (int)playouts;
     ab->shuffle = shuffle != 0;
     ab->np = pips_num_players(g);
@@ -454,6 +470,8 @@ bool agent_alphabeta_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "depth=%ld", depth);
     if (time > 0)
         agent_spec_add(a, "time=%g", time);
+    if (nodes)
+        agent_spec_add(a, "nodes=%ld", nodes);
     if (playouts != 4 && !g->def->evaluate)
         agent_spec_add(a, "playouts=%ld", playouts);
     if (tt_mb != 16)

@@ -51,9 +51,7 @@ typedef struct em_impl {
 static bool em_count_node(em_impl *em)
 {
     em->nodes++;
-    if (em->timed && (em->nodes & 15) == 0 && pips_now() > em->deadline)
-        em->aborted = true;
-    if (em->node_cap && em->nodes > em->node_cap)
+    if (agent_budget_spent(em->nodes, em->timed, em->deadline, em->node_cap))
         em->aborted = true;
     return !em->aborted;
 }

@@ -1072,7 +1072,7 @@ static void exact_choice(pips_agent *a, const void *state, size_t n, double star
         mi->exact_moves[i] = mi->evals[i].move;
     double budget = agent_time_budget(a, mi->time_limit);
     double deadline = budget > 0 ? start + budget * AGENT_TIME_SAFETY : 0;
-    model_solver_forget_picks(mi->exact_solver);
+    model_solver_begin_move(mi->exact_solver);
     /* each assignment of the unsettled seats (bit j: open[j] searches),
      * solved and weighed by its chance; without prior=P the one above */
     double weighed = 0;

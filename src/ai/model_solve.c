@@ -28,7 +28,11 @@
  * Budget: at most max_positions positions are stored; a solve that would
  * store more gives up (so does one past its deadline, or deeper than
  * MODEL_MAX_PLY), and the caller plays its own search's move. The table is
- * emptied before a solve once it is half full.
+ * emptied before a solve once it is half full; after
+ * model_solver_begin_move, only there: the solves of one move under
+ * several models (mcts prior=P) share the table, so a searcher's own
+ * values, which no model changes, are solved once a move, and the
+ * move's solves together store at most max_positions.
  */
 #include <math.h>
 #include <string.h>
@@ -87,6 +91,7 @@ struct model_solver {
     double deadline;
     uint64_t visited;
     bool gave_up;
+    bool per_move; /* model_solver_begin_move was called: solves keep the table */
 };
 
 static uint64_t mix(uint64_t x)
@@ -246,7 +251,7 @@ static void add_scaled(model_value *sum, const model_value *v, double w)
 }
 
 /* The s-th answer of pick for seat who at st: kept from an earlier solve
- * of this move where there is one (model_solver_forget_picks empties the
+ * of this move where there is one (model_solver_begin_move empties the
  * store), else asked and kept while there is room. */
 static pips_move asked_pick(model_solver *ms, const void *st, int who, int s)
 {
@@ -426,7 +431,8 @@ static void make_room(model_solver *ms)
 /* Readies a solve for root seat who with the seats in searcher[]. */
 static void begin_solve(model_solver *ms, int who, const bool *searcher, double deadline)
 {
-    make_room(ms);
+    if (!ms->per_move)
+        make_room(ms);
     ms->root_seat = who;
     ms->context = 1 + (uint64_t)who;
     for (int p = 0; p < ms->np; p++) {
@@ -572,8 +578,10 @@ bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int 
     return ok;
 }
 
-void model_solver_forget_picks(model_solver *ms)
+void model_solver_begin_move(model_solver *ms)
 {
+    make_room(ms);
+    ms->per_move = true;
     if (ms->pick_keys) {
         memset(ms->pick_keys, 0, MODEL_PICK_SLOTS * sizeof *ms->pick_keys);
         memset(ms->pick_count, 0, MODEL_PICK_SLOTS * sizeof *ms->pick_count);

@@ -52,9 +52,14 @@ size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, 
 typedef pips_move (*model_pick_fn)(void *ctx, const void *state, int who);
 /* false when out of memory (then pick is not set). The answers are kept
  * per position and seat, so solves of one move under other models reuse
- * them, until model_solver_forget_picks (before each move's solves). */
+ * them, until model_solver_begin_move. */
 bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks);
-void model_solver_forget_picks(model_solver *ms);
+/* Before each move's solves: empties the table if it is half full and
+ * forgets pick's answers; from the first call on, the solves between two
+ * calls share the table (no solve empties it), so together they store at
+ * most max_positions, and values no model changes (a searcher's own) are
+ * solved once. Without it each solve empties a half-full table. */
+void model_solver_begin_move(model_solver *ms);
 /* Seat who, to move at state, played m: the evidence on how it plays is
  * its moves' likelihood as a greedy seat (each of greedy's best moves as
  * likely, any other move rules greedy out) and as a searcher (the model's

@@ -1061,8 +1061,9 @@ const pips_game_def pips_nimitz_def = {
     .known_value = nim_known_value,
     .evaluate = nim_evaluate,
     /* measured ladder in docs/ai.md; hard and max are the oracle (2 seats),
-     * max alone with the coaster's book */
-    .levels = {"random", "greedy", "oracle:time=1,table_mb=64,book=0,fallback=greedy",
+     * max alone with the coaster's book; hard's budget is solver nodes on one
+     * thread (about 1 s of processor time), so it plays the same on any load */
+    .levels = {"random", "greedy", "oracle:positions=1000000,table_mb=64,book=0,fallback=greedy",
                "oracle:time=4,threads=2,fallback=greedy"},
     /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats";
      * evals= caps the opening's costly searches by work, not time, so a

@@ -1052,12 +1052,14 @@ const pips_game_def pips_tictacdoh_def = {
     .state_view = ttd_state_view,
     .evaluate = ttd_evaluate,
     .order_moves = ttd_order_moves,
-    /* measured ladder in docs/ai.md; max is the oracle (2 seats, 1 stash: solved) */
+    /* measured ladder in docs/ai.md; max is the oracle (2 seats, 1 stash: solved
+     * from the start in 525,000 nodes), budgeted in nodes so it plays the same
+     * on any load */
     .levels = {"mcts:iters=200", "greedy", "mcts:iters=1000",
-               "oracle:time=4,fallback=mcts:iters=10000"},
+               "oracle:positions=1500000,fallback=mcts:iters=10000"},
     /* 3 and 4 seats: issue 24, docs/ai.md "Levels for three to six seats" */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,opp=greedy",
-                  "mcts:iters=3000,opp=adapt,oppiters=1000,exact=2000000,pick=4"},
+                  "mcts:iters=3000,opp=adapt,oppiters=1000,exact=2000000,pick=4,prior=0.5"},
                  {"random", "greedy", "mcts:iters=3000,opp=greedy,settle=1",
                   "mcts:iters=10000,opp=adapt,oppiters=3000,oppsettle=1,exact=2000000,pick=4,"
                   "prior=0.5,settle=1"}},
