@@ -1061,10 +1061,10 @@ const pips_game_def pips_nimitz_def = {
     .known_value = nim_known_value,
     .evaluate = nim_evaluate,
     /* measured ladder in docs/ai.md; hard and max are the oracle (2 seats),
-     * max alone with the coaster's book; hard's budget is solver nodes on one
-     * thread (about 1 s of processor time), so it plays the same on any load */
+     * max alone with the coaster's book; their budgets are solver nodes on one
+     * thread (about 1 s and 4 s of processor time), so a seed replays a game */
     .levels = {"random", "greedy", "oracle:positions=1000000,table_mb=64,book=0,fallback=greedy",
-               "oracle:time=4,threads=2,fallback=greedy"},
+               "oracle:positions=4000000,fallback=greedy"},
     /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats";
      * evals= caps the opening's costly searches by work, not time, so a
      * seed replays a game on any load */
