@@ -661,6 +661,38 @@ static long long to_move(pips_server *s, long long id)
     return who;
 }
 
+/* --max-think caps every agent move, clock or not: a work budget (here a
+ * depth-12 alpha-beta on Noname, hours of search) says nothing of time, so
+ * without the cap one seat could hold a worker for hours. */
+static void test_max_think_caps_agents_without_a_clock(void **st)
+{
+    (void)st;
+    pips_server_config cfg = {0};
+    cfg.db_path = ":memory:";
+    cfg.max_think_seconds = 0.3;
+    pips_error err;
+    pips_server *s = pips_server_new(&cfg, &err);
+    assert_non_null(s);
+    char tok[2][64];
+    long long id = create(s, "{\"game\":\"noname\",\"seats\":[\"alphabeta:depth=12\",\"human\"],"
+                             "\"seed\":3}", tok);
+    json_t *v = NULL;
+    double t0 = now_ms();
+    for (;;) { /* until the agent has moved */
+        v = view(s, id);
+        if (json_array_size(json_object_get(v, "moves")) >= 1 || now_ms() - t0 > 30000)
+            break;
+        json_decref(v);
+        sleep_ms(20);
+    }
+    json_t *moves = json_object_get(v, "moves");
+    assert_int_equal(json_array_size(moves), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(moves, 0), "seat")), 0);
+    assert_int_equal(to_move(s, id), 1);
+    json_decref(v);
+    pips_server_free(s);
+}
+
 /* Issue 27: an agent whose flag fell stays out after a restart: its
  * autopilot (a random mover, at once) plays its turns, not its own agent
  * (here a two-second search). Its flag falls while it waits for the one
@@ -1323,6 +1355,7 @@ int main(void)
         cmocka_unit_test(test_clock_restart),
         cmocka_unit_test(test_flagged_agent_stays_out_after_restart),
         cmocka_unit_test(test_clock_agents_hurry),
+        cmocka_unit_test(test_max_think_caps_agents_without_a_clock),
         cmocka_unit_test(test_rules_schema_and_agents),
         cmocka_unit_test(test_resign_and_records),
         cmocka_unit_test(test_games_survive_a_restart),

@@ -92,7 +92,7 @@ static const cli_opt_doc serve_opts[] = {
      "source tree's web/)"},
     {"--ai-threads", "N", "threads thinking for AI seats, 1..16 (default 2)"},
     {"--max-games", "N", "most games kept at once, 1..10000000 (default 10000)"},
-    {"--max-think", "SECONDS", "longest AI think time a client may ask for, 1..3600"},
+    {"--max-think", "SECONDS", "longest an AI seat thinks on one move (any budget), 1..3600"},
     {"--sync", "full|normal", "how hard each move is committed to disk (default normal)"},
     {"--rules-dir", "DIR", "offer the Lua rule scripts and games of DIR in the lobby "
                            "(docs/lua.md)"},

@@ -593,10 +593,11 @@ static void *worker_main(void *arg)
         s->busy++;
         srv_touch(s, g); /* clients see the thinking indicator */
         unsigned long long version = g->version;
-        /* on a clock, the agent's search (of any kind) is capped at its
-         * share of the time left: a twentieth, and most of the increment
-         * (issue 27) */
-        double cap = 0;
+        /* every search (of any kind) is capped at --max-think, since work
+         * budgets (iters=, evals=, nodes=, positions=) say nothing of time;
+         * on a clock, at its share of the time left: a twentieth, and most
+         * of the increment (issue 27) */
+        double cap = s->cfg.max_think_seconds;
         if (g->clock.running == seat) {
             cap = (srv_clock_left(g, seat, srv_now_ms()) / 20.0 + g->clock.increment_ms * 0.8) / 1000.0;
             if (cap < 0.05)
