@@ -4,8 +4,8 @@
  * Best-Reply Search (brs), MCTS's opponent model (opp=greedy|softmax), its
  * solver's mean over tied children, expansion ordered by the evaluation
  * (order=eval), Progressive History (ph) and root draws on Noname's sampled
- * moves (draws), the cap on evaluate calls (evals); plus the levels per seat count
- * and the error for a kind that cannot play a seat count. A second tiny
+ * moves (draws), the tree's depth cap (treedepth), the cap on evaluate
+ * calls (evals); plus the levels per seat count and the error for a kind that cannot play a seat count. A second tiny
  * game with a die (coin3, below) checks MCTS's handling of chance nodes
  * (chance=stratify).
  *
@@ -480,6 +480,26 @@ static void test_mcts_opp_greedy(void **unused)
     pips_game *g = tree_game(0);
     expect_ab(g, "mcts:iters=400,opp=greedy", 3, 0.5, 0.4, 1e-5, 2, 0);
     expect_ab(g, "mcts:iters=400", 3, 0.1, 0.4, 1e-5, 2, 1);
+    pips_game_free(g);
+}
+
+/* treedepth=D: nodes D plies below the root are never expanded, each pass
+ * values them afresh. With treedepth=1 the root's children stay leaves valued
+ * by the evaluation (the mean of the leaves below): A 0.475, B 0.325 for
+ * seat 0, never proven, and A is played, where the grown tree proves A 0.1
+ * and B 0.4 (test_mcts_opp_greedy). With treedepth=2, opp=greedy and settle=1
+ * the nodes after seat 1's reply are leaves that the model plays on to the
+ * end: seat 1 plays A,1 then seat 2 leaf 3 (0.5); B,0 then leaf 4 (0.4). */
+static void test_mcts_depth_cap(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,treedepth=1", 3, 0.475, 0.325, 1e-5, 0, 0);
+    expect_ab(g, "mcts:iters=400,opp=greedy,settle=1,treedepth=2", 3, 0.5, 0.4, 1e-5, 0, 0);
+    expect_spec(g, "mcts:iters=400,treedepth=1");
+    pips_error err;
+    assert_null(pips_agent_new(g, "mcts:treedepth=65", 1, &err));
+    assert_non_null(strstr(err.msg, "treedepth='65'"));
     pips_game_free(g);
 }
 
@@ -1220,6 +1240,7 @@ int main(void)
         cmocka_unit_test(test_mcts_opp_greedy),
         cmocka_unit_test(test_mcts_opp_softmax),
         cmocka_unit_test(test_mcts_opp_topk),
+        cmocka_unit_test(test_mcts_depth_cap),
         cmocka_unit_test(test_mcts_opp_search_and_adapt),
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),

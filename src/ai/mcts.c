@@ -34,6 +34,10 @@
  * one sample holds while the nodes below keep one sample each; a kept
  * subtree (reuse) would have a one-sample root, so with K > 1 every search
  * starts a fresh tree.
+ * Depth cap (treedepth=D): a node D plies below the root is never expanded; each
+ * pass that reaches it values it afresh (with settle=1 by a model playout on
+ * candidates drawn anew, so where moves are sampled the replies are a fresh
+ * sample on every pass instead of the one fixed at a node's expansion).
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -178,6 +182,7 @@ typedef struct mtree {
     bool uniform;     /* uniform playouts, not the game's playout policy */
     double widen, widen_base; /* progressive widening exponent (0 = off) and base */
     int draws;        /* candidate samples merged at the root (sampled games) */
+    int max_depth;    /* treedepth=D: nodes D plies down are not expanded (0 = no cap) */
     int *order;       /* max_moves scores for ordering */
     uint64_t passes;
     uint64_t evals;   /* evaluate-hook calls of this search, inner searches included */
@@ -204,6 +209,7 @@ typedef struct mcts_impl {
     bool uniform;
     double widen, widen_base;
     int draws;             /* draws=K: candidate samples merged at the root */
+    int max_depth;         /* treedepth=D: the tree grows at most D plies below the root */
     size_t eval_cap;       /* merged root moves kept: 2 * draws * max_moves */
     mtree trees[MCTS_MAX_THREADS];
     long exact;                  /* exact=N: positions of the model solve, 0 = off */
@@ -768,6 +774,8 @@ static void one_pass(mtree *t)
             }
             if (nd->visits == 0 && node != 0)
                 break; /* a new leaf: play out from here */
+            if (t->max_depth > 0 && len > (size_t)t->max_depth)
+                break; /* treedepth=D: valued afresh on every pass, never grown */
             if (!expand(t, node, t->work))
                 break; /* arena full: keep playing out from here */
             nd = &t->nodes[node];
@@ -1296,6 +1304,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->np = pips_num_players(g);
     t->state_size = g->def->state_size;
     t->draws = mi->draws;
+    t->max_depth = mi->max_depth;
     t->max_moves = pips_max_moves(g) * (size_t)t->draws; /* the root's scratch too */
     t->max_nodes = mi->max_nodes;
     t->c = mi->c;
@@ -1329,6 +1338,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
         mcts_impl level1 = *mi;
         level1.opp = OPP_GREEDY;
         level1.draws = 1;
+        level1.max_depth = 0;
         level1.settle = mi->inner_settle; /* as the searcher modelled does */
         level1.ph = 0;
         t->inner = pips_calloc(al, 1, sizeof *t->inner);
@@ -1343,7 +1353,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
 bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
-    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1;
+    long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1, max_depth = 0;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
@@ -1379,6 +1389,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 0, 1, &reuse, err);
         else if (!strcmp(key, "draws"))
             ok = agent_param_long("mcts", key, value, 1, 64, &draws, err);
+        else if (!strcmp(key, "treedepth"))
+            ok = agent_param_long("mcts", key, value, 0, 64, &max_depth, err);
         else if (!strcmp(key, "order")) {
             ok = true;
             if (!strcmp(value, "0") || !strcmp(value, "1"))
@@ -1464,7 +1476,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
                              "leaf, playout, order, opp, temp, k, oppiters, oppsettle, exact, "
                              "pick, worst, unknown, prior, settle, chance, ph, widen, widen_base, "
-                             "nodes, reuse, draws)",
+                             "nodes, reuse, draws, treedepth)",
                              key);
         if (!ok)
             return false;
@@ -1507,6 +1519,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->widen = widen;
     mi->widen_base = widen_base;
     mi->draws = (int)draws;
+    mi->max_depth = (int)max_depth;
     mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
     if (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) /* the root merges K samples */
         a->analyze_max = (size_t)draws * pips_max_moves(g);
@@ -1558,6 +1571,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "reuse=0");
     if (draws != 1)
         agent_spec_add(a, "draws=%ld", draws);
+    if (max_depth)
+        agent_spec_add(a, "treedepth=%ld", max_depth);
     if (order_mode != ORDER_SHUFFLE)
         agent_spec_add(a, "order=%s", order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
