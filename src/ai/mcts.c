@@ -26,8 +26,9 @@
  * evals=E caps the work instead of the time: the passes stop once the
  * search (the opponents' own searches included) has called the evaluate
  * hook E times (read after every pass, so one pass may overrun it by the
- * children of one expansion), a budget that binds the same on any load, so
- * the search stays deterministic; with threads=T each tree gets E/T.
+ * children of one expansion and, under opp=search or adapt, by the inner
+ * searches it starts, each run whole), a budget that binds the same on
+ * any load, so the search stays deterministic; with threads=T each tree gets E/T.
  * Root draws (draws=K, for games whose moves are sampled, such as Noname):
  * the root's children are K samples of the game's candidate generator,
  * merged without repeats, so the agent chooses among more placements than
