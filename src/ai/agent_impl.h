@@ -88,7 +88,7 @@ bool agent_param_double(const char *kind, const char *key, const char *value, do
  * caller's cap, whichever is smaller; 0 when neither is set. */
 double agent_time_budget(const pips_agent *a, double own);
 
-/* Whether a depth-first search (alphabeta, expectimax) has spent its budget
+/* Whether a depth-first search (alphabeta, expectimax, brs) has spent its budget
  * at its nodes-th node: when timed, the clock (read every 16 nodes) is past
  * deadline; or nodes is above node_cap (0: no cap). A node cap never reads
  * the clock, so it stops the search at the same node on any load. */

@@ -142,10 +142,9 @@ static double brs_search(pips_agent *a, brs_impl *b, int ply, int depth, int sid
     const pips_game *g = a->game;
     const pips_game_def *d = g->def;
     const unsigned char *st = state_at(b, ply);
-    b->all_nodes++;
-    if ((++b->nodes & 63) == 0 && b->timed && pips_now() > b->deadline)
-        b->aborted = true;
-    if (b->node_cap && b->all_nodes > b->node_cap && b->depth_now > 1)
+    b->nodes++;
+    if (agent_budget_spent(++b->all_nodes, b->timed, b->deadline,
+                           b->depth_now > 1 ? b->node_cap : 0))
         b->aborted = true;
     if (b->aborted)
         return 0;
