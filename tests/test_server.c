@@ -174,6 +174,11 @@ static void test_bad_requests_are_4xx_json(void **st)
                  "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"nosuchagent\"]}", 400);
     expect_error(s, "POST", "/api/games",
                  "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:time=100000\"]}", 400);
+    /* threads and memory have ceilings a move's time cap cannot give */
+    expect_error(s, "POST", "/api/games",
+                 "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"mcts:iters=10,threads=3\"]}", 400);
+    expect_error(s, "POST", "/api/games",
+                 "{\"game\":\"tictacdoh\",\"seats\":[\"human\",\"alphabeta:tt=4096\"]}", 400);
     expect_error(s, "POST", "/api/games", "{\"game\":\"tictacdoh\",\"seed\":-4}", 400);
     expect_error(s, "GET", "/api/games/99", NULL, 404);
     expect_error(s, "GET", "/api/games/abc", NULL, 404);
@@ -769,6 +774,49 @@ static void test_flagged_agent_stays_out_after_restart(void **st)
     unlink(aux);
 }
 
+/* Every level the lobby offers, at every seat count a game takes up to six,
+ * is within the server's own limits: a level is never refused. */
+static void test_every_level_within_the_limits(void **st)
+{
+    (void)st;
+    pips_server *s = new_server(":memory:", 0);
+    reply rules = call(s, "GET", "/api/rules", NULL);
+    assert_int_equal(rules.status, 200);
+    static const char *const levels[] = {"easy", "medium", "hard", "max"};
+    size_t i, made = 0;
+    json_t *gj;
+    json_array_foreach(json_object_get(rules.json, "games"), i, gj) {
+        const char *game = json_string_value(json_object_get(gj, "name"));
+        for (int n = 2; n <= 6; n++) {
+            char path[160], body[512];
+            snprintf(path, sizeof path, "/api/agents?game=%s&options={\"players\":%d}", game, n);
+            reply a = call(s, "GET", path, NULL);
+            int status = a.status;
+            reply_free(&a);
+            if (status != 200)
+                continue; /* the game does not seat n */
+            for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
+                int len = snprintf(body, sizeof body,
+                                   "{\"game\":\"%s\",\"options\":{\"players\":%d},\"seats\":[",
+                                   game, n);
+                for (int k = 0; k < n; k++)
+                    len += snprintf(body + len, sizeof body - (size_t)len, "%s\"%s\"",
+                                    k ? "," : "", levels[l]);
+                snprintf(body + len, sizeof body - (size_t)len, "]}");
+                reply r = call(s, "POST", "/api/games", body);
+                if (r.status != 201)
+                    fail_msg("%s, %d seats, %s: %d %s", game, n, levels[l], r.status, r.raw);
+                reply_free(&r);
+                made++;
+            }
+        }
+    }
+    /* five games at two seats, and 3-6 where they seat them (84 today) */
+    assert_true(made >= 5 * 4 + 4 * 4 * 3);
+    reply_free(&rules);
+    pips_server_free(s);
+}
+
 /* GET /api/rules is the lobby's option schema; /api/agents says what can
  * play a game under given options (issue 17: alphabeta is not offered for
  * Ziggurat, nor for three-player IceFrogs). */
@@ -1357,6 +1405,7 @@ int main(void)
         cmocka_unit_test(test_clock_agents_hurry),
         cmocka_unit_test(test_max_think_caps_agents_without_a_clock),
         cmocka_unit_test(test_rules_schema_and_agents),
+        cmocka_unit_test(test_every_level_within_the_limits),
         cmocka_unit_test(test_resign_and_records),
         cmocka_unit_test(test_games_survive_a_restart),
         cmocka_unit_test(test_game_limit),

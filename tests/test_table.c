@@ -244,7 +244,7 @@ static void test_limits(void **unused)
     (void)unused;
     pips_error err;
     pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
-    pips_table_limits lim = {2.0, 1000, 4};
+    pips_table_limits lim = {2.0, 1000, 4, 0, 0, 0};
     assert_true(pips_table_check_spec(g, "mcts:iters=1000", &lim, &err));
     assert_false(pips_table_check_spec(g, "mcts:iters=1001", &lim, &err));
     assert_non_null(strstr(err.msg, "limit of 1000"));
@@ -266,6 +266,45 @@ static void test_limits(void **unused)
     assert_null(pips_table_new(m, seats, 2, &lim, &err));
     assert_non_null(strstr(err.msg, "seat 2"));
     pips_match_free(m);
+}
+
+/* The ceilings time cannot stand for: threads and memory. A work budget
+ * (alphabeta's nodes=) is no memory, unlike the size of mcts's tree, and a
+ * nested fallback's budgets are checked as its own kind's. */
+static void test_limits_threads_and_memory(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", NULL, 0, NULL, &err);
+    assert_non_null(g);
+    pips_table_limits lim = {0, 1000, 0, 2, 256, 4000000};
+    assert_true(pips_table_check_spec(g, "mcts:iters=1000,threads=2", &lim, &err));
+    assert_false(pips_table_check_spec(g, "mcts:iters=1000,threads=3", &lim, &err));
+    assert_non_null(strstr(err.msg, "threads=3 exceeds the limit of 2"));
+    assert_true(pips_table_check_spec(g, "oracle:table_mb=256", &lim, &err));
+    assert_false(pips_table_check_spec(g, "oracle:table_mb=257", &lim, &err));
+    assert_non_null(strstr(err.msg, "table_mb=257 exceeds the limit of 256 MB"));
+    assert_false(pips_table_check_spec(g, "alphabeta:depth=2,tt=4096", &lim, &err));
+    assert_non_null(strstr(err.msg, "tt=4096"));
+    assert_true(pips_table_check_spec(g, "mcts:iters=10,nodes=4000000", &lim, &err));
+    assert_false(pips_table_check_spec(g, "mcts:iters=10,nodes=4000001", &lim, &err));
+    assert_non_null(strstr(err.msg, "nodes=4000001 exceeds the limit of 4000000"));
+    assert_true(pips_table_check_spec(g, "alphabeta:depth=2,nodes=90000000", &lim, &err));
+    /* the fallback's budgets: its iters, and its nodes as an mcts tree */
+    assert_true(pips_table_check_spec(g, "oracle:positions=1000,fallback=mcts:iters=1000", &lim,
+                                      &err));
+    assert_false(pips_table_check_spec(g, "oracle:positions=1000,fallback=mcts:iters=5000", &lim,
+                                       &err));
+    assert_non_null(strstr(err.msg, "iters=5000 exceeds the limit of 1000"));
+    assert_false(pips_table_check_spec(
+        g, "oracle:positions=1000,fallback=mcts:iters=10,nodes=9000000", &lim, &err));
+    assert_non_null(strstr(err.msg, "nodes=9000000"));
+    assert_true(pips_table_check_spec(
+        g, "oracle:positions=90000000,fallback=alphabeta:depth=2,nodes=9000000", &lim, &err));
+    /* 0 is no ceiling */
+    pips_table_limits none = {0, 0, 0, 0, 0, 0};
+    assert_true(pips_table_check_spec(g, "mcts:iters=10,threads=64,nodes=90000000", &none, &err));
+    pips_game_free(g);
 }
 
 /* Self-play on one random table; returns the match's moves, played out. */
@@ -315,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_resign_two_seats),
         cmocka_unit_test(test_resign_three_seats_play_on),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_limits_threads_and_memory),
         cmocka_unit_test(test_matches_on_a_kept_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

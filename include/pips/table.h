@@ -57,11 +57,17 @@ typedef struct pips_table_event {
 /* Called after each event; t is in its new state. Must not change t. */
 typedef void (*pips_table_listener)(void *ud, const pips_table *t, const pips_table_event *ev);
 
-/* Ceilings on agents' budgets (a server's limits); 0 means no ceiling. */
+/* Ceilings on agents' budgets (a server's limits); 0 means no ceiling.
+ * Work budgets (evals=, positions=, alphabeta's nodes=) have none here: a
+ * front end bounds their time with pips_agent_set_time_cap. The fields
+ * after max_depth bound what time cannot: processor threads and memory. */
 typedef struct pips_table_limits {
-    double max_seconds; /* time=S per move */
-    long max_iters;     /* iters=N */
-    long max_depth;     /* depth=N */
+    double max_seconds;  /* time=S per move */
+    long max_iters;      /* iters=N */
+    long max_depth;      /* depth=N */
+    long max_threads;    /* threads=T */
+    long max_table_mb;   /* table_mb=MB (oracle) and tt=MB (alphabeta) */
+    long max_tree_nodes; /* mcts nodes=N, the size of its tree's arena */
 } pips_table_limits;
 
 /* The seed of seat s's agent in a match seeded with seed. */

@@ -44,34 +44,61 @@ uint64_t pips_table_game_seed(uint64_t seed, uint64_t i)
 
 bool pips_seat_is_human(const char *seat) { return !strcmp(seat, "human"); }
 
-/* Checks the budgets written in a spec ("mcts:time=2,iters=5000"). */
+static bool key_is(const char *key, size_t klen, const char *name)
+{
+    return klen == strlen(name) && !strncmp(key, name, klen);
+}
+
+/* One budget, key=v, of an agent of the given kind, against lim. */
+static bool budget_within(const char *spec, const char *kind, size_t kind_len, const char *key,
+                          size_t klen, double v, const pips_table_limits *lim, pips_error *err)
+{
+    double ceiling = 0;
+    const char *unit = "";
+    if (key_is(key, klen, "time")) {
+        ceiling = lim->max_seconds;
+        unit = " s";
+    } else if (key_is(key, klen, "iters"))
+        ceiling = (double)lim->max_iters;
+    else if (key_is(key, klen, "depth"))
+        ceiling = (double)lim->max_depth;
+    else if (key_is(key, klen, "threads"))
+        ceiling = (double)lim->max_threads;
+    else if (key_is(key, klen, "table_mb") || key_is(key, klen, "tt")) {
+        ceiling = (double)lim->max_table_mb;
+        unit = " MB";
+    } else if (key_is(key, klen, "nodes") && key_is(kind, kind_len, "mcts"))
+        ceiling = (double)lim->max_tree_nodes; /* elsewhere nodes= is work, bounded by time */
+    if (ceiling > 0 && v > ceiling)
+        return pips_fail(err, PIPS_ERR_ARG, "agent '%s': %.*s=%.15g exceeds the limit of %.15g%s", spec,
+                         (int)klen, key, v, ceiling, unit);
+    return true;
+}
+
+/* Checks the budgets written in a spec ("mcts:time=2,iters=5000"), those of
+ * a nested agent too ("oracle:fallback=mcts:iters=5000"). */
 static bool spec_within(const char *spec, const pips_table_limits *lim, pips_error *err)
 {
-    const char *p = strchr(spec, ':');
+    const char *kind = spec, *p = strchr(spec, ':');
+    size_t kind_len = p ? (size_t)(p - spec) : strlen(spec);
     while (p && *p) {
         p++;
-        const char *eq = strchr(p, '=');
-        const char *end = strchr(p, ',');
-        if (!end)
-            end = p + strlen(p);
-        if (eq && eq < end) {
-            size_t klen = (size_t)(eq - p);
+        const char *end = p + strcspn(p, ",");
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        const char *colon = eq ? memchr(eq + 1, ':', (size_t)(end - eq - 1)) : NULL;
+        if (colon) { /* key=KIND:...: the nested agent's own budgets follow */
+            kind = eq + 1;
+            kind_len = (size_t)(colon - kind);
+            p = colon;
+            continue;
+        }
+        if (eq) {
             double v = strtod(eq + 1, NULL);
-            if (v != v) /* NaN passes every comparison below */
+            if (v != v) /* NaN passes every comparison */
                 return pips_fail(err, PIPS_ERR_ARG, "agent '%s': a budget is not a number",
                                  spec);
-            if (klen == 4 && !strncmp(p, "time", 4) && lim->max_seconds > 0 &&
-                v > lim->max_seconds)
-                return pips_fail(err, PIPS_ERR_ARG, "agent '%s': time=%g exceeds the limit of %g s",
-                                 spec, v, lim->max_seconds);
-            if (klen == 5 && !strncmp(p, "iters", 5) && lim->max_iters > 0 &&
-                v > (double)lim->max_iters)
-                return pips_fail(err, PIPS_ERR_ARG, "agent '%s': iters=%g exceeds the limit of %ld",
-                                 spec, v, lim->max_iters);
-            if (klen == 5 && !strncmp(p, "depth", 5) && lim->max_depth > 0 &&
-                v > (double)lim->max_depth)
-                return pips_fail(err, PIPS_ERR_ARG, "agent '%s': depth=%g exceeds the limit of %ld",
-                                 spec, v, lim->max_depth);
+            if (!budget_within(spec, kind, kind_len, p, (size_t)(eq - p), v, lim, err))
+                return false;
         }
         p = *end ? end : NULL;
     }

@@ -130,6 +130,9 @@ bool srv_add(pips_server *s, srv_game *g, pips_error *err)
 /* Agent budgets a client may ask for on this server. */
 #define SRV_MAX_AGENT_ITERS 200000L
 #define SRV_MAX_AGENT_DEPTH 12L
+#define SRV_MAX_AGENT_THREADS 2L        /* the machine the levels are sized for */
+#define SRV_MAX_AGENT_TABLE_MB 256L     /* the oracle's default table */
+#define SRV_MAX_AGENT_TREE_NODES 4000000L /* mcts's default arena, ~160 MB a tree */
 
 srv_game *srv_game_new(pips_server *s, pips_match *m, pips_error *err)
 {
@@ -138,7 +141,8 @@ srv_game *srv_game_new(pips_server *s, pips_match *m, pips_error *err)
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    pips_table_limits lim = {s->cfg.max_think_seconds, SRV_MAX_AGENT_ITERS, SRV_MAX_AGENT_DEPTH};
+    pips_table_limits lim = {s->cfg.max_think_seconds, SRV_MAX_AGENT_ITERS,   SRV_MAX_AGENT_DEPTH,
+                             SRV_MAX_AGENT_THREADS,      SRV_MAX_AGENT_TABLE_MB, SRV_MAX_AGENT_TREE_NODES};
     if (!srv_move_ms_reserve(g, m->n_moves + 1)) {
         free(g);
         pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
