@@ -4,7 +4,8 @@
  * Best-Reply Search (brs), MCTS's opponent model (opp=greedy|softmax), its
  * solver's mean over tied children, expansion ordered by the evaluation
  * (order=eval), Progressive History (ph) and root draws on Noname's sampled
- * moves (draws), the tree's depth cap (treedepth), the cap on evaluate
+ * moves (draws), the tree's depth cap (treedepth), greedy rollouts at the
+ * leaves (rollout), the final choice by greedy playouts (rerank), the cap on evaluate
  * calls (evals); plus the levels per seat count and the error for a kind that cannot play a seat count. A second tiny
  * game with a die (coin3, below) checks MCTS's handling of chance nodes
  * (chance=stratify).
@@ -500,6 +501,59 @@ static void test_mcts_depth_cap(void **unused)
     pips_error err;
     assert_null(pips_agent_new(g, "mcts:treedepth=65", 1, &err));
     assert_non_null(strstr(err.msg, "treedepth='65'"));
+    pips_game_free(g);
+}
+
+/* rollout=P: a leaf is played on P plies, every seat greedy, before it is
+ * valued. With treedepth=1 the root's children are the leaves: after A
+ * seat 1's greedy move is 1 (0.2 against 0.15), so rollout=1 values A by
+ * the mean below A,1, 0.6 for seat 0; after B it plays 0 (0.325 against
+ * 0.3): 0.425. With rollout=2 seat 2 answers greedily too (A,1,1: 0.5 for
+ * it against 0.0; B,0,0: 0.3 against 0.2), so A 0.5 and B 0.4, the
+ * leaves' own returns. */
+static void test_mcts_rollout(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,treedepth=1,rollout=1", 3, 0.6, 0.425, 1e-5, 0, 0);
+    expect_ab(g, "mcts:iters=400,treedepth=1,rollout=2", 3, 0.5, 0.4, 1e-5, 0, 0);
+    expect_spec(g, "mcts:iters=400,treedepth=1,rollout=2");
+    pips_error err;
+    assert_null(pips_agent_new(g, "mcts:rollout=2,leaf=playout", 1, &err));
+    assert_non_null(strstr(err.msg, "rollout=2 needs evaluated leaves"));
+    assert_null(pips_agent_new(g, "mcts:rollout=1001", 1, &err));
+    assert_non_null(strstr(err.msg, "rollout='1001'"));
+    pips_game_free(g);
+}
+
+/* rerank=M: the search's first M moves are played out to the end with
+ * every seat greedy and the best mean return to the root seat is played.
+ * Plain max^n proves A 0.1 and B 0.4 and would play B
+ * (test_mcts_opp_greedy); greedy playouts give A 0.5 and B 0.4 (the
+ * replies of test_mcts_rollout), so A is played, while the analysis keeps
+ * the search's values. */
+static void test_mcts_rerank(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    expect_ab(g, "mcts:iters=400", 3, 0.1, 0.4, 1e-5, 2, 1);
+    expect_ab(g, "mcts:iters=400,rerank=2", 3, 0.1, 0.4, 1e-5, 2, 0);
+    expect_ab(g, "mcts:iters=400,rerank=2,reruns=1", 3, 0.1, 0.4, 1e-5, 2, 0);
+    expect_spec(g, "mcts:iters=400,rerank=2,reruns=4");
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,rerank=2", 1, &err);
+    assert_non_null(a);
+    void *st = pips_state_new(g, &err);
+    pips_move m;
+    assert_true(pips_agent_choose(a, st, &m, &err));
+    assert_int_equal(m, 0);
+    assert_non_null(strstr(pips_agent_note(a), "rerank: the search's move 2 of 2, 0.500"));
+    pips_state_free(g, st);
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:rerank=2,exact=1000", 1, &err));
+    assert_non_null(strstr(err.msg, "rerank=2 and exact=1000"));
+    assert_null(pips_agent_new(g, "mcts:rerank=1", 1, &err));
+    assert_non_null(strstr(err.msg, "rerank='1'"));
     pips_game_free(g);
 }
 
@@ -1405,6 +1459,8 @@ int main(void)
         cmocka_unit_test(test_mcts_opp_softmax),
         cmocka_unit_test(test_mcts_opp_topk),
         cmocka_unit_test(test_mcts_depth_cap),
+        cmocka_unit_test(test_mcts_rollout),
+        cmocka_unit_test(test_mcts_rerank),
         cmocka_unit_test(test_mcts_opp_search_and_adapt),
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),

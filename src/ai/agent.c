@@ -117,7 +117,11 @@ static const pips_agent_kind_info kind_info[] = {
      "opp=max|greedy|softmax|topk|search|adapt (max), temp=T (0.05), k=K (2), oppiters=N (300), "
      "oppsettle=0|1 (0), "
      "settle=0|1 (0), chance=sample|stratify (sample), exact=N (0), worst=W (0), "
-     "pick=0..64 (0), pickply=0..64 (0 = no limit), pickobs=0..64 (0), draws=1..64 (1), treedepth=0..64 (0 = no cap), "
+     "pick=0..64 (0), pickply=0..64 (0 = no limit), pickobs=0..64 (0), draws=1..64 (1), "
+     "treedepth=0..64 (0 = no cap), "
+     "rollout=0..1000 (0; greedy plies before a leaf is valued), "
+     "rerank=0|2..64 (0; the search's first M moves played out greedy to the end), "
+     "reruns=N (16), "
      "unknown=greedy|search (greedy), prior=P (0), ph=W (0), widen=A (0), widen_base=K (2), "
      "nodes=N (4000000), reuse=0|1 (1)"},
     {"brs", "Best-Reply Search for any seat count: one opponent searches, the others play "

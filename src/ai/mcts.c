@@ -39,6 +39,15 @@
  * pass that reaches it values it afresh (with settle=1 by a model playout on
  * candidates drawn anew, so where moves are sampled the replies are a fresh
  * sample on every pass instead of the one fixed at a node's expansion).
+ * Rollouts (rollout=P): an evaluated leaf (after settle=1's model moves,
+ * when set) is first played on P plies in which every seat, the root's
+ * too, plays the greedy policy on moves drawn afresh, and valued there: a
+ * look several rounds past the tree's edge at the cost of P greedy moves
+ * a pass. Re-ranking (rerank=M, reruns=R): after the search, each of the
+ * M moves it ranks first is played out R times to the end of the game,
+ * every seat greedy, run r of every move from the same rng (common random
+ * numbers, so the moves meet alike samples), and the move of the best
+ * mean return to the root seat is played (ties to the search's order).
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -207,6 +216,7 @@ typedef struct mtree {
     double widen, widen_base; /* progressive widening exponent (0 = off) and base */
     int draws;        /* candidate samples merged at the root (sampled games) */
     int max_depth;    /* treedepth=D: nodes D plies down are not expanded (0 = no cap) */
+    int rollout;      /* rollout=P: greedy plies, every seat, before a leaf is valued */
     int *order;       /* max_moves scores for ordering */
     uint64_t passes;
     uint64_t evals;   /* evaluate-hook calls of this search, inner searches included */
@@ -234,6 +244,10 @@ typedef struct mcts_impl {
     double widen, widen_base;
     int draws;             /* draws=K: candidate samples merged at the root */
     int max_depth;         /* treedepth=D: the tree grows at most D plies below the root */
+    int rollout;           /* rollout=P: greedy plies before a leaf is valued */
+    int rerank;            /* rerank=M: the search's first M moves played out (0 = off) */
+    int reruns;            /* reruns=R: playouts of each of them */
+    double *rerank_sum;    /* rerank: per move, the root seat's summed returns */
     size_t eval_cap;       /* merged root moves kept: 2 * draws * max_moves */
     mtree trees[MCTS_MAX_THREADS];
     long exact;                  /* exact=N: positions of the model solve, 0 = off */
@@ -868,6 +882,43 @@ static void model_playout(mtree *t, bool to_root)
     }
 }
 
+/* Plays up to plies moves on t->work with every seat, the root's too,
+ * taking its best move by child_prior on moves drawn afresh (ties at
+ * random: the greedy agent's policy) and the dice sampled; stops early
+ * when the game ends. */
+static void greedy_rollout(mtree *t, long plies)
+{
+    const pips_game *g = t->game;
+    const pips_game_def *d = g->def;
+    void *st = t->work;
+    for (long ply = 0; ply < plies; ply++) {
+        int who = d->to_move(g, st);
+        if (who == PIPS_OVER)
+            return;
+        size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, t->prob);
+        if (n == 0)
+            return;
+        size_t pick = 0;
+        if (who == PIPS_CHANCE) {
+            pick = pips_sample_chance(&t->rng, t->prob, n);
+        } else {
+            double best = -1;
+            unsigned ties = 0;
+            for (size_t i = 0; i < n; i++) {
+                double v = child_prior(t, st, t->playout_buf[i], who);
+                if (v > best + 1e-9) {
+                    best = v;
+                    pick = i;
+                    ties = 1;
+                } else if (v >= best - 1e-9 && pips_rng_below(&t->rng, ++ties) == 0) {
+                    pick = i;
+                }
+            }
+        }
+        d->apply(g, st, t->playout_buf[pick]);
+    }
+}
+
 static void one_pass(mtree *t)
 {
     const pips_game *g = t->game;
@@ -919,8 +970,11 @@ static void one_pass(mtree *t)
     } else if (d->to_move(g, t->work) == PIPS_OVER) {
         d->returns(g, t->work, r);
     } else if (t->eval_leaves) {
-        if (t->settle) { /* the others play the model's moves up to the root seat's turn */
-            model_playout(t, true);
+        if (t->settle || t->rollout) {
+            if (t->settle) /* the others play the model's moves up to the root seat's turn */
+                model_playout(t, true);
+            if (t->rollout) /* then every seat greedy for P plies */
+                greedy_rollout(t, t->rollout);
             if (d->to_move(g, t->work) == PIPS_OVER) {
                 d->returns(g, t->work, r);
             } else {
@@ -1252,6 +1306,46 @@ static pips_move exact_pick(void *ctx, const void *state, int who)
     return inner_choice(ctx, state, who, NULL, 0);
 }
 
+/* rerank=M: of the search's first M moves (in its order), the one whose R
+ * greedy playouts to the end give the root seat the best mean return; run
+ * r of every move starts from the same rng. Uses the first tree's scratch
+ * (the search is over). */
+static pips_move rerank_choice(pips_agent *a, const void *state, size_t n)
+{
+    mcts_impl *mi = a->impl;
+    mtree *t = &mi->trees[0];
+    const pips_game *g = a->game;
+    int me = g->def->to_move(g, state);
+    size_t m = n < (size_t)mi->rerank ? n : (size_t)mi->rerank;
+    for (size_t i = 0; i < m; i++)
+        mi->rerank_sum[i] = 0;
+    for (int r = 0; r < mi->reruns; r++) {
+        uint64_t seed = pips_rng_next(&a->rng);
+        for (size_t i = 0; i < m; i++) {
+            double v[PIPS_MAX_PLAYERS];
+            pips_rng_derive(&t->rng, seed, 0);
+            memcpy(t->work, state, t->state_size);
+            g->def->apply(g, t->work, mi->evals[i].move);
+            greedy_rollout(t, AGENT_PLAYOUT_MAX_PLIES);
+            if (g->def->to_move(g, t->work) == PIPS_OVER)
+                g->def->returns(g, t->work, v);
+            else
+                for (int p = 0; p < t->np; p++)
+                    v[p] = 1.0 / t->np; /* the playout cap: no result */
+            mi->rerank_sum[i] += v[me];
+        }
+    }
+    size_t best = 0;
+    for (size_t i = 1; i < m; i++)
+        if (mi->rerank_sum[i] > mi->rerank_sum[best] + 1e-9)
+            best = i;
+    snprintf(a->note, sizeof a->note,
+             "rerank: the search's move %zu of %zu, %.3f a playout (its first %.3f; %d each)",
+             best + 1, m, mi->rerank_sum[best] / mi->reruns, mi->rerank_sum[0] / mi->reruns,
+             mi->reruns);
+    return mi->evals[best].move;
+}
+
 static bool mcts_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
     mcts_impl *mi = a->impl;
@@ -1260,6 +1354,8 @@ static bool mcts_choose(pips_agent *a, const void *state, pips_move *out, pips_e
     if (!n)
         return false;
     *out = mi->evals[0].move;
+    if (mi->rerank > 1 && n > 1)
+        *out = rerank_choice(a, state, n);
     if (mi->exact_solver)
         exact_choice(a, state, n, start, out);
     return true;
@@ -1411,6 +1507,7 @@ static void mcts_destroy(pips_agent *a)
     pips_free(al, mi->evals);
     pips_free(al, mi->proven);
     pips_free(al, mi->rank_class);
+    pips_free(al, mi->rerank_sum);
     pips_free(al, mi);
 }
 
@@ -1422,6 +1519,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->state_size = g->def->state_size;
     t->draws = mi->draws;
     t->max_depth = mi->max_depth;
+    t->rollout = mi->rollout;
     t->max_moves = pips_max_moves(g) * (size_t)t->draws; /* the root's scratch too */
     t->max_nodes = mi->max_nodes;
     t->c = mi->c;
@@ -1462,6 +1560,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
         level1.opp = OPP_GREEDY;
         level1.draws = 1;
         level1.max_depth = 0;
+        level1.rollout = 0;
         level1.settle = mi->inner_settle; /* as the searcher modelled does */
         level1.ph = 0;
         t->inner = pips_calloc(al, 1, sizeof *t->inner);
@@ -1477,6 +1576,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1, max_depth = 0;
+    long rollout = 0, rerank = 0, reruns = 16;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
@@ -1515,6 +1615,16 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, 64, &draws, err);
         else if (!strcmp(key, "treedepth"))
             ok = agent_param_long("mcts", key, value, 0, 64, &max_depth, err);
+        else if (!strcmp(key, "rollout"))
+            ok = agent_param_long("mcts", key, value, 0, 1000, &rollout, err);
+        else if (!strcmp(key, "rerank")) {
+            ok = agent_param_long("mcts", key, value, 0, 64, &rerank, err);
+            if (ok && rerank == 1)
+                return pips_fail(err, PIPS_ERR_ARG,
+                                 "mcts: rerank='1' must be 0 (off) or 2..64 moves");
+        }
+        else if (!strcmp(key, "reruns"))
+            ok = agent_param_long("mcts", key, value, 1, 100000, &reruns, err);
         else if (!strcmp(key, "order")) {
             ok = true;
             if (!strcmp(value, "0") || !strcmp(value, "1"))
@@ -1603,8 +1713,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
                              "leaf, playout, order, opp, temp, k, oppiters, oppsettle, exact, "
-                             "pick, pickply, pickobs, worst, unknown, prior, settle, chance, ph, widen, widen_base, "
-                             "nodes, reuse, draws, treedepth)",
+                             "pick, pickply, pickobs, worst, unknown, prior, settle, chance, ph, "
+                             "widen, widen_base, nodes, reuse, draws, treedepth, rollout, rerank, "
+                             "reruns)",
                              key);
         if (!ok)
             return false;
@@ -1623,6 +1734,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: prior=%g needs exact=N and opp=adapt, and not unknown=search",
                          prior);
+    if (rollout && leaf != 1)
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "mcts: rollout=%ld needs evaluated leaves (leaf=eval)", rollout);
+    if (rerank && exact)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: rerank=%ld and exact=%ld are two final "
+                         "choices; give one", rerank, exact);
     if (!iters && time == 0)
         iters = 1000;
     const pips_allocator *al = g->alloc;
@@ -1653,6 +1770,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->widen_base = widen_base;
     mi->draws = (int)draws;
     mi->max_depth = (int)max_depth;
+    mi->rollout = (int)rollout;
+    mi->rerank = (int)rerank;
+    mi->reruns = (int)reruns;
     mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
     if (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) /* the root merges K samples */
         a->analyze_max = (size_t)draws * pips_max_moves(g);
@@ -1662,7 +1782,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->evals = pips_calloc(al, mi->eval_cap, sizeof *mi->evals);
     mi->proven = pips_calloc(al, mi->eval_cap, sizeof *mi->proven);
     mi->rank_class = pips_calloc(al, mi->eval_cap, sizeof *mi->rank_class);
-    if (!mi->evals || !mi->proven || !mi->rank_class)
+    if (rerank)
+        mi->rerank_sum = pips_calloc(al, (size_t)rerank, sizeof *mi->rerank_sum);
+    if (!mi->evals || !mi->proven || !mi->rank_class || (rerank && !mi->rerank_sum))
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     mi->exact = exact;
     if (exact > 0) {
@@ -1708,6 +1830,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "draws=%ld", draws);
     if (max_depth)
         agent_spec_add(a, "treedepth=%ld", max_depth);
+    if (rollout)
+        agent_spec_add(a, "rollout=%ld", rollout);
+    if (rerank)
+        agent_spec_add(a, "rerank=%ld", rerank);
+    if (rerank && reruns != 16)
+        agent_spec_add(a, "reruns=%ld", reruns);
     if (order_mode != ORDER_SHUFFLE)
         agent_spec_add(a, "order=%s", order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
