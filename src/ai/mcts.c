@@ -65,6 +65,10 @@
  *   of that seat's UCT: greedy takes the best prior (ties at random), softmax
  *   samples in proportion to exp(prior / temp). Playouts (leaf=playout)
  *   follow the same policy for those seats. opp=max is plain max^n UCT.
+ *   Under the greedy policy a node holds only the children that policy can
+ *   play (its ties), and a model playout's greedy moves are kept by position
+ *   (mtree.ties): both save work and change no pass (the same picks from the
+ *   same rng draws, the same evaluate calls counted).
  * - settle=1 (with an opponent model and evaluate leaves): a new leaf where
  *   another seat moves is first played on by the model's policy (and the
  *   dice) until the root seat moves or the game ends, and valued there, so
@@ -108,7 +112,12 @@
  *   the root seat, the searcher plays what its own search of oppiters
  *   passes chooses (opp=search's search), as a search picks among moves it
  *   values alike by its visits; with K > 1, K such searches (each with its
- *   own rng) sample that choice, each answer weighted 1/K.
+ *   own rng) sample that choice, each answer weighted 1/K. pickply=D
+ *   (default 0, no limit): such ties are asked only within D plies of the
+ *   root's move (the first round always); deeper, the model's mean stands
+ *   (a later move asks them once they are near). pickobs=N (with
+ *   opp=adapt): the evidence on whether a seat searches (model_observe)
+ *   also asks its own search N times what it plays where it moved.
  * - chance=stratify: a chance node's outcomes are taken in turn instead of
  *   sampled, each pass the one furthest below its share of the node's
  *   passes (probability x passes less its visits; ties to the first
@@ -163,6 +172,19 @@ typedef struct hist_entry {
     uint32_t count;
 } hist_entry;
 
+/* A model playout's greedy moves by position (mtree.ties): the moves of
+ * the best prior at a position where a seat other than the root's moves,
+ * and the evaluate calls it took to find them. Direct-mapped; an entry
+ * with more ties than TIES_MAX is not kept. */
+#define TIES_BITS 15
+#define TIES_MAX 6
+typedef struct ties_entry {
+    uint64_t key; /* the position's hash mixed with the seat; 0 = empty */
+    uint32_t evals;
+    uint32_t k;
+    pips_move moves[TIES_MAX];
+} ties_entry;
+
 typedef struct mtree {
     const pips_game *game;
     int np;
@@ -196,6 +218,7 @@ typedef struct mtree {
     bool settle;      /* evaluate leaves only where the root seat moves */
     bool stratify;    /* chance=stratify: outcomes in turn by their share, not sampled */
     hist_entry *hist; /* 1 << HIST_BITS when ph > 0 */
+    ties_entry *ties; /* 1 << TIES_BITS where model playouts follow the greedy policy */
     unsigned char *child_state; /* scratch for priors */
     double *weights, *pbuf; /* max_moves scratch for the policy */
     bool uniform;     /* uniform playouts, not the game's playout policy */
@@ -350,6 +373,37 @@ static bool follows_policy(const mtree *t, int who)
     return t->opp != OPP_MAX && who != t->root_seat;
 }
 
+/* Whether seat who's nodes follow the greedy policy (policy_pick's ties;
+ * topk and softmax have policies of their own). */
+static bool follows_greedy(const mtree *t, int who)
+{
+    return follows_policy(t, who) &&
+           (t->opp == OPP_GREEDY || t->opp == OPP_ADAPT || t->opp == OPP_SEARCH);
+}
+
+/* Keeps, of the n moves and their priors, those policy_pick's greedy policy
+ * can play (prior within 1e-6 of the best, compared as the nodes store
+ * them, in float), in their order; returns how many. A node that follows
+ * the greedy policy never visits nor counts (try_prove) its other
+ * children, and picks the j-th of these ties from the same rng draw with
+ * or without them, so leaving them out changes no choice: it only spares
+ * select_child and try_prove a walk over every child (three of four seats
+ * in a four-seat inner search). */
+static size_t greedy_ties(pips_move *moves, double *prior, size_t n)
+{
+    double best = -1;
+    for (size_t i = 0; i < n; i++)
+        if ((float)prior[i] > best)
+            best = (float)prior[i];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((float)prior[i] >= best - 1e-6) {
+            moves[k] = moves[i];
+            prior[k++] = prior[i];
+        }
+    return k;
+}
+
 static uint64_t hist_key(pips_move m, int seat)
 {
     uint64_t k = (m + 1) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)seat + 1) * 0xC2B2AE3D27D4EB4Full;
@@ -455,7 +509,6 @@ static bool expand(mtree *t, uint32_t node, const void *state)
     mnode *nd = &t->nodes[node];
     nd->to_move = (int8_t)who;
     nd->expanded = 1;
-    nd->n_children = (uint32_t)n;
     nd->first_child = (uint32_t)t->count;
     if (who >= 0)
         for (size_t i = n; i > 1; i--) { /* shuffle: unvisited children in random order */
@@ -484,6 +537,12 @@ static bool expand(mtree *t, uint32_t node, const void *state)
                 prior[j] = v;
             }
     }
+    /* opp=search, adapt: this seat's own search chooses here (below) */
+    bool searches = t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
+                    (t->opp == OPP_SEARCH || t->searcher[who]);
+    if (want_priors && !searches && follows_greedy(t, who) && n > 0 && (float)prior[0] >= 0)
+        n = greedy_ties(t->moves, prior, n);
+    nd->n_children = (uint32_t)n;
     if (who >= 0 && !want_priors && (t->order_mode == ORDER_HOOK || t->widen > 0) &&
         g->def->order_moves && n > 1) {
         /* the hook's order first (stable over the shuffle): unvisited children
@@ -525,8 +584,7 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         }
     }
     t->count += n;
-    if (t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
-        (t->opp == OPP_SEARCH || t->searcher[who])) {
+    if (searches) {
         mnode *kids = &t->nodes[t->count - n];
         /* where moves are sampled, the search chooses among this node's
          * sample: one of its own would seldom hold the move it picks */
@@ -767,6 +825,59 @@ static bool try_prove(mtree *t, uint32_t n)
     return true;
 }
 
+/* The entry of mtree.ties for seat who at st. */
+static ties_entry *ties_slot(const mtree *t, const void *st, int who, uint64_t *key)
+{
+    *key = (t->game->def->hash(t->game, st) ^ pips_mix64((uint64_t)who + 1)) | 1;
+    return &t->ties[*key >> (64 - TIES_BITS)];
+}
+
+/* A model playout's move for seat who at st from mtree.ties, when kept:
+ * the tie policy_pick would take from the same rng draw (the j-th of the
+ * k ties for a draw r with j <= r * k < j + 1, as its running sum finds
+ * it), with the evaluate calls the priors took counted again, so the
+ * search, evals=N included, is the same as without the table. */
+static bool playout_tie(mtree *t, const void *st, int who, pips_move *m)
+{
+    uint64_t key;
+    const ties_entry *e;
+    if (!t->ties || (e = ties_slot(t, st, who, &key))->key != key)
+        return false;
+    double r = pips_rng_double(&t->rng) * (double)e->k;
+    uint32_t j = 0;
+    while (j + 1 < e->k && !(r < (double)(j + 1)))
+        j++;
+    *m = e->moves[j];
+    t->evals += e->evals;
+    return true;
+}
+
+/* Keeps in mtree.ties the greedy moves among the n of t->playout_buf
+ * valued in t->pbuf (policy_pick's ties, in their order). */
+static void keep_ties(mtree *t, const void *st, int who, size_t n, uint64_t evals)
+{
+    if (!t->ties)
+        return;
+    double best = -1;
+    for (size_t i = 0; i < n; i++)
+        if (t->pbuf[i] > best)
+            best = t->pbuf[i];
+    pips_move ties[TIES_MAX];
+    uint32_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t->pbuf[i] >= best - 1e-6) {
+            if (k == TIES_MAX)
+                return;
+            ties[k++] = t->playout_buf[i];
+        }
+    uint64_t key;
+    ties_entry *e = ties_slot(t, st, who, &key);
+    e->key = key;
+    e->k = k;
+    e->evals = (uint32_t)evals;
+    memcpy(e->moves, ties, k * sizeof *ties);
+}
+
 /* A playout in which the seats other than the root's follow the opponent
  * model's policy over their moves' priors (evaluate hook); the root seat
  * and the dice play as in a plain playout. With to_root it stops instead
@@ -782,12 +893,16 @@ static void model_playout(mtree *t, bool to_root)
             return;
         pips_move m;
         if (who >= 0 && who != t->root_seat) {
-            size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
-            if (n == 0)
-                return;
-            for (size_t i = 0; i < n; i++)
-                t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
-            m = t->playout_buf[policy_pick(t, t->pbuf, n, NULL)];
+            if (!playout_tie(t, st, who, &m)) {
+                size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
+                if (n == 0)
+                    return;
+                uint64_t evals = t->evals;
+                for (size_t i = 0; i < n; i++)
+                    t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
+                m = t->playout_buf[policy_pick(t, t->pbuf, n, NULL)];
+                keep_ties(t, st, who, n, t->evals - evals);
+            }
         } else if (who >= 0 && !t->uniform && d->playout_move) {
             if (!d->playout_move(g, st, &t->rng, &m))
                 return;
@@ -1411,6 +1526,7 @@ static void tree_free(const pips_allocator *al, mtree *t)
     pips_free(al, t->weights);
     pips_free(al, t->pbuf);
     pips_free(al, t->hist);
+    pips_free(al, t->ties);
 }
 
 static void mcts_destroy(pips_agent *a)
@@ -1459,6 +1575,12 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->pbuf = pips_calloc(al, t->max_moves, sizeof *t->pbuf);
     if (mi->ph > 0)
         t->hist = pips_calloc(al, (size_t)1 << HIST_BITS, sizeof *t->hist);
+    /* model playouts under the greedy policy (topk's too) where the moves
+     * are a function of the position: their ties kept by position (out of
+     * memory, none: the table saves time, it changes no move) */
+    if (mi->opp != OPP_MAX && mi->opp != OPP_SOFTMAX && g->def->hash &&
+        !(g->def->flags & PIPS_GAME_NOT_ENUMERABLE))
+        t->ties = pips_calloc(al, (size_t)1 << TIES_BITS, sizeof *t->ties);
     t->uniform = mi->uniform;
     t->widen = mi->widen;
     t->widen_base = mi->widen_base;
@@ -1498,6 +1620,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
+    long pick_plies = 0, observe_picks = 0;
     long eval_limit = 0, inner_evals = 0, inner_runs = 1;
     bool unknown_search = false, stratify = false;
     double prior = 0;
@@ -1589,6 +1712,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_double("mcts", key, value, 0, 0.99, &prior, err);
         } else if (!strcmp(key, "pick")) {
             ok = agent_param_long("mcts", key, value, 0, 64, &pick, err);
+        } else if (!strcmp(key, "pickply")) {
+            ok = agent_param_long("mcts", key, value, 0, 64, &pick_plies, err);
+        } else if (!strcmp(key, "pickobs")) {
+            ok = agent_param_long("mcts", key, value, 0, 64, &observe_picks, err);
         } else if (!strcmp(key, "worst")) {
             ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
         } else if (!strcmp(key, "chance")) {
@@ -1630,9 +1757,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
                              "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, "
-                             "oppsettle, exact, "
-                             "pick, worst, unknown, prior, settle, chance, ph, widen, widen_base, "
-                             "nodes, reuse, draws, treedepth, rollout, rerank, reruns)",
+                             "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
+                             "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
+                             "treedepth, rollout, rerank, reruns)",
                              key);
         if (!ok)
             return false;
@@ -1642,6 +1769,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (pick && (!exact || (opp != OPP_ADAPT && opp != OPP_SEARCH)))
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: pick=%ld needs exact=N and opp=adapt or opp=search", pick);
+    if (pick_plies && !pick)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: pickply=%ld needs pick=K", pick_plies);
+    if (observe_picks && (!pick || opp != OPP_ADAPT))
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: pickobs=%ld needs pick=K and opp=adapt",
+                         observe_picks);
     if (prior > 0 && (!exact || opp != OPP_ADAPT || unknown_search))
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: prior=%g needs exact=N and opp=adapt, and not unknown=search",
@@ -1713,8 +1845,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         if (!mi->exact_solver || !mi->exact_moves || !mi->exact_values || !mi->exact_best ||
             !mi->exact_sum)
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for exact=%ld", exact);
-        if (pick && !model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0], (int)pick))
+        if (pick && !model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0], (int)pick,
+                                           (int)pick_plies))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for pick=%ld", pick);
+        model_solver_set_observe_picks(mi->exact_solver, (int)observe_picks);
     }
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
@@ -1773,6 +1907,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "exact=%ld", exact);
     if (pick)
         agent_spec_add(a, "pick=%ld", pick);
+    if (pick_plies)
+        agent_spec_add(a, "pickply=%ld", pick_plies);
+    if (observe_picks)
+        agent_spec_add(a, "pickobs=%ld", observe_picks);
     if (exact > 0 && unknown_search)
         agent_spec_add(a, "unknown=search");
     if (prior > 0)
