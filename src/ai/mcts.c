@@ -157,6 +157,7 @@ typedef struct mnode {
                      * opp=search: how many of its mover's own searches chose it */
     uint8_t searched; /* opp=search: the mover plays the children marked top, each
                        * in proportion to its count (oppruns=K) */
+    uint8_t ties_only; /* its children are the greedy policy's ties (greedy_ties) */
     float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
 
@@ -268,6 +269,7 @@ typedef struct mcts_impl {
     double exact_worst;          /* worst=W: the solver's weight of the worst case */
     bool exact_unknown;          /* unknown=search: a seat whose moves fit both models searches */
     double exact_prior;          /* prior=P: weigh every assignment of the seats (0 = off) */
+    bool exact_observe;          /* pickobs=N: observing a move runs the seat's own searches */
     model_value *exact_sum;      /* prior=P: the values weighed over the assignments */
     bool *exact_best;
     pips_move_eval *evals; /* eval_cap */
@@ -371,6 +373,17 @@ static size_t policy_pick(mtree *t, const double *prior, size_t n, double *weigh
 static bool follows_policy(const mtree *t, int who)
 {
     return t->opp != OPP_MAX && who != t->root_seat;
+}
+
+/* policy_pick's choice among k children of equal weight from one rng
+ * draw r: the j-th for j <= r * k < j + 1, as its running sum finds it. */
+static uint32_t tie_index(mtree *t, uint32_t k)
+{
+    double r = pips_rng_double(&t->rng) * (double)k;
+    uint32_t j = 0;
+    while (j + 1 < k && !(r < (double)(j + 1)))
+        j++;
+    return j;
 }
 
 /* Whether seat who's nodes follow the greedy policy (policy_pick's ties;
@@ -540,8 +553,10 @@ static bool expand(mtree *t, uint32_t node, const void *state)
     /* opp=search, adapt: this seat's own search chooses here (below) */
     bool searches = t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
                     (t->opp == OPP_SEARCH || t->searcher[who]);
-    if (want_priors && !searches && follows_greedy(t, who) && n > 0 && (float)prior[0] >= 0)
+    if (want_priors && !searches && follows_greedy(t, who) && n > 0 && (float)prior[0] >= 0) {
         n = greedy_ties(t->moves, prior, n);
+        nd->ties_only = 1;
+    }
     nd->n_children = (uint32_t)n;
     if (who >= 0 && !want_priors && (t->order_mode == ORDER_HOOK || t->widen > 0) &&
         g->def->order_moves && n > 1) {
@@ -671,6 +686,8 @@ static uint32_t select_child(mtree *t, uint32_t node)
         }
         return pick;
     }
+    if (nd->ties_only) /* policy_pick over equal weights, from the same draw */
+        return first + tie_index(t, n);
     if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
         for (uint32_t i = 0; i < n; i++)
             t->pbuf[i] = t->nodes[first + i].prior;
@@ -779,9 +796,15 @@ static bool try_prove(mtree *t, uint32_t n)
         for (int p = 0; p < np; p++)
             v[p] /= ties;
     } else if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
-        for (uint32_t i = 0; i < k; i++)
-            t->pbuf[i] = t->nodes[first + i].prior;
-        policy_pick(t, t->pbuf, k, t->pbuf); /* pbuf: each child's probability */
+        if (nd->ties_only) { /* each child 1/k, and policy_pick's draw taken */
+            (void)pips_rng_double(&t->rng);
+            for (uint32_t i = 0; i < k; i++)
+                t->pbuf[i] = 1.0 / (double)k;
+        } else {
+            for (uint32_t i = 0; i < k; i++)
+                t->pbuf[i] = t->nodes[first + i].prior;
+            policy_pick(t, t->pbuf, k, t->pbuf); /* pbuf: each child's probability */
+        }
         for (uint32_t i = 0; i < k; i++) {
             uint32_t c = first + i;
             if (t->pbuf[i] <= 0)
@@ -843,11 +866,7 @@ static bool playout_tie(mtree *t, const void *st, int who, pips_move *m)
     const ties_entry *e;
     if (!t->ties || (e = ties_slot(t, st, who, &key))->key != key)
         return false;
-    double r = pips_rng_double(&t->rng) * (double)e->k;
-    uint32_t j = 0;
-    while (j + 1 < e->k && !(r < (double)(j + 1)))
-        j++;
-    *m = e->moves[j];
+    *m = e->moves[tie_index(t, e->k)];
     t->evals += e->evals;
     return true;
 }
@@ -1497,8 +1516,11 @@ static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
     if (mi->opp == OPP_ADAPT && a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
         adapt_observe(mi, state_before, m);
     if (mi->exact_solver && mi->opp == OPP_ADAPT &&
-        a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
+        a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat) {
+        if (mi->exact_observe) /* the searches' rngs, drawn from the agent's as a search's are */
+            pips_rng_derive(&mi->trees[0].rng, pips_rng_next(&a->rng), 0);
         model_observe(mi->exact_solver, state_before, m);
+    }
     for (int k = 0; k < mi->threads; k++) {
         if (mi->reuse)
             reroot(&mi->trees[k], state_before, m);
@@ -1849,6 +1871,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                            (int)pick_plies))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for pick=%ld", pick);
         model_solver_set_observe_picks(mi->exact_solver, (int)observe_picks);
+        mi->exact_observe = observe_picks > 0;
     }
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
