@@ -1067,9 +1067,10 @@ const pips_game_def pips_nimitz_def = {
                "oracle:positions=4000000,fallback=greedy"},
     /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats";
      * evals= caps the opening's costly searches by work, not time, so a
-     * seed replays a game on any load */
+     * seed replays a game on any load; three-seat max models hard by searches
+     * of hard's size (oppevals=), four-seat max settles its leaves as hard */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
-                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"},
+                  "mcts:iters=3000,evals=120000,opp=adapt,oppiters=1000,oppevals=3000"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy,settle=1",
                   "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100,settle=1"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
