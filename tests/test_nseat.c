@@ -1408,6 +1408,77 @@ static void test_mcts_evals_cap(void **unused)
     pips_game_free(g);
 }
 
+/* Seat 0's values of A and B by an opp=adapt agent of spec that has seen
+ * seat 1 play off the greedy policy (so seat 1 searches, seat 2 is greedy;
+ * test_mcts_opp_search_and_adapt). */
+static void analyze_seat1_searching(pips_game *g, const char *spec, uint64_t seed,
+                                    pips_move_eval ev[2])
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, seed, &err);
+    if (!a)
+        fail_msg("%s: %s", spec, err.msg);
+    void *s = pips_state_new(g, &err);
+    g->def->apply(g, s, 0);      /* A: seat 1 to move */
+    pips_agent_observe(a, s, 0); /* off the greedy policy: a searcher */
+    g->def->initial(g, s);
+    pips_move_eval out[2];
+    assert_int_equal(pips_agent_analyze(a, s, out, 2, &err), 2);
+    for (int i = 0; i < 2; i++)
+        ev[out[i].move] = out[i];
+    pips_state_free(g, s);
+    pips_agent_free(a);
+}
+
+/* oppruns=K and oppevals=E (the opponents' own searches). Seat 1 searching,
+ * seat 2 greedy: with oppiters=1 seat 1's search after A visits one of its
+ * two moves, the first of an order its fresh rng shuffles, and plays it:
+ * A,0 leaves seat 0 leaf 1 (0.1), A,1 then seat 2's greedy leaf 3 (0.5).
+ * With oppruns=K that node plays each answer in proportion to how many of
+ * the K searches gave it, so A is worth (c x 0.1 + (K - c) x 0.5) / K for
+ * the count c of A,0; B is 0.4 whatever seat 1 plays. With 300-pass
+ * searches every run finds A,0, so any K gives opp=search's answer (A
+ * 0.1). oppevals=E stops each such search at E evaluate calls: with
+ * evals=7 and 2-pass searches the outer search runs 3 passes (2 leaves,
+ * then 2 priors + 2 + 1 leaf), with oppevals=1 four (the third pass costs
+ * one evaluation less). */
+static void test_mcts_opp_runs_and_evals(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,opp=search,oppruns=4", 3, 0.1, 0.4, 1e-5, 2, 1);
+    int mixed = 0, pure = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        pips_move_eval ev[2];
+        analyze_seat1_searching(g, "mcts:iters=400,opp=adapt,oppiters=1,oppruns=8", seed, ev);
+        double c = (0.5 - ev[0].value) / 0.4 * 8; /* the searches that chose A,0 */
+        if (fabs(c - round(c)) > 1e-4 || c < -1e-4 || c > 8 + 1e-4 ||
+            fabs(ev[1].value - 0.4) > 1e-5 || !ev[0].proven)
+            fail_msg("seed %llu: A %.6f, B %.6f", (unsigned long long)seed, ev[0].value,
+                     ev[1].value);
+        if (round(c) > 0 && round(c) < 8)
+            mixed++;
+        analyze_seat1_searching(g, "mcts:iters=400,opp=adapt,oppiters=1", seed, ev);
+        if (fabs(ev[0].value - 0.1) < 1e-5 || fabs(ev[0].value - 0.5) < 1e-5)
+            pure++;
+    }
+    assert_true(mixed > 0);     /* eight searches of one pass disagree */
+    assert_int_equal(pure, 12); /* one search: one answer, played always */
+    assert_int_equal(root_passes(g, "mcts:iters=400,evals=7,opp=search,oppiters=2", 1), 3);
+    assert_int_equal(root_passes(g, "mcts:iters=400,evals=7,opp=search,oppiters=2,oppevals=1", 1),
+                     4);
+    expect_spec(g, "mcts:iters=400,opp=adapt,oppiters=100,oppevals=15000,oppruns=4");
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=greedy,oppruns=4,oppevals=9", 1, &err);
+    assert_non_null(a); /* no opponent searches: nothing to say */
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=greedy");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,oppruns=65", 1, &err));
+    assert_non_null(strstr(err.msg, "oppruns='65'"));
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,oppevals=-1", 1, &err));
+    pips_game_free(g);
+}
+
 static void test_levels_per_seat_count(void **unused)
 {
     (void)unused;
@@ -1477,6 +1548,7 @@ int main(void)
         cmocka_unit_test(test_model_solve_per_move),
         cmocka_unit_test(test_mcts_chance_stratify),
         cmocka_unit_test(test_mcts_evals_cap),
+        cmocka_unit_test(test_mcts_opp_runs_and_evals),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

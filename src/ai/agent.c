@@ -115,7 +115,7 @@ static const pips_agent_kind_info kind_info[] = {
      "threads=1..64 (1), c=X (1.0), leaf=playout|eval, "
      "playout=policy|uniform (policy), order=0|1|eval (0), "
      "opp=max|greedy|softmax|topk|search|adapt (max), temp=T (0.05), k=K (2), oppiters=N (300), "
-     "oppsettle=0|1 (0), "
+     "oppsettle=0|1 (0), oppevals=N (0 = no cap), oppruns=1..64 (1), "
      "settle=0|1 (0), chance=sample|stratify (sample), exact=N (0), worst=W (0), "
      "pick=0..64 (0), pickply=0..64 (0 = no limit), pickobs=0..64 (0), draws=1..64 (1), "
      "treedepth=0..64 (0 = no cap), "

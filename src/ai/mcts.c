@@ -87,6 +87,12 @@
  *   chooses among the sample the tree drew at the node, so its answer is
  *   one of the node's children. Trees are not kept between moves. oppsettle=1:
  *   those searches settle their leaves (settle=1), as a settle=1 hard does.
+ *   oppevals=E: each of them stops at E evaluate calls (a searcher capped
+ *   by evals=E, modelled with its own budget). oppruns=K: K of them, each
+ *   with a fresh rng, at every such reply node, which then plays each
+ *   answer in proportion to the searches that gave it (the one furthest
+ *   below its share, as chance=stratify; proven at the weighted mean): a
+ *   searcher whose choice varies with its seed is sampled, not guessed.
  * - opp=adapt: opp=search's first-round searches only for the seats seen
  *   (pips_agent_observe, this game) playing a move the greedy policy would
  *   not; the others are modelled greedy, as they have played.
@@ -148,8 +154,9 @@ typedef struct mnode {
     uint8_t expanded;
     uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
     uint8_t top;    /* opp=topk: one of its mover's k best children by prior;
-                     * opp=search: the reply its mover's own search chose */
-    uint8_t searched; /* opp=search: the mover plays the child marked top */
+                     * opp=search: how many of its mover's own searches chose it */
+    uint8_t searched; /* opp=search: the mover plays the children marked top, each
+                       * in proportion to its count (oppruns=K) */
     uint8_t ties_only; /* its children are the greedy policy's ties (greedy_ties) */
     float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
@@ -202,6 +209,8 @@ typedef struct mtree {
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
     struct mtree *inner; /* opp=search: the tree of the opponents' own searches */
     long inner_iters;    /* opp=search: passes of each of those searches */
+    uint64_t inner_evals; /* oppevals=E: evaluate calls each of them may make, 0 = no cap */
+    int inner_runs;      /* oppruns=K: searches (fresh rngs) asked at each reply node */
     bool first_round;    /* the node being expanded: no root-seat turn since the root */
     const mnode *given;  /* opp=search in a sampled game: the outer reply node's */
     size_t n_given;      /* children, the root moves of the next inner search */
@@ -240,6 +249,8 @@ typedef struct mcts_impl {
     int topk;
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
     long inner_iters;
+    long inner_evals;  /* oppevals=E: each opponent search's cap on evaluate calls, 0 = none */
+    int inner_runs;    /* oppruns=K: opponent searches per first-round reply node */
     bool inner_settle; /* oppsettle=1: the opponents' searches settle their leaves */
     bool uniform;
     double widen, widen_base;
@@ -435,9 +446,10 @@ static bool expand(mtree *t, uint32_t node, const void *state);
 static bool rank_before(const pips_move_eval *e, int cls, const pips_move_eval *f, int fc);
 
 /* opp=search: seat who's own move at state, by a search of t->inner_iters
- * passes in which every other seat (the root's too) follows the greedy
- * policy; chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE
- * when the arena is full. */
+ * passes (fewer once it has made t->inner_evals evaluate calls, oppevals=E)
+ * in which every other seat (the root's too) follows the greedy policy;
+ * chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE when the
+ * arena is full. */
 static pips_move inner_choice(mtree *t, const void *state, int who, const mnode *kids, size_t n)
 {
     mtree *in = t->inner;
@@ -451,7 +463,9 @@ static pips_move inner_choice(mtree *t, const void *state, int who, const mnode 
     if (!ok)
         return PIPS_MOVE_NONE;
     in->evals = 0;
-    for (long i = 0; i < t->inner_iters && !in->nodes[0].proven; i++)
+    for (long i = 0; i < t->inner_iters && !in->nodes[0].proven &&
+                     (!t->inner_evals || in->evals < t->inner_evals);
+         i++)
         one_pass(in);
     t->evals += in->evals;
     const mnode *root = &in->nodes[0];
@@ -590,13 +604,17 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         /* where moves are sampled, the search chooses among this node's
          * sample: one of its own would seldom hold the move it picks */
         bool sampled = (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) != 0;
-        pips_move m = inner_choice(t, state, who, sampled ? kids : NULL, sampled ? n : 0);
-        for (size_t i = 0; i < n; i++)
-            if (kids[i].move == m) {
-                kids[i].top = 1;
-                t->nodes[node].searched = 1;
-                break;
-            }
+        /* oppruns=K: K searches, each with a fresh rng, sample the move of a
+         * searcher whose choice varies from run to run; each answer counts 1/K */
+        for (int r = 0; r < t->inner_runs; r++) {
+            pips_move m = inner_choice(t, state, who, sampled ? kids : NULL, sampled ? n : 0);
+            for (size_t i = 0; i < n; i++)
+                if (kids[i].move == m) {
+                    kids[i].top++;
+                    t->nodes[node].searched = 1;
+                    break;
+                }
+        }
     }
     return true;
 }
@@ -629,10 +647,25 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
-    if (nd->searched)
+    if (nd->searched) {
+        /* the searches' answers, each visited in proportion to how many of
+         * them chose it: the one furthest below its share (ties to the first) */
+        double total = 0, best = -1e30;
+        uint32_t pick = first;
         for (uint32_t i = 0; i < n; i++)
-            if (t->nodes[first + i].top)
-                return first + i;
+            total += t->nodes[first + i].top;
+        for (uint32_t i = 0; i < n; i++) {
+            const mnode *c = &t->nodes[first + i];
+            if (!c->top)
+                continue;
+            double deficit = c->top / total * ((double)nd->visits + 1) - (double)c->visits;
+            if (deficit > best + 1e-9) {
+                best = deficit;
+                pick = first + i;
+            }
+        }
+        return pick;
+    }
     if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
         /* the opponent's k best moves; among them, by UCT, the worst for the
          * root seat */
@@ -717,14 +750,19 @@ static bool try_prove(mtree *t, uint32_t n)
             for (int p = 0; p < np; p++)
                 v[p] += t->nodes[c].prob * proven_value(t, c, p);
         }
-    } else if (nd->searched) {
-        uint32_t c = first;
-        while (!t->nodes[c].top)
-            c++;
-        if (!t->nodes[c].proven || t->nodes[c].visits == 0)
-            return false;
-        for (int p = 0; p < np; p++)
-            v[p] = proven_value(t, c, p);
+    } else if (nd->searched) { /* the searches' answers, each weighted by its count */
+        double total = 0;
+        for (uint32_t i = 0; i < k; i++)
+            total += t->nodes[first + i].top;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].top)
+                continue;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0)
+                return false;
+            for (int p = 0; p < np; p++)
+                v[p] += t->nodes[c].top / total * proven_value(t, c, p);
+        }
     } else if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
         /* the worst of the top children for the root seat: settled by a
          * proven loss for it among them, or by all of them (the mean over
@@ -1577,6 +1615,8 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->path_cap = 256;
     t->path = pips_calloc(al, t->path_cap, sizeof *t->path);
     t->inner_iters = mi->inner_iters;
+    t->inner_evals = (uint64_t)mi->inner_evals;
+    t->inner_runs = mi->inner_runs;
     if (mi->opp == OPP_SEARCH || mi->opp == OPP_ADAPT) { /* the opponents' searches: greedy models, no nesting */
         mcts_impl level1 = *mi;
         level1.opp = OPP_GREEDY;
@@ -1603,7 +1643,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
     long pick_plies = 0, observe_picks = 0;
-    long eval_limit = 0;
+    long eval_limit = 0, inner_evals = 0, inner_runs = 1;
     bool unknown_search = false, stratify = false;
     double prior = 0;
     bool has_eval = g->def->evaluate != NULL;
@@ -1676,6 +1716,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                  value);
         } else if (!strcmp(key, "oppiters")) {
             ok = agent_param_long("mcts", key, value, 1, 10000000L, &inner_iters, err);
+        } else if (!strcmp(key, "oppevals")) {
+            ok = agent_param_long("mcts", key, value, 0, 2000000000L, &inner_evals, err);
+        } else if (!strcmp(key, "oppruns")) {
+            ok = agent_param_long("mcts", key, value, 1, 64, &inner_runs, err);
         } else if (!strcmp(key, "k")) {
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "exact")) {
@@ -1734,10 +1778,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
-                             "leaf, playout, order, opp, temp, k, oppiters, oppsettle, exact, "
-                             "pick, pickply, pickobs, worst, unknown, prior, settle, chance, ph, "
-                             "widen, widen_base, nodes, reuse, draws, treedepth, rollout, rerank, "
-                             "reruns)",
+                             "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, "
+                             "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
+                             "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
+                             "treedepth, rollout, rerank, reruns)",
                              key);
         if (!ok)
             return false;
@@ -1784,6 +1828,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->ph = ph;
     mi->topk = (int)topk;
     mi->inner_iters = inner_iters;
+    mi->inner_evals = inner_evals;
+    mi->inner_runs = (int)inner_runs;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
     mi->uniform = uniform;
@@ -1870,6 +1916,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                             : "search");
     if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_iters != 300)
         agent_spec_add(a, "oppiters=%ld", inner_iters);
+    if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_evals)
+        agent_spec_add(a, "oppevals=%ld", inner_evals);
+    if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_runs != 1)
+        agent_spec_add(a, "oppruns=%ld", inner_runs);
     if (mi->inner_settle)
         agent_spec_add(a, "oppsettle=1");
     if (opp == OPP_TOPK && topk != 2)
