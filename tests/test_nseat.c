@@ -1139,7 +1139,7 @@ static void test_mcts_exact_pick(void **unused)
         model_solver *ms = model_solver_new(g, 1000, 0);
         assert_non_null(ms);
         scripted_pick sp = {cases[c].script, 4, 0, false};
-        model_solver_set_pick(ms, scripted_move, &sp, cases[c].picks);
+        model_solver_set_pick(ms, scripted_move, &sp, cases[c].picks, 0);
         model_value v[2];
         assert_true(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
         if (fabs(v[0].win - cases[c].win_a) > 1e-6 || sp.calls != cases[c].calls)
@@ -1158,7 +1158,7 @@ static void test_mcts_exact_pick(void **unused)
         model_value v[2];
         for (int forget = 0; forget < 2; forget++) {
             model_solver *ms = model_solver_new(g, 1000, 0);
-            assert_true(model_solver_set_pick(ms, scripted_seat1, &sp, 4));
+            assert_true(model_solver_set_pick(ms, scripted_seat1, &sp, 4, 0));
             assert_true(model_solve_moves(ms, s, searcher, moves, 2, 0, v));
             assert_int_equal(sp.calls, 8 + 8 * forget);
             if (forget)
@@ -1205,6 +1205,170 @@ static void test_mcts_exact_pick(void **unused)
     pips_game_free(t3);
 }
 
+/* pickobs=N: the evidence on a seat's kind weighs N answers of its own
+ * search. Table 0 after A, seat 1 plays 1 (greedy's only best, off the
+ * searcher model's best: 0.1 as a searcher without pickobs, chance 1/11 at
+ * prior 0.5); its search, asked four times, answers 1 three times: the
+ * likelihood as a searcher is (3 + 0.1) / 5. */
+static void test_mcts_exact_pickobs(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = tree_game(0);
+    void *s = pips_state_new(g, &err);
+    g->def->apply(g, s, 0);
+    {
+        static const pips_move script[4] = {1, 0, 1, 1};
+        scripted_pick sp = {script, 4, 0, false};
+        model_solver *ms = model_solver_new(g, 1000, 0);
+        assert_true(model_solver_set_pick(ms, scripted_move, &sp, 4, 0));
+        model_solver_set_observe_picks(ms, 4);
+        model_observe(ms, s, 1);
+        assert_int_equal(sp.calls, 4);
+        double like = (3 + 0.1) / 5, want = 0.5 * like / (0.5 * like + 0.5);
+        if (fabs(model_searcher_chance(ms, 1, 0.5) - want) > 1e-9)
+            fail_msg("pickobs: chance %.6f, want %.6f", model_searcher_chance(ms, 1, 0.5), want);
+        model_solver_free(ms);
+    }
+    pips_agent *b = pips_agent_new(g, "mcts:iters=5,opp=adapt,exact=100,pick=2,pickobs=8", 1, &err);
+    assert_non_null(b);
+    assert_string_equal(pips_agent_spec(b), "mcts:iters=5,opp=adapt,exact=100,pick=2,pickobs=8");
+    pips_agent_free(b);
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,exact=100,pickobs=8", 1, &err));
+    assert_non_null(strstr(err.msg, "pickobs=8 needs pick=K and opp=adapt"));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* pickply=D: a pick that answers with the first legal move and records
+ * how deep below the root position (pieces placed since) it was asked. */
+typedef struct depth_pick {
+    const pips_game *g;
+    int root_pieces, deepest, calls;
+} depth_pick;
+
+static int ttd_pieces(const pips_game *g, const void *state)
+{
+    pips_str text;
+    pips_str_init(&text, NULL);
+    g->def->state_to_text(g, state, &text);
+    int pieces = 0;
+    for (const char *c = text.data; c && *c; c++)
+        pieces += *c == 'S' || *c == 'M' || *c == 'L';
+    pips_str_free(&text);
+    return pieces;
+}
+
+static pips_move depth_move(void *ctx, const void *state, int who)
+{
+    (void)who;
+    depth_pick *dp = ctx;
+    int ply = ttd_pieces(dp->g, state) - dp->root_pieces;
+    dp->deepest = ply > dp->deepest ? ply : dp->deepest;
+    dp->calls++;
+    pips_move m[256];
+    return dp->g->def->legal_moves(dp->g, state, m) ? m[0] : PIPS_MOVE_NONE;
+}
+
+/* pickply=D: outside the first round of replies (plies 1 and 2 at three
+ * seats) a searcher's tie is asked only within D plies of the root's move;
+ * deeper, the model's mean stands. Three-seat Tic Tac Doh! after three greedy
+ * moves, seat 0 to move, seats 1 and 2 searching: with no limit asks land
+ * deeper than the first round; with D = 4 none lands deeper than ply 4,
+ * with D = 2 none past the first round, fewer asks each time; and a D past
+ * the game's end asks and values exactly as no limit does. */
+static void test_mcts_exact_pickply(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = ttd3_game();
+    void *s = pips_state_new(g, &err);
+    pips_agent *gr = pips_agent_new(g, "greedy", 5, &err);
+    for (int i = 0; i < 3; i++) {
+        pips_move m;
+        assert_true(pips_agent_choose(gr, s, &m, &err));
+        g->def->apply(g, s, m);
+    }
+    pips_agent_free(gr);
+    assert_int_equal(pips_to_move(g, s), 0);
+    pips_move moves[256];
+    assert_true(pips_max_moves(g) <= 256);
+    size_t n = g->def->legal_moves(g, s, moves);
+    assert_true(n > 1);
+    const bool searcher[3] = {false, true, true};
+    model_value none[256], v[256];
+    int calls[4] = {0}, deepest[4] = {0};
+    static const int limits[4] = {0, 40, 4, 2};
+    for (int c = 0; c < 4; c++) {
+        depth_pick dp = {g, ttd_pieces(g, s), 0, 0};
+        model_solver *ms = model_solver_new(g, 4000000, 0);
+        assert_non_null(ms);
+        assert_true(model_solver_set_pick(ms, depth_move, &dp, 1, limits[c]));
+        assert_true(model_solve_moves(ms, s, searcher, moves, n, 0, c ? v : none));
+        calls[c] = dp.calls;
+        deepest[c] = dp.deepest;
+        model_solver_free(ms);
+        if (c == 1)
+            for (size_t i = 0; i < n; i++)
+                assert_true(v[i].win == none[i].win && v[i].ret == none[i].ret);
+    }
+    assert_true(deepest[0] > 4);
+    assert_int_equal(calls[1], calls[0]);
+    assert_int_equal(deepest[1], deepest[0]);
+    assert_true(deepest[2] <= 4 && calls[2] < calls[0]);
+    assert_true(deepest[3] <= 2 && calls[3] < calls[2]);
+    /* the spec */
+    pips_agent *a = pips_agent_new(g, "mcts:iters=10,opp=adapt,exact=1000,pick=2,pickply=5", 1,
+                                   &err);
+    assert_non_null(a);
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=10,opp=adapt,exact=1000,pick=2,pickply=5");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,exact=1000,pickply=5", 1, &err));
+    assert_non_null(strstr(err.msg, "pickply=5 needs pick=K"));
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,exact=1000,pick=2,pickply=65", 1, &err));
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* A node that follows the greedy policy keeps only the children that policy
+ * can play (mcts.c, greedy_ties): the search is the same pass for pass. The
+ * visits below (the root's moves by value) were recorded with the code
+ * before that change, same seed and position, four-seat Tic Tac Doh!:
+ * hard's own spec, and one whose opponents search (opp=search: the greedy
+ * policy inside their searches and past the first round). */
+static void test_mcts_greedy_ties_only(void **unused)
+{
+    (void)unused;
+    const char *four[] = {"players=4"};
+    pips_error err;
+    pips_game *g = pips_game_new("tictacdoh", four, 1, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    assert_true(g->def->state_from_text(g, "0,0:S 1,0:M 1,1:L", s, &err));
+    static const struct {
+        const char *spec;
+        uint32_t visits[6];
+    } cases[] = {
+        {"mcts:iters=3000,opp=greedy,settle=1", {985, 221, 199, 172, 168, 157}},
+        {"mcts:iters=2000,opp=search,oppiters=300,oppsettle=1,settle=1",
+         {963, 193, 164, 77, 67, 65}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        pips_agent *a = pips_agent_new(g, cases[c].spec, 7, &err);
+        assert_non_null(a);
+        pips_move_eval ev[256];
+        size_t n = pips_agent_analyze(a, s, ev, 256, &err);
+        assert_true(n >= 6);
+        for (int i = 0; i < 6; i++)
+            if (ev[i].visits != cases[c].visits[i])
+                fail_msg("%s: move %d has %u visits (want %u)", cases[c].spec, i + 1,
+                         (unsigned)ev[i].visits, cases[c].visits[i]);
+        pips_agent_free(a);
+    }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
 /* The root's visits summed over its children: the passes of the search. */
 static uint64_t root_passes(pips_game *g, const char *spec, uint64_t seed)
 {
@@ -1241,6 +1405,77 @@ static void test_mcts_evals_cap(void **unused)
     pips_error err;
     assert_null(pips_agent_new(g, "mcts:evals=0", 1, &err));
     assert_non_null(strstr(err.msg, "evals='0'"));
+    pips_game_free(g);
+}
+
+/* Seat 0's values of A and B by an opp=adapt agent of spec that has seen
+ * seat 1 play off the greedy policy (so seat 1 searches, seat 2 is greedy;
+ * test_mcts_opp_search_and_adapt). */
+static void analyze_seat1_searching(pips_game *g, const char *spec, uint64_t seed,
+                                    pips_move_eval ev[2])
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, seed, &err);
+    if (!a)
+        fail_msg("%s: %s", spec, err.msg);
+    void *s = pips_state_new(g, &err);
+    g->def->apply(g, s, 0);      /* A: seat 1 to move */
+    pips_agent_observe(a, s, 0); /* off the greedy policy: a searcher */
+    g->def->initial(g, s);
+    pips_move_eval out[2];
+    assert_int_equal(pips_agent_analyze(a, s, out, 2, &err), 2);
+    for (int i = 0; i < 2; i++)
+        ev[out[i].move] = out[i];
+    pips_state_free(g, s);
+    pips_agent_free(a);
+}
+
+/* oppruns=K and oppevals=E (the opponents' own searches). Seat 1 searching,
+ * seat 2 greedy: with oppiters=1 seat 1's search after A visits one of its
+ * two moves, the first of an order its fresh rng shuffles, and plays it:
+ * A,0 leaves seat 0 leaf 1 (0.1), A,1 then seat 2's greedy leaf 3 (0.5).
+ * With oppruns=K that node plays each answer in proportion to how many of
+ * the K searches gave it, so A is worth (c x 0.1 + (K - c) x 0.5) / K for
+ * the count c of A,0; B is 0.4 whatever seat 1 plays. With 300-pass
+ * searches every run finds A,0, so any K gives opp=search's answer (A
+ * 0.1). oppevals=E stops each such search at E evaluate calls: with
+ * evals=7 and 2-pass searches the outer search runs 3 passes (2 leaves,
+ * then 2 priors + 2 + 1 leaf), with oppevals=1 four (the third pass costs
+ * one evaluation less). */
+static void test_mcts_opp_runs_and_evals(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,opp=search,oppruns=4", 3, 0.1, 0.4, 1e-5, 2, 1);
+    int mixed = 0, pure = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        pips_move_eval ev[2];
+        analyze_seat1_searching(g, "mcts:iters=400,opp=adapt,oppiters=1,oppruns=8", seed, ev);
+        double c = (0.5 - ev[0].value) / 0.4 * 8; /* the searches that chose A,0 */
+        if (fabs(c - round(c)) > 1e-4 || c < -1e-4 || c > 8 + 1e-4 ||
+            fabs(ev[1].value - 0.4) > 1e-5 || !ev[0].proven)
+            fail_msg("seed %llu: A %.6f, B %.6f", (unsigned long long)seed, ev[0].value,
+                     ev[1].value);
+        if (round(c) > 0 && round(c) < 8)
+            mixed++;
+        analyze_seat1_searching(g, "mcts:iters=400,opp=adapt,oppiters=1", seed, ev);
+        if (fabs(ev[0].value - 0.1) < 1e-5 || fabs(ev[0].value - 0.5) < 1e-5)
+            pure++;
+    }
+    assert_true(mixed > 0);     /* eight searches of one pass disagree */
+    assert_int_equal(pure, 12); /* one search: one answer, played always */
+    assert_int_equal(root_passes(g, "mcts:iters=400,evals=7,opp=search,oppiters=2", 1), 3);
+    assert_int_equal(root_passes(g, "mcts:iters=400,evals=7,opp=search,oppiters=2,oppevals=1", 1),
+                     4);
+    expect_spec(g, "mcts:iters=400,opp=adapt,oppiters=100,oppevals=15000,oppruns=4");
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=greedy,oppruns=4,oppevals=9", 1, &err);
+    assert_non_null(a); /* no opponent searches: nothing to say */
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=greedy");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,oppruns=65", 1, &err));
+    assert_non_null(strstr(err.msg, "oppruns='65'"));
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,oppevals=-1", 1, &err));
     pips_game_free(g);
 }
 
@@ -1306,10 +1541,14 @@ int main(void)
         cmocka_unit_test(test_analyze_max),
         cmocka_unit_test(test_mcts_exact),
         cmocka_unit_test(test_mcts_exact_pick),
+        cmocka_unit_test(test_mcts_exact_pickply),
+        cmocka_unit_test(test_mcts_exact_pickobs),
+        cmocka_unit_test(test_mcts_greedy_ties_only),
         cmocka_unit_test(test_mcts_exact_prior),
         cmocka_unit_test(test_model_solve_per_move),
         cmocka_unit_test(test_mcts_chance_stratify),
         cmocka_unit_test(test_mcts_evals_cap),
+        cmocka_unit_test(test_mcts_opp_runs_and_evals),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

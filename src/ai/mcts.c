@@ -65,6 +65,10 @@
  *   of that seat's UCT: greedy takes the best prior (ties at random), softmax
  *   samples in proportion to exp(prior / temp). Playouts (leaf=playout)
  *   follow the same policy for those seats. opp=max is plain max^n UCT.
+ *   Under the greedy policy a node holds only the children that policy can
+ *   play (its ties), and a model playout's greedy moves are kept by position
+ *   (mtree.ties): both save work and change no pass (the same picks from the
+ *   same rng draws, the same evaluate calls counted).
  * - settle=1 (with an opponent model and evaluate leaves): a new leaf where
  *   another seat moves is first played on by the model's policy (and the
  *   dice) until the root seat moves or the game ends, and valued there, so
@@ -83,6 +87,12 @@
  *   chooses among the sample the tree drew at the node, so its answer is
  *   one of the node's children. Trees are not kept between moves. oppsettle=1:
  *   those searches settle their leaves (settle=1), as a settle=1 hard does.
+ *   oppevals=E: each of them stops at E evaluate calls (a searcher capped
+ *   by evals=E, modelled with its own budget). oppruns=K: K of them, each
+ *   with a fresh rng, at every such reply node, which then plays each
+ *   answer in proportion to the searches that gave it (the one furthest
+ *   below its share, as chance=stratify; proven at the weighted mean): a
+ *   searcher whose choice varies with its seed is sampled, not guessed.
  * - opp=adapt: opp=search's first-round searches only for the seats seen
  *   (pips_agent_observe, this game) playing a move the greedy policy would
  *   not; the others are modelled greedy, as they have played.
@@ -102,7 +112,12 @@
  *   the root seat, the searcher plays what its own search of oppiters
  *   passes chooses (opp=search's search), as a search picks among moves it
  *   values alike by its visits; with K > 1, K such searches (each with its
- *   own rng) sample that choice, each answer weighted 1/K.
+ *   own rng) sample that choice, each answer weighted 1/K. pickply=D
+ *   (default 0, no limit): such ties are asked only within D plies of the
+ *   root's move (the first round always); deeper, the model's mean stands
+ *   (a later move asks them once they are near). pickobs=N (with
+ *   opp=adapt): the evidence on whether a seat searches (model_observe)
+ *   also asks its own search N times what it plays where it moved.
  * - chance=stratify: a chance node's outcomes are taken in turn instead of
  *   sampled, each pass the one furthest below its share of the node's
  *   passes (probability x passes less its visits; ties to the first
@@ -139,8 +154,10 @@ typedef struct mnode {
     uint8_t expanded;
     uint8_t proven; /* exact value known: sums / visits is it (MCTS-Solver) */
     uint8_t top;    /* opp=topk: one of its mover's k best children by prior;
-                     * opp=search: the reply its mover's own search chose */
-    uint8_t searched; /* opp=search: the mover plays the child marked top */
+                     * opp=search: how many of its mover's own searches chose it */
+    uint8_t searched; /* opp=search: the mover plays the children marked top, each
+                       * in proportion to its count (oppruns=K) */
+    uint8_t ties_only; /* its children are the greedy policy's ties (greedy_ties) */
     float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
 
@@ -155,6 +172,19 @@ typedef struct hist_entry {
     float sum;
     uint32_t count;
 } hist_entry;
+
+/* A model playout's greedy moves by position (mtree.ties): the moves of
+ * the best prior at a position where a seat other than the root's moves,
+ * and the evaluate calls it took to find them. Direct-mapped; an entry
+ * with more ties than TIES_MAX is not kept. */
+#define TIES_BITS 15
+#define TIES_MAX 6
+typedef struct ties_entry {
+    uint64_t key; /* the position's hash mixed with the seat; 0 = empty */
+    uint32_t evals;
+    uint32_t k;
+    pips_move moves[TIES_MAX];
+} ties_entry;
 
 typedef struct mtree {
     const pips_game *game;
@@ -179,6 +209,8 @@ typedef struct mtree {
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
     struct mtree *inner; /* opp=search: the tree of the opponents' own searches */
     long inner_iters;    /* opp=search: passes of each of those searches */
+    uint64_t inner_evals; /* oppevals=E: evaluate calls each of them may make, 0 = no cap */
+    int inner_runs;      /* oppruns=K: searches (fresh rngs) asked at each reply node */
     bool first_round;    /* the node being expanded: no root-seat turn since the root */
     const mnode *given;  /* opp=search in a sampled game: the outer reply node's */
     size_t n_given;      /* children, the root moves of the next inner search */
@@ -187,6 +219,7 @@ typedef struct mtree {
     bool settle;      /* evaluate leaves only where the root seat moves */
     bool stratify;    /* chance=stratify: outcomes in turn by their share, not sampled */
     hist_entry *hist; /* 1 << HIST_BITS when ph > 0 */
+    ties_entry *ties; /* 1 << TIES_BITS where model playouts follow the greedy policy */
     unsigned char *child_state; /* scratch for priors */
     double *weights, *pbuf; /* max_moves scratch for the policy */
     bool uniform;     /* uniform playouts, not the game's playout policy */
@@ -216,6 +249,8 @@ typedef struct mcts_impl {
     int topk;
     bool searcher[PIPS_MAX_PLAYERS]; /* opp=adapt: seats seen off the greedy policy */
     long inner_iters;
+    long inner_evals;  /* oppevals=E: each opponent search's cap on evaluate calls, 0 = none */
+    int inner_runs;    /* oppruns=K: opponent searches per first-round reply node */
     bool inner_settle; /* oppsettle=1: the opponents' searches settle their leaves */
     bool uniform;
     double widen, widen_base;
@@ -234,6 +269,7 @@ typedef struct mcts_impl {
     double exact_worst;          /* worst=W: the solver's weight of the worst case */
     bool exact_unknown;          /* unknown=search: a seat whose moves fit both models searches */
     double exact_prior;          /* prior=P: weigh every assignment of the seats (0 = off) */
+    bool exact_observe;          /* pickobs=N: observing a move runs the seat's own searches */
     model_value *exact_sum;      /* prior=P: the values weighed over the assignments */
     bool *exact_best;
     pips_move_eval *evals; /* eval_cap */
@@ -339,6 +375,48 @@ static bool follows_policy(const mtree *t, int who)
     return t->opp != OPP_MAX && who != t->root_seat;
 }
 
+/* policy_pick's choice among k children of equal weight from one rng
+ * draw r: the j-th for j <= r * k < j + 1, as its running sum finds it. */
+static uint32_t tie_index(mtree *t, uint32_t k)
+{
+    double r = pips_rng_double(&t->rng) * (double)k;
+    uint32_t j = 0;
+    while (j + 1 < k && !(r < (double)(j + 1)))
+        j++;
+    return j;
+}
+
+/* Whether seat who's nodes follow the greedy policy (policy_pick's ties;
+ * topk and softmax have policies of their own). */
+static bool follows_greedy(const mtree *t, int who)
+{
+    return follows_policy(t, who) &&
+           (t->opp == OPP_GREEDY || t->opp == OPP_ADAPT || t->opp == OPP_SEARCH);
+}
+
+/* Keeps, of the n moves and their priors, those policy_pick's greedy policy
+ * can play (prior within 1e-6 of the best, compared as the nodes store
+ * them, in float), in their order; returns how many. A node that follows
+ * the greedy policy never visits nor counts (try_prove) its other
+ * children, and picks the j-th of these ties from the same rng draw with
+ * or without them, so leaving them out changes no choice: it only spares
+ * select_child and try_prove a walk over every child (three of four seats
+ * in a four-seat inner search). */
+static size_t greedy_ties(pips_move *moves, double *prior, size_t n)
+{
+    double best = -1;
+    for (size_t i = 0; i < n; i++)
+        if ((float)prior[i] > best)
+            best = (float)prior[i];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((float)prior[i] >= best - 1e-6) {
+            moves[k] = moves[i];
+            prior[k++] = prior[i];
+        }
+    return k;
+}
+
 static uint64_t hist_key(pips_move m, int seat)
 {
     uint64_t k = (m + 1) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)seat + 1) * 0xC2B2AE3D27D4EB4Full;
@@ -368,9 +446,10 @@ static bool expand(mtree *t, uint32_t node, const void *state);
 static bool rank_before(const pips_move_eval *e, int cls, const pips_move_eval *f, int fc);
 
 /* opp=search: seat who's own move at state, by a search of t->inner_iters
- * passes in which every other seat (the root's too) follows the greedy
- * policy; chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE
- * when the arena is full. */
+ * passes (fewer once it has made t->inner_evals evaluate calls, oppevals=E)
+ * in which every other seat (the root's too) follows the greedy policy;
+ * chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE when the
+ * arena is full. */
 static pips_move inner_choice(mtree *t, const void *state, int who, const mnode *kids, size_t n)
 {
     mtree *in = t->inner;
@@ -384,7 +463,9 @@ static pips_move inner_choice(mtree *t, const void *state, int who, const mnode 
     if (!ok)
         return PIPS_MOVE_NONE;
     in->evals = 0;
-    for (long i = 0; i < t->inner_iters && !in->nodes[0].proven; i++)
+    for (long i = 0; i < t->inner_iters && !in->nodes[0].proven &&
+                     (!t->inner_evals || in->evals < t->inner_evals);
+         i++)
         one_pass(in);
     t->evals += in->evals;
     const mnode *root = &in->nodes[0];
@@ -441,7 +522,6 @@ static bool expand(mtree *t, uint32_t node, const void *state)
     mnode *nd = &t->nodes[node];
     nd->to_move = (int8_t)who;
     nd->expanded = 1;
-    nd->n_children = (uint32_t)n;
     nd->first_child = (uint32_t)t->count;
     if (who >= 0)
         for (size_t i = n; i > 1; i--) { /* shuffle: unvisited children in random order */
@@ -470,6 +550,14 @@ static bool expand(mtree *t, uint32_t node, const void *state)
                 prior[j] = v;
             }
     }
+    /* opp=search, adapt: this seat's own search chooses here (below) */
+    bool searches = t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
+                    (t->opp == OPP_SEARCH || t->searcher[who]);
+    if (want_priors && !searches && follows_greedy(t, who) && n > 0 && (float)prior[0] >= 0) {
+        n = greedy_ties(t->moves, prior, n);
+        nd->ties_only = 1;
+    }
+    nd->n_children = (uint32_t)n;
     if (who >= 0 && !want_priors && (t->order_mode == ORDER_HOOK || t->widen > 0) &&
         g->def->order_moves && n > 1) {
         /* the hook's order first (stable over the shuffle): unvisited children
@@ -511,19 +599,22 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         }
     }
     t->count += n;
-    if (t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
-        (t->opp == OPP_SEARCH || t->searcher[who])) {
+    if (searches) {
         mnode *kids = &t->nodes[t->count - n];
         /* where moves are sampled, the search chooses among this node's
          * sample: one of its own would seldom hold the move it picks */
         bool sampled = (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) != 0;
-        pips_move m = inner_choice(t, state, who, sampled ? kids : NULL, sampled ? n : 0);
-        for (size_t i = 0; i < n; i++)
-            if (kids[i].move == m) {
-                kids[i].top = 1;
-                t->nodes[node].searched = 1;
-                break;
-            }
+        /* oppruns=K: K searches, each with a fresh rng, sample the move of a
+         * searcher whose choice varies from run to run; each answer counts 1/K */
+        for (int r = 0; r < t->inner_runs; r++) {
+            pips_move m = inner_choice(t, state, who, sampled ? kids : NULL, sampled ? n : 0);
+            for (size_t i = 0; i < n; i++)
+                if (kids[i].move == m) {
+                    kids[i].top++;
+                    t->nodes[node].searched = 1;
+                    break;
+                }
+        }
     }
     return true;
 }
@@ -556,10 +647,25 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
-    if (nd->searched)
+    if (nd->searched) {
+        /* the searches' answers, each visited in proportion to how many of
+         * them chose it: the one furthest below its share (ties to the first) */
+        double total = 0, best = -1e30;
+        uint32_t pick = first;
         for (uint32_t i = 0; i < n; i++)
-            if (t->nodes[first + i].top)
-                return first + i;
+            total += t->nodes[first + i].top;
+        for (uint32_t i = 0; i < n; i++) {
+            const mnode *c = &t->nodes[first + i];
+            if (!c->top)
+                continue;
+            double deficit = c->top / total * ((double)nd->visits + 1) - (double)c->visits;
+            if (deficit > best + 1e-9) {
+                best = deficit;
+                pick = first + i;
+            }
+        }
+        return pick;
+    }
     if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
         /* the opponent's k best moves; among them, by UCT, the worst for the
          * root seat */
@@ -580,6 +686,8 @@ static uint32_t select_child(mtree *t, uint32_t node)
         }
         return pick;
     }
+    if (nd->ties_only) /* policy_pick over equal weights, from the same draw */
+        return first + tie_index(t, n);
     if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
         for (uint32_t i = 0; i < n; i++)
             t->pbuf[i] = t->nodes[first + i].prior;
@@ -642,14 +750,19 @@ static bool try_prove(mtree *t, uint32_t n)
             for (int p = 0; p < np; p++)
                 v[p] += t->nodes[c].prob * proven_value(t, c, p);
         }
-    } else if (nd->searched) {
-        uint32_t c = first;
-        while (!t->nodes[c].top)
-            c++;
-        if (!t->nodes[c].proven || t->nodes[c].visits == 0)
-            return false;
-        for (int p = 0; p < np; p++)
-            v[p] = proven_value(t, c, p);
+    } else if (nd->searched) { /* the searches' answers, each weighted by its count */
+        double total = 0;
+        for (uint32_t i = 0; i < k; i++)
+            total += t->nodes[first + i].top;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t c = first + i;
+            if (!t->nodes[c].top)
+                continue;
+            if (!t->nodes[c].proven || t->nodes[c].visits == 0)
+                return false;
+            for (int p = 0; p < np; p++)
+                v[p] += t->nodes[c].top / total * proven_value(t, c, p);
+        }
     } else if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
         /* the worst of the top children for the root seat: settled by a
          * proven loss for it among them, or by all of them (the mean over
@@ -683,9 +796,15 @@ static bool try_prove(mtree *t, uint32_t n)
         for (int p = 0; p < np; p++)
             v[p] /= ties;
     } else if (follows_policy(t, who) && t->nodes[first].prior >= 0) {
-        for (uint32_t i = 0; i < k; i++)
-            t->pbuf[i] = t->nodes[first + i].prior;
-        policy_pick(t, t->pbuf, k, t->pbuf); /* pbuf: each child's probability */
+        if (nd->ties_only) { /* each child 1/k, and policy_pick's draw taken */
+            (void)pips_rng_double(&t->rng);
+            for (uint32_t i = 0; i < k; i++)
+                t->pbuf[i] = 1.0 / (double)k;
+        } else {
+            for (uint32_t i = 0; i < k; i++)
+                t->pbuf[i] = t->nodes[first + i].prior;
+            policy_pick(t, t->pbuf, k, t->pbuf); /* pbuf: each child's probability */
+        }
         for (uint32_t i = 0; i < k; i++) {
             uint32_t c = first + i;
             if (t->pbuf[i] <= 0)
@@ -729,6 +848,55 @@ static bool try_prove(mtree *t, uint32_t n)
     return true;
 }
 
+/* The entry of mtree.ties for seat who at st. */
+static ties_entry *ties_slot(const mtree *t, const void *st, int who, uint64_t *key)
+{
+    *key = (t->game->def->hash(t->game, st) ^ pips_mix64((uint64_t)who + 1)) | 1;
+    return &t->ties[*key >> (64 - TIES_BITS)];
+}
+
+/* A model playout's move for seat who at st from mtree.ties, when kept:
+ * the tie policy_pick would take from the same rng draw (the j-th of the
+ * k ties for a draw r with j <= r * k < j + 1, as its running sum finds
+ * it), with the evaluate calls the priors took counted again, so the
+ * search, evals=N included, is the same as without the table. */
+static bool playout_tie(mtree *t, const void *st, int who, pips_move *m)
+{
+    uint64_t key;
+    const ties_entry *e;
+    if (!t->ties || (e = ties_slot(t, st, who, &key))->key != key)
+        return false;
+    *m = e->moves[tie_index(t, e->k)];
+    t->evals += e->evals;
+    return true;
+}
+
+/* Keeps in mtree.ties the greedy moves among the n of t->playout_buf
+ * valued in t->pbuf (policy_pick's ties, in their order). */
+static void keep_ties(mtree *t, const void *st, int who, size_t n, uint64_t evals)
+{
+    if (!t->ties)
+        return;
+    double best = -1;
+    for (size_t i = 0; i < n; i++)
+        if (t->pbuf[i] > best)
+            best = t->pbuf[i];
+    pips_move ties[TIES_MAX];
+    uint32_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t->pbuf[i] >= best - 1e-6) {
+            if (k == TIES_MAX)
+                return;
+            ties[k++] = t->playout_buf[i];
+        }
+    uint64_t key;
+    ties_entry *e = ties_slot(t, st, who, &key);
+    e->key = key;
+    e->k = k;
+    e->evals = (uint32_t)evals;
+    memcpy(e->moves, ties, k * sizeof *ties);
+}
+
 /* A playout in which the seats other than the root's follow the opponent
  * model's policy over their moves' priors (evaluate hook); the root seat
  * and the dice play as in a plain playout. With to_root it stops instead
@@ -744,12 +912,16 @@ static void model_playout(mtree *t, bool to_root)
             return;
         pips_move m;
         if (who >= 0 && who != t->root_seat) {
-            size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
-            if (n == 0)
-                return;
-            for (size_t i = 0; i < n; i++)
-                t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
-            m = t->playout_buf[policy_pick(t, t->pbuf, n, NULL)];
+            if (!playout_tie(t, st, who, &m)) {
+                size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
+                if (n == 0)
+                    return;
+                uint64_t evals = t->evals;
+                for (size_t i = 0; i < n; i++)
+                    t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
+                m = t->playout_buf[policy_pick(t, t->pbuf, n, NULL)];
+                keep_ties(t, st, who, n, t->evals - evals);
+            }
         } else if (who >= 0 && !t->uniform && d->playout_move) {
             if (!d->playout_move(g, st, &t->rng, &m))
                 return;
@@ -1344,8 +1516,11 @@ static void mcts_observe(pips_agent *a, const void *state_before, pips_move m)
     if (mi->opp == OPP_ADAPT && a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
         adapt_observe(mi, state_before, m);
     if (mi->exact_solver && mi->opp == OPP_ADAPT &&
-        a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat)
+        a->game->def->to_move(a->game, state_before) != mi->trees[0].root_seat) {
+        if (mi->exact_observe) /* the searches' rngs, drawn from the agent's as a search's are */
+            pips_rng_derive(&mi->trees[0].rng, pips_rng_next(&a->rng), 0);
         model_observe(mi->exact_solver, state_before, m);
+    }
     for (int k = 0; k < mi->threads; k++) {
         if (mi->reuse)
             reroot(&mi->trees[k], state_before, m);
@@ -1373,6 +1548,7 @@ static void tree_free(const pips_allocator *al, mtree *t)
     pips_free(al, t->weights);
     pips_free(al, t->pbuf);
     pips_free(al, t->hist);
+    pips_free(al, t->ties);
 }
 
 static void mcts_destroy(pips_agent *a)
@@ -1421,6 +1597,12 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->pbuf = pips_calloc(al, t->max_moves, sizeof *t->pbuf);
     if (mi->ph > 0)
         t->hist = pips_calloc(al, (size_t)1 << HIST_BITS, sizeof *t->hist);
+    /* model playouts under the greedy policy (topk's too) where the moves
+     * are a function of the position: their ties kept by position (out of
+     * memory, none: the table saves time, it changes no move) */
+    if (mi->opp != OPP_MAX && mi->opp != OPP_SOFTMAX && g->def->hash &&
+        !(g->def->flags & PIPS_GAME_NOT_ENUMERABLE))
+        t->ties = pips_calloc(al, (size_t)1 << TIES_BITS, sizeof *t->ties);
     t->uniform = mi->uniform;
     t->widen = mi->widen;
     t->widen_base = mi->widen_base;
@@ -1433,6 +1615,8 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->path_cap = 256;
     t->path = pips_calloc(al, t->path_cap, sizeof *t->path);
     t->inner_iters = mi->inner_iters;
+    t->inner_evals = (uint64_t)mi->inner_evals;
+    t->inner_runs = mi->inner_runs;
     if (mi->opp == OPP_SEARCH || mi->opp == OPP_ADAPT) { /* the opponents' searches: greedy models, no nesting */
         mcts_impl level1 = *mi;
         level1.opp = OPP_GREEDY;
@@ -1458,7 +1642,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
-    long eval_limit = 0;
+    long pick_plies = 0, observe_picks = 0;
+    long eval_limit = 0, inner_evals = 0, inner_runs = 1;
     bool unknown_search = false, stratify = false;
     double prior = 0;
     bool has_eval = g->def->evaluate != NULL;
@@ -1531,6 +1716,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                  value);
         } else if (!strcmp(key, "oppiters")) {
             ok = agent_param_long("mcts", key, value, 1, 10000000L, &inner_iters, err);
+        } else if (!strcmp(key, "oppevals")) {
+            ok = agent_param_long("mcts", key, value, 0, 2000000000L, &inner_evals, err);
+        } else if (!strcmp(key, "oppruns")) {
+            ok = agent_param_long("mcts", key, value, 1, 64, &inner_runs, err);
         } else if (!strcmp(key, "k")) {
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "exact")) {
@@ -1545,6 +1734,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_double("mcts", key, value, 0, 0.99, &prior, err);
         } else if (!strcmp(key, "pick")) {
             ok = agent_param_long("mcts", key, value, 0, 64, &pick, err);
+        } else if (!strcmp(key, "pickply")) {
+            ok = agent_param_long("mcts", key, value, 0, 64, &pick_plies, err);
+        } else if (!strcmp(key, "pickobs")) {
+            ok = agent_param_long("mcts", key, value, 0, 64, &observe_picks, err);
         } else if (!strcmp(key, "worst")) {
             ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
         } else if (!strcmp(key, "chance")) {
@@ -1585,9 +1778,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
-                             "leaf, playout, order, opp, temp, k, oppiters, oppsettle, exact, "
-                             "pick, worst, unknown, prior, settle, chance, ph, widen, widen_base, "
-                             "nodes, reuse, draws, treedepth, rollout, rerank, reruns)",
+                             "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, "
+                             "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
+                             "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
+                             "treedepth, rollout, rerank, reruns)",
                              key);
         if (!ok)
             return false;
@@ -1597,6 +1791,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (pick && (!exact || (opp != OPP_ADAPT && opp != OPP_SEARCH)))
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: pick=%ld needs exact=N and opp=adapt or opp=search", pick);
+    if (pick_plies && !pick)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: pickply=%ld needs pick=K", pick_plies);
+    if (observe_picks && (!pick || opp != OPP_ADAPT))
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: pickobs=%ld needs pick=K and opp=adapt",
+                         observe_picks);
     if (prior > 0 && (!exact || opp != OPP_ADAPT || unknown_search))
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: prior=%g needs exact=N and opp=adapt, and not unknown=search",
@@ -1629,6 +1828,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->ph = ph;
     mi->topk = (int)topk;
     mi->inner_iters = inner_iters;
+    mi->inner_evals = inner_evals;
+    mi->inner_runs = (int)inner_runs;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
     mi->uniform = uniform;
@@ -1666,8 +1867,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         if (!mi->exact_solver || !mi->exact_moves || !mi->exact_values || !mi->exact_best ||
             !mi->exact_sum)
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for exact=%ld", exact);
-        if (pick && !model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0], (int)pick))
+        if (pick && !model_solver_set_pick(mi->exact_solver, exact_pick, &mi->trees[0], (int)pick,
+                                           (int)pick_plies))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for pick=%ld", pick);
+        model_solver_set_observe_picks(mi->exact_solver, (int)observe_picks);
+        mi->exact_observe = observe_picks > 0;
     }
     a->choose = mcts_choose;
     a->analyze = mcts_analyze;
@@ -1712,6 +1916,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                             : "search");
     if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_iters != 300)
         agent_spec_add(a, "oppiters=%ld", inner_iters);
+    if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_evals)
+        agent_spec_add(a, "oppevals=%ld", inner_evals);
+    if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_runs != 1)
+        agent_spec_add(a, "oppruns=%ld", inner_runs);
     if (mi->inner_settle)
         agent_spec_add(a, "oppsettle=1");
     if (opp == OPP_TOPK && topk != 2)
@@ -1722,6 +1930,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "exact=%ld", exact);
     if (pick)
         agent_spec_add(a, "pick=%ld", pick);
+    if (pick_plies)
+        agent_spec_add(a, "pickply=%ld", pick_plies);
+    if (observe_picks)
+        agent_spec_add(a, "pickobs=%ld", observe_picks);
     if (exact > 0 && unknown_search)
         agent_spec_add(a, "unknown=search");
     if (prior > 0)

@@ -79,6 +79,8 @@ struct model_solver {
     double worst; /* weight of model_value.worst in the root seat's objective */
     model_pick_fn pick; /* a searcher's choice where its tie matters, or NULL */
     int picks;          /* how many times pick is asked there */
+    int pick_plies;     /* ties asked only this many plies below the root move (0: all) */
+    int observe_picks;  /* model_observe: answers of pick that weigh a seat's move (0: none) */
     uint64_t *pick_keys; /* MODEL_PICK_SLOTS: position and seat asked, 0 = empty */
     int *pick_count;     /* answers kept per slot */
     pips_move *pick_moves; /* picks per slot */
@@ -349,7 +351,8 @@ static void searcher_value(model_solver *ms, const void *st, int ply, int who, s
         lo = o < lo ? o : lo;
         hi = o > hi ? o : hi;
     }
-    if (ms->pick && !ms->gave_up && hi - lo > MODEL_TIE) /* the tie matters: ask */
+    if (ms->pick && !ms->gave_up && hi - lo > MODEL_TIE && /* the tie matters: ask */
+        (ms->pick_plies == 0 || ply <= ms->pick_plies))
         picked_value(ms, st, ply, who, n, k, out);
 }
 
@@ -374,7 +377,10 @@ static void root_value(model_solver *ms, const void *st, int ply, model_value *o
      * says, keeps its own value (the same position later in the game is
      * valued under the model) */
     bool first_round = ms->pick && ms->root_turns == 0 && who != ms->root_seat;
-    uint64_t key = position_key(ms, st, ms->context + ((uint64_t)first_round << 40));
+    /* under pickply=D a node within D plies of the root's move asks ties
+     * down to that horizon, so its value depends on its ply */
+    uint64_t near = ms->pick_plies > 0 && ply <= ms->pick_plies ? (uint64_t)ply + 1 : 0;
+    uint64_t key = position_key(ms, st, ms->context + ((uint64_t)first_round << 40) + (near << 41));
     model_entry *e = lookup(ms, key, &found);
     if (found) {
         *out = (model_value){e->win, e->ret, e->worst};
@@ -537,9 +543,19 @@ void model_observe(model_solver *ms, const void *state, pips_move m)
     for (size_t i = 0; i < n; i++)
         k += f->value[i] >= best - MODEL_TIE;
     /* a search only approximates the model: a move off it keeps MODEL_SLIP */
-    ms->search_ll[who] += f->value[played] >= best - MODEL_TIE
-                              ? log((k < n ? 1 - MODEL_SLIP : 1.0) / (double)k)
-                              : log(MODEL_SLIP / (double)(n - k));
+    double like = f->value[played] >= best - MODEL_TIE ? (k < n ? 1 - MODEL_SLIP : 1.0) / (double)k
+                                                       : MODEL_SLIP / (double)(n - k);
+    if (ms->pick && ms->observe_picks > 0) {
+        /* the searcher's own search asked observe_picks times: the share of
+         * its answers that are m, the model's likelihood counting as one
+         * more answer (early in a game a search is far from the model, and
+         * greedy's tied best moves are often the model's best as well) */
+        int same = 0;
+        for (int a = 0; a < ms->observe_picks; a++)
+            same += ms->pick(ms->pick_ctx, state, who) == m;
+        like = (same + like) / (ms->observe_picks + 1);
+    }
+    ms->search_ll[who] += log(like);
 }
 
 bool model_is_searcher(const model_solver *ms, int seat, bool unknown_searches)
@@ -561,7 +577,8 @@ double model_searcher_chance(const model_solver *ms, int seat, double prior)
 
 size_t model_solver_positions(const model_solver *ms) { return ms->used; }
 
-bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks)
+bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks,
+                           int max_ply)
 {
     const pips_allocator *al = ms->g->alloc;
     pips_free(al, ms->pick_keys);
@@ -574,8 +591,14 @@ bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int 
     bool ok = ms->pick_keys && ms->pick_count && ms->pick_moves;
     ms->pick = ok ? pick : NULL;
     ms->picks = picks;
+    ms->pick_plies = max_ply > 0 ? max_ply : 0;
     ms->pick_ctx = ctx;
     return ok;
+}
+
+void model_solver_set_observe_picks(model_solver *ms, int picks)
+{
+    ms->observe_picks = picks > 0 ? picks : 0;
 }
 
 void model_solver_begin_move(model_solver *ms)

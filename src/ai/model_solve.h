@@ -52,8 +52,17 @@ size_t model_solve_best(const model_solver *ms, const model_value *v, size_t n, 
 typedef pips_move (*model_pick_fn)(void *ctx, const void *state, int who);
 /* false when out of memory (then pick is not set). The answers are kept
  * per position and seat, so solves of one move under other models reuse
- * them, until model_solver_begin_move. */
-bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks);
+ * them, until model_solver_begin_move. max_ply > 0: a tie is asked only
+ * within max_ply plies below the root's move (ply 1 is the position after
+ * it; the first round is asked however deep); deeper, the model's mean
+ * over the tied moves stands. */
+bool model_solver_set_pick(model_solver *ms, model_pick_fn pick, void *ctx, int picks,
+                           int max_ply);
+/* model_observe asks pick (when set) picks times more for the move of the
+ * seat observed: its likelihood as a searcher is then the share of those
+ * answers that are the move played, the model's likelihood (below) counting
+ * as one more answer. 0 (the default): the model's likelihood alone. */
+void model_solver_set_observe_picks(model_solver *ms, int picks);
 /* Before each move's solves: empties the table if it is half full and
  * forgets pick's answers; from the first call on, the solves between two
  * calls share the table (no solve empties it), so together they store at
@@ -63,7 +72,8 @@ void model_solver_begin_move(model_solver *ms);
 /* Seat who, to move at state, played m: the evidence on how it plays is
  * its moves' likelihood as a greedy seat (each of greedy's best moves as
  * likely, any other move rules greedy out) and as a searcher (the model's
- * best moves for it share 0.9, the others 0.1: a search is not exact). */
+ * best moves for it share 0.9, the others 0.1: a search is not exact; with
+ * model_solver_set_observe_picks, weighed with its own search's answers). */
 void model_observe(model_solver *ms, const void *state, pips_move m);
 /* Whether the evidence makes seat a searcher: its moves more likely so than
  * as greedy (so always once greedy is ruled out), or (unknown_searches) as

@@ -1071,7 +1071,7 @@ const pips_game_def pips_nimitz_def = {
     .levels_n = {{"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
                   "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy,settle=1",
-                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"},
+                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100,settle=1"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
                   "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"}},
 };
