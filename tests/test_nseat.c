@@ -37,7 +37,7 @@ typedef struct tree_config {
 } tree_config;
 
 /* Leaves by path (A = 0, B = 1; seat 1's and seat 2's moves after). */
-static const double tree_leaves[3][8][3] = {
+static const double tree_leaves[4][8][3] = {
     /* table 0: BRS and the opponent model disagree (worked out in
      * test_brs_known_answer and test_mcts_opp_greedy) */
     {{0.6, 0.2, 0.2},
@@ -66,17 +66,28 @@ static const double tree_leaves[3][8][3] = {
      {0.9, 0, 0.1},
      {0.9, 0, 0.1},
      {0.9, 0.1, 0}},
+    /* table 3: A is a win under max^n (seat 1 takes A,1 for 0.3 over A,0's
+     * 0.2), not under greedy (seat 1 rates A,0 by its leaves' mean, 0.6, and
+     * seat 2 then takes leaf 0): test_mcts_rerank keeps the proven win */
+    {{0, 0.2, 0.8},
+     {1, 1.0, 0},
+     {1, 0.3, 0.5},
+     {1, 0.3, 0.5},
+     {0.5, 0.25, 0.25},
+     {0.5, 0.25, 0.25},
+     {0.5, 0.25, 0.25},
+     {0.5, 0.25, 0.25}},
 };
 
 static const pips_option_def tree_options[1] = {
-    {"table", "0", "leaf table", .type = PIPS_OPT_INT, .min = 0, .max = 2},
+    {"table", "0", "leaf table", .type = PIPS_OPT_INT, .min = 0, .max = 3},
 };
 
 static bool tree_configure(const pips_game *g, void *config, pips_error *err)
 {
     long t;
-    if (!pips_parse_int(pips_options_get(&g->options, "table"), 0, 2, &t))
-        return pips_fail(err, PIPS_ERR_ARG, "option table: expected 0, 1 or 2");
+    if (!pips_parse_int(pips_options_get(&g->options, "table"), 0, 3, &t))
+        return pips_fail(err, PIPS_ERR_ARG, "option table: expected 0 to 3");
     ((tree_config *)config)->table = (int)t;
     return true;
 }
@@ -554,6 +565,12 @@ static void test_mcts_rerank(void **unused)
     assert_non_null(strstr(err.msg, "rerank=2 and exact=1000"));
     assert_null(pips_agent_new(g, "mcts:rerank=1", 1, &err));
     assert_non_null(strstr(err.msg, "rerank='1'"));
+    pips_game_free(g);
+    /* a proven win is played, though greedy playouts of it lose (table 3:
+     * A 1 under max^n, 0 played out greedy; B 0.5 either way) */
+    g = tree_game(3);
+    expect_ab(g, "mcts:iters=400", 3, 1.0, 0.5, 1e-5, 1, 0);
+    expect_ab(g, "mcts:iters=400,rerank=2", 3, 1.0, 0.5, 1e-5, 1, 0);
     pips_game_free(g);
 }
 

@@ -47,7 +47,8 @@
  * M moves it ranks first is played out R times to the end of the game,
  * every seat greedy, run r of every move from the same rng (common random
  * numbers, so the moves meet alike samples), and the move of the best
- * mean return to the root seat is played (ties to the search's order).
+ * mean return to the root seat is played (ties to the search's order),
+ * unless the search proved its first move a win.
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -1411,7 +1412,9 @@ static bool mcts_choose(pips_agent *a, const void *state, pips_move *out, pips_e
     if (!n)
         return false;
     *out = mi->evals[0].move;
-    if (mi->rerank > 1 && n > 1)
+    /* a move the search proved a win stands: greedy playouts, the root
+     * seat's own moves greedy too, could throw it away */
+    if (mi->rerank > 1 && n > 1 && mi->rank_class[0] != 2)
         *out = rerank_choice(a, state, n);
     if (mi->exact_solver)
         exact_choice(a, state, n, start, out);
