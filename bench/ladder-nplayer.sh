@@ -16,6 +16,8 @@
 # Nimitz also at 5 and 6. RUNGS="hard max" limits the rungs (easy medium
 # hard max mixed name them by their lone agent; mixed is max vs the mixed
 # field), SEED (default 1) and THREADS (default 1) set the playtest's.
+# Progress goes to stderr: a line as each rung starts, and the playtest's
+# line at every tenth of its games (and at least once a minute).
 # Usage: nice -n 10 bench/ladder-nplayer.sh build/pips 200 tictacdoh:3 icefrogs:4
 set -u
 PIPS=$1 N=$2
@@ -51,9 +53,13 @@ for table in "${tables[@]}"; do
         games=$(((N + orders - 1) / orders * orders))
         start=$(date +%s)
         times >"$out/cpu0" # in this shell: a $(times) subshell has no children
+        echo "ladder-nplayer: $game:$n $rung ($seats): $games games, seed ${SEED:-1}," \
+            "started $(date -u +%H:%M:%S) UTC" >&2
+        # the playtest's progress lines go on to stderr and into err for a failure's row
         "$PIPS" playtest "$game" --opt "players=$n" --seats "$seats" --seatings all \
             --games "$games" --seed "${SEED:-1}" --threads "${THREADS:-1}" --exact-seconds 0 \
-            --out "$out/r" >/dev/null 2>"$out/err" ||
+            --progress lines --out "$out/r" 2>&1 >/dev/null | tee "$out/err" >&2
+        [ "${PIPESTATUS[0]}" -eq 0 ] ||
             { echo "| $game | $n | $seats | failed: $(tail -n 1 "$out/err") |"; continue; }
         secs=$(($(date +%s) - start))
         times >"$out/cpu1"

@@ -5,7 +5,8 @@
  * solver's mean over tied children, expansion ordered by the evaluation
  * (order=eval), Progressive History (ph) and root draws on Noname's sampled
  * moves (draws), the tree's depth cap (treedepth), greedy rollouts at the
- * leaves (rollout), the final choice by greedy playouts (rerank), the cap on evaluate
+ * leaves (rollout), the final choice by greedy playouts (rerank; their shape:
+ * rerundraws, rerunsolo), the cap on evaluate
  * calls (evals); plus the levels per seat count and the error for a kind that cannot play a seat count. A second tiny
  * game with a die (coin3, below) checks MCTS's handling of chance nodes
  * (chance=stratify).
@@ -571,6 +572,85 @@ static void test_mcts_rerank(void **unused)
     g = tree_game(3);
     expect_ab(g, "mcts:iters=400", 3, 1.0, 0.5, 1e-5, 1, 0);
     expect_ab(g, "mcts:iters=400,rerank=2", 3, 1.0, 0.5, 1e-5, 1, 0);
+    pips_game_free(g);
+}
+
+/* tree3s1: the tree with ONE reply drawn a sample (codes 0-3, the low bit
+ * the reply): a greedy reply from one sample is the coin's, from many
+ * samples almost surely the better one. */
+static size_t tree_candidates_one(const pips_game *g, const void *state, pips_rng *rng,
+                                  pips_move *out)
+{
+    if (tree_to_move(g, state) < 0)
+        return 0;
+    if (((const tree_state *)state)->ply == 0) {
+        out[0] = 0;
+        out[1] = 1;
+        return 2;
+    }
+    out[0] = pips_rng_below(rng, 4);
+    return 1;
+}
+
+/* The note of an agent of spec choosing at the start of g, and its move. */
+static pips_move choose_note(pips_game *g, const char *spec, char *note, size_t cap)
+{
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, spec, 1, &err);
+    if (!a)
+        fail_msg("%s: %s", spec, err.msg);
+    void *st = pips_state_new(g, &err);
+    pips_move m;
+    assert_true(pips_agent_choose(a, st, &m, &err));
+    snprintf(note, cap, "%s", pips_agent_note(a));
+    pips_state_free(g, st);
+    pips_agent_free(a);
+    return m;
+}
+
+/* rerundraws=K and rerunsolo=1 shape rerank's playouts. On tree3s1 a reply
+ * from one sample is random, so one-sample playouts value A near the mean
+ * of its leaves (0.475) and B near 0.325; with 64 samples every greedy
+ * reply is the best of both (missed with probability 2^-64), so the
+ * playouts give exactly the greedy line's returns: A 0.5 (A,1,1), B 0.4
+ * (B,0,0). rerunsolo=1 scores only a win alone: table 0's returns are
+ * shares below 1, so every playout scores 0, the moves tie and the
+ * search's own first move stands (B, which plain max^n proves better). */
+static void test_mcts_rerun_shape(void **unused)
+{
+    (void)unused;
+    static pips_game_def def;
+    def = tree_def;
+    def.name = "tree3s1";
+    def.flags = PIPS_GAME_NOT_ENUMERABLE;
+    def.max_moves = tree_max_moves_sampled;
+    def.legal_moves = NULL;
+    def.candidates = tree_candidates_one;
+    def.check_move = tree_check_sampled;
+    def.apply = tree_apply_sampled;
+    const char *opts[] = {"table=0"};
+    pips_error err;
+    pips_game *g = pips_game_new_def(&def, opts, 1, NULL, &err);
+    assert_non_null(g);
+    char note[256];
+    assert_int_equal(choose_note(g, "mcts:iters=400,rerank=2,reruns=64,rerundraws=64", note,
+                                 sizeof note),
+                     0);
+    assert_non_null(strstr(note, "0.500 a playout"));
+    choose_note(g, "mcts:iters=400,rerank=2,reruns=64", note, sizeof note);
+    assert_null(strstr(note, "0.500 a playout"));
+    pips_game_free(g);
+
+    g = tree_game(0);
+    assert_int_equal(choose_note(g, "mcts:iters=400,rerank=2", note, sizeof note), 0);
+    assert_int_equal(choose_note(g, "mcts:iters=400,rerank=2,rerunsolo=1", note, sizeof note),
+                     1);
+    assert_non_null(strstr(note, "rerank: the search's move 1 of 2, 0.000 a playout"));
+    expect_spec(g, "mcts:iters=400,rerank=2,rerundraws=2,rerunsolo=1");
+    assert_null(pips_agent_new(g, "mcts:rerundraws=2", 1, &err));
+    assert_non_null(strstr(err.msg, "need rerank=M"));
+    assert_null(pips_agent_new(g, "mcts:rerank=2,rerunsolo=2", 1, &err));
+    assert_non_null(strstr(err.msg, "rerunsolo='2'"));
     pips_game_free(g);
 }
 
@@ -1549,6 +1629,7 @@ int main(void)
         cmocka_unit_test(test_mcts_depth_cap),
         cmocka_unit_test(test_mcts_rollout),
         cmocka_unit_test(test_mcts_rerank),
+        cmocka_unit_test(test_mcts_rerun_shape),
         cmocka_unit_test(test_mcts_opp_search_and_adapt),
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),

@@ -121,7 +121,8 @@ static const pips_agent_kind_info kind_info[] = {
      "treedepth=0..64 (0 = no cap), "
      "rollout=0..1000 (0; greedy plies before a leaf is valued), "
      "rerank=0|2..64 (0; the search's first M moves played out greedy to the end), "
-     "reruns=N (16), "
+     "reruns=N (16), rerundraws=1..64 (1; candidate samples a playout move looks at), "
+     "rerunsolo=0|1 (0; a playout scores only a win alone), "
      "unknown=greedy|search (greedy), prior=P (0), ph=W (0), widen=A (0), widen_base=K (2), "
      "nodes=N (4000000), reuse=0|1 (1)"},
     {"brs", "Best-Reply Search for any seat count: one opponent searches, the others play "

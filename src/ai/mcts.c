@@ -48,7 +48,10 @@
  * every seat greedy, run r of every move from the same rng (common random
  * numbers, so the moves meet alike samples), and the move of the best
  * mean return to the root seat is played (ties to the search's order),
- * unless the search proved its first move a win.
+ * unless the search proved its first move a win. rerundraws=K: in those
+ * playouts each move is the greedy best of K candidate samples (sampled
+ * games); rerunsolo=1: a playout scores 1 for a win alone, 0 otherwise
+ * (a shared win counts nothing, as a draw counts in a rung).
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -260,6 +263,8 @@ typedef struct mcts_impl {
     int rollout;           /* rollout=P: greedy plies before a leaf is valued */
     int rerank;            /* rerank=M: the search's first M moves played out (0 = off) */
     int reruns;            /* reruns=R: playouts of each of them */
+    int rerun_draws;       /* rerundraws=K: candidate samples a playout move looks at */
+    bool rerun_solo;       /* rerunsolo=1: a playout counts only a win alone */
     double *rerank_sum;    /* rerank: per move, the root seat's summed returns */
     size_t eval_cap;       /* merged root moves kept: 2 * draws * max_moves */
     mtree trees[MCTS_MAX_THREADS];
@@ -943,8 +948,10 @@ static void model_playout(mtree *t, bool to_root)
 /* Plays up to plies moves on t->work with every seat, the root's too,
  * taking its best move by child_prior on moves drawn afresh (ties at
  * random: the greedy agent's policy) and the dice sampled; stops early
- * when the game ends. */
-static void greedy_rollout(mtree *t, long plies)
+ * when the game ends. Where moves are sampled, samples > 1 draws that
+ * many candidate samples a move and takes the best of them all (a greedy
+ * player that looks at as many placements as draws=K's root). */
+static void greedy_rollout(mtree *t, long plies, int samples)
 {
     const pips_game *g = t->game;
     const pips_game_def *d = g->def;
@@ -956,24 +963,29 @@ static void greedy_rollout(mtree *t, long plies)
         size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, t->prob);
         if (n == 0)
             return;
-        size_t pick = 0;
+        pips_move pick = t->playout_buf[0];
         if (who == PIPS_CHANCE) {
-            pick = pips_sample_chance(&t->rng, t->prob, n);
+            pick = t->playout_buf[pips_sample_chance(&t->rng, t->prob, n)];
         } else {
+            int more = d->flags & PIPS_GAME_NOT_ENUMERABLE ? samples - 1 : 0;
             double best = -1;
             unsigned ties = 0;
-            for (size_t i = 0; i < n; i++) {
-                double v = child_prior(t, st, t->playout_buf[i], who);
-                if (v > best + 1e-9) {
-                    best = v;
-                    pick = i;
-                    ties = 1;
-                } else if (v >= best - 1e-9 && pips_rng_below(&t->rng, ++ties) == 0) {
-                    pick = i;
+            for (;;) { /* a repeat drawn twice may count twice among the ties: harmless */
+                for (size_t i = 0; i < n; i++) {
+                    double v = child_prior(t, st, t->playout_buf[i], who);
+                    if (v > best + 1e-9) {
+                        best = v;
+                        pick = t->playout_buf[i];
+                        ties = 1;
+                    } else if (v >= best - 1e-9 && pips_rng_below(&t->rng, ++ties) == 0) {
+                        pick = t->playout_buf[i];
+                    }
                 }
+                if (more-- <= 0 || !(n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL)))
+                    break;
             }
         }
-        d->apply(g, st, t->playout_buf[pick]);
+        d->apply(g, st, pick);
     }
 }
 
@@ -1032,7 +1044,7 @@ static void one_pass(mtree *t)
             if (t->settle) /* the others play the model's moves up to the root seat's turn */
                 model_playout(t, true);
             if (t->rollout) /* then every seat greedy for P plies */
-                greedy_rollout(t, t->rollout);
+                greedy_rollout(t, t->rollout, 1);
             if (d->to_move(g, t->work) == PIPS_OVER) {
                 d->returns(g, t->work, r);
             } else {
@@ -1384,13 +1396,14 @@ static pips_move rerank_choice(pips_agent *a, const void *state, size_t n)
             pips_rng_derive(&t->rng, seed, 0);
             memcpy(t->work, state, t->state_size);
             g->def->apply(g, t->work, mi->evals[i].move);
-            greedy_rollout(t, AGENT_PLAYOUT_MAX_PLIES);
+            greedy_rollout(t, AGENT_PLAYOUT_MAX_PLIES, mi->rerun_draws);
             if (g->def->to_move(g, t->work) == PIPS_OVER)
                 g->def->returns(g, t->work, v);
             else
                 for (int p = 0; p < t->np; p++)
                     v[p] = 1.0 / t->np; /* the playout cap: no result */
-            mi->rerank_sum[i] += v[me];
+            /* rerunsolo=1: a shared win scores 0, as a draw is no win in a rung */
+            mi->rerank_sum[i] += mi->rerun_solo ? (v[me] > 1 - 1e-9) : v[me];
         }
     }
     size_t best = 0;
@@ -1641,7 +1654,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
 {
     const pips_game *g = a->game;
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1, max_depth = 0;
-    long rollout = 0, rerank = 0, reruns = 16;
+    long rollout = 0, rerank = 0, reruns = 16, rerun_draws = 1, rerun_solo = 0;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
@@ -1690,6 +1703,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         }
         else if (!strcmp(key, "reruns"))
             ok = agent_param_long("mcts", key, value, 1, 100000, &reruns, err);
+        else if (!strcmp(key, "rerundraws"))
+            ok = agent_param_long("mcts", key, value, 1, 64, &rerun_draws, err);
+        else if (!strcmp(key, "rerunsolo"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &rerun_solo, err);
         else if (!strcmp(key, "order")) {
             ok = true;
             if (!strcmp(value, "0") || !strcmp(value, "1"))
@@ -1784,7 +1801,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                              "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, "
                              "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
                              "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
-                             "treedepth, rollout, rerank, reruns)",
+                             "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo)",
                              key);
         if (!ok)
             return false;
@@ -1806,6 +1823,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (rollout && leaf != 1)
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: rollout=%ld needs evaluated leaves (leaf=eval)", rollout);
+    if ((rerun_draws != 1 || rerun_solo) && !rerank)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: rerundraws and rerunsolo shape rerank's "
+                         "playouts; they need rerank=M");
     if (rerank && exact)
         return pips_fail(err, PIPS_ERR_ARG, "mcts: rerank=%ld and exact=%ld are two final "
                          "choices; give one", rerank, exact);
@@ -1844,6 +1864,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->rollout = (int)rollout;
     mi->rerank = (int)rerank;
     mi->reruns = (int)reruns;
+    mi->rerun_draws = (int)rerun_draws;
+    mi->rerun_solo = rerun_solo;
     mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
     if (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) /* the root merges K samples */
         a->analyze_max = (size_t)draws * pips_max_moves(g);
@@ -1908,6 +1930,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "rerank=%ld", rerank);
     if (rerank && reruns != 16)
         agent_spec_add(a, "reruns=%ld", reruns);
+    if (rerank && rerun_draws != 1)
+        agent_spec_add(a, "rerundraws=%ld", rerun_draws);
+    if (rerank && rerun_solo)
+        agent_spec_add(a, "rerunsolo=1");
     if (order_mode != ORDER_SHUFFLE)
         agent_spec_add(a, "order=%s", order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)

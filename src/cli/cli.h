@@ -146,14 +146,35 @@ pips_game *cli_make_game(const char *prog, const char *name, const char *const *
                          size_t nopts);
 
 /* cli_lab.c: the lab's long commands (playtest, ladder, skill). */
+/* --progress: the bar on a terminal (auto), always the bar, a line at
+ * every tenth of the run and at least once a minute (lines: for logs and
+ * scripts), or nothing. */
+typedef enum {
+    CLI_PROGRESS_AUTO,
+    CLI_PROGRESS_BAR,
+    CLI_PROGRESS_LINES,
+    CLI_PROGRESS_OFF
+} cli_progress_mode;
 typedef struct cli_progress {
     double start;        /* pips_now() at the start */
     unsigned long first; /* work done before (a resumed run) */
     bool started;
     const char *unit;    /* "games" when NULL */
+    const char *prog;    /* each line's prefix ("pips playtest") in lines mode */
+    cli_progress_mode mode;
+    double last_line;    /* pips_now() at the last line */
+    unsigned long last_tenth;
 } cli_progress;
 /* A progress callback (ud: a cli_progress): the bar with the time left. */
 void cli_progress_bar(void *ud, unsigned long done, unsigned long total);
+/* A progress callback: one line with the time left at each tenth of the
+ * run, and whenever a minute has passed since the last line. */
+void cli_progress_lines(void *ud, unsigned long done, unsigned long total);
+/* The callback --progress asked for (NULL for none): auto draws the bar
+ * only when stderr is a terminal. */
+void (*cli_progress_fn(const cli_progress *ps))(void *, unsigned long, unsigned long);
+/* A CLI_CHOICE parser for --progress (auto, bar, lines or off). */
+bool cli_parse_progress(const char *text, void *mode);
 /* Turns SIGINT and SIGTERM into a stop flag (for the lab's opts.stop). */
 const volatile int *cli_catch_stop(void);
 bool cli_stopped(void);

@@ -1,8 +1,9 @@
 /*
  * cli_lab.c — what the lab's long commands (playtest, ladder, skill)
- * share: a progress bar with the time left, drawn only when stderr is a
- * terminal; SIGINT and SIGTERM turned into a stop at the next game
- * boundary (the command then reports the games finished and exits 130);
+ * share: progress with the time left (--progress: a bar, drawn by default
+ * only when stderr is a terminal, or a line at each tenth of the run);
+ * SIGINT and SIGTERM turned into a stop at the next game boundary (the
+ * command then reports the games finished and exits 130);
  * the check that an --out folder can be written, made before any game is
  * played; the split of their --seats/--agents lists; and how a run that
  * was stopped ends.
@@ -53,25 +54,85 @@ static void format_duration(double seconds, char *buf, size_t cap)
         snprintf(buf, cap, "%lds", s);
 }
 
+/* The first call of a run: a resumed run starts part way. */
+static void progress_begin(cli_progress *ps, unsigned long done)
+{
+    if (ps->started)
+        return;
+    ps->started = true;
+    ps->first = done ? done - 1 : 0;
+    ps->last_line = ps->start;
+}
+
+/* "12/200 games, 3m07s left"; with in_all, once done: "200/200 games, 41m10s in all" */
+static void progress_text(const cli_progress *ps, unsigned long done, unsigned long total,
+                          bool in_all, char *buf, size_t cap)
+{
+    double elapsed = pips_now() - ps->start;
+    char when[32] = "?";
+    in_all = in_all && done >= total;
+    if (in_all)
+        format_duration(elapsed, when, sizeof when);
+    else if (done > ps->first && done <= total)
+        format_duration(elapsed / (double)(done - ps->first) * (double)(total - done), when,
+                        sizeof when);
+    snprintf(buf, cap, "%lu/%lu %s, %s %s", done, total, ps->unit ? ps->unit : "games", when,
+             in_all ? "in all" : "left");
+}
+
 void cli_progress_bar(void *ud, unsigned long done, unsigned long total)
 {
     cli_progress *ps = ud;
-    if (!ps->started) { /* a resumed run starts part way */
-        ps->started = true;
-        ps->first = done ? done - 1 : 0;
-    }
+    progress_begin(ps, done);
+    char text[128];
+    progress_text(ps, done, total, false, text, sizeof text);
     int width = 40, fill = total ? (int)(width * (double)done / (double)total) : width;
-    double elapsed = pips_now() - ps->start;
-    char eta[32] = "?";
-    if (done > ps->first && done <= total)
-        format_duration(elapsed / (double)(done - ps->first) * (double)(total - done), eta,
-                        sizeof eta);
-    fprintf(stderr, "\r[%.*s%*s] %lu/%lu %s, %s left   ", fill,
-            "########################################", width - fill, "", done, total,
-            ps->unit ? ps->unit : "games", eta);
+    fprintf(stderr, "\r[%.*s%*s] %s   ", fill, "########################################",
+            width - fill, "", text);
     if (done == total)
         fputc('\n', stderr);
     fflush(stderr);
+}
+
+void cli_progress_lines(void *ud, unsigned long done, unsigned long total)
+{
+    cli_progress *ps = ud;
+    progress_begin(ps, done);
+    unsigned long tenth = total ? (unsigned long)(10.0 * (double)done / (double)total) : 10;
+    double now = pips_now();
+    if (tenth == ps->last_tenth && now - ps->last_line < 60 && done != total)
+        return;
+    char text[128];
+    progress_text(ps, done, total, true, text, sizeof text);
+    ps->last_tenth = tenth;
+    ps->last_line = now;
+    fprintf(stderr, "%s: %s\n", ps->prog ? ps->prog : "pips", text);
+    fflush(stderr);
+}
+
+void (*cli_progress_fn(const cli_progress *ps))(void *, unsigned long, unsigned long)
+{
+    switch (ps->mode) {
+    case CLI_PROGRESS_BAR:
+        return cli_progress_bar;
+    case CLI_PROGRESS_LINES:
+        return cli_progress_lines;
+    case CLI_PROGRESS_OFF:
+        return NULL;
+    default:
+        return isatty(2) ? cli_progress_bar : NULL;
+    }
+}
+
+bool cli_parse_progress(const char *text, void *mode)
+{
+    static const char *const names[] = {"auto", "bar", "lines", "off"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(text, names[i])) {
+            *(cli_progress_mode *)mode = (cli_progress_mode)i;
+            return true;
+        }
+    return false;
 }
 
 bool cli_check_out_dir(const char *prog, const char *dir)

@@ -23,6 +23,7 @@ int cli_ladder(int argc, char **argv)
     size_t nopts = 0;
     long games = 100, threads = 1;
     uint64_t seed = 1;
+    cli_progress_mode progress_mode = CLI_PROGRESS_AUTO;
     double prior = 1;
     const cli_flag flags[] = {
         CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
@@ -30,6 +31,7 @@ int cli_ladder(int argc, char **argv)
         CLI_LONG("--games", &games, 1, (long)PIPS_LAB_MAX_GAMES),
         CLI_LONG("--threads", &threads, 1, 64),
         CLI_SEED(&seed),
+        CLI_CHOICE("--progress", &progress_mode, cli_parse_progress, "auto, bar, lines or off"),
         CLI_DOUBLE("--prior", &prior, 0, 1000, "a number of games in 0..1000"),
         CLI_TEXT("--out", &out_dir),
         CLI_TEXT("--resume", &resume_dir),
@@ -55,7 +57,7 @@ int cli_ladder(int argc, char **argv)
         free(copy);
         return 2;
     }
-    cli_progress progress = {.start = pips_now()};
+    cli_progress progress = {.start = pips_now(), .prog = prog, .mode = progress_mode};
     pips_ladder_opts o = {.game = name,
                           .opts = opts,
                           .n_opts = nopts,
@@ -65,7 +67,7 @@ int cli_ladder(int argc, char **argv)
                           .seed = seed,
                           .threads = (int)threads,
                           .prior = prior,
-                          .progress = isatty(2) ? cli_progress_bar : NULL,
+                          .progress = cli_progress_fn(&progress),
                           .progress_ud = &progress,
                           .stop = cli_catch_stop(),
                           .save_state = out_dir ? state_path : NULL,

@@ -93,6 +93,7 @@ int cli_playtest(int argc, char **argv)
     size_t nopts = 0, nvs = 0, nvary = 0;
     long games = 100, threads = 1, exact_mb = 256;
     uint64_t seed = 1;
+    cli_progress_mode progress_mode = CLI_PROGRESS_AUTO;
     double threshold = 0.8, exact_seconds = 10;
     bool fixed = false, records = false;
     pips_seating seating = PIPS_SEATING_ROTATE;
@@ -110,6 +111,7 @@ int cli_playtest(int argc, char **argv)
         CLI_LONG("--exact-mb", &exact_mb, 1, 1L << 20),
         CLI_LONG("--threads", &threads, 1, 64),
         CLI_SEED(&seed),
+        CLI_CHOICE("--progress", &progress_mode, cli_parse_progress, "auto, bar, lines or off"),
         CLI_DOUBLE("--threshold", &threshold, nextafter(0.5, 1), nextafter(1, 0),
                    "a number between 0.5 and 1"),
         CLI_TEXT("--out", &out_dir),
@@ -145,7 +147,7 @@ int cli_playtest(int argc, char **argv)
         free(copy);
         return 2;
     }
-    cli_progress progress = {.start = pips_now()};
+    cli_progress progress = {.start = pips_now(), .prog = prog, .mode = progress_mode};
     char version[96];
     snprintf(version, sizeof version, "%s%s%s", PIPS_BUILD_VERSION,
              PIPS_BUILD_GIT[0] ? " git " : "", PIPS_BUILD_GIT);
@@ -169,7 +171,7 @@ int cli_playtest(int argc, char **argv)
                             .exact_mb = (size_t)exact_mb,
                             .command_line = command,
                             .version = version,
-                            .progress = isatty(2) ? cli_progress_bar : NULL,
+                            .progress = cli_progress_fn(&progress),
                             .progress_ud = &progress,
                             .stop = cli_catch_stop(),
                             .resume_state = resume_dir ? state_path : NULL,

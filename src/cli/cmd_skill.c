@@ -61,6 +61,7 @@ int cli_skill(int argc, char **argv)
     size_t nopts = 0;
     long games = 100, threads = 1, exact_mb = 256;
     uint64_t seed = 1;
+    cli_progress_mode progress_mode = CLI_PROGRESS_AUTO;
     double exact_seconds = 10;
     const cli_flag flags[] = {
         CLI_LIST("--opt", opts, &nopts, PIPS_MAX_OPTIONS, "KEY=VALUE"),
@@ -69,6 +70,7 @@ int cli_skill(int argc, char **argv)
         CLI_LONG("--games", &games, 1, (long)PIPS_LAB_MAX_GAMES),
         CLI_LONG("--threads", &threads, 1, 64),
         CLI_SEED(&seed),
+        CLI_CHOICE("--progress", &progress_mode, cli_parse_progress, "auto, bar, lines or off"),
         CLI_DOUBLE("--exact-seconds", &exact_seconds, 0, 86400, "seconds from 0 (off) to 86400"),
         CLI_LONG("--exact-mb", &exact_mb, 1, 1L << 20),
         CLI_TEXT("--out", &out_dir),
@@ -91,7 +93,7 @@ int cli_skill(int argc, char **argv)
         return 2;
     if (out_dir && !cli_check_out_dir(prog, out_dir))
         return 2;
-    cli_progress progress = {.start = pips_now()};
+    cli_progress progress = {.start = pips_now(), .prog = prog, .mode = progress_mode};
     pips_skill_opts o = {.game = name,
                          .opts = opts,
                          .n_opts = nopts,
@@ -101,7 +103,7 @@ int cli_skill(int argc, char **argv)
                          .games = (unsigned long)games,
                          .seed = seed,
                          .threads = (int)threads,
-                         .progress = isatty(2) ? cli_progress_bar : NULL,
+                         .progress = cli_progress_fn(&progress),
                          .progress_ud = &progress,
                          .stop = cli_catch_stop(),
                          .save_state = out_dir ? state_path : NULL,

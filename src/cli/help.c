@@ -75,6 +75,9 @@ static const cli_opt_doc playtest_opts[] = {
      "measure drama only in games 0, K, 2K, ... (1: every game; default: every game up to "
      "1000 a variant, beyond that at most 1000 spread evenly)"},
     {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
+    {"--progress", "auto|bar|lines|off",
+     "progress with the time left on stderr: a bar when it is a terminal (auto, the default), "
+     "always the bar, a line at each tenth of the run and at least once a minute, or none"},
     {"--out", "DIR", "write report.md, report.json, sweep.csv and the plots into DIR"},
     {"--records", NULL, "with --out: also write every game's record into DIR/records"},
     {"--threshold", "X", "decisiveness threshold, between 0.5 and 1 (default 0.8)"},
@@ -127,6 +130,9 @@ static const cli_opt_doc skill_opts[] = {
     {"--opt", "KEY=VALUE", "a game option (repeatable)"},
     {"--out", "DIR", "write report.json, skill.csv and skill.svg into DIR"},
     {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
+    {"--progress", "auto|bar|lines|off",
+     "progress with the time left on stderr: a bar when it is a terminal (auto, the default), "
+     "always the bar, a line at each tenth of the run and at least once a minute, or none"},
     {"--exact-seconds", "S",
      "solver time for the start, for the perfect-play check (default 10, 0 = off)"},
     {"--exact-mb", "M", "memory for that solve, in MiB (default 256)"},
@@ -143,6 +149,9 @@ static const cli_opt_doc ladder_opts[] = {
     {"--prior", "G", "virtual drawn games added to every pair (default 1)"},
     {"--out", "DIR", "write ratings.txt, ratings.csv, pairs.csv and ratings.svg into DIR"},
     {"--resume", "DIR", "finish a run stopped with Ctrl-C that wrote DIR (same command)"},
+    {"--progress", "auto|bar|lines|off",
+     "progress with the time left on stderr: a bar when it is a terminal (auto, the default), "
+     "always the bar, a line at each tenth of the run and at least once a minute, or none"},
     PIPS_LUA_OPTS
     END_OPTS};
 
@@ -251,7 +260,7 @@ static const cli_cmd_doc docs[] = {
      "GAME --seats A[,B,...] [--games N] [--seed S] [--threads T]\n"
      "[--opt K=V]... [--vary K=V1,V2,...]... [--vs-opt K=V]...\n"
      "[--seatings rotate|all|fixed] [--drama on|off] [--drama-every K]\n"
-     "[--resume DIR] [--out DIR [--records]] [--threshold X]\n"
+     "[--resume DIR] [--progress M] [--out DIR [--records]] [--threshold X]\n"
      "[--exact-seconds S] [--exact-mb M]",
      "Plays N games between the agents (one spec per seat, e.g.\n"
      "mcts:iters=1000,random, or one spec for every seat) and prints a Markdown\n"
@@ -293,7 +302,8 @@ static const cli_cmd_doc docs[] = {
      analyze_opts, "game"},
     {"ladder", "rate agents: a round robin and Elo ratings with intervals",
      "GAME --agents A,B[,C...] [--games N] [--seed S] [--threads T]\n"
-     "[--opt K=V]... [--prior G] [--out DIR] [--resume DIR]",
+     "[--opt K=V]... [--prior G] [--out DIR] [--resume DIR]\n"
+     "[--progress M]",
      "Every combination of the agents that fills the game's seats (every pair in a\n"
      "two-player game) plays N games with seats rotated (at 3+ seats over every\n"
      "seating, as 'pips playtest --seatings all'), and every game gives each\n"
@@ -310,7 +320,7 @@ static const cli_cmd_doc docs[] = {
      ladder_opts, "game"},
     {"skill", "skill depth: each budget against the one before it",
      "GAME --agent KIND --budgets B1,B2,... [--games N] [--seed S]\n"
-     "[--threads T] [--opt K=V]... [--out DIR] [--resume DIR]\n"
+     "[--threads T] [--opt K=V]... [--out DIR] [--resume DIR] [--progress M]\n"
      "[--exact-seconds S] [--exact-mb M]",
      "Plays each budget of one agent kind (mcts iters, alphabeta or expectimax\n"
      "depth) against the budget before it, N games a step: at two seats each side\n"

@@ -190,5 +190,8 @@ check "a game with dice is not checked, and says so" $?
 # the ladder shows its progress on a terminal
 script -qec "$PIPS ladder tictacdoh --agents random,greedy --games 4" /dev/null >"$tmp/tty.txt" 2>&1
 grep -q '4/4 games, [0-9]*s left' "$tmp/tty.txt"; check "the ladder's progress bar shows the time left" $?
+"$PIPS" ladder tictacdoh --agents random,greedy --games 4 --progress lines >/dev/null 2>"$tmp/l.txt"
+tail -n 1 "$tmp/l.txt" | grep -q '^pips ladder: 4/4 games, [0-9]*s in all$'
+check "the ladder's --progress lines ends with the time in all" $?
 
 exit $fail

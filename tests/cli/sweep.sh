@@ -3,7 +3,8 @@
 # one agent in every seat (the seat count follows the variant), the files
 # (sweep.csv, one SVG per metric), the run's description in the report,
 # whole numbers in the JSON, the --games limit, old records cleared, the
-# exact value beside the measured rates, and the progress bar's time left.
+# exact value beside the measured rates, and the progress bar's time left
+# (--progress: the bar, lines, none).
 set -u
 . "$(dirname "$0")/lib/common.sh"
 
@@ -88,4 +89,20 @@ check "the report names each variant's spec and its trust line" $?
 script -qec "$PIPS playtest tictacdoh --seats random --games 30 --exact-seconds 0" /dev/null \
     >"$tmp/tty.txt" 2>&1
 grep -q '30/30 games, [0-9]*s left' "$tmp/tty.txt"; check "the progress bar shows the time left" $?
+# --progress lines: a line at each tenth of the run, for logs and scripts
+"$PIPS" playtest tictacdoh --seats random --games 30 --exact-seconds 0 --drama off \
+    --progress lines >/dev/null 2>"$tmp/lines.txt"
+st=$?
+n=$(grep -c '^pips playtest: [0-9]*/30 games, [0-9]*s left$' "$tmp/lines.txt")
+[ $st = 0 ] && [ "$n" = 9 ] &&
+    tail -n 1 "$tmp/lines.txt" | grep -q '^pips playtest: 30/30 games, [0-9]*s in all$' &&
+    ! grep -q $'\r' "$tmp/lines.txt"
+check "--progress lines: nine lines with the time left, then the time in all ($n)" $?
+script -qec "$PIPS playtest tictacdoh --seats random --games 30 --exact-seconds 0 --progress off" \
+    /dev/null >"$tmp/tty.txt" 2>&1
+! grep -q '/30 games, ' "$tmp/tty.txt"; check "--progress off draws no bar on a terminal" $?
+"$PIPS" playtest tictacdoh --seats random --games 3 --progress always >/dev/null 2>"$tmp/bad.txt"
+[ $? = 2 ] && grep -q "^pips playtest: --progress 'always': expected auto, bar, lines or off$" \
+    "$tmp/bad.txt"
+check "a bad --progress is refused with status 2, naming the choices" $?
 exit $fail
