@@ -258,23 +258,32 @@ static void tree_apply_sampled(const pips_game *g, void *state, pips_move m)
     tree_apply(g, state, m & 1);
 }
 
+/* The tree with sampled moves drawn by candidates, its definition kept in
+ * *def (which must outlive the game): tree3s with tree_candidates. */
+static pips_game *tree_game_sampled_by(pips_game_def *def, const char *name,
+                                       size_t (*candidates)(const pips_game *, const void *,
+                                                            pips_rng *, pips_move *))
+{
+    *def = tree_def;
+    def->name = name;
+    def->flags = PIPS_GAME_NOT_ENUMERABLE;
+    def->max_moves = tree_max_moves_sampled;
+    def->legal_moves = NULL;
+    def->candidates = candidates;
+    def->check_move = tree_check_sampled;
+    def->apply = tree_apply_sampled;
+    const char *opts[] = {"table=0"};
+    pips_error err;
+    pips_game *g = pips_game_new_def(def, opts, 1, NULL, &err);
+    if (!g)
+        fail_msg("%s: %s", name, err.msg);
+    return g;
+}
+
 static pips_game *tree_game_sampled(void)
 {
     static pips_game_def def;
-    def = tree_def;
-    def.name = "tree3s";
-    def.flags = PIPS_GAME_NOT_ENUMERABLE;
-    def.max_moves = tree_max_moves_sampled;
-    def.legal_moves = NULL;
-    def.candidates = tree_candidates;
-    def.check_move = tree_check_sampled;
-    def.apply = tree_apply_sampled;
-    const char *opts[] = {"table=0"};
-    pips_error err;
-    pips_game *g = pips_game_new_def(&def, opts, 1, NULL, &err);
-    if (!g)
-        fail_msg("sampled tree game: %s", err.msg);
-    return g;
+    return tree_game_sampled_by(&def, "tree3s", tree_candidates);
 }
 
 /* coin3: seat 0 picks A (0) or B (1), then a die shows 0 (p = 0.95) or 1
@@ -620,18 +629,8 @@ static void test_mcts_rerun_shape(void **unused)
 {
     (void)unused;
     static pips_game_def def;
-    def = tree_def;
-    def.name = "tree3s1";
-    def.flags = PIPS_GAME_NOT_ENUMERABLE;
-    def.max_moves = tree_max_moves_sampled;
-    def.legal_moves = NULL;
-    def.candidates = tree_candidates_one;
-    def.check_move = tree_check_sampled;
-    def.apply = tree_apply_sampled;
-    const char *opts[] = {"table=0"};
+    pips_game *g = tree_game_sampled_by(&def, "tree3s1", tree_candidates_one);
     pips_error err;
-    pips_game *g = pips_game_new_def(&def, opts, 1, NULL, &err);
-    assert_non_null(g);
     char note[256];
     assert_int_equal(choose_note(g, "mcts:iters=400,rerank=2,reruns=64,rerundraws=64", note,
                                  sizeof note),
