@@ -1622,6 +1622,40 @@ static void test_mcts_opp_sample(void **unused)
     pips_game_free(g);
 }
 
+/* sym=1: one root move per set whose results are symmetric. Four-seat
+ * Nimitz's 675 first placements are 9 (test_nimitz's test_canonical), so
+ * the analysis ranks 9 moves, and every one of them gets passes; without it,
+ * 675. In a game without a canonical hook (the tree) it changes nothing. */
+static void test_mcts_sym(void **unused)
+{
+    (void)unused;
+    const char *four[] = {"players=4"};
+    pips_error err;
+    pips_game *g = pips_game_new("nimitz", four, 1, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    size_t cap = pips_max_moves(g);
+    pips_move_eval *out = calloc(cap, sizeof *out);
+    const char *specs[] = {"mcts:iters=200,opp=greedy,settle=1,sym=1", "mcts:iters=20,opp=greedy"};
+    size_t want[] = {9, 675};
+    for (int k = 0; k < 2; k++) {
+        pips_agent *a = pips_agent_new(g, specs[k], 1, &err);
+        assert_non_null(a);
+        size_t n = pips_agent_analyze(a, s, out, cap, &err);
+        assert_int_equal(n, want[k]);
+        for (size_t i = 0; k == 0 && i < n; i++)
+            assert_true(out[i].visits > 0);
+        pips_agent_free(a);
+    }
+    expect_spec(g, "mcts:iters=200,opp=adapt,oppiters=100,settle=1,sym=1");
+    free(out);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,opp=search,sym=1", 3, 0.1, 0.4, 1e-5, 2, 1);
+    pips_game_free(g);
+}
+
 static void test_levels_per_seat_count(void **unused)
 {
     (void)unused;
@@ -1694,6 +1728,7 @@ int main(void)
         cmocka_unit_test(test_mcts_evals_cap),
         cmocka_unit_test(test_mcts_opp_runs_and_evals),
         cmocka_unit_test(test_mcts_opp_sample),
+        cmocka_unit_test(test_mcts_sym),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,6 +117,7 @@ static const pips_agent_kind_info kind_info[] = {
      "opp=max|greedy|softmax|topk|search|adapt (max), temp=T (0.05), k=K (2), oppiters=N (300), "
      "oppsettle=0|1 (0), oppevals=N (0 = no cap), oppruns=1..64 (1), "
      "oppsample=K (0 = off; a searching seat with more than K moves plays the best of K drawn), "
+     "sym=0|1 (0; one move per symmetric set of results, games with a canonical form), "
      "settle=0|1 (0), chance=sample|stratify (sample), exact=N (0), worst=W (0), "
      "pick=0..64 (0), pickply=0..64 (0 = no limit), pickobs=0..64 (0), draws=1..64 (1), "
      "treedepth=0..64 (0 = no cap), "

@@ -141,6 +141,11 @@
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
  *   move anywhere in the tree.
+ * Symmetries (sym=1, for games with a canonical hook): a decision node, in
+ * the tree and in a model playout, keeps one move of each set whose
+ * results are the same position up to the game's symmetries (the first
+ * generated; by the hash of the canonical form), so passes and priors are
+ * not spent on equivalent moves (Nimitz's 675 first placements are 9).
  * Solver ties: a decision node whose best proven children tie for the mover
  * takes their mean (the mover is indifferent among them); with an opponent
  * model a node is proven once the children its policy can pick are, at the
@@ -239,6 +244,9 @@ typedef struct mtree {
     unsigned char *child_state; /* scratch for priors */
     double *weights, *pbuf; /* max_moves scratch for the policy */
     float *sample_w;        /* oppsample=K: max_moves scratch for the children's chances */
+    bool sym;               /* sym=1: one move per symmetric set of results */
+    unsigned char *canon;   /* sym=1: scratch state */
+    uint64_t *canon_hash;   /* sym=1: max_moves scratch */
     bool uniform;     /* uniform playouts, not the game's playout policy */
     double widen, widen_base; /* progressive widening exponent (0 = off) and base */
     int draws;        /* candidate samples merged at the root (sampled games) */
@@ -269,6 +277,7 @@ typedef struct mcts_impl {
     long inner_evals;  /* oppevals=E: each opponent search's cap on evaluate calls, 0 = none */
     int inner_runs;    /* oppruns=K: opponent searches per first-round reply node */
     int sample_k;      /* oppsample=K: a searching seat's moves looked at, 0 = all */
+    bool sym;          /* sym=1: one move per symmetric set of results */
     bool inner_settle; /* oppsettle=1: the opponents' searches settle their leaves */
     bool uniform;
     double widen, widen_base;
@@ -554,6 +563,30 @@ static size_t more_root_draws(mtree *t, const void *state, size_t n)
     return n;
 }
 
+/* sym=1: keeps, of the n moves at state, the first of each set whose
+ * results have the same canonical form (by its hash); the new count. */
+static size_t distinct_moves(mtree *t, const void *state, pips_move *moves, size_t n)
+{
+    const pips_game *g = t->game;
+    if (!t->sym || !g->def->canonical || n < 2)
+        return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(t->child_state, state, t->state_size);
+        g->def->apply(g, t->child_state, moves[i]);
+        g->def->canonical(g, t->child_state, t->canon);
+        uint64_t h = g->def->hash(g, t->canon);
+        size_t j = 0;
+        while (j < kept && t->canon_hash[j] != h)
+            j++;
+        if (j == kept) {
+            t->canon_hash[kept] = h;
+            moves[kept++] = moves[i];
+        }
+    }
+    return kept;
+}
+
 /* Creates the children of node at state (the moves drawn once, here). */
 static bool expand(mtree *t, uint32_t node, const void *state)
 {
@@ -567,6 +600,8 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
     if (node == 0 && who >= 0 && t->draws > 1 && (g->def->flags & PIPS_GAME_NOT_ENUMERABLE))
         n = more_root_draws(t, state, n);
+    if (who >= 0 && !(node == 0 && t->n_given))
+        n = distinct_moves(t, state, t->moves, n);
     if (!tree_reserve(t, n))
         return false;
     mnode *nd = &t->nodes[node];
@@ -1005,6 +1040,7 @@ static void model_playout(mtree *t, bool to_root)
                 size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
                 if (n == 0)
                     return;
+                n = distinct_moves(t, st, t->playout_buf, n);
                 uint64_t evals = t->evals;
                 for (size_t i = 0; i < n; i++)
                     t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
@@ -1647,6 +1683,8 @@ static void tree_free(const pips_allocator *al, mtree *t)
     pips_free(al, t->weights);
     pips_free(al, t->pbuf);
     pips_free(al, t->sample_w);
+    pips_free(al, t->canon);
+    pips_free(al, t->canon_hash);
     pips_free(al, t->hist);
     pips_free(al, t->ties);
 }
@@ -1719,6 +1757,13 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->inner_evals = (uint64_t)mi->inner_evals;
     t->inner_runs = mi->inner_runs;
     t->sample_k = mi->sample_k;
+    t->sym = mi->sym && g->def->canonical && g->def->hash;
+    if (t->sym) {
+        t->canon = pips_calloc(al, 1, t->state_size);
+        t->canon_hash = pips_calloc(al, t->max_moves, sizeof *t->canon_hash);
+        if (!t->canon || !t->canon_hash)
+            return false;
+    }
     if (mi->opp == OPP_SEARCH || mi->opp == OPP_ADAPT) { /* the opponents' searches: greedy models, no nesting */
         mcts_impl level1 = *mi;
         level1.opp = OPP_GREEDY;
@@ -1745,7 +1790,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
     long pick_plies = 0, observe_picks = 0;
-    long eval_limit = 0, inner_evals = 0, inner_runs = 1, sample_k = 0;
+    long eval_limit = 0, inner_evals = 0, inner_runs = 1, sample_k = 0, sym = 0;
     bool unknown_search = false, stratify = false;
     double prior = 0;
     bool has_eval = g->def->evaluate != NULL;
@@ -1826,6 +1871,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 0, 2000000000L, &inner_evals, err);
         } else if (!strcmp(key, "oppruns")) {
             ok = agent_param_long("mcts", key, value, 1, 64, &inner_runs, err);
+        } else if (!strcmp(key, "sym")) {
+            ok = agent_param_long("mcts", key, value, 0, 1, &sym, err);
         } else if (!strcmp(key, "oppsample")) {
             ok = agent_param_long("mcts", key, value, 0, 100000, &sample_k, err);
         } else if (!strcmp(key, "k")) {
@@ -1889,7 +1936,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                              "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, oppsample, "
                              "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
                              "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
-                             "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo)",
+                             "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo, sym)",
                              key);
         if (!ok)
             return false;
@@ -1942,6 +1989,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->inner_evals = inner_evals;
     mi->inner_runs = (int)inner_runs;
     mi->sample_k = opp == OPP_SEARCH || opp == OPP_ADAPT ? (int)sample_k : 0;
+    mi->sym = sym != 0;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
     mi->uniform = uniform;
@@ -2062,6 +2110,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "worst=%g", exact_worst);
     if (mi->settle)
         agent_spec_add(a, "settle=1");
+    if (mi->sym)
+        agent_spec_add(a, "sym=1");
     if (stratify)
         agent_spec_add(a, "chance=stratify");
     if (ph > 0)
