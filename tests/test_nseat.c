@@ -1622,10 +1622,14 @@ static void test_mcts_opp_sample(void **unused)
     pips_game_free(g);
 }
 
-/* sym=1: one root move per set whose results are symmetric. Four-seat
+/* sym=1|2: one move per set whose results are symmetric. Four-seat
  * Nimitz's 675 first placements are 9 (test_nimitz's test_canonical), so
- * the analysis ranks 9 moves, and every one of them gets passes; without it,
- * 675. In a game without a canonical hook (the tree) it changes nothing. */
+ * the analysis ranks 9 moves with either, and every one of them gets
+ * passes; without it, 675. sym=1 leaves the other seats' moves alone (a
+ * modelled reply values all of its seat's moves), sym=2 reduces those of
+ * seats modelled as searchers too (opp=search: all), so the same
+ * evals=20000 buys several times the passes (25 and 209 at seed 1). In a
+ * game without a canonical hook (the tree) it changes nothing. */
 static void test_mcts_sym(void **unused)
 {
     (void)unused;
@@ -1636,23 +1640,35 @@ static void test_mcts_sym(void **unused)
     void *s = pips_state_new(g, &err);
     size_t cap = pips_max_moves(g);
     pips_move_eval *out = calloc(cap, sizeof *out);
-    const char *specs[] = {"mcts:iters=200,opp=greedy,settle=1,sym=1", "mcts:iters=20,opp=greedy"};
-    size_t want[] = {9, 675};
-    for (int k = 0; k < 2; k++) {
+    const char *specs[] = {"mcts:iters=100000,evals=20000,opp=search,oppiters=1,settle=1,sym=1",
+                           "mcts:iters=100000,evals=20000,opp=search,oppiters=1,settle=1,sym=2",
+                           "mcts:iters=20,opp=greedy"};
+    size_t want[] = {9, 9, 675};
+    uint64_t passes[3] = {0};
+    for (int k = 0; k < 3; k++) {
         pips_agent *a = pips_agent_new(g, specs[k], 1, &err);
         assert_non_null(a);
         size_t n = pips_agent_analyze(a, s, out, cap, &err);
         assert_int_equal(n, want[k]);
-        for (size_t i = 0; k == 0 && i < n; i++)
-            assert_true(out[i].visits > 0);
+        for (size_t i = 0; i < n; i++) {
+            if (k < 2)
+                assert_true(out[i].visits > 0);
+            passes[k] += out[i].visits;
+        }
         pips_agent_free(a);
     }
+    if (passes[1] < 4 * passes[0])
+        fail_msg("sym=2: %llu passes, sym=1: %llu", (unsigned long long)passes[1],
+                 (unsigned long long)passes[0]);
     expect_spec(g, "mcts:iters=200,opp=adapt,oppiters=100,settle=1,sym=1");
+    expect_spec(g, "mcts:iters=200,opp=greedy,sym=2");
+    assert_null(pips_agent_new(g, "mcts:sym=3", 1, &err));
+    assert_non_null(strstr(err.msg, "sym"));
     free(out);
     pips_state_free(g, s);
     pips_game_free(g);
     g = tree_game(0);
-    expect_ab(g, "mcts:iters=400,opp=search,sym=1", 3, 0.1, 0.4, 1e-5, 2, 1);
+    expect_ab(g, "mcts:iters=400,opp=search,sym=2", 3, 0.1, 0.4, 1e-5, 2, 1);
     pips_game_free(g);
 }
 

@@ -141,11 +141,15 @@
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
  *   move anywhere in the tree.
- * Symmetries (sym=1, for games with a canonical hook): a decision node, in
- * the tree and in a model playout, keeps one move of each set whose
- * results are the same position up to the game's symmetries (the first
- * generated; by the hash of the canonical form), so passes and priors are
- * not spent on equivalent moves (Nimitz's 675 first placements are 9).
+ * Symmetries (sym=1, for games with a canonical hook): a tree node where
+ * the root seat moves keeps one move of each set whose results are the
+ * same position up to the game's symmetries (the first generated; by the
+ * hash of the canonical form), so its passes are not spent on equivalent
+ * moves (Nimitz's 675 first placements are 9). sym=2: the seats modelled
+ * as searchers too (opp=search: every other seat; adapt: those seen
+ * searching), in the tree and in model playouts, so their replies cost a
+ * value per distinct move; a seat modelled greedy keeps all its moves, as
+ * greedy takes the best value of them all, equivalent ones included.
  * Solver ties: a decision node whose best proven children tie for the mover
  * takes their mean (the mover is indifferent among them); with an opponent
  * model a node is proven once the children its policy can pick are, at the
@@ -244,7 +248,8 @@ typedef struct mtree {
     unsigned char *child_state; /* scratch for priors */
     double *weights, *pbuf; /* max_moves scratch for the policy */
     float *sample_w;        /* oppsample=K: max_moves scratch for the children's chances */
-    bool sym;               /* sym=1: one move per symmetric set of results */
+    int sym;                /* sym=1: the root seat's moves one per symmetric set; 2: the
+                             * searching seats' too */
     unsigned char *canon;   /* sym=1: scratch state */
     uint64_t *canon_hash;   /* sym=1: max_moves scratch */
     bool uniform;     /* uniform playouts, not the game's playout policy */
@@ -277,7 +282,8 @@ typedef struct mcts_impl {
     long inner_evals;  /* oppevals=E: each opponent search's cap on evaluate calls, 0 = none */
     int inner_runs;    /* oppruns=K: opponent searches per first-round reply node */
     int sample_k;      /* oppsample=K: a searching seat's moves looked at, 0 = all */
-    bool sym;          /* sym=1: one move per symmetric set of results */
+    int sym;           /* sym=1: the root seat's moves one per symmetric set; 2: the
+                        * searching seats' too */
     bool inner_settle; /* oppsettle=1: the opponents' searches settle their leaves */
     bool uniform;
     double widen, widen_base;
@@ -563,12 +569,19 @@ static size_t more_root_draws(mtree *t, const void *state, size_t n)
     return n;
 }
 
-/* sym=1: keeps, of the n moves at state, the first of each set whose
- * results have the same canonical form (by its hash); the new count. */
-static size_t distinct_moves(mtree *t, const void *state, pips_move *moves, size_t n)
+/* sym=1|2: keeps, of the n moves of seat who at state, the first of each
+ * set whose results have the same canonical form (by its hash), where the
+ * option reduces that seat's moves (sym_reduces); the new count. */
+static bool sym_reduces(const mtree *t, int who)
+{
+    bool searcher = t->opp == OPP_SEARCH || (t->opp == OPP_ADAPT && t->searcher[who]);
+    return t->sym && who >= 0 && (who == t->root_seat || (t->sym == 2 && searcher));
+}
+
+static size_t distinct_moves(mtree *t, const void *state, int who, pips_move *moves, size_t n)
 {
     const pips_game *g = t->game;
-    if (!t->sym || !g->def->canonical || n < 2)
+    if (n < 2 || !sym_reduces(t, who))
         return n;
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
@@ -600,8 +613,8 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
     if (node == 0 && who >= 0 && t->draws > 1 && (g->def->flags & PIPS_GAME_NOT_ENUMERABLE))
         n = more_root_draws(t, state, n);
-    if (who >= 0 && !(node == 0 && t->n_given))
-        n = distinct_moves(t, state, t->moves, n);
+    if (!(node == 0 && t->n_given))
+        n = distinct_moves(t, state, who, t->moves, n);
     if (!tree_reserve(t, n))
         return false;
     mnode *nd = &t->nodes[node];
@@ -1036,16 +1049,20 @@ static void model_playout(mtree *t, bool to_root)
             }
             m = t->playout_buf[policy_pick(t, t->pbuf, (size_t)t->sample_k, NULL)];
         } else if (who >= 0 && who != t->root_seat) {
-            if (!playout_tie(t, st, who, &m)) {
+            /* mtree.ties keeps a greedy pick among all moves: not for a seat
+             * whose moves sym=2 reduces */
+            bool reduced = sym_reduces(t, who);
+            if (reduced || !playout_tie(t, st, who, &m)) {
                 size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
                 if (n == 0)
                     return;
-                n = distinct_moves(t, st, t->playout_buf, n);
+                n = distinct_moves(t, st, who, t->playout_buf, n);
                 uint64_t evals = t->evals;
                 for (size_t i = 0; i < n; i++)
                     t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
                 m = t->playout_buf[policy_pick(t, t->pbuf, n, NULL)];
-                keep_ties(t, st, who, n, t->evals - evals);
+                if (!reduced)
+                    keep_ties(t, st, who, n, t->evals - evals);
             }
         } else if (who >= 0 && !t->uniform && d->playout_move) {
             if (!d->playout_move(g, st, &t->rng, &m))
@@ -1757,7 +1774,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->inner_evals = (uint64_t)mi->inner_evals;
     t->inner_runs = mi->inner_runs;
     t->sample_k = mi->sample_k;
-    t->sym = mi->sym && g->def->canonical && g->def->hash;
+    t->sym = g->def->canonical && g->def->hash ? mi->sym : 0;
     if (t->sym) {
         t->canon = pips_calloc(al, 1, t->state_size);
         t->canon_hash = pips_calloc(al, t->max_moves, sizeof *t->canon_hash);
@@ -1872,7 +1889,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else if (!strcmp(key, "oppruns")) {
             ok = agent_param_long("mcts", key, value, 1, 64, &inner_runs, err);
         } else if (!strcmp(key, "sym")) {
-            ok = agent_param_long("mcts", key, value, 0, 1, &sym, err);
+            ok = agent_param_long("mcts", key, value, 0, 2, &sym, err);
         } else if (!strcmp(key, "oppsample")) {
             ok = agent_param_long("mcts", key, value, 0, 100000, &sample_k, err);
         } else if (!strcmp(key, "k")) {
@@ -1989,7 +2006,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->inner_evals = inner_evals;
     mi->inner_runs = (int)inner_runs;
     mi->sample_k = opp == OPP_SEARCH || opp == OPP_ADAPT ? (int)sample_k : 0;
-    mi->sym = sym != 0;
+    mi->sym = (int)sym;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
     mi->uniform = uniform;
@@ -2111,7 +2128,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (mi->settle)
         agent_spec_add(a, "settle=1");
     if (mi->sym)
-        agent_spec_add(a, "sym=1");
+        agent_spec_add(a, "sym=%d", mi->sym);
     if (stratify)
         agent_spec_add(a, "chance=stratify");
     if (ph > 0)
