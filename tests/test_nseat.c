@@ -6,7 +6,7 @@
  * (order=eval), Progressive History (ph) and root draws on Noname's sampled
  * moves (draws), the tree's depth cap (treedepth), greedy rollouts at the
  * leaves (rollout), the final choice by greedy playouts (rerank; their shape:
- * rerundraws, rerunsolo), the cap on evaluate
+ * rerundraws, rerunsolo; the field searching in them, rerunopp), the cap on evaluate
  * calls (evals); plus the levels per seat count and the error for a kind that cannot play a seat count. A second tiny
  * game with a die (coin3, below) checks MCTS's handling of chance nodes
  * (chance=stratify).
@@ -650,6 +650,45 @@ static void test_mcts_rerun_shape(void **unused)
     assert_non_null(strstr(err.msg, "need rerank=M"));
     assert_null(pips_agent_new(g, "mcts:rerank=2,rerunsolo=2", 1, &err));
     assert_non_null(strstr(err.msg, "rerunsolo='2'"));
+    pips_game_free(g);
+}
+
+/* rerunopp=N: in rerank's playouts the first round of replies is played by
+ * searches of N passes (the others greedy). On table 0 that is opp=search's
+ * line (test_mcts_opp_search_and_adapt): A 0.1, B 0.4, so B is played,
+ * where greedy replies give A 0.5 and A is played. rerunoppdraws=K gives
+ * those searches K root samples: on tree3s1 a one-pass search ordered by
+ * the evaluation plays the greedy best of its root's sample, so with 64
+ * samples the playouts give the greedy line exactly (A 0.5, B 0.4, as
+ * rerundraws=64 in test_mcts_rerun_shape) and with one they do not. */
+static void test_mcts_rerun_opp(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    pips_error err;
+    char note[256];
+    assert_int_equal(choose_note(g, "mcts:iters=400,rerank=2", note, sizeof note), 0);
+    assert_int_equal(choose_note(g, "mcts:iters=400,rerank=2,rerunopp=50", note, sizeof note),
+                     1);
+    assert_non_null(strstr(note, "rerank: the search's move 1 of 2, 0.400 a playout "
+                                 "(its first 0.400"));
+    expect_ab(g, "mcts:iters=400,rerank=2,rerunopp=50", 3, 0.1, 0.4, 1e-5, 2, 1);
+    expect_spec(g, "mcts:iters=400,rerank=2,rerunopp=50,rerunoppdraws=4");
+    assert_null(pips_agent_new(g, "mcts:rerunopp=50", 1, &err));
+    assert_non_null(strstr(err.msg, "need rerank=M"));
+    assert_null(pips_agent_new(g, "mcts:rerank=2,rerunoppdraws=4", 1, &err));
+    assert_non_null(strstr(err.msg, "needs rerunopp=N"));
+    assert_null(pips_agent_new(g, "mcts:rerank=2,rerunopp=5,rerunoppdraws=65", 1, &err));
+    assert_non_null(strstr(err.msg, "rerunoppdraws='65'"));
+    pips_game_free(g);
+
+    static pips_game_def def;
+    g = tree_game_sampled_by(&def, "tree3s1", tree_candidates_one);
+    const char *wide = "mcts:iters=400,order=eval,rerank=2,reruns=64,rerunopp=1,rerunoppdraws=64";
+    assert_int_equal(choose_note(g, wide, note, sizeof note), 0);
+    assert_non_null(strstr(note, "0.500 a playout"));
+    choose_note(g, "mcts:iters=400,order=eval,rerank=2,reruns=64,rerunopp=1", note, sizeof note);
+    assert_null(strstr(note, "0.500 a playout"));
     pips_game_free(g);
 }
 
@@ -1726,6 +1765,7 @@ int main(void)
         cmocka_unit_test(test_mcts_rollout),
         cmocka_unit_test(test_mcts_rerank),
         cmocka_unit_test(test_mcts_rerun_shape),
+        cmocka_unit_test(test_mcts_rerun_opp),
         cmocka_unit_test(test_mcts_opp_search_and_adapt),
         cmocka_unit_test(test_mcts_solver_ties_take_the_mean),
         cmocka_unit_test(test_mcts_order_eval),

@@ -51,7 +51,11 @@
  * unless the search proved its first move a win. rerundraws=K: in those
  * playouts each move is the greedy best of K candidate samples (sampled
  * games); rerunsolo=1: a playout scores 1 for a win alone, 0 otherwise
- * (a shared win counts nothing, as a draw counts in a rung).
+ * (a shared win counts nothing, as a draw counts in a rung). rerunopp=N:
+ * in each playout the first round of replies (up to the root seat's next
+ * turn) is played by searches of N passes, one per replying seat, in which
+ * the others follow the greedy policy (hard's shape; rerunoppdraws=K root
+ * samples), a model of a field that searches; the rest stays greedy.
  * Progressive widening (widen=A, widen_base=K; for games with many or
  * sampled moves): a decision node with n visits considers only its first
  * ceil(K * (n+1)^A) children, which are sorted best first by the game's
@@ -294,6 +298,9 @@ typedef struct mcts_impl {
     int reruns;            /* reruns=R: playouts of each of them */
     int rerun_draws;       /* rerundraws=K: candidate samples a playout move looks at */
     bool rerun_solo;       /* rerunsolo=1: a playout counts only a win alone */
+    long rerun_opp;        /* rerunopp=N: passes of each first-round reply search (0 = greedy) */
+    int rerun_opp_draws;   /* rerunoppdraws=K: root samples of those searches */
+    struct mtree *rerun_tree; /* rerunopp: the tree of those searches */
     double *rerank_sum;    /* rerank: per move, the root seat's summed returns */
     size_t eval_cap;       /* merged root moves kept: 2 * draws * max_moves */
     mtree trees[MCTS_MAX_THREADS];
@@ -510,14 +517,14 @@ static void one_pass(mtree *t);
 static bool expand(mtree *t, uint32_t node, const void *state);
 static bool rank_before(const pips_move_eval *e, int cls, const pips_move_eval *f, int fc);
 
-/* opp=search: seat who's own move at state, by a search of t->inner_iters
- * passes (fewer once it has made t->inner_evals evaluate calls, oppevals=E)
- * in which every other seat (the root's too) follows the greedy policy;
- * chosen as the agent chooses (see rank_before). PIPS_MOVE_NONE when the
- * arena is full. */
-static pips_move inner_choice(mtree *t, const void *state, int who, const mnode *kids, size_t n)
+/* The move of seat who at state by a search of iters passes on tree in
+ * (fewer once it has made evals_cap evaluate calls; 0 = no cap), its rng
+ * drawn from t's; with kids, among those n moves only; chosen as the agent
+ * chooses (see rank_before). Its evaluate calls count in t's.
+ * PIPS_MOVE_NONE when the arena is full. */
+static pips_move tree_choice(mtree *t, mtree *in, const void *state, int who, const mnode *kids,
+                             size_t n, long iters, uint64_t evals_cap)
 {
-    mtree *in = t->inner;
     pips_rng_derive(&in->rng, pips_rng_next(&t->rng), 0);
     in->root_seat = who;
     tree_reset(in, state);
@@ -528,8 +535,7 @@ static pips_move inner_choice(mtree *t, const void *state, int who, const mnode 
     if (!ok)
         return PIPS_MOVE_NONE;
     in->evals = 0;
-    for (long i = 0; i < t->inner_iters && !in->nodes[0].proven &&
-                     (!t->inner_evals || in->evals < t->inner_evals);
+    for (long i = 0; i < iters && !in->nodes[0].proven && (!evals_cap || in->evals < evals_cap);
          i++)
         one_pass(in);
     t->evals += in->evals;
@@ -549,6 +555,14 @@ static pips_move inner_choice(mtree *t, const void *state, int who, const mnode 
         }
     }
     return best.move;
+}
+
+/* opp=search: seat who's own move at state, by a search of t->inner_iters
+ * passes (oppevals=E caps its evaluate calls) in which every other seat (the
+ * root's too) follows the greedy policy. */
+static pips_move inner_choice(mtree *t, const void *state, int who, const mnode *kids, size_t n)
+{
+    return tree_choice(t, t->inner, state, who, kids, n, t->inner_iters, t->inner_evals);
 }
 
 /* draws=K: K - 1 more candidate samples of the root's moves, appended to
@@ -1512,6 +1526,33 @@ static pips_move exact_pick(void *ctx, const void *state, int who)
     return inner_choice(ctx, state, who, NULL, 0);
 }
 
+/* rerunopp=N: the first round of replies on t->work after the root seat's
+ * move (up to its next turn), each other seat's move chosen by its own
+ * search of N passes in which the rest follow the greedy policy (a searcher
+ * of hard's shape: the outer spec's c, order and leaves, rerunoppdraws=K
+ * root samples); the dice sampled. A full arena leaves the rest greedy. */
+static void searched_replies(mcts_impl *mi, mtree *t, int me)
+{
+    const pips_game *g = t->game;
+    for (;;) {
+        int who = g->def->to_move(g, t->work);
+        if (who == PIPS_OVER || who == me)
+            return;
+        pips_move m;
+        if (who == PIPS_CHANCE) {
+            size_t n = pips_node_moves(g, t->work, &t->rng, t->playout_buf, t->prob);
+            if (n == 0)
+                return;
+            m = t->playout_buf[pips_sample_chance(&t->rng, t->prob, n)];
+        } else {
+            m = tree_choice(t, mi->rerun_tree, t->work, who, NULL, 0, mi->rerun_opp, 0);
+            if (m == PIPS_MOVE_NONE)
+                return;
+        }
+        g->def->apply(g, t->work, m);
+    }
+}
+
 /* rerank=M: of the search's first M moves (in its order), the one whose R
  * greedy playouts to the end give the root seat the best mean return; run
  * r of every move starts from the same rng. Uses the first tree's scratch
@@ -1532,6 +1573,8 @@ static pips_move rerank_choice(pips_agent *a, const void *state, size_t n)
             pips_rng_derive(&t->rng, seed, 0);
             memcpy(t->work, state, t->state_size);
             g->def->apply(g, t->work, mi->evals[i].move);
+            if (mi->rerun_opp)
+                searched_replies(mi, t, me);
             greedy_rollout(t, AGENT_PLAYOUT_MAX_PLIES, mi->rerun_draws);
             if (g->def->to_move(g, t->work) == PIPS_OVER)
                 g->def->returns(g, t->work, v);
@@ -1723,6 +1766,10 @@ static void mcts_destroy(pips_agent *a)
     pips_free(al, mi->proven);
     pips_free(al, mi->rank_class);
     pips_free(al, mi->rerank_sum);
+    if (mi->rerun_tree) {
+        tree_free(al, mi->rerun_tree);
+        pips_free(al, mi->rerun_tree);
+    }
     pips_free(al, mi);
 }
 
@@ -1803,6 +1850,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     const pips_game *g = a->game;
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1, max_depth = 0;
     long rollout = 0, rerank = 0, reruns = 16, rerun_draws = 1, rerun_solo = 0;
+    long rerun_opp = 0, rerun_opp_draws = 1;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
@@ -1855,6 +1903,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, 64, &rerun_draws, err);
         else if (!strcmp(key, "rerunsolo"))
             ok = agent_param_long("mcts", key, value, 0, 1, &rerun_solo, err);
+        else if (!strcmp(key, "rerunopp"))
+            ok = agent_param_long("mcts", key, value, 0, 100000, &rerun_opp, err);
+        else if (!strcmp(key, "rerunoppdraws"))
+            ok = agent_param_long("mcts", key, value, 1, 64, &rerun_opp_draws, err);
         else if (!strcmp(key, "order")) {
             ok = true;
             if (!strcmp(value, "0") || !strcmp(value, "1"))
@@ -1953,7 +2005,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                              "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, oppsample, "
                              "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
                              "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
-                             "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo, sym)",
+                             "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo, rerunopp, "
+                             "rerunoppdraws, sym)",
                              key);
         if (!ok)
             return false;
@@ -1975,9 +2028,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (rollout && leaf != 1)
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: rollout=%ld needs evaluated leaves (leaf=eval)", rollout);
-    if ((rerun_draws != 1 || rerun_solo) && !rerank)
-        return pips_fail(err, PIPS_ERR_ARG, "mcts: rerundraws and rerunsolo shape rerank's "
-                         "playouts; they need rerank=M");
+    if ((rerun_draws != 1 || rerun_solo || rerun_opp) && !rerank)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: rerundraws, rerunsolo and rerunopp shape "
+                         "rerank's playouts; they need rerank=M");
+    if (rerun_opp_draws != 1 && !rerun_opp)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: rerunoppdraws=%ld shapes rerunopp's "
+                         "searches; it needs rerunopp=N", rerun_opp_draws);
     if (rerank && exact)
         return pips_fail(err, PIPS_ERR_ARG, "mcts: rerank=%ld and exact=%ld are two final "
                          "choices; give one", rerank, exact);
@@ -2020,6 +2076,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->reruns = (int)reruns;
     mi->rerun_draws = (int)rerun_draws;
     mi->rerun_solo = rerun_solo;
+    mi->rerun_opp = rerun_opp;
+    mi->rerun_opp_draws = (int)rerun_opp_draws;
     mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
     if (g->def->flags & PIPS_GAME_NOT_ENUMERABLE) /* the root merges K samples */
         a->analyze_max = (size_t)draws * pips_max_moves(g);
@@ -2033,6 +2091,18 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         mi->rerank_sum = pips_calloc(al, (size_t)rerank, sizeof *mi->rerank_sum);
     if (!mi->evals || !mi->proven || !mi->rank_class || (rerank && !mi->rerank_sum))
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
+    if (rerun_opp) { /* the reply searches: hard's shape, the others greedy */
+        mcts_impl replier = *mi;
+        replier.opp = OPP_GREEDY;
+        replier.draws = (int)rerun_opp_draws;
+        replier.max_depth = 0;
+        replier.rollout = 0;
+        replier.settle = false;
+        replier.ph = 0;
+        mi->rerun_tree = pips_calloc(al, 1, sizeof *mi->rerun_tree);
+        if (!mi->rerun_tree || !tree_init(mi->rerun_tree, g, &replier))
+            return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for rerunopp=%ld", rerun_opp);
+    }
     mi->exact = exact;
     if (exact > 0) {
         size_t cap = mi->eval_cap;
@@ -2088,6 +2158,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "rerundraws=%ld", rerun_draws);
     if (rerank && rerun_solo)
         agent_spec_add(a, "rerunsolo=1");
+    if (rerun_opp)
+        agent_spec_add(a, "rerunopp=%ld", rerun_opp);
+    if (rerun_opp_draws != 1)
+        agent_spec_add(a, "rerunoppdraws=%ld", rerun_opp_draws);
     if (order_mode != ORDER_SHUFFLE)
         agent_spec_add(a, "order=%s", order_mode == ORDER_HOOK ? "1" : "eval");
     if (opp != OPP_MAX)
