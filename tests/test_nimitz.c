@@ -646,6 +646,95 @@ static void test_variant_invariants(void **st)
     }
 }
 
+/* A move's text under a symmetry of the coaster the rulings allow: the
+ * files mirrored (a <-> c), colours and orientations renamed. */
+static void mirror_move_text(const char *in, char *out)
+{
+    static const char colours[] = "roygb", colour_to[] = "gbryo";
+    static const char orients[] = "UNESW", orient_to[] = "SWUNE";
+    strcpy(out, in); /* e.g. bM@a2:W */
+    out[0] = colour_to[strchr(colours, in[0]) - colours];
+    out[3] = in[3] == 'a' ? 'c' : in[3] == 'c' ? 'a' : 'b';
+    out[6] = orient_to[strchr(orients, in[6]) - orients];
+}
+
+/* The canonical form (rules/nimitz.md, "Symmetries"): a position and its
+ * image under a board symmetry with colours and orientations renamed have
+ * the same canonical form, which is a position of the same seat to move
+ * with as many placements; the coaster's 675 first placements fall into 9
+ * forms (large, medium or small on a corner, an edge or the centre); with
+ * tree_orientation=free the form is the position itself. */
+static void test_canonical(void **st)
+{
+    (void)st;
+    pips_game *g = make_game("players=4");
+    assert_non_null(g->def->canonical);
+    size_t ss = g->def->state_size, cap = pips_max_moves(g);
+    unsigned char *s = calloc(1, ss), *v = calloc(1, ss), *cs = calloc(1, ss),
+                  *cv = calloc(1, ss), *cc = calloc(1, ss);
+    pips_move *moves = calloc(cap, sizeof *moves), *vmoves = calloc(cap, sizeof *vmoves);
+    g->def->initial(g, s);
+    size_t n = g->def->legal_moves(g, s, moves);
+    assert_int_equal(n, 675);
+    uint64_t forms[675];
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(v, s, ss);
+        g->def->apply(g, v, moves[i]);
+        g->def->canonical(g, v, cv);
+        uint64_t h = g->def->hash(g, cv);
+        size_t j = 0;
+        while (j < distinct && forms[j] != h)
+            j++;
+        if (j == distinct)
+            forms[distinct++] = h;
+    }
+    assert_int_equal(distinct, 9);
+    for (uint64_t seed = 0; seed < 60; seed++) {
+        pips_rng rng;
+        pips_rng_seed(&rng, seed);
+        g->def->initial(g, s);
+        g->def->initial(g, v);
+        for (;;) {
+            g->def->canonical(g, s, cs);
+            g->def->canonical(g, v, cv);
+            assert_memory_equal(cs, cv, ss);
+            g->def->canonical(g, cs, cc);
+            assert_memory_equal(cc, cs, ss);
+            assert_int_equal(g->def->to_move(g, cs), g->def->to_move(g, s));
+            assert_int_equal(g->def->legal_moves(g, cs, vmoves), g->def->legal_moves(g, s, moves));
+            if (g->def->to_move(g, s) == PIPS_OVER)
+                break;
+            n = g->def->legal_moves(g, s, moves);
+            pips_move m = moves[pips_rng_below(&rng, n)], vm;
+            char text[PIPS_MOVE_TEXT_MAX], mapped[PIPS_MOVE_TEXT_MAX];
+            g->def->move_to_text(g, s, m, text);
+            mirror_move_text(text, mapped);
+            pips_error err;
+            if (!pips_parse_move(g, v, mapped, &vm, &err)) /* the image of a legal move is legal */
+                fail_msg("seed %llu: %s (image of %s): %s", (unsigned long long)seed, mapped, text,
+                         err.msg);
+            g->def->apply(g, s, m);
+            g->def->apply(g, v, vm);
+        }
+    }
+    pips_game *f = make_game("tree_orientation=free");
+    g->def->initial(f, s);
+    n = f->def->legal_moves(f, s, moves);
+    f->def->apply(f, s, moves[n / 2]);
+    f->def->canonical(f, s, cs);
+    assert_memory_equal(cs, s, ss);
+    pips_game_free(f);
+    free(s);
+    free(v);
+    free(cs);
+    free(cv);
+    free(cc);
+    free(moves);
+    free(vmoves);
+    pips_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_render),
         cmocka_unit_test(test_generator_matches_check),
         cmocka_unit_test(test_variant_invariants),
+        cmocka_unit_test(test_canonical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1614,6 +1614,103 @@ static void test_mcts_opp_runs_and_evals(void **unused)
     pips_game_free(g);
 }
 
+/* oppsample=K: a searching seat with more than K moves plays the best prior
+ * of K of them drawn at random. With K = 1 of the tree's two moves that is
+ * either move at 1/2: under opp=search (seats 1 and 2 searching) A is
+ * worth the mean of its four leaves for seat 0, (0.6 + 0.1 + 0.7 + 0.5) / 4
+ * = 0.475, and B (0.4 + 0.45 + 0.4 + 0.05) / 4 = 0.325, both proven, and A
+ * is played. With seat 1 searching and seat 2 greedy (opp=adapt), A is
+ * (0.1 + 0.5) / 2 = 0.3 (seat 2 takes leaf 1 after A,0 and leaf 3 after
+ * A,1) and B 0.4 (leaves 4 and 6). With K = 2 no seat has more than K
+ * moves, so the values are opp=search's own (A 0.1, B 0.4). A model
+ * playout (settle=1, 2 passes) draws the move at random too: over seeds
+ * both of seat 1's moves are met. */
+static void test_mcts_opp_sample(void **unused)
+{
+    (void)unused;
+    pips_game *g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,opp=search,oppsample=1", 3, 0.475, 0.325, 1e-5, 2, 0);
+    expect_ab(g, "mcts:iters=400,opp=search,oppsample=2", 3, 0.1, 0.4, 1e-5, 2, 1);
+    expect_ab(g, "mcts:iters=400,opp=search", 3, 0.1, 0.4, 1e-5, 2, 1);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_move_eval ev[2];
+        analyze_seat1_searching(g, "mcts:iters=400,opp=adapt,oppsample=1", seed, ev);
+        if (fabs(ev[0].value - 0.3) > 1e-5 || fabs(ev[1].value - 0.4) > 1e-5 || !ev[0].proven ||
+            !ev[1].proven)
+            fail_msg("seed %llu: A %.6f, B %.6f", (unsigned long long)seed, ev[0].value,
+                     ev[1].value);
+    }
+    bool low = false, high = false; /* A's leaf value after one settled pass: 0.1 or 0.5 */
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        pips_move_eval ev[2];
+        analyze_seat1_searching(g, "mcts:iters=2,opp=adapt,oppsample=1,settle=1", seed, ev);
+        if (ev[0].visits == 1 && fabs(ev[0].value - 0.1) < 1e-5)
+            low = true;
+        if (ev[0].visits == 1 && fabs(ev[0].value - 0.5) < 1e-5)
+            high = true;
+    }
+    assert_true(low && high);
+    expect_spec(g, "mcts:iters=400,opp=adapt,oppiters=100,oppsample=16,settle=1");
+    pips_error err;
+    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=greedy,oppsample=4", 1, &err);
+    assert_non_null(a); /* no seat is modelled as searching: nothing to say */
+    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=greedy");
+    pips_agent_free(a);
+    assert_null(pips_agent_new(g, "mcts:opp=adapt,oppsample=-1", 1, &err));
+    assert_non_null(strstr(err.msg, "oppsample"));
+    pips_game_free(g);
+}
+
+/* sym=1|2: one move per set whose results are symmetric. Four-seat
+ * Nimitz's 675 first placements are 9 (test_nimitz's test_canonical), so
+ * the analysis ranks 9 moves with either, and every one of them gets
+ * passes; without it, 675. sym=1 leaves the other seats' moves alone (a
+ * modelled reply values all of its seat's moves), sym=2 reduces those of
+ * seats modelled as searchers too (opp=search: all), so the same
+ * evals=20000 buys several times the passes (25 and 209 at seed 1). In a
+ * game without a canonical hook (the tree) it changes nothing. */
+static void test_mcts_sym(void **unused)
+{
+    (void)unused;
+    const char *four[] = {"players=4"};
+    pips_error err;
+    pips_game *g = pips_game_new("nimitz", four, 1, NULL, &err);
+    assert_non_null(g);
+    void *s = pips_state_new(g, &err);
+    size_t cap = pips_max_moves(g);
+    pips_move_eval *out = calloc(cap, sizeof *out);
+    const char *specs[] = {"mcts:iters=100000,evals=20000,opp=search,oppiters=1,settle=1,sym=1",
+                           "mcts:iters=100000,evals=20000,opp=search,oppiters=1,settle=1,sym=2",
+                           "mcts:iters=20,opp=greedy"};
+    size_t want[] = {9, 9, 675};
+    uint64_t passes[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        pips_agent *a = pips_agent_new(g, specs[k], 1, &err);
+        assert_non_null(a);
+        size_t n = pips_agent_analyze(a, s, out, cap, &err);
+        assert_int_equal(n, want[k]);
+        for (size_t i = 0; i < n; i++) {
+            if (k < 2)
+                assert_true(out[i].visits > 0);
+            passes[k] += out[i].visits;
+        }
+        pips_agent_free(a);
+    }
+    if (passes[1] < 4 * passes[0])
+        fail_msg("sym=2: %llu passes, sym=1: %llu", (unsigned long long)passes[1],
+                 (unsigned long long)passes[0]);
+    expect_spec(g, "mcts:iters=200,opp=adapt,oppiters=100,settle=1,sym=1");
+    expect_spec(g, "mcts:iters=200,opp=greedy,sym=2");
+    assert_null(pips_agent_new(g, "mcts:sym=3", 1, &err));
+    assert_non_null(strstr(err.msg, "sym"));
+    free(out);
+    pips_state_free(g, s);
+    pips_game_free(g);
+    g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,opp=search,sym=2", 3, 0.1, 0.4, 1e-5, 2, 1);
+    pips_game_free(g);
+}
+
 static void test_levels_per_seat_count(void **unused)
 {
     (void)unused;
@@ -1686,6 +1783,8 @@ int main(void)
         cmocka_unit_test(test_mcts_chance_stratify),
         cmocka_unit_test(test_mcts_evals_cap),
         cmocka_unit_test(test_mcts_opp_runs_and_evals),
+        cmocka_unit_test(test_mcts_opp_sample),
+        cmocka_unit_test(test_mcts_sym),
         cmocka_unit_test(test_levels_per_seat_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

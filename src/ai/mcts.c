@@ -104,6 +104,15 @@
  * - opp=adapt: opp=search's first-round searches only for the seats seen
  *   (pips_agent_observe, this game) playing a move the greedy policy would
  *   not; the others are modelled greedy, as they have played.
+ * - oppsample=K (with opp=search or adapt): a searching seat with more than
+ *   K moves is modelled as a search too small to look at them all (as
+ *   Nimitz's four-seat hard at the opening, 16 passes over 675 moves): it
+ *   plays the best prior of K of its moves drawn at random. In the tree such
+ *   a node plays its children in proportion to that chance, C(n-1-r, K-1) /
+ *   C(n, K) for the child of rank r by prior (tied priors share it), each
+ *   pass the child furthest below its share, and is proven at that
+ *   expectation; a model playout draws the K moves and values only those.
+ *   Where the seat has K moves or fewer the model is as without it.
  * - exact=N: after the search, the root's moves are solved to the end of
  *   the game under the opponent model of model_solve.c (greedy seats as
  *   greedy, searchers as maximisers that model the others greedy: with
@@ -136,6 +145,15 @@
  *   gains W * H(seat, move) / ((1 - mean) * visits + 1), H being the mean
  *   return to the seat of every pass in this search in which it played the
  *   move anywhere in the tree.
+ * Symmetries (sym=1, for games with a canonical hook): a tree node where
+ * the root seat moves keeps one move of each set whose results are the
+ * same position up to the game's symmetries (the first generated; by the
+ * hash of the canonical form), so its passes are not spent on equivalent
+ * moves (Nimitz's 675 first placements are 9). sym=2: the seats modelled
+ * as searchers too (opp=search: every other seat; adapt: those seen
+ * searching), in the tree and in model playouts, so their replies cost a
+ * value per distinct move; a seat modelled greedy keeps all its moves, as
+ * greedy takes the best value of them all, equivalent ones included.
  * Solver ties: a decision node whose best proven children tie for the mover
  * takes their mean (the mover is indifferent among them); with an opponent
  * model a node is proven once the children its policy can pick are, at the
@@ -166,6 +184,8 @@ typedef struct mnode {
     uint8_t searched; /* opp=search: the mover plays the children marked top, each
                        * in proportion to its count (oppruns=K) */
     uint8_t ties_only; /* its children are the greedy policy's ties (greedy_ties) */
+    uint8_t sampled;   /* oppsample=K: its mover plays the best prior of K random children,
+                        * each child's chance of that in prob */
     float prior;    /* the parent's mover's value of this child by evaluate; -1 if none */
 } mnode;
 
@@ -219,6 +239,7 @@ typedef struct mtree {
     long inner_iters;    /* opp=search: passes of each of those searches */
     uint64_t inner_evals; /* oppevals=E: evaluate calls each of them may make, 0 = no cap */
     int inner_runs;      /* oppruns=K: searches (fresh rngs) asked at each reply node */
+    int sample_k;        /* oppsample=K: a searching seat's moves looked at, 0 = all */
     bool first_round;    /* the node being expanded: no root-seat turn since the root */
     const mnode *given;  /* opp=search in a sampled game: the outer reply node's */
     size_t n_given;      /* children, the root moves of the next inner search */
@@ -230,6 +251,11 @@ typedef struct mtree {
     ties_entry *ties; /* 1 << TIES_BITS where model playouts follow the greedy policy */
     unsigned char *child_state; /* scratch for priors */
     double *weights, *pbuf; /* max_moves scratch for the policy */
+    float *sample_w;        /* oppsample=K: max_moves scratch for the children's chances */
+    int sym;                /* sym=1: the root seat's moves one per symmetric set; 2: the
+                             * searching seats' too */
+    unsigned char *canon;   /* sym=1: scratch state */
+    uint64_t *canon_hash;   /* sym=1: max_moves scratch */
     bool uniform;     /* uniform playouts, not the game's playout policy */
     double widen, widen_base; /* progressive widening exponent (0 = off) and base */
     int draws;        /* candidate samples merged at the root (sampled games) */
@@ -259,6 +285,9 @@ typedef struct mcts_impl {
     long inner_iters;
     long inner_evals;  /* oppevals=E: each opponent search's cap on evaluate calls, 0 = none */
     int inner_runs;    /* oppruns=K: opponent searches per first-round reply node */
+    int sample_k;      /* oppsample=K: a searching seat's moves looked at, 0 = all */
+    int sym;           /* sym=1: the root seat's moves one per symmetric set; 2: the
+                        * searching seats' too */
     bool inner_settle; /* oppsettle=1: the opponents' searches settle their leaves */
     bool uniform;
     double widen, widen_base;
@@ -407,6 +436,36 @@ static bool follows_greedy(const mtree *t, int who)
            (t->opp == OPP_GREEDY || t->opp == OPP_ADAPT || t->opp == OPP_SEARCH);
 }
 
+/* oppsample=K: whether seat who, with n moves, is modelled as playing the
+ * best prior of K of them drawn at random (a searching seat with more). */
+static bool samples_moves(const mtree *t, int who, size_t n)
+{
+    return t->sample_k > 0 && n > (size_t)t->sample_k && who >= 0 && who != t->root_seat &&
+           (t->opp == OPP_SEARCH || (t->opp == OPP_ADAPT && t->searcher[who]));
+}
+
+/* oppsample=K: the chance that each of n moves, sorted by prior best
+ * first, is the best of K drawn at random without repeats: C(n-1-r, K-1) /
+ * C(n, K) for rank r (k/n for the first, each next one (n-r-K)/(n-1-r)
+ * times the one before), shared equally within a run of tied priors. */
+static void sample_weights(const double *prior, size_t n, size_t k, float *w)
+{
+    double chance = (double)k / (double)n;
+    for (size_t r = 0; r < n; r++) {
+        w[r] = (float)chance;
+        chance = r + k < n ? chance * (double)(n - r - k) / (double)(n - 1 - r) : 0;
+    }
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        double sum = 0;
+        while (j < n && (float)prior[j] >= (float)prior[i] - 1e-6f)
+            sum += w[j++];
+        for (size_t r = i; r < j; r++)
+            w[r] = (float)(sum / (double)(j - i));
+        i = j;
+    }
+}
+
 /* Keeps, of the n moves and their priors, those policy_pick's greedy policy
  * can play (prior within 1e-6 of the best, compared as the nodes store
  * them, in float), in their order; returns how many. A node that follows
@@ -524,6 +583,37 @@ static size_t more_root_draws(mtree *t, const void *state, size_t n)
     return n;
 }
 
+/* sym=1|2: keeps, of the n moves of seat who at state, the first of each
+ * set whose results have the same canonical form (by its hash), where the
+ * option reduces that seat's moves (sym_reduces); the new count. */
+static bool sym_reduces(const mtree *t, int who)
+{
+    bool searcher = t->opp == OPP_SEARCH || (t->opp == OPP_ADAPT && t->searcher[who]);
+    return t->sym && who >= 0 && (who == t->root_seat || (t->sym == 2 && searcher));
+}
+
+static size_t distinct_moves(mtree *t, const void *state, int who, pips_move *moves, size_t n)
+{
+    const pips_game *g = t->game;
+    if (n < 2 || !sym_reduces(t, who))
+        return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(t->child_state, state, t->state_size);
+        g->def->apply(g, t->child_state, moves[i]);
+        g->def->canonical(g, t->child_state, t->canon);
+        uint64_t h = g->def->hash(g, t->canon);
+        size_t j = 0;
+        while (j < kept && t->canon_hash[j] != h)
+            j++;
+        if (j == kept) {
+            t->canon_hash[kept] = h;
+            moves[kept++] = moves[i];
+        }
+    }
+    return kept;
+}
+
 /* Creates the children of node at state (the moves drawn once, here). */
 static bool expand(mtree *t, uint32_t node, const void *state)
 {
@@ -537,6 +627,8 @@ static bool expand(mtree *t, uint32_t node, const void *state)
         n = pips_node_moves(g, state, &t->rng, t->moves, t->prob);
     if (node == 0 && who >= 0 && t->draws > 1 && (g->def->flags & PIPS_GAME_NOT_ENUMERABLE))
         n = more_root_draws(t, state, n);
+    if (!(node == 0 && t->n_given))
+        n = distinct_moves(t, state, who, t->moves, n);
     if (!tree_reserve(t, n))
         return false;
     mnode *nd = &t->nodes[node];
@@ -556,7 +648,7 @@ static bool expand(mtree *t, uint32_t node, const void *state)
     if (want_priors) {
         for (size_t i = 0; i < n; i++)
             prior[i] = child_prior(t, state, t->moves[i], who);
-        if (t->order_mode == ORDER_EVAL)
+        if (t->order_mode == ORDER_EVAL || samples_moves(t, who, n))
             for (size_t i = 1; i < n; i++) { /* best prior first, stable over the shuffle */
                 pips_move m = t->moves[i];
                 double v = prior[i];
@@ -571,9 +663,11 @@ static bool expand(mtree *t, uint32_t node, const void *state)
             }
     }
     /* opp=search, adapt: this seat's own search chooses here (below) */
+    bool best_of_k = want_priors && samples_moves(t, who, n);
     bool searches = t->inner && who >= 0 && who != t->root_seat && t->first_round && n > 1 &&
-                    (t->opp == OPP_SEARCH || t->searcher[who]);
-    if (want_priors && !searches && follows_greedy(t, who) && n > 0 && (float)prior[0] >= 0) {
+                    (t->opp == OPP_SEARCH || t->searcher[who]) && !best_of_k;
+    if (want_priors && !searches && !best_of_k && follows_greedy(t, who) && n > 0 &&
+        (float)prior[0] >= 0) {
         n = greedy_ties(t->moves, prior, n);
         nd->ties_only = 1;
     }
@@ -617,6 +711,12 @@ static bool expand(mtree *t, uint32_t node, const void *state)
                     best = i;
             kids[best].top = 1;
         }
+    }
+    if (best_of_k) {
+        sample_weights(prior, n, (size_t)t->sample_k, t->sample_w);
+        for (size_t i = 0; i < n; i++)
+            t->nodes[t->count + i].prob = t->sample_w[i];
+        nd->sampled = 1;
     }
     t->count += n;
     if (searches) {
@@ -667,6 +767,23 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
+    if (nd->sampled) {
+        /* oppsample=K: the child furthest below its chance's share (ties to
+         * the first, the better prior) */
+        double best = -1e30;
+        uint32_t pick = first;
+        for (uint32_t i = 0; i < n; i++) {
+            const mnode *c = &t->nodes[first + i];
+            if (c->prob <= 0)
+                continue;
+            double deficit = (double)c->prob * ((double)nd->visits + 1) - (double)c->visits;
+            if (deficit > best + 1e-9) {
+                best = deficit;
+                pick = first + i;
+            }
+        }
+        return pick;
+    }
     if (nd->searched) {
         /* the searches' answers, each visited in proportion to how many of
          * them chose it: the one furthest below its share (ties to the first) */
@@ -762,9 +879,11 @@ static bool try_prove(mtree *t, uint32_t n)
     int np = t->np, who = nd->to_move;
     uint32_t first = nd->first_child, k = nd->n_children;
     double v[PIPS_MAX_PLAYERS] = {0};
-    if (who == PIPS_CHANCE) {
+    if (who == PIPS_CHANCE || nd->sampled) { /* the expectation over prob */
         for (uint32_t i = 0; i < k; i++) {
             uint32_t c = first + i;
+            if (nd->sampled && t->nodes[c].prob <= 0)
+                continue;
             if (!t->nodes[c].proven || t->nodes[c].visits == 0)
                 return false;
             for (int p = 0; p < np; p++)
@@ -931,16 +1050,33 @@ static void model_playout(mtree *t, bool to_root)
         if (who == PIPS_OVER || (to_root && who == t->root_seat))
             return;
         pips_move m;
-        if (who >= 0 && who != t->root_seat) {
-            if (!playout_tie(t, st, who, &m)) {
+        size_t n_all;
+        if (t->sample_k > 0 && who >= 0 && who != t->root_seat &&
+            samples_moves(t, who, n_all = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL))) {
+            /* oppsample=K: the best prior of K moves drawn without repeats */
+            for (size_t i = 0; i < (size_t)t->sample_k; i++) {
+                size_t j = i + (size_t)pips_rng_below(&t->rng, n_all - i);
+                pips_move tmp = t->playout_buf[i];
+                t->playout_buf[i] = t->playout_buf[j];
+                t->playout_buf[j] = tmp;
+                t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
+            }
+            m = t->playout_buf[policy_pick(t, t->pbuf, (size_t)t->sample_k, NULL)];
+        } else if (who >= 0 && who != t->root_seat) {
+            /* mtree.ties keeps a greedy pick among all moves: not for a seat
+             * whose moves sym=2 reduces */
+            bool reduced = sym_reduces(t, who);
+            if (reduced || !playout_tie(t, st, who, &m)) {
                 size_t n = pips_node_moves(g, st, &t->rng, t->playout_buf, NULL);
                 if (n == 0)
                     return;
+                n = distinct_moves(t, st, who, t->playout_buf, n);
                 uint64_t evals = t->evals;
                 for (size_t i = 0; i < n; i++)
                     t->pbuf[i] = child_prior(t, st, t->playout_buf[i], who);
                 m = t->playout_buf[policy_pick(t, t->pbuf, n, NULL)];
-                keep_ties(t, st, who, n, t->evals - evals);
+                if (!reduced)
+                    keep_ties(t, st, who, n, t->evals - evals);
             }
         } else if (who >= 0 && !t->uniform && d->playout_move) {
             if (!d->playout_move(g, st, &t->rng, &m))
@@ -1606,6 +1742,9 @@ static void tree_free(const pips_allocator *al, mtree *t)
     pips_free(al, t->child_state);
     pips_free(al, t->weights);
     pips_free(al, t->pbuf);
+    pips_free(al, t->sample_w);
+    pips_free(al, t->canon);
+    pips_free(al, t->canon_hash);
     pips_free(al, t->hist);
     pips_free(al, t->ties);
 }
@@ -1658,6 +1797,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->child_state = pips_calloc(al, 1, t->state_size);
     t->weights = pips_calloc(al, t->max_moves, sizeof *t->weights);
     t->pbuf = pips_calloc(al, t->max_moves, sizeof *t->pbuf);
+    t->sample_w = pips_calloc(al, t->max_moves, sizeof *t->sample_w);
     if (mi->ph > 0)
         t->hist = pips_calloc(al, (size_t)1 << HIST_BITS, sizeof *t->hist);
     /* model playouts under the greedy policy (topk's too) where the moves
@@ -1680,6 +1820,14 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->inner_iters = mi->inner_iters;
     t->inner_evals = (uint64_t)mi->inner_evals;
     t->inner_runs = mi->inner_runs;
+    t->sample_k = mi->sample_k;
+    t->sym = g->def->canonical && g->def->hash ? mi->sym : 0;
+    if (t->sym) {
+        t->canon = pips_calloc(al, 1, t->state_size);
+        t->canon_hash = pips_calloc(al, t->max_moves, sizeof *t->canon_hash);
+        if (!t->canon || !t->canon_hash)
+            return false;
+    }
     if (mi->opp == OPP_SEARCH || mi->opp == OPP_ADAPT) { /* the opponents' searches: greedy models, no nesting */
         mcts_impl level1 = *mi;
         level1.opp = OPP_GREEDY;
@@ -1692,7 +1840,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
         if (!t->inner || !tree_init(t->inner, g, &level1))
             return false;
     }
-    return t->order && t->child_state && t->weights && t->pbuf && (mi->ph == 0 || t->hist) &&
+    return t->order && t->child_state && t->weights && t->pbuf && t->sample_w && (mi->ph == 0 || t->hist) &&
            t->root_state && t->work && t->moves && t->playout_buf && t->prob && t->path &&
            tree_reserve(t, 1);
 }
@@ -1707,7 +1855,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
     long pick_plies = 0, observe_picks = 0;
-    long eval_limit = 0, inner_evals = 0, inner_runs = 1;
+    long eval_limit = 0, inner_evals = 0, inner_runs = 1, sample_k = 0, sym = 0;
     bool unknown_search = false, stratify = false;
     double prior = 0;
     bool has_eval = g->def->evaluate != NULL;
@@ -1792,6 +1940,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 0, 2000000000L, &inner_evals, err);
         } else if (!strcmp(key, "oppruns")) {
             ok = agent_param_long("mcts", key, value, 1, 64, &inner_runs, err);
+        } else if (!strcmp(key, "sym")) {
+            ok = agent_param_long("mcts", key, value, 0, 2, &sym, err);
+        } else if (!strcmp(key, "oppsample")) {
+            ok = agent_param_long("mcts", key, value, 0, 100000, &sample_k, err);
         } else if (!strcmp(key, "k")) {
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "exact")) {
@@ -1850,11 +2002,11 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else
             return pips_fail(err, PIPS_ERR_ARG,
                              "mcts: unknown parameter '%s' (iters, time, evals, threads, c, "
-                             "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, "
+                             "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, oppsample, "
                              "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
                              "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
                              "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo, rerunopp, "
-                             "rerunoppdraws)",
+                             "rerunoppdraws, sym)",
                              key);
         if (!ok)
             return false;
@@ -1909,6 +2061,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->inner_iters = inner_iters;
     mi->inner_evals = inner_evals;
     mi->inner_runs = (int)inner_runs;
+    mi->sample_k = opp == OPP_SEARCH || opp == OPP_ADAPT ? (int)sample_k : 0;
+    mi->sym = (int)sym;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
     mi->uniform = uniform;
@@ -2023,6 +2177,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "oppevals=%ld", inner_evals);
     if ((opp == OPP_SEARCH || opp == OPP_ADAPT) && inner_runs != 1)
         agent_spec_add(a, "oppruns=%ld", inner_runs);
+    if (mi->sample_k)
+        agent_spec_add(a, "oppsample=%d", mi->sample_k);
     if (mi->inner_settle)
         agent_spec_add(a, "oppsettle=1");
     if (opp == OPP_TOPK && topk != 2)
@@ -2045,6 +2201,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "worst=%g", exact_worst);
     if (mi->settle)
         agent_spec_add(a, "settle=1");
+    if (mi->sym)
+        agent_spec_add(a, "sym=%d", mi->sym);
     if (stratify)
         agent_spec_add(a, "chance=stratify");
     if (ph > 0)

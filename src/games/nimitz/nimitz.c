@@ -835,6 +835,75 @@ static bool nim_state_from_text(const pips_game *g, const char *text, void *stat
     return true;
 }
 
+/* The canonical form under the symmetries the rulings allow (rules/nimitz.md,
+ * "Symmetries"): the board layout's own, and any renaming of the colours
+ * (every colour starts with the same count) and of the five orientations.
+ * For each board symmetry the cells are read in the image's order and the
+ * colours and orientations renamed in order of first appearance; the least
+ * reading (a cell's sizes, orientation name, then its levels' colour names)
+ * is rebuilt by placing its pieces on an empty board, so every symmetric
+ * variant of a position gives the same state. With tree_orientation=free a
+ * level's orientation is its own and this renaming would not be complete:
+ * the state is returned as it is (no symmetry is used). */
+static void nim_canonical(const pips_game *g, const void *state, void *out)
+{
+    const nim_config *cf = cfg(g);
+    const nim_state *s = state;
+    if (cf->free_orient) {
+        memmove(out, state, sizeof *s);
+        return;
+    }
+    enum { CODE = 5 }; /* a cell's reading: sizes, orientation, three colours */
+    uint8_t best[NIM_MAX_CELLS * CODE], cur[NIM_MAX_CELLS * CODE];
+    uint8_t best_at[NIM_MAX_CELLS], best_cmap[NIM_MAX_COLOURS], best_omap[NIM_ORIENTS];
+    int n = cf->cells;
+    for (int t = 0; t < cf->n_syms; t++) {
+        uint8_t at[NIM_MAX_CELLS], cmap[NIM_MAX_COLOURS], omap[NIM_ORIENTS];
+        memset(cmap, 0xff, sizeof cmap);
+        memset(omap, 0xff, sizeof omap);
+        int cnext = 0, onext = 0;
+        for (int c = 0; c < n; c++)
+            at[cf->sym[t][c]] = (uint8_t)c;
+        for (int j = 0; j < n; j++) {
+            int c = at[j], h = s->height[c];
+            uint8_t *code = cur + j * CODE;
+            memset(code, 0xff, CODE);
+            code[0] = 0;
+            for (int l = 0; l < h; l++)
+                code[0] |= (uint8_t)(1u << ((s->slot[c][l] - 1) % 3));
+            if (h == 0)
+                continue;
+            if (omap[s->orient[c]] == 0xff)
+                omap[s->orient[c]] = (uint8_t)onext++;
+            code[1] = omap[s->orient[c]];
+            for (int l = 0; l < h; l++) {
+                int col = (s->slot[c][l] - 1) / 3;
+                if (cmap[col] == 0xff)
+                    cmap[col] = (uint8_t)cnext++;
+                code[2 + l] = cmap[col];
+            }
+        }
+        if (t == 0 || memcmp(cur, best, (size_t)n * CODE) < 0) {
+            memcpy(best, cur, (size_t)n * CODE);
+            memcpy(best_at, at, sizeof at);
+            memcpy(best_cmap, cmap, sizeof cmap);
+            memcpy(best_omap, omap, sizeof omap);
+        }
+    }
+    nim_state c;
+    nim_initial(g, &c);
+    for (int j = 0; j < n; j++) {
+        int from = best_at[j];
+        for (int l = 0; l < s->height[from]; l++) {
+            int piece = s->slot[from][l] - 1, col = piece / 3;
+            nim_place(cf, &c,
+                      nim_make_move(j, best_omap[s->orient[from]], best_cmap[col] * 3 + piece % 3));
+        }
+    }
+    c.over = s->over;
+    memcpy(out, &c, sizeof c);
+}
+
 static uint64_t nim_hash(const pips_game *g, const void *state)
 {
     const nim_config *cf = cfg(g);
@@ -1055,6 +1124,7 @@ const pips_game_def pips_nimitz_def = {
     .state_to_text = nim_state_to_text,
     .state_from_text = nim_state_from_text,
     .hash = nim_hash,
+    .canonical = nim_canonical,
     .render = nim_render,
     .state_view = nim_state_view,
     .solve = nim_solve,
