@@ -2099,6 +2099,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         replier.rollout = 0;
         replier.settle = false;
         replier.ph = 0;
+        replier.sample_k = 0;
+        replier.sym = 0;
         mi->rerun_tree = pips_calloc(al, 1, sizeof *mi->rerun_tree);
         if (!mi->rerun_tree || !tree_init(mi->rerun_tree, g, &replier))
             return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for rerunopp=%ld", rerun_opp);
