@@ -1685,8 +1685,9 @@ static void reroot(mtree *t, const void *state_before, pips_move m)
 
 /* opp=adapt: seat who, to move in state, played m. A move the greedy policy
  * would not play (its prior below the best of the seat's moves) marks the
- * seat a searcher for the rest of the game; its nodes then use UCT on its
- * own return, and the trees, built on the greedy model, are dropped. */
+ * seat a searcher for the rest of the game: its first-round reply nodes are
+ * then chosen by its own search (opp=search's), deeper it stays greedy, and
+ * the trees, built on the greedy model, are dropped. */
 static void adapt_observe(mcts_impl *mi, const void *state, pips_move m)
 {
     mtree *t = &mi->trees[0]; /* its scratch; its rng is re-drawn at every search */
