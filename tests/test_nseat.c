@@ -1652,10 +1652,9 @@ static void test_mcts_opp_sample(void **unused)
     assert_true(low && high);
     expect_spec(g, "mcts:iters=400,opp=adapt,oppiters=100,oppsample=16,settle=1");
     pips_error err;
-    pips_agent *a = pips_agent_new(g, "mcts:iters=400,opp=greedy,oppsample=4", 1, &err);
-    assert_non_null(a); /* no seat is modelled as searching: nothing to say */
-    assert_string_equal(pips_agent_spec(a), "mcts:iters=400,opp=greedy");
-    pips_agent_free(a);
+    /* no seat modelled as searching: the option would do nothing, so it is refused */
+    assert_null(pips_agent_new(g, "mcts:iters=400,opp=greedy,oppsample=4", 1, &err));
+    assert_non_null(strstr(err.msg, "oppsample=4 models the seats that search"));
     assert_null(pips_agent_new(g, "mcts:opp=adapt,oppsample=-1", 1, &err));
     assert_non_null(strstr(err.msg, "oppsample"));
     pips_game_free(g);
@@ -1706,8 +1705,10 @@ static void test_mcts_sym(void **unused)
     free(out);
     pips_state_free(g, s);
     pips_game_free(g);
-    g = tree_game(0);
-    expect_ab(g, "mcts:iters=400,opp=search,sym=2", 3, 0.1, 0.4, 1e-5, 2, 1);
+    g = tree_game(0); /* no canonical form: sym is refused, naming the game */
+    assert_null(pips_agent_new(g, "mcts:iters=400,opp=search,sym=2", 1, &err));
+    assert_non_null(strstr(err.msg, "sym=2 needs the game's canonical form"));
+    assert_non_null(strstr(err.msg, g->def->name));
     pips_game_free(g);
 }
 

@@ -116,7 +116,7 @@ static const pips_agent_kind_info kind_info[] = {
      "playout=policy|uniform (policy), order=0|1|eval (0), "
      "opp=max|greedy|softmax|topk|search|adapt (max), temp=T (0.05), k=K (2), oppiters=N (300), "
      "oppsettle=0|1 (0), oppevals=N (0 = no cap), oppruns=1..64 (1), "
-     "oppsample=K (0 = off; a searching seat with more than K moves plays the best of K drawn), "
+     "oppsample=K (0 = off; opp=search|adapt only; a searching seat with more than K moves plays the best of K drawn), "
      "sym=0|1|2 (0; games with a canonical form: 1 the root seat's moves one per symmetric "
      "set of results, 2 the seats modelled as searchers too), "
      "settle=0|1 (0), chance=sample|stratify (sample), exact=N (0), worst=W (0), "

@@ -1822,7 +1822,7 @@ static bool tree_init(mtree *t, const pips_game *g, const mcts_impl *mi)
     t->inner_evals = (uint64_t)mi->inner_evals;
     t->inner_runs = mi->inner_runs;
     t->sample_k = mi->sample_k;
-    t->sym = g->def->canonical && g->def->hash ? mi->sym : 0;
+    t->sym = mi->sym;
     if (t->sym) {
         t->canon = pips_calloc(al, 1, t->state_size);
         t->canon_hash = pips_calloc(al, t->max_moves, sizeof *t->canon_hash);
@@ -2035,6 +2035,12 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (rerun_opp_draws != 1 && !rerun_opp)
         return pips_fail(err, PIPS_ERR_ARG, "mcts: rerunoppdraws=%ld shapes rerunopp's "
                          "searches; it needs rerunopp=N", rerun_opp_draws);
+    if (sample_k && opp != OPP_SEARCH && opp != OPP_ADAPT)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: oppsample=%ld models the seats that search; "
+                         "it needs opp=search or opp=adapt", sample_k);
+    if (sym && !(g->def->canonical && g->def->hash))
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: sym=%ld needs the game's canonical form (its "
+                         "symmetries), which %s lacks", sym, g->def->name);
     if (rerank && exact)
         return pips_fail(err, PIPS_ERR_ARG, "mcts: rerank=%ld and exact=%ld are two final "
                          "choices; give one", rerank, exact);
@@ -2062,7 +2068,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->inner_iters = inner_iters;
     mi->inner_evals = inner_evals;
     mi->inner_runs = (int)inner_runs;
-    mi->sample_k = opp == OPP_SEARCH || opp == OPP_ADAPT ? (int)sample_k : 0;
+    mi->sample_k = (int)sample_k;
     mi->sym = (int)sym;
     mi->settle = settle && opp != OPP_MAX && leaf == 1;
     mi->inner_settle = inner_settle && (opp == OPP_SEARCH || opp == OPP_ADAPT) && leaf == 1;
