@@ -1666,8 +1666,8 @@ static void test_mcts_opp_sample(void **unused)
  * passes; without it, 675. sym=1 leaves the other seats' moves alone (a
  * modelled reply values all of its seat's moves), sym=2 reduces those of
  * seats modelled as searchers too (opp=search: all), so the same
- * evals=20000 buys several times the passes (25 and 209 at seed 1). In a
- * game without a canonical hook (the tree) it changes nothing. */
+ * evals=20000 buys several times the passes (25 and 209 at seed 1). A
+ * game without a canonical hook (the tree) refuses it. */
 static void test_mcts_sym(void **unused)
 {
     (void)unused;
