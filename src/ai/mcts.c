@@ -739,24 +739,38 @@ static bool expand(mtree *t, uint32_t node, const void *state)
     return true;
 }
 
+/* The child of nd furthest below its share of nd's passes so far (ties to
+ * the first): the share is a child's prob, or with by_top its top count over
+ * the children's total; a child with no share is never taken. Used where a
+ * node plays its children in proportion (chance=stratify, oppsample,
+ * oppruns' searched answers) instead of drawing or choosing one. */
+static uint32_t behind_share(const mtree *t, const mnode *nd, bool by_top)
+{
+    uint32_t first = nd->first_child, n = nd->n_children, pick = first;
+    double total = 0, best = -1e30;
+    if (by_top)
+        for (uint32_t i = 0; i < n; i++)
+            total += t->nodes[first + i].top;
+    for (uint32_t i = 0; i < n; i++) {
+        const mnode *c = &t->nodes[first + i];
+        double share = by_top ? (c->top ? c->top / total : 0) : (double)c->prob;
+        if (share <= 0)
+            continue;
+        double deficit = share * ((double)nd->visits + 1) - (double)c->visits;
+        if (deficit > best + 1e-9) {
+            best = deficit;
+            pick = first + i;
+        }
+    }
+    return pick;
+}
+
 static uint32_t select_child(mtree *t, uint32_t node)
 {
     mnode *nd = &t->nodes[node];
     uint32_t first = nd->first_child, n = nd->n_children;
-    if (nd->to_move == PIPS_CHANCE && t->stratify) {
-        /* the outcome furthest below its share of the passes so far */
-        double best = -1e30;
-        uint32_t pick = first;
-        for (uint32_t i = 0; i < n; i++) {
-            const mnode *c = &t->nodes[first + i];
-            double deficit = (double)c->prob * ((double)nd->visits + 1) - (double)c->visits;
-            if (deficit > best + 1e-9) {
-                best = deficit;
-                pick = first + i;
-            }
-        }
-        return pick;
-    }
+    if (nd->to_move == PIPS_CHANCE && t->stratify) /* outcomes by their share */
+        return behind_share(t, nd, false);
     if (nd->to_move == PIPS_CHANCE) {
         double r = pips_rng_double(&t->rng), acc = 0;
         for (uint32_t i = 0; i + 1 < n; i++) {
@@ -767,42 +781,10 @@ static uint32_t select_child(mtree *t, uint32_t node)
         return first + n - 1;
     }
     int who = nd->to_move;
-    if (nd->sampled) {
-        /* oppsample=K: the child furthest below its chance's share (ties to
-         * the first, the better prior) */
-        double best = -1e30;
-        uint32_t pick = first;
-        for (uint32_t i = 0; i < n; i++) {
-            const mnode *c = &t->nodes[first + i];
-            if (c->prob <= 0)
-                continue;
-            double deficit = (double)c->prob * ((double)nd->visits + 1) - (double)c->visits;
-            if (deficit > best + 1e-9) {
-                best = deficit;
-                pick = first + i;
-            }
-        }
-        return pick;
-    }
-    if (nd->searched) {
-        /* the searches' answers, each visited in proportion to how many of
-         * them chose it: the one furthest below its share (ties to the first) */
-        double total = 0, best = -1e30;
-        uint32_t pick = first;
-        for (uint32_t i = 0; i < n; i++)
-            total += t->nodes[first + i].top;
-        for (uint32_t i = 0; i < n; i++) {
-            const mnode *c = &t->nodes[first + i];
-            if (!c->top)
-                continue;
-            double deficit = c->top / total * ((double)nd->visits + 1) - (double)c->visits;
-            if (deficit > best + 1e-9) {
-                best = deficit;
-                pick = first + i;
-            }
-        }
-        return pick;
-    }
+    if (nd->sampled) /* oppsample=K: each child by its chance of being the best of K */
+        return behind_share(t, nd, false);
+    if (nd->searched) /* the searches' answers, each by how many of them chose it */
+        return behind_share(t, nd, true);
     if (t->opp == OPP_TOPK && who != t->root_seat && t->nodes[first].prior >= 0) {
         /* the opponent's k best moves; among them, by UCT, the worst for the
          * root seat */
