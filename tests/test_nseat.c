@@ -6,7 +6,8 @@
  * (order=eval), Progressive History (ph) and root draws on Noname's sampled
  * moves (draws), the tree's depth cap (treedepth), greedy rollouts at the
  * leaves (rollout), the final choice by greedy playouts (rerank; their shape:
- * rerundraws, rerunsolo; the field searching in them, rerunopp), the cap on evaluate
+ * rerundraws, rerunsolo; the field searching in them, rerunopp; sequential
+ * halving over more of the search's moves, rerunhalve, on fan3), the cap on evaluate
  * calls (evals); plus the levels per seat count and the error for a kind that cannot play a seat count. A second tiny
  * game with a die (coin3, below) checks MCTS's handling of chance nodes
  * (chance=stratify).
@@ -650,6 +651,151 @@ static void test_mcts_rerun_shape(void **unused)
     assert_non_null(strstr(err.msg, "need rerank=M"));
     assert_null(pips_agent_new(g, "mcts:rerank=2,rerunsolo=2", 1, &err));
     assert_non_null(strstr(err.msg, "rerunsolo='2'"));
+    pips_game_free(g);
+}
+
+/* fan3: the tree with eight first moves. After seat 0's move i the replies
+ * are table 0's A subtree (seat 1 then seat 2, two moves each) with seat
+ * 0's returns at leaves 1 and 3 made fan_maxn[i] and fan_greedy[i]: plain
+ * max^n ends at leaf 1 (seat 2 takes leaf 1's 0.8 over leaf 0's 0.2, so
+ * seat 1 takes reply 0 for 0.1 over reply 1's 0), greedy replies at leaf 3
+ * (seat 1 rates reply 0 at 0.15 and reply 1 at 0.2 by their leaves' mean,
+ * then seat 2 takes leaf 3), whatever seat 0's returns. So the search
+ * proves move i at fan_maxn[i], best first in move order, and greedy
+ * playouts value it at fan_greedy[i], best last. */
+static const double fan_maxn[8] = {0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3};
+static const double fan_greedy[8] = {0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+
+static size_t fan_max_moves(const pips_game *g) { (void)g; return 8; }
+static size_t fan_legal(const pips_game *g, const void *state, pips_move *out)
+{
+    int who = tree_to_move(g, state);
+    if (who < 0)
+        return 0;
+    size_t n = who == 0 ? 8 : 2;
+    for (size_t i = 0; i < n; i++)
+        out[i] = i;
+    return n;
+}
+static bool fan_check(const pips_game *g, const void *state, pips_move m, pips_error *err)
+{
+    int who = tree_to_move(g, state);
+    if (who < 0 || m >= (who == 0 ? 8u : 2u))
+        return pips_fail(err, PIPS_ERR_ILLEGAL, "bad move");
+    return true;
+}
+/* The returns of leaf j (0-3) under first move i. */
+static void fan_leaf(int i, int j, double *out)
+{
+    static const double a[4][3] = {{0.6, 0.2, 0.2}, {0, 0.1, 0}, {0.7, 0.4, 0.0}, {0, 0, 0}};
+    memcpy(out, a[j], sizeof a[j]);
+    if (j == 1) {
+        out[0] = fan_maxn[i];
+        out[2] = 0.9 - fan_maxn[i];
+    }
+    if (j == 3) {
+        out[0] = fan_greedy[i];
+        out[2] = 1 - fan_greedy[i];
+    }
+}
+/* The mean of the leaves below the state (the returns at a leaf). */
+static void fan_mean(const pips_game *g, const void *state, double *out)
+{
+    (void)g;
+    const tree_state *s = state;
+    int first = s->ply == 0 ? 0 : s->ply == 1 ? s->path * 4 : s->ply == 2 ? s->path * 2
+                                                                          : s->path;
+    int span = s->ply == 0 ? 32 : 1 << (3 - s->ply);
+    for (int p = 0; p < 3; p++)
+        out[p] = 0;
+    for (int k = first; k < first + span; k++) {
+        double v[3];
+        fan_leaf(k >> 2, k & 3, v);
+        for (int p = 0; p < 3; p++)
+            out[p] += v[p] / span;
+    }
+}
+
+static const pips_game_def fan_def = {
+    .name = "fan3",
+    .title = "Three-seat tree with eight first moves (test game)",
+    .rules_text = "test only",
+    .notation_text = "0 to 7, then 0 or 1",
+    .configure = coin_configure,
+    .to_move = tree_to_move,
+    .legal_moves = fan_legal,
+    .check_move = fan_check,
+    .returns = fan_mean,
+    .evaluate = fan_mean,
+    .state_size = sizeof(tree_state),
+    .num_players = tree_num_players,
+    .max_moves = fan_max_moves,
+    .initial = tree_initial,
+    .apply = tree_apply, /* path: the first move times 4, then the replies' bits */
+    .result_text = tree_result_text,
+    .move_to_text = tree_move_to_text,
+    .move_from_text = tree_move_from_text,
+    .state_to_text = tree_state_to_text,
+    .state_from_text = tree_state_from_text,
+    .hash = tree_hash,
+    .render = tree_render,
+};
+
+/* rerunhalve=1: sequential halving over the search's first M moves. On
+ * fan3 the search ranks the moves 0..7 (fan_maxn) and greedy playouts
+ * value them the other way round (fan_greedy), so plain rerank=2 plays
+ * the better of moves 0 and 1 (1, 0.3), rerank=4 the best of 0..3 (3),
+ * and halving over all eight plays 7 (0.9). Its schedule: with M = 8 and
+ * R = 1, rounds of 8 x 1, 4 x 2 and 2 x 4 runs, 24 playouts, the winner
+ * played 7 times; with M = 5, R = 2: 5 x 2, then the better 3 x 4, then 2
+ * x 8, 38 playouts, the winner 14 times. The playouts are deterministic
+ * here, so every run of a move scores alike. */
+static void test_mcts_rerun_halve(void **unused)
+{
+    (void)unused;
+    pips_error err;
+    pips_game *g = pips_game_new_def(&fan_def, NULL, 0, NULL, &err);
+    if (!g)
+        fail_msg("fan3: %s", err.msg);
+    char note[256];
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pips_agent *a = pips_agent_new(g, "mcts:iters=2000", seed, &err);
+        void *st = pips_state_new(g, &err);
+        pips_move_eval ev[8];
+        assert_int_equal(agent_analyze_unchecked(a, st, ev, 8, &err), 8);
+        for (int i = 0; i < 8; i++) {
+            assert_int_equal(ev[i].move, i);
+            assert_true(ev[i].proven);
+            assert_true(fabs(ev[i].value - fan_maxn[i]) < 1e-5);
+        }
+        pips_state_free(g, st);
+        pips_agent_free(a);
+    }
+    assert_int_equal(choose_note(g, "mcts:iters=2000", note, sizeof note), 0);
+    assert_int_equal(choose_note(g, "mcts:iters=2000,rerank=2,reruns=1", note, sizeof note), 1);
+    assert_int_equal(choose_note(g, "mcts:iters=2000,rerank=4,reruns=1", note, sizeof note), 3);
+    assert_int_equal(choose_note(g, "mcts:iters=2000,rerank=4,reruns=1,rerunhalve=1", note,
+                                 sizeof note),
+                     3);
+    assert_int_equal(choose_note(g, "mcts:iters=2000,rerank=8,reruns=1,rerunhalve=1", note,
+                                 sizeof note),
+                     7);
+    assert_non_null(strstr(note, "rerank: the search's move 8 of 8, 0.900 a playout over 7 "
+                                 "runs (its first 0.200 over 1; 24 playouts, halving)"));
+    assert_int_equal(choose_note(g, "mcts:iters=2000,rerank=5,reruns=2,rerunhalve=1", note,
+                                 sizeof note),
+                     4);
+    assert_non_null(strstr(note, "rerank: the search's move 5 of 5, 0.600 a playout over 14 "
+                                 "runs (its first 0.200 over 2; 38 playouts, halving)"));
+    expect_spec(g, "mcts:iters=2000,rerank=8,reruns=2,rerunhalve=1");
+    assert_null(pips_agent_new(g, "mcts:rerunhalve=1", 1, &err));
+    assert_non_null(strstr(err.msg, "need rerank=M"));
+    assert_null(pips_agent_new(g, "mcts:rerank=4,rerunhalve=2", 1, &err));
+    assert_non_null(strstr(err.msg, "rerunhalve='2'"));
+    pips_game_free(g);
+    /* halving over the tree's two moves is plain rerank=2 (test_mcts_rerank) */
+    g = tree_game(0);
+    expect_ab(g, "mcts:iters=400,rerank=2,rerunhalve=1", 3, 0.1, 0.4, 1e-5, 2, 0);
     pips_game_free(g);
 }
 
@@ -1765,6 +1911,7 @@ int main(void)
         cmocka_unit_test(test_mcts_depth_cap),
         cmocka_unit_test(test_mcts_rollout),
         cmocka_unit_test(test_mcts_rerank),
+        cmocka_unit_test(test_mcts_rerun_halve),
         cmocka_unit_test(test_mcts_rerun_shape),
         cmocka_unit_test(test_mcts_rerun_opp),
         cmocka_unit_test(test_mcts_opp_search_and_adapt),

@@ -51,7 +51,12 @@
  * unless the search proved its first move a win. rerundraws=K: in those
  * playouts each move is the greedy best of K candidate samples (sampled
  * games); rerunsolo=1: a playout scores 1 for a win alone, 0 otherwise
- * (a shared win counts nothing, as a draw counts in a rung). rerunopp=N:
+ * (a shared win counts nothing, as a draw counts in a rung). rerunhalve=1:
+ * sequential halving over the M moves: round k plays R * 2^k more runs of
+ * each move still in (common seeds), then the better half by summed score
+ * stays, until one is left (M * R * ceil(log2 M) playouts for M a power of
+ * two), so many of the search's moves are looked at and the best few
+ * played out most. rerunopp=N:
  * in each playout the first round of replies (up to the root seat's next
  * turn) is played by searches of N passes, one per replying seat, in which
  * the others follow the greedy policy (hard's shape; rerunoppdraws=K root
@@ -302,6 +307,9 @@ typedef struct mcts_impl {
     int rerun_opp_draws;   /* rerunoppdraws=K: root samples of those searches */
     struct mtree *rerun_tree; /* rerunopp: the tree of those searches */
     double *rerank_sum;    /* rerank: per move, the root seat's summed returns */
+    long *rerank_runs;     /* rerank: per move, its playouts */
+    size_t *rerank_in;     /* rerank: the moves still in (rerunhalve), search order */
+    bool rerun_halve;      /* rerunhalve=1: sequential halving over the M moves */
     size_t eval_cap;       /* merged root moves kept: 2 * draws * max_moves */
     mtree trees[MCTS_MAX_THREADS];
     long exact;                  /* exact=N: positions of the model solve, 0 = off */
@@ -1535,10 +1543,44 @@ static void searched_replies(mcts_impl *mi, mtree *t, int me)
     }
 }
 
+/* One rerank playout: move m from state, then the first round's searched
+ * replies (rerunopp) and greedy moves to the end, from seed on the first
+ * tree's rng; the root seat's score (rerunsolo: 1 for a win alone). */
+static double rerank_run(mcts_impl *mi, mtree *t, const void *state, pips_move m, int me,
+                         uint64_t seed)
+{
+    const pips_game *g = t->game;
+    double v[PIPS_MAX_PLAYERS];
+    pips_rng_derive(&t->rng, seed, 0);
+    memcpy(t->work, state, t->state_size);
+    g->def->apply(g, t->work, m);
+    if (mi->rerun_opp)
+        searched_replies(mi, t, me);
+    greedy_rollout(t, AGENT_PLAYOUT_MAX_PLIES, mi->rerun_draws);
+    if (g->def->to_move(g, t->work) == PIPS_OVER)
+        g->def->returns(g, t->work, v);
+    else
+        for (int p = 0; p < t->np; p++)
+            v[p] = 1.0 / t->np; /* the playout cap: no result */
+    /* rerunsolo=1: a shared win scores 0, as a draw is no win in a rung */
+    return mi->rerun_solo ? (v[me] > 1 - 1e-9) : v[me];
+}
+
+/* Whether rerank's move i ranks above move j: a higher sum, ties (within
+ * 1e-9) to the search's order. */
+static bool rerank_above(const double *sum, size_t i, size_t j)
+{
+    return sum[i] > sum[j] + 1e-9 || (sum[i] >= sum[j] - 1e-9 && i < j);
+}
+
 /* rerank=M: of the search's first M moves (in its order), the one whose R
  * greedy playouts to the end give the root seat the best mean return; run
- * r of every move starts from the same rng. Uses the first tree's scratch
- * (the search is over). */
+ * r of every move starts from the same rng. rerunhalve=1: sequential
+ * halving instead: round k plays R * 2^k more runs of each move still in,
+ * then keeps the better half (rounded up) by summed score, until one move
+ * is left; the moves in a round meet the same seeds and every move still
+ * in has played the same runs, so sums compare alike. Uses the first
+ * tree's scratch (the search is over). */
 static pips_move rerank_choice(pips_agent *a, const void *state, size_t n)
 {
     mcts_impl *mi = a->impl;
@@ -1546,35 +1588,54 @@ static pips_move rerank_choice(pips_agent *a, const void *state, size_t n)
     const pips_game *g = a->game;
     int me = g->def->to_move(g, state);
     size_t m = n < (size_t)mi->rerank ? n : (size_t)mi->rerank;
-    for (size_t i = 0; i < m; i++)
+    size_t *in = mi->rerank_in, live = m;
+    for (size_t i = 0; i < m; i++) {
         mi->rerank_sum[i] = 0;
-    for (int r = 0; r < mi->reruns; r++) {
-        uint64_t seed = pips_rng_next(&a->rng);
-        for (size_t i = 0; i < m; i++) {
-            double v[PIPS_MAX_PLAYERS];
-            pips_rng_derive(&t->rng, seed, 0);
-            memcpy(t->work, state, t->state_size);
-            g->def->apply(g, t->work, mi->evals[i].move);
-            if (mi->rerun_opp)
-                searched_replies(mi, t, me);
-            greedy_rollout(t, AGENT_PLAYOUT_MAX_PLIES, mi->rerun_draws);
-            if (g->def->to_move(g, t->work) == PIPS_OVER)
-                g->def->returns(g, t->work, v);
-            else
-                for (int p = 0; p < t->np; p++)
-                    v[p] = 1.0 / t->np; /* the playout cap: no result */
-            /* rerunsolo=1: a shared win scores 0, as a draw is no win in a rung */
-            mi->rerank_sum[i] += mi->rerun_solo ? (v[me] > 1 - 1e-9) : v[me];
-        }
+        mi->rerank_runs[i] = 0;
+        in[i] = i;
     }
-    size_t best = 0;
-    for (size_t i = 1; i < m; i++)
-        if (mi->rerank_sum[i] > mi->rerank_sum[best] + 1e-9)
-            best = i;
-    snprintf(a->note, sizeof a->note,
-             "rerank: the search's move %zu of %zu, %.3f a playout (its first %.3f; %d each)",
-             best + 1, m, mi->rerank_sum[best] / mi->reruns, mi->rerank_sum[0] / mi->reruns,
-             mi->reruns);
+    long batch = mi->reruns, played = 0;
+    for (;;) {
+        for (long r = 0; r < batch; r++) {
+            uint64_t seed = pips_rng_next(&a->rng);
+            for (size_t j = 0; j < live; j++) {
+                mi->rerank_sum[in[j]] += rerank_run(mi, t, state, mi->evals[in[j]].move, me, seed);
+                mi->rerank_runs[in[j]]++;
+            }
+        }
+        played += batch * (long)live;
+        if (!mi->rerun_halve || live == 1)
+            break;
+        /* keep the better half, in the search's order */
+        size_t keep = (live + 1) / 2, kept = 0;
+        for (size_t j = 0; j < live; j++) {
+            size_t above = 0;
+            for (size_t k = 0; k < live; k++)
+                above += k != j && rerank_above(mi->rerank_sum, in[k], in[j]);
+            if (above < keep)
+                in[kept++] = in[j];
+        }
+        live = kept;
+        if (live == 1)
+            break;
+        batch *= 2;
+    }
+    size_t best = in[0];
+    for (size_t j = 1; j < live; j++)
+        if (mi->rerank_sum[in[j]] > mi->rerank_sum[best] + 1e-9)
+            best = in[j];
+    if (mi->rerun_halve)
+        snprintf(a->note, sizeof a->note,
+                 "rerank: the search's move %zu of %zu, %.3f a playout over %ld runs (its "
+                 "first %.3f over %ld; %ld playouts, halving)",
+                 best + 1, m, mi->rerank_sum[best] / mi->rerank_runs[best],
+                 mi->rerank_runs[best], mi->rerank_sum[0] / mi->rerank_runs[0],
+                 mi->rerank_runs[0], played);
+    else
+        snprintf(a->note, sizeof a->note,
+                 "rerank: the search's move %zu of %zu, %.3f a playout (its first %.3f; %d each)",
+                 best + 1, m, mi->rerank_sum[best] / mi->reruns,
+                 mi->rerank_sum[0] / mi->reruns, mi->reruns);
     return mi->evals[best].move;
 }
 
@@ -1749,6 +1810,8 @@ static void mcts_destroy(pips_agent *a)
     pips_free(al, mi->proven);
     pips_free(al, mi->rank_class);
     pips_free(al, mi->rerank_sum);
+    pips_free(al, mi->rerank_runs);
+    pips_free(al, mi->rerank_in);
     if (mi->rerun_tree) {
         tree_free(al, mi->rerun_tree);
         pips_free(al, mi->rerun_tree);
@@ -1833,7 +1896,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     const pips_game *g = a->game;
     long iters = 0, threads = 1, max_nodes = 4000000, reuse = 1, draws = 1, max_depth = 0;
     long rollout = 0, rerank = 0, reruns = 16, rerun_draws = 1, rerun_solo = 0;
-    long rerun_opp = 0, rerun_opp_draws = 1;
+    long rerun_opp = 0, rerun_opp_draws = 1, rerun_halve = 0;
     int order_mode = ORDER_SHUFFLE, opp = OPP_MAX;
     double temp = 0.05, ph = 0, exact_worst = 0;
     long settle = 0, topk = 2, inner_iters = 300, exact = 0, pick = 0, inner_settle = 0;
@@ -1886,6 +1949,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             ok = agent_param_long("mcts", key, value, 1, 64, &rerun_draws, err);
         else if (!strcmp(key, "rerunsolo"))
             ok = agent_param_long("mcts", key, value, 0, 1, &rerun_solo, err);
+        else if (!strcmp(key, "rerunhalve"))
+            ok = agent_param_long("mcts", key, value, 0, 1, &rerun_halve, err);
         else if (!strcmp(key, "rerunopp"))
             ok = agent_param_long("mcts", key, value, 0, 100000, &rerun_opp, err);
         else if (!strcmp(key, "rerunoppdraws"))
@@ -1988,8 +2053,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                              "leaf, playout, order, opp, temp, k, oppiters, oppevals, oppruns, oppsample, "
                              "oppsettle, exact, pick, pickply, pickobs, worst, unknown, prior, "
                              "settle, chance, ph, widen, widen_base, nodes, reuse, draws, "
-                             "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo, rerunopp, "
-                             "rerunoppdraws, sym)",
+                             "treedepth, rollout, rerank, reruns, rerundraws, rerunsolo, rerunhalve, "
+                             "rerunopp, rerunoppdraws, sym)",
                              key);
         if (!ok)
             return false;
@@ -2011,9 +2076,9 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (rollout && leaf != 1)
         return pips_fail(err, PIPS_ERR_ARG,
                          "mcts: rollout=%ld needs evaluated leaves (leaf=eval)", rollout);
-    if ((rerun_draws != 1 || rerun_solo || rerun_opp) && !rerank)
-        return pips_fail(err, PIPS_ERR_ARG, "mcts: rerundraws, rerunsolo and rerunopp shape "
-                         "rerank's playouts; they need rerank=M");
+    if ((rerun_draws != 1 || rerun_solo || rerun_opp || rerun_halve) && !rerank)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: rerundraws, rerunsolo, rerunopp and "
+                         "rerunhalve shape rerank's playouts; they need rerank=M");
     if (rerun_opp_draws != 1 && !rerun_opp)
         return pips_fail(err, PIPS_ERR_ARG, "mcts: rerunoppdraws=%ld shapes rerunopp's "
                          "searches; it needs rerunopp=N", rerun_opp_draws);
@@ -2065,6 +2130,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->reruns = (int)reruns;
     mi->rerun_draws = (int)rerun_draws;
     mi->rerun_solo = rerun_solo;
+    mi->rerun_halve = rerun_halve;
     mi->rerun_opp = rerun_opp;
     mi->rerun_opp_draws = (int)rerun_opp_draws;
     mi->eval_cap = 2 * (size_t)draws * pips_max_moves(g);
@@ -2076,9 +2142,13 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     mi->evals = pips_calloc(al, mi->eval_cap, sizeof *mi->evals);
     mi->proven = pips_calloc(al, mi->eval_cap, sizeof *mi->proven);
     mi->rank_class = pips_calloc(al, mi->eval_cap, sizeof *mi->rank_class);
-    if (rerank)
+    if (rerank) {
         mi->rerank_sum = pips_calloc(al, (size_t)rerank, sizeof *mi->rerank_sum);
-    if (!mi->evals || !mi->proven || !mi->rank_class || (rerank && !mi->rerank_sum))
+        mi->rerank_runs = pips_calloc(al, (size_t)rerank, sizeof *mi->rerank_runs);
+        mi->rerank_in = pips_calloc(al, (size_t)rerank, sizeof *mi->rerank_in);
+    }
+    if (!mi->evals || !mi->proven || !mi->rank_class ||
+        (rerank && (!mi->rerank_sum || !mi->rerank_runs || !mi->rerank_in)))
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     if (rerun_opp) { /* the reply searches: hard's shape, the others greedy */
         mcts_impl replier = *mi;
@@ -2149,6 +2219,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         agent_spec_add(a, "rerundraws=%ld", rerun_draws);
     if (rerank && rerun_solo)
         agent_spec_add(a, "rerunsolo=1");
+    if (rerun_halve)
+        agent_spec_add(a, "rerunhalve=1");
     if (rerun_opp)
         agent_spec_add(a, "rerunopp=%ld", rerun_opp);
     if (rerun_opp_draws != 1)
