@@ -126,6 +126,8 @@ static const pips_agent_kind_info kind_info[] = {
      "rerank=0|2..64 (0; the search's first M moves played out greedy to the end), "
      "reruns=N (16), rerundraws=1..64 (1; candidate samples a playout move looks at), "
      "rerunsolo=0|1 (0; a playout scores only a win alone), "
+     "rerunhalve=0|1 (0; sequential halving: round k plays R*2^k more runs of the moves "
+     "still in, then keeps the better half), "
      "rerunopp=N (0; the first round of replies in those playouts by searches of N passes), "
      "rerunoppdraws=1..64 (1; root samples of those searches), "
      "unknown=greedy|search (greedy), prior=P (0), ph=W (0), widen=A (0), widen_base=K (2), "
