@@ -399,7 +399,7 @@ static char *canonical_text(const pips_game *g, const char *text)
     assert_true(pips_state_canonical(g, s, s, &err)); /* in place */
     assert_true(pips_state_text(g, s, &out, &err));
     char *copy = strdup(pips_str_cstr(&out));
-    pips_str_clear(&out);
+    pips_str_free(&out);
     pips_state_free(g, s);
     return copy;
 }
