@@ -5,7 +5,8 @@ opponent model can know of the seats it models).
 
 Replays every game record in the folder RECORDS (`pips playtest --out DIR
 --records`, then DIR/records) and, at every ply from FIRST to LAST (0-based,
-both included) where a seat whose spec is exactly SEAT_SPEC moved, asks each
+both included) where a seat whose spec is SEAT_SPEC moved (a level name such as
+hard matches the spec it resolves to at the record's seat count), asks each
 SPEC for its move at that position (a fresh agent, seeded by the record's
 file and the ply, so a run replays) and counts it a hit when the position
 after it equals the one after the recorded move up to the game's symmetries
@@ -59,7 +60,11 @@ def main(argv):
         with open(os.path.join(folder, name)) as f:
             record = json.load(f)
         game = pips.Game(record["game"], **record["options"])
-        modelled = {seat for seat, spec in enumerate(record["seats"]) if spec == seat_spec}
+        try:
+            names = {seat_spec, pips.Agent(seat_spec, game).spec}
+        except pips.Error as e:
+            sys.exit(f"predict-moves: SEAT_SPEC '{seat_spec}': {e}")
+        modelled = {seat for seat, spec in enumerate(record["seats"]) if spec in names}
         state = game.start()
         for ply, move in enumerate(record["moves"]):
             if first <= ply <= last and state.to_move in modelled:

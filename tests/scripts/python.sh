@@ -39,7 +39,18 @@ grep -q '^| alphabeta:depth=2 | 12 | 12 | 1.000 ' <<<"$out"
 check "a deterministic seat predicts all 12 of its own moves from other seeds" $?
 grep -qE '^\| random \| 12 \| ([0-9]|1[01]) \|' <<<"$out"
 check "random predicts fewer of them" $?
-PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" nosuch 0 40 random \
-    >/dev/null 2>&1
-[ $? = 1 ]; check "no move of the named seat: an error" $?
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" greedy 0 40 \
+    random 2>&1)
+[ $? = 1 ] && grep -q "no move of a seat 'greedy'" <<<"$out"
+check "no move of the named seat: an error that says so" $?
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" nosuch 0 40 \
+    random 2>&1)
+[ $? = 1 ] && grep -q "SEAT_SPEC 'nosuch'" <<<"$out"
+check "a seat spec that is no agent: an error that names it" $?
+"$pips" playtest tictacdoh --seats greedy,random --games 2 --seed 1 --out "$records" --records \
+    >/dev/null
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" medium 0 40 \
+    greedy)
+grep -qE '^2 records, [1-9][0-9]* positions of .medium.' <<<"$out"
+check "a level name matches the spec it resolves to (medium: greedy)" $?
 exit $fail
