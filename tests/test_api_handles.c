@@ -388,6 +388,75 @@ static void test_ffi_refuses_foreign_states(void **unused)
     pips_game_free(nimitz);
 }
 
+/* The text of a Nimitz position's canonical form, read from text. */
+static char *canonical_text(const pips_game *g, const char *text)
+{
+    pips_error err = {0};
+    pips_str out;
+    pips_str_init(&out, NULL);
+    void *s = pips_state_new(g, &err);
+    assert_true(pips_state_set_text(g, s, text, &err));
+    assert_true(pips_state_canonical(g, s, s, &err)); /* in place */
+    assert_true(pips_state_text(g, s, &out, &err));
+    char *copy = strdup(pips_str_cstr(&out));
+    pips_str_free(&out);
+    pips_state_free(g, s);
+    return copy;
+}
+
+/* pips_state_canonical: positions the rulings make equivalent (rules/nimitz.md
+ * "Symmetries": the board's rotations and reflections, colours and
+ * orientations renamed) share one form, others do not; a game without
+ * symmetries, and a missing or foreign out, are refused with out untouched. */
+static void test_ffi_canonical(void **unused)
+{
+    (void)unused;
+    pips_error err = {0};
+    pips_game *nim = pips_game_new("nimitz", NULL, 0, NULL, &err);
+    const char *same[][2] = {
+        {"b2:U:rL", "b2:N:oL"},                 /* colour and orientation renamed */
+        {"a1:N:rL c1:E:oM", "c3:W:yL a3:U:gM"}, /* rotated a half turn, renamed */
+        {"a1:N:rL b1:E:oS", "a1:S:gL a2:W:bS"}, /* reflected in a diagonal, renamed */
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char *x = canonical_text(nim, same[i][0]), *y = canonical_text(nim, same[i][1]);
+        if (strcmp(x, y) != 0)
+            fail_msg("'%s' and '%s' have forms '%s' and '%s'", same[i][0], same[i][1], x, y);
+        free(x);
+        free(y);
+    }
+    const char *differ[][2] = {
+        {"a1:N:rL", "b2:N:rL"},                 /* a corner is no centre */
+        {"a1:N:rL", "a1:N:rM"},                 /* sizes are not renamed */
+        {"a1:N:rL c1:N:oS", "a1:N:rL c1:E:oS"}, /* equal orientations stay equal */
+    };
+    for (size_t i = 0; i < sizeof differ / sizeof differ[0]; i++) {
+        char *x = canonical_text(nim, differ[i][0]), *y = canonical_text(nim, differ[i][1]);
+        if (strcmp(x, y) == 0)
+            fail_msg("'%s' and '%s' share the form '%s'", differ[i][0], differ[i][1], x);
+        free(x);
+        free(y);
+    }
+    void *s = pips_state_new(nim, &err);
+    assert_refused(pips_state_canonical(nim, s, NULL, &err), &err, PIPS_ERR_ARG, "");
+    pips_game *zig = pips_game_new("ziggurat", NULL, 0, NULL, &err);
+    void *z = pips_state_new(zig, &err), *z_out = pips_state_new(zig, &err);
+    size_t size = pips_game_state_size(zig);
+    unsigned char *before = malloc(size);
+    memcpy(before, z_out, size);
+    assert_refused(pips_state_canonical(zig, z, z_out, &err), &err, PIPS_ERR_ARG,
+                   "ziggurat has no canonical form");
+    assert_memory_equal(before, z_out, size);
+    assert_refused(pips_state_canonical(nim, s, z_out, &err), &err, PIPS_ERR_ARG, "");
+    assert_memory_equal(before, z_out, size);
+    free(before);
+    pips_state_free(zig, z);
+    pips_state_free(zig, z_out);
+    pips_game_free(zig);
+    pips_state_free(nim, s);
+    pips_game_free(nim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_states_know_their_game),
         cmocka_unit_test(test_ffi_calls),
         cmocka_unit_test(test_ffi_refuses_foreign_states),
+        cmocka_unit_test(test_ffi_canonical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,6 +75,13 @@ bool pips_move_text(const pips_game *g, const void *state, pips_move m, char *bu
 bool pips_state_text(const pips_game *g, const void *state, pips_str *out, pips_error *err);
 /* Reads state text into state; on failure state is unchanged. */
 bool pips_state_set_text(const pips_game *g, void *state, const char *text, pips_error *err);
+/* The canonical form of state into out (another state of g; it may be state
+ * itself): one position stands for every position the game's symmetries
+ * make equivalent (Nimitz: the board's rotations and reflections with
+ * colours and orientations renamed), so two positions are the same up to
+ * symmetry exactly when their canonical forms' texts are equal. A game
+ * without symmetries is refused (PIPS_ERR_ARG) and out is left as it was. */
+bool pips_state_canonical(const pips_game *g, const void *state, void *out, pips_error *err);
 /* The terminal drawing (ASCII, or with box drawing when unicode), no colour. */
 bool pips_state_render(const pips_game *g, const void *state, bool unicode, pips_str *out,
                        pips_error *err);

@@ -76,6 +76,7 @@ bool pips_move_text(const pips_game *g, const void *state, pips_move m, char *bu
                     pips_error *err);
 bool pips_state_text(const pips_game *g, const void *state, pips_str *out, pips_error *err);
 bool pips_state_set_text(const pips_game *g, void *state, const char *text, pips_error *err);
+bool pips_state_canonical(const pips_game *g, const void *state, void *out, pips_error *err);
 bool pips_state_render(const pips_game *g, const void *state, bool unicode, pips_str *out,
                        pips_error *err);
 bool pips_state_view_json(const pips_game *g, const void *state, pips_str *out,
@@ -410,6 +411,18 @@ class State:
     def view(self):
         """The structured view as a dict, as `pips state --json` prints it."""
         return json.loads(_text_call(_lib.pips_state_view_json, self._g, self._ptr))
+
+    def canonical(self):
+        """A new State (without history) at the canonical form of this
+        position: positions that the game's symmetries make equivalent
+        (Nimitz: the board turned or reflected, colours and orientations
+        renamed) have equal canonical forms, so comparing forms compares
+        positions up to symmetry. Raises Error for a game without symmetries."""
+        c = State(self.game)
+        err = _new_error()
+        if not _lib.pips_state_canonical(self._g, self._ptr, c._ptr, err):
+            _raise(err)
+        return c
 
     def render(self, unicode=False):
         """The terminal drawing."""

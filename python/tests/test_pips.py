@@ -130,6 +130,20 @@ class GamesAndStates(unittest.TestCase):
         self.assertEqual(state.text(), "b2:U:rL")
         self.assertEqual(state.game.values["board"], "3x3")
 
+    def test_canonical_compares_up_to_symmetry(self):
+        # rules/nimitz.md "Symmetries": a corner turned to another corner,
+        # with colours and orientations renamed, is the same position
+        a = pips.State.from_text("nimitz", "a1:N:rL c1:E:oM")
+        b = pips.State.from_text("nimitz", "c3:W:yL a3:U:gM")
+        centre = pips.State.from_text("nimitz", "b2:N:rL c1:E:oM")
+        self.assertNotEqual(a.text(), b.text())
+        self.assertEqual(a.canonical().text(), b.canonical().text())
+        self.assertNotEqual(a.canonical().text(), centre.canonical().text())
+        self.assertEqual(a.text(), "a1:N:rL c1:E:oM")  # the state itself is unchanged
+        self.assertEqual(a.canonical().canonical().text(), a.canonical().text())
+        with self.assertRaisesRegex(pips.Error, "ziggurat has no canonical form"):
+            pips.Game("ziggurat").start().canonical()
+
 
 class Errors(unittest.TestCase):
     def test_error_is_value_error_with_message(self):

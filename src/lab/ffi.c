@@ -197,6 +197,23 @@ bool pips_state_set_text(const pips_game *g, void *state, const char *text, pips
     return ok;
 }
 
+bool pips_state_canonical(const pips_game *g, const void *state, void *out, pips_error *err)
+{
+    if (!given(g, state, err) || !given(g, out, err))
+        return false;
+    if (!g->def->canonical)
+        return pips_fail(err, PIPS_ERR_ARG,
+                         "%s has no canonical form (no symmetries are defined for it)",
+                         g->def->name);
+    void *scratch = pips_malloc(g->alloc, g->def->state_size);
+    if (!scratch)
+        return pips_fail(err, PIPS_ERR_NOMEM, "out of memory for a %s state", g->def->name);
+    g->def->canonical(g, state, scratch); /* out may be state itself */
+    memcpy(out, scratch, g->def->state_size);
+    pips_free(g->alloc, scratch);
+    return true;
+}
+
 bool pips_state_render(const pips_game *g, const void *state, bool unicode, pips_str *out,
                        pips_error *err)
 {

@@ -2,7 +2,8 @@
 # python.sh PIPS SOURCE_DIR PYTHONPATH — every Python script of the repository
 # runs, on a small workload whose answer is known: scripts/icefrogs-forced-win.py
 # (`import pips`; docs/findings/icefrogs-players.md quotes it), bench/python_plies.py
-# (`import pips`, which also checks pips.perft against the command's).
+# (`import pips`, which also checks pips.perft against the command's),
+# bench/predict-moves.py (a deterministic seat predicts itself on every move).
 # scripts/findings.py runs in tests/cli/findings.sh.
 set -u
 pips=$1 src=$2 pypath=$3
@@ -26,4 +27,30 @@ out=$(PYTHONPATH=$pypath "$python" "$src/bench/python_plies.py" 0.2 "$pips")
 check "bench/python_plies.py runs (perft equal to the command's)" $?
 [ "$(grep -cE '^(tictacdoh|icefrogs|ziggurat|noname|nimitz) +[0-9]+ ' <<<"$out")" -ge 9 ]
 check "it reports every game's plies/s and perft" $?
+
+records=$(mktemp -d)
+trap 'rm -rf "$records"' EXIT
+"$pips" playtest tictacdoh --seats alphabeta:depth=2,random --games 4 --seed 1 \
+    --out "$records" --records >/dev/null
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" \
+    alphabeta:depth=2 0 40 alphabeta:depth=2 random)
+check "bench/predict-moves.py runs" $?
+grep -q '^| alphabeta:depth=2 | 12 | 12 | 1.000 ' <<<"$out"
+check "a deterministic seat predicts all 12 of its own moves from other seeds" $?
+grep -qE '^\| random \| 12 \| ([0-9]|1[01]) \|' <<<"$out"
+check "random predicts fewer of them" $?
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" greedy 0 40 \
+    random 2>&1)
+[ $? = 1 ] && grep -q "no move of a seat 'greedy'" <<<"$out"
+check "no move of the named seat: an error that says so" $?
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" nosuch 0 40 \
+    random 2>&1)
+[ $? = 1 ] && grep -q "SEAT_SPEC 'nosuch'" <<<"$out"
+check "a seat spec that is no agent: an error that names it" $?
+"$pips" playtest tictacdoh --seats greedy,random --games 2 --seed 1 --out "$records" --records \
+    >/dev/null
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/records" medium 0 40 \
+    greedy)
+grep -qE '^2 records, [1-9][0-9]* positions of .medium.' <<<"$out"
+check "a level name matches the spec it resolves to (medium: greedy)" $?
 exit $fail
