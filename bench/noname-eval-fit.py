@@ -157,12 +157,20 @@ def hit_share(data, values):
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
-    records = sorted(glob.glob(os.path.join(argv[0], "records", "*.json")))
+    folders = [argv[0]] + argv[2:]
+    found = {d: sorted(glob.glob(os.path.join(d, "records", "*.json"))) for d in folders}
+    for d in folders:
+        if not found[d]:
+            sys.exit(f"noname-eval-fit: no records (records/*.json) in {d}")
+    records = found[argv[0]]
     split = int(argv[1])
+    if not 0 < split < len(records):
+        sys.exit(f"noname-eval-fit: SPLIT must be between 1 and {len(records) - 1} "
+                 f"({len(records)} records in {argv[0]})")
     steps = int(os.environ.get("STEPS", "250"))
     train = positions(records[:split])
     tests = [positions(records[split:])]
-    tests += [positions(sorted(glob.glob(os.path.join(d, "records", "*.json")))) for d in argv[2:]]
+    tests += [positions(found[d]) for d in argv[2:]]
     print("| T | train positions | " +
           " | ".join(f"test {i}: positions, evaluation, fitted" for i in range(len(tests))) +
           " | weights (" + ", ".join(NAMES) + ") |")

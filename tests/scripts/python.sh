@@ -3,7 +3,8 @@
 # runs, on a small workload whose answer is known: scripts/icefrogs-forced-win.py
 # (`import pips`; docs/findings/icefrogs-players.md quotes it), bench/python_plies.py
 # (`import pips`, which also checks pips.perft against the command's),
-# bench/predict-moves.py (a deterministic seat predicts itself on every move).
+# bench/predict-moves.py (a deterministic seat predicts itself on every move),
+# bench/noname-eval-fit.py (a row for every bucket; no records: an error).
 # scripts/findings.py runs in tests/cli/findings.sh.
 set -u
 pips=$1 src=$2 pypath=$3
@@ -53,4 +54,17 @@ out=$(PYTHONPATH=$pypath "$python" "$src/bench/predict-moves.py" "$records/recor
     greedy)
 grep -qE '^2 records, [1-9][0-9]* positions of .medium.' <<<"$out"
 check "a level name matches the spec it resolves to (medium: greedy)" $?
+
+"$pips" playtest noname --opt players=4 --seats greedy --games 8 --seed 1 --out "$records" \
+    --records >/dev/null
+out=$(STEPS=20 PYTHONPATH=$pypath "$python" "$src/bench/noname-eval-fit.py" "$records" 6)
+check "bench/noname-eval-fit.py runs" $?
+[ "$(grep -cE '^\| [0-9]+-[0-9]+ \| [1-9][0-9]* \| [1-9][0-9]*, 0\.[0-9]{3}, [01]\.[0-9]{3} \|' <<<"$out")" = 6 ]
+check "it fits and tests every one of its six buckets" $?
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/noname-eval-fit.py" "$records/none" 6 2>&1)
+[ $? = 1 ] && grep -q "no records" <<<"$out"
+check "a folder without records: an error that says so" $?
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/noname-eval-fit.py" "$records" 8 2>&1)
+[ $? = 1 ] && grep -q "SPLIT must be between 1 and 7" <<<"$out"
+check "a split that leaves no test games: an error" $?
 exit $fail
