@@ -4,7 +4,8 @@
 # (`import pips`; docs/findings/icefrogs-players.md quotes it), bench/python_plies.py
 # (`import pips`, which also checks pips.perft against the command's),
 # bench/predict-moves.py (a deterministic seat predicts itself on every move),
-# bench/noname-eval-fit.py (a row for every bucket; no records: an error).
+# bench/noname-eval-fit.py (a row for every bucket; no records: an error),
+# bench/move-times.py (a row for every spec).
 # scripts/findings.py runs in tests/cli/findings.sh.
 set -u
 pips=$1 src=$2 pypath=$3
@@ -67,4 +68,8 @@ check "a folder without records: an error that says so" $?
 out=$(PYTHONPATH=$pypath "$python" "$src/bench/noname-eval-fit.py" "$records" 8 2>&1)
 [ $? = 1 ] && grep -q "SPLIT must be between 1 and 7" <<<"$out"
 check "a split that leaves no test games: an error" $?
+out=$(PYTHONPATH=$pypath "$python" "$src/bench/move-times.py" tictacdoh 2 2 greedy random)
+check "bench/move-times.py runs" $?
+[ "$(grep -cE '^\| tictacdoh \| 2 \| (greedy|random) \| 2 \| [1-9][0-9]* \|' <<<"$out")" = 2 ]
+check "it times both specs' moves over the 2 games" $?
 exit $fail
