@@ -21,7 +21,6 @@ Usage: PYTHONPATH=build/python /usr/bin/python3 bench/predict-moves.py \\
            greedy 'mcts:iters=100,opp=greedy' 'mcts:iters=1000,evals=15000,opp=greedy,settle=1'
 """
 import json
-import math
 import os
 import sys
 import time
@@ -30,12 +29,11 @@ import pips
 
 
 def wilson(hits, n, z=1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """The 95% Wilson interval of hits in n, from the library's pips_wilson
+    (the interval every pips report prints)."""
+    lo, hi = pips._ffi.new("double *"), pips._ffi.new("double *")
+    pips._lib.pips_wilson(hits / n, n, z, lo, hi)
+    return lo[0], hi[0]
 
 
 def position_key(state):
@@ -91,6 +89,10 @@ def main(argv):
         print(f"| {spec} | {n} | {h} | {h / n:.3f} [{lo:.3f}, {hi:.3f}] | {by_ply} | "
               f"{1000 * cpu[spec] / n:.1f} |")
 
+
+# pips_wilson (pips/lab.h) is not in the package's declarations; declared
+# here for this script only, as move-times.py declares what it needs.
+pips._ffi.cdef("void pips_wilson(double p_hat, double n, double z, double *lo, double *hi);")
 
 if __name__ == "__main__":
     main(sys.argv[1:])
