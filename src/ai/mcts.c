@@ -1903,6 +1903,8 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     long pick_plies = 0, observe_picks = 0;
     long eval_limit = 0, inner_evals = 0, inner_runs = 1, sample_k = 0, sym = 0;
     bool unknown_search = false, stratify = false;
+    /* options that shape one opponent model or the exact solve: given without it, refused */
+    const char *search_only = NULL, *topk_only = NULL, *exact_only = NULL;
     double prior = 0;
     bool has_eval = g->def->evaluate != NULL;
     int leaf = has_eval ? 1 : 0; /* 0 playout, 1 evaluate */
@@ -1983,20 +1985,25 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
                                  "search",
                                  value);
         } else if (!strcmp(key, "oppiters")) {
+            search_only = "oppiters";
             ok = agent_param_long("mcts", key, value, 1, 10000000L, &inner_iters, err);
         } else if (!strcmp(key, "oppevals")) {
+            search_only = "oppevals";
             ok = agent_param_long("mcts", key, value, 0, 2000000000L, &inner_evals, err);
         } else if (!strcmp(key, "oppruns")) {
+            search_only = "oppruns";
             ok = agent_param_long("mcts", key, value, 1, 64, &inner_runs, err);
         } else if (!strcmp(key, "sym")) {
             ok = agent_param_long("mcts", key, value, 0, 2, &sym, err);
         } else if (!strcmp(key, "oppsample")) {
             ok = agent_param_long("mcts", key, value, 0, 100000, &sample_k, err);
         } else if (!strcmp(key, "k")) {
+            topk_only = "k";
             ok = agent_param_long("mcts", key, value, 1, 1000, &topk, err);
         } else if (!strcmp(key, "exact")) {
             ok = agent_param_long("mcts", key, value, 0, 100000000L, &exact, err);
         } else if (!strcmp(key, "unknown")) {
+            exact_only = "unknown";
             ok = !strcmp(value, "greedy") || !strcmp(value, "search");
             if (!ok)
                 return pips_fail(err, PIPS_ERR_ARG, "mcts: unknown='%s' must be greedy or search",
@@ -2011,6 +2018,7 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
         } else if (!strcmp(key, "pickobs")) {
             ok = agent_param_long("mcts", key, value, 0, 64, &observe_picks, err);
         } else if (!strcmp(key, "worst")) {
+            exact_only = "worst";
             ok = agent_param_double("mcts", key, value, 0, 1, &exact_worst, err);
         } else if (!strcmp(key, "chance")) {
             ok = !strcmp(value, "sample") || !strcmp(value, "stratify");
@@ -2020,8 +2028,10 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
             stratify = !strcmp(value, "stratify");
         } else if (!strcmp(key, "settle"))
             ok = agent_param_long("mcts", key, value, 0, 1, &settle, err);
-        else if (!strcmp(key, "oppsettle"))
+        else if (!strcmp(key, "oppsettle")) {
+            search_only = "oppsettle";
             ok = agent_param_long("mcts", key, value, 0, 1, &inner_settle, err);
+        }
         else if (!strcmp(key, "temp"))
             ok = agent_param_double("mcts", key, value, 0.001, 100, &temp, err);
         else if (!strcmp(key, "ph"))
@@ -2085,6 +2095,15 @@ bool agent_mcts_init(pips_agent *a, const char *params, pips_error *err)
     if (sample_k && opp != OPP_SEARCH && opp != OPP_ADAPT)
         return pips_fail(err, PIPS_ERR_ARG, "mcts: oppsample=%ld models the seats that search; "
                          "it needs opp=search or opp=adapt", sample_k);
+    if (search_only && opp != OPP_SEARCH && opp != OPP_ADAPT)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: %s shapes the searches that model the other "
+                         "seats; it needs opp=search or opp=adapt", search_only);
+    if (topk_only && opp != OPP_TOPK)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: k sets how many moves opp=topk weighs; it "
+                         "needs opp=topk");
+    if (exact_only && !exact)
+        return pips_fail(err, PIPS_ERR_ARG, "mcts: %s shapes the exact solve; it needs exact=N",
+                         exact_only);
     if (sym && !(g->def->canonical && g->def->hash))
         return pips_fail(err, PIPS_ERR_ARG, "mcts: sym=%ld needs the game's canonical form (its "
                          "symmetries), which %s lacks", sym, g->def->name);
