@@ -59,6 +59,8 @@ static void test_bad_specs(void **unused)
         {"mcts:time=-1", "time='-1'"},
         {"greedy:hard", "no strength levels"},
         {"random:x=1", "takes no parameters"},
+        {"greedy:noise=1.5", "noise='1.5'"},
+        {"greedy:depth=2", "greedy: unknown parameter 'depth' (noise)"},
         {"alphabeta:depth=0", "depth='0'"},
         {"alphabeta:shuffle=2", "shuffle='2'"},
         {"alphabeta:depth=3,playouts=0", "playouts='0'"},
@@ -158,6 +160,8 @@ static void test_spec_normalised(void **unused)
     } cases[] = {
         {"random", "random"},
         {"greedy", "greedy"},
+        {"greedy:noise=0.25", "greedy:noise=0.25"},
+        {"greedy:noise=0", "greedy"},
         {"easy", "mcts:iters=200"},
         {"medium", "greedy"},
         {"hard", "mcts:iters=1000"},
@@ -591,6 +595,62 @@ static void test_win_in_one(void **unused)
         assert_true(v > 0.9);
         pips_agent_free(a);
     }
+    pips_state_free(g, s);
+    pips_game_free(g);
+}
+
+/* greedy:noise=P plays a uniformly random move with chance P, greedy's
+ * otherwise: on a win in one (2 winning moves of n), noise=0 always wins,
+ * noise=1 wins about 2/n of the time and spreads over many moves, and
+ * noise=0.5 wins about 1/2 + 1/2 x 2/n; the same seed repeats its move. */
+static void test_greedy_noise(void **unused)
+{
+    (void)unused;
+    pips_game *g = ttd();
+    void *s = state_from(g, "0,0:L 1,0:L");
+    pips_error err;
+    pips_move *moves = calloc(pips_max_moves(g), sizeof *moves);
+    bool *hit = calloc(pips_max_moves(g), sizeof *hit);
+    size_t n = agent_search_moves(g, s, 0, moves, NULL);
+    assert_true(n > 10);
+    unsigned char child[512];
+    const double noises[] = {0, 1, 0.5};
+    for (size_t k = 0; k < 3; k++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "greedy:noise=%g", noises[k]);
+        int wins = 0, seen = 0;
+        memset(hit, 0, pips_max_moves(g) * sizeof *hit);
+        const int games = 400;
+        for (int seed = 1; seed <= games; seed++) {
+            pips_agent *a = pips_agent_new(g, spec, (uint64_t)seed, &err);
+            assert_non_null(a);
+            pips_move m, again;
+            assert_true(agent_choose_unchecked(a, s, &m, &err));
+            pips_agent_free(a);
+            a = pips_agent_new(g, spec, (uint64_t)seed, &err);
+            assert_true(agent_choose_unchecked(a, s, &again, &err));
+            pips_agent_free(a);
+            assert_true(m == again);
+            memcpy(child, s, g->def->state_size);
+            g->def->apply(g, child, m);
+            wins += pips_to_move(g, child) == PIPS_OVER; /* only a win ends it here */
+            for (size_t i = 0; i < n; i++)
+                if (moves[i] == m && !hit[i]) {
+                    hit[i] = true;
+                    seen++;
+                }
+        }
+        double expect = (1 - noises[k]) + noises[k] * 2.0 / (double)n;
+        double sd = sqrt(expect * (1 - expect) / games);
+        if (fabs((double)wins / games - expect) > 4 * sd + 1e-9)
+            fail_msg("%s won %d of %d, expected about %.3f", spec, wins, games, expect);
+        if (noises[k] == 0)
+            assert_int_equal(seen, 2);
+        else
+            assert_true(seen > (int)n / 2);
+    }
+    free(moves);
+    free(hit);
     pips_state_free(g, s);
     pips_game_free(g);
 }
@@ -1224,6 +1284,7 @@ int main(void)
         cmocka_unit_test(test_legal_deterministic_ttd),
         cmocka_unit_test(test_legal_deterministic_chance_nplayer),
         cmocka_unit_test(test_win_in_one),
+        cmocka_unit_test(test_greedy_noise),
         cmocka_unit_test(test_forced_win_in_three),
         cmocka_unit_test(test_chance_choice),
         cmocka_unit_test(test_analyze_ranks_all),

@@ -103,7 +103,8 @@ const char *const *pips_agent_kinds(void)
 /* One line per kind for `pips agents`; docs/ai.md has the long form. */
 static const pips_agent_kind_info kind_info[] = {
     {"random", "a uniformly random legal move", "none"},
-    {"greedy", "the move with the best immediate evaluation (an immediate win first)", "none"},
+    {"greedy", "the move with the best immediate evaluation (an immediate win first)",
+     "noise=P (0; the chance of a uniformly random move instead)"},
     {"alphabeta", "alpha-beta search with iterative deepening and a transposition table",
      "depth=1..64 (4), time=SECONDS, nodes=N (no cap; nodes of a move's whole deepening, "
      "the same on any load), playouts=N (4), tt=MB (16), shuffle=0|1 (0), "

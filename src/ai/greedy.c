@@ -4,6 +4,9 @@
  * otherwise the game's evaluate hook, otherwise an even 0.5 (only immediate
  * results are known). A chance node right after the move is averaged over
  * its outcomes. Ties among the best moves are broken with the agent's rng.
+ * noise=P (0 by default) plays a uniformly random move instead with chance
+ * P, a weaker agent between random and greedy for the levels of games where
+ * greedy is already a large step above random (docs/ai.md).
  *
  * Invariant: the moves are listed the same way for the same state (see
  * agent_search_moves), so a seed fixes every choice.
@@ -19,6 +22,7 @@ typedef struct greedy_impl {
     pips_move *outcomes;
     double *prob;
     pips_move_eval *evals;
+    double noise; /* chance of a uniformly random move; 0 draws nothing from the rng */
 } greedy_impl;
 
 double agent_greedy_value(const pips_game *g, const void *st, int mover, bool expand_chance,
@@ -79,6 +83,15 @@ static size_t greedy_rank(pips_agent *a, const void *state, pips_error *err)
 static bool greedy_choose(pips_agent *a, const void *state, pips_move *out, pips_error *err)
 {
     greedy_impl *gi = a->impl;
+    if (gi->noise > 0 && pips_rng_double(&a->rng) < gi->noise) {
+        const pips_game *g = a->game;
+        size_t n = agent_search_moves(g, state, a->seed, a->moves, NULL);
+        if (n == 0)
+            return pips_fail(err, PIPS_ERR_ILLEGAL, "no legal move: the game is over");
+        *out = a->moves[pips_rng_below(&a->rng, n)];
+        a->has_last_value = false;
+        return true;
+    }
     size_t n = greedy_rank(a, state, err);
     if (!n)
         return false;
@@ -131,8 +144,18 @@ static void greedy_destroy(pips_agent *a)
 
 bool agent_greedy_init(pips_agent *a, const char *params, pips_error *err)
 {
-    if (params && *params)
-        return pips_fail(err, PIPS_ERR_ARG, "greedy takes no parameters ('%s')", params);
+    double noise = 0;
+    char key[AGENT_KEY_MAX], value[AGENT_VALUE_MAX];
+    bool bad = false;
+    const char *p = params ? params : "";
+    while (agent_param_next(&p, "greedy", key, value, &bad, err)) {
+        if (strcmp(key, "noise"))
+            return pips_fail(err, PIPS_ERR_ARG, "greedy: unknown parameter '%s' (noise)", key);
+        if (!agent_param_double("greedy", key, value, 0, 1, &noise, err))
+            return false;
+    }
+    if (bad)
+        return false;
     const pips_game *g = a->game;
     const pips_allocator *al = g->alloc;
     size_t mm = pips_max_moves(g);
@@ -150,6 +173,9 @@ bool agent_greedy_init(pips_agent *a, const char *params, pips_error *err)
         return pips_fail(err, PIPS_ERR_NOMEM, "out of memory");
     a->choose = greedy_choose;
     a->analyze = greedy_analyze;
+    gi->noise = noise;
     snprintf(a->spec, sizeof a->spec, "greedy");
+    if (noise > 0)
+        agent_spec_add(a, "noise=%g", noise);
     return true;
 }
