@@ -1138,10 +1138,12 @@ const pips_game_def pips_nimitz_def = {
     /* 3 to 6 seats: issue 24, docs/ai.md "Levels for three to six seats";
      * evals= caps the opening's costly searches by work, not time, so a
      * seed replays a game on any load; three-seat max models hard by searches
-     * of hard's size (oppevals=), four-seat max settles its leaves as hard */
+     * of hard's size (oppevals=); at four seats no search we could afford
+     * is a measured step below max, so hard is greedy and medium a noisy
+     * greedy ("Four seats in Nimitz and Noname: searches cluster") */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
                   "mcts:iters=3000,evals=120000,opp=adapt,oppiters=1000,oppevals=3000"},
-                 {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy,settle=1",
+                 {"random", "greedy:noise=0.6", "greedy",
                   "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100,settle=1"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
                   "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"}},
