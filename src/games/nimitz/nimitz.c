@@ -1139,12 +1139,14 @@ const pips_game_def pips_nimitz_def = {
      * evals= caps the opening's costly searches by work, not time, so a
      * seed replays a game on any load; three-seat max models hard by searches
      * of hard's size (oppevals=); at four seats no search we could afford
-     * is a measured step below max, so hard is greedy and medium a noisy
-     * greedy ("Four seats in Nimitz and Noname: searches cluster") */
+     * is a measured step below max, so hard is greedy, medium a noisy
+     * greedy, and max models the others as greedy (opp=adapt took the
+     * noisy seats for searchers) ("Four seats in Nimitz and Noname:
+     * searches cluster") */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
                   "mcts:iters=3000,evals=120000,opp=adapt,oppiters=1000,oppevals=3000"},
                  {"random", "greedy:noise=0.6", "greedy",
-                  "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100,settle=1"},
+                  "mcts:iters=3000,evals=60000,opp=greedy,settle=1"},
                  {"random", "greedy", "mcts:iters=1000,evals=15000,opp=greedy",
                   "mcts:iters=3000,evals=60000,opp=adapt,oppiters=100"}},
 };
