@@ -4,9 +4,10 @@
  * otherwise the game's evaluate hook, otherwise an even 0.5 (only immediate
  * results are known). A chance node right after the move is averaged over
  * its outcomes. Ties among the best moves are broken with the agent's rng.
- * noise=P (0 by default) plays a uniformly random move instead with chance
- * P, a weaker agent between random and greedy for the levels of games where
- * greedy is already a large step above random (docs/ai.md).
+ * noise=P (0 by default) plays, with chance P, a uniformly random one of the
+ * moves greedy would weigh instead (in a game whose moves are sampled, one of
+ * that sample): a weaker agent between random and greedy for the levels of
+ * games where greedy is already a large step above random (docs/ai.md).
  *
  * Invariant: the moves are listed the same way for the same state (see
  * agent_search_moves), so a seed fixes every choice.
