@@ -60,6 +60,16 @@ static void test_bad_specs(void **unused)
         {"greedy:hard", "no strength levels"},
         {"random:x=1", "takes no parameters"},
         {"greedy:noise=1.5", "noise='1.5'"},
+        /* options of a model the spec does not use: refused, naming the option */
+        {"mcts:opp=greedy,oppsettle=1",
+         "mcts: oppsettle shapes the searches that model the other seats; it needs opp=search "
+         "or opp=adapt"},
+        {"mcts:opp=greedy,oppevals=9", "mcts: oppevals shapes the searches"},
+        {"mcts:oppruns=4", "mcts: oppruns shapes"},
+        {"mcts:opp=max,oppiters=100", "mcts: oppiters shapes"},
+        {"mcts:opp=greedy,k=3", "mcts: k sets how many moves opp=topk weighs; it needs opp=topk"},
+        {"mcts:opp=adapt,worst=0.5", "mcts: worst shapes the exact solve; it needs exact=N"},
+        {"mcts:opp=adapt,unknown=search", "mcts: unknown shapes the exact solve"},
         {"greedy:depth=2", "greedy: unknown parameter 'depth' (noise)"},
         {"alphabeta:depth=0", "depth='0'"},
         {"alphabeta:shuffle=2", "shuffle='2'"},

@@ -1476,10 +1476,7 @@ static void test_mcts_exact_pick(void **unused)
     assert_true(pips_check_move(t3, st, m, &err));
     pips_state_free(t3, st);
     pips_agent_free(a);
-    /* without those searches oppsettle means nothing: refused, not dropped */
-    assert_null(pips_agent_new(t3, "mcts:iters=10,opp=greedy,oppsettle=1", 1, &err));
-    assert_non_null(strstr(err.msg, "oppsettle shapes the searches that model the other seats; "
-                                    "it needs opp=search or opp=adapt"));
+    /* without those searches oppsettle is refused, not dropped: test_bad_specs */
     assert_null(pips_agent_new(t3, "mcts:opp=adapt,oppsettle=2", 1, &err));
     assert_null(pips_agent_new(t3, "mcts:opp=greedy,exact=1000,pick=4", 1, &err));
     assert_non_null(strstr(err.msg, "pick=4 needs exact=N and opp=adapt or opp=search"));
@@ -1750,19 +1747,7 @@ static void test_mcts_opp_runs_and_evals(void **unused)
                      4);
     expect_spec(g, "mcts:iters=400,opp=adapt,oppiters=100,oppevals=15000,oppruns=4");
     pips_error err;
-    /* no opponent searches for these to shape: refused, naming the option */
-    assert_null(pips_agent_new(g, "mcts:iters=400,opp=greedy,oppevals=9", 1, &err));
-    assert_non_null(strstr(err.msg, "mcts: oppevals shapes the searches"));
-    assert_null(pips_agent_new(g, "mcts:iters=400,oppruns=4", 1, &err));
-    assert_non_null(strstr(err.msg, "mcts: oppruns shapes"));
-    assert_null(pips_agent_new(g, "mcts:iters=400,opp=max,oppiters=100", 1, &err));
-    assert_non_null(strstr(err.msg, "oppiters shapes"));
-    assert_null(pips_agent_new(g, "mcts:iters=400,opp=greedy,k=3", 1, &err));
-    assert_non_null(strstr(err.msg, "k sets how many moves opp=topk weighs"));
-    assert_null(pips_agent_new(g, "mcts:iters=400,opp=adapt,worst=0.5", 1, &err));
-    assert_non_null(strstr(err.msg, "worst shapes the exact solve; it needs exact=N"));
-    assert_null(pips_agent_new(g, "mcts:iters=400,opp=adapt,unknown=search", 1, &err));
-    assert_non_null(strstr(err.msg, "unknown shapes the exact solve"));
+    /* without opponent searches oppruns and oppevals are refused: test_bad_specs */
     assert_null(pips_agent_new(g, "mcts:opp=adapt,oppruns=65", 1, &err));
     assert_non_null(strstr(err.msg, "oppruns='65'"));
     assert_null(pips_agent_new(g, "mcts:opp=adapt,oppevals=-1", 1, &err));
