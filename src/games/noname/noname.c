@@ -1298,9 +1298,10 @@ const pips_game_def pips_noname_def = {
     .evaluate = nn_evaluate,
     .order_moves = nn_order_moves,
     /* measured in docs/ai.md, "Noname": each rung against the one below over 200
-     * games; alphabeta needs two seats, so three or more take the generic row */
+     * games; alphabeta needs two seats, so three or more take the generic row;
+     * max's budget is nodes, not time, so a seed replays its games on any load */
     .levels = {"random", "greedy", "alphabeta:depth=3,shuffle=1",
-               "alphabeta:depth=7,time=4.5,shuffle=1"},
+               "alphabeta:depth=7,nodes=800000,shuffle=1"},
     /* 3 or more seats: issue 24, docs/ai.md "Levels for three to six seats" */
     .levels_n = {{"random", "greedy", "mcts:iters=1000,order=eval,opp=greedy",
                   "mcts:iters=2000,c=0.3,order=eval,opp=greedy,draws=8"},
